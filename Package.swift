@@ -1,0 +1,62 @@
+// swift-tools-version: 6.0
+// The OUDS bullet list renderer: draws the Orange Unified Design System bullet list component
+// with Cairo and Pango, and compares the renders with reference snapshots.
+
+import PackageDescription
+
+/// Debian packages that provide the C libraries; SwiftPM only prints them as a hint.
+let debianDevPackages = [
+  "libcairo2-dev", "libpango1.0-dev", "libfontconfig-dev", "librsvg2-dev", "libspng-dev",
+  "libcmark-dev",
+]
+
+let package = Package(
+  name: "OUDSBulletListRenderer",
+  platforms: [.macOS(.v14)],
+  products: [
+    .library(name: "BulletList", targets: ["BulletList"]),
+    .library(name: "BulletListRenderer", targets: ["BulletListRenderer"]),
+    .library(name: "OUDSSnapshotTesting", targets: ["OUDSSnapshotTesting"]),
+    .executable(name: "ouds-render", targets: ["ouds-render"]),
+  ],
+  targets: [
+    // C libraries from Debian, reached through pkg-config. Only `Graphics` imports them.
+    .systemLibrary(
+      name: "CGraphics", pkgConfig: "pangocairo", providers: [.apt(debianDevPackages)]),
+    .systemLibrary(
+      name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+    .systemLibrary(name: "CSpng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
+    .systemLibrary(
+      name: "CCommonMark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
+
+    // spec -> model
+    .target(name: "BulletList"),
+    // tokens -> theme
+    .target(name: "Themes"),
+    // the plain value that says what to draw where
+    .target(name: "Scene"),
+    // model + theme -> scene
+    .target(name: "Layout", dependencies: ["BulletList", "Themes", "Scene"]),
+    // scene -> pixels, vectors; the only target that touches C
+    .target(
+      name: "Graphics",
+      dependencies: ["Scene", "Themes", "BulletList", "CGraphics", "CRsvg", "CSpng", "CCommonMark"]),
+    // the whole pipeline behind one call
+    .target(
+      name: "BulletListRenderer",
+      dependencies: ["BulletList", "Themes", "Scene", "Layout", "Graphics"]),
+    // references, diffs, reports
+    .target(name: "Snapshot", dependencies: ["BulletListRenderer", "Graphics"]),
+    // assertSnapshot for other packages' tests
+    .target(name: "OUDSSnapshotTesting", dependencies: ["Snapshot", "BulletListRenderer"]),
+    .executableTarget(
+      name: "ouds-render", dependencies: ["BulletListRenderer", "Snapshot"]),
+
+    .testTarget(name: "BulletListTests", dependencies: ["BulletList"]),
+    .testTarget(name: "ThemesTests", dependencies: ["Themes"]),
+    .testTarget(name: "LayoutTests", dependencies: ["Layout", "Graphics", "BulletListRenderer"]),
+    .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Scene", "Themes"]),
+    .testTarget(name: "SnapshotTests", dependencies: ["Snapshot", "OUDSSnapshotTesting"]),
+    .testTarget(name: "CLITests", dependencies: ["BulletListRenderer"]),
+  ]
+)

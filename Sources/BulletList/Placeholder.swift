@@ -1,0 +1,1 @@
+// BulletList: under construction.

@@ -1,0 +1,1 @@
+// BulletListRenderer: under construction.

@@ -1,0 +1,4 @@
+#ifndef OUDS_CCOMMONMARK_SHIM_H
+#define OUDS_CCOMMONMARK_SHIM_H
+#include <cmark.h>
+#endif

@@ -1,0 +1,1 @@
+// OUDSSnapshotTesting: under construction.

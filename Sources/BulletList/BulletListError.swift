@@ -1,0 +1,28 @@
+/// A problem with a list spec; the description is one line naming where it is.
+public struct BulletListError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The file the list came from, when it came from a file.
+  public var file: String?
+  /// Where in the list or JSON document the problem is, e.g. `items[0].items[1]`.
+  public var path: String
+  /// What is wrong.
+  public var message: String
+
+  /// Creates an error.
+  public init(file: String? = nil, path: String, message: String) {
+    self.file = file
+    self.path = path
+    self.message = message
+  }
+
+  /// `file: path: message`, leaving out the parts that are unknown.
+  public var description: String {
+    [file, path.isEmpty ? nil : path, message].compactMap { $0 }.joined(separator: ": ")
+  }
+
+  /// The same error attributed to `file`.
+  public func inFile(_ file: String) -> BulletListError {
+    var copy = self
+    copy.file = file
+    return copy
+  }
+}

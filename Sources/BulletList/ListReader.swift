@@ -1,0 +1,255 @@
+import Foundation
+
+/// A list read from a JSON document, with the document-level settings next to it.
+public struct BulletListDocument: Hashable, Sendable {
+  /// The list.
+  public var list: OUDSBulletList
+  /// The `locale` of the document (e.g. `ar`), when given.
+  public var locale: String?
+  /// The `variants` object of a snapshot case, kept as JSON for the catalogue; nil elsewhere.
+  public var variants: JSONValue?
+
+  /// Creates a document.
+  public init(list: OUDSBulletList, locale: String? = nil, variants: JSONValue? = nil) {
+    self.list = list
+    self.locale = locale
+    self.variants = variants
+  }
+}
+
+/// Reads the JSON list format (see `Snapshots/bullet-list.schema.json`) into the model.
+///
+/// Every key but `items` and `label` (or `markdown`) is optional and takes the iOS default.
+/// Unknown keys and wrong types are errors naming the JSON path, e.g.
+/// `list.json: items[1].subListType: unknown type "dotted" (expected …)`.
+public struct ListReader: Sendable {
+  /// Parses `markdown` labels; nil makes a `markdown` key an error.
+  public var markdownParser: (any InlineMarkdownParsing)?
+
+  /// Creates a reader.
+  public init(markdownParser: (any InlineMarkdownParsing)? = nil) {
+    self.markdownParser = markdownParser
+  }
+
+  /// Reads the file at `path`; icon paths are resolved against the file's folder.
+  /// - Throws: `BulletListError` naming the file and the JSON path.
+  public func read(file path: String) throws(BulletListError) -> BulletListDocument {
+    let url = URL(fileURLWithPath: path)
+    let data: Data
+    do {
+      data = try Data(contentsOf: url)
+    } catch {
+      let exists = FileManager.default.fileExists(atPath: path)
+      throw BulletListError(
+        file: path, path: "", message: exists ? "cannot read the file" : "no such file")
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw BulletListError(file: path, path: "", message: "the file is not UTF-8 text")
+    }
+    do {
+      return try read(json: text, baseDirectory: url.deletingLastPathComponent().path)
+    } catch {
+      throw error.inFile(path)
+    }
+  }
+
+  /// Reads a JSON document from a string; relative icon paths are resolved against `baseDirectory`.
+  /// - Throws: `BulletListError` naming the JSON path.
+  public func read(json text: String, baseDirectory: String) throws(BulletListError)
+    -> BulletListDocument
+  {
+    let root = try JSONParser.parse(text)
+    let context = Context(baseDirectory: baseDirectory, markdownParser: markdownParser)
+    return try context.document(root)
+  }
+
+  private struct Context {
+    let baseDirectory: String
+    let markdownParser: (any InlineMarkdownParsing)?
+
+    func fail(_ path: String, _ message: String) -> BulletListError {
+      BulletListError(path: path, message: message)
+    }
+
+    func members(_ value: JSONValue, at path: String, allowed: Set<String>) throws(BulletListError)
+      -> [(key: String, value: JSONValue)]
+    {
+      guard case .object(let members) = value else {
+        throw fail(path.isEmpty ? "(root)" : path, "expected an object, found \(value.kindName)")
+      }
+      for member in members where !allowed.contains(member.key) {
+        throw fail(
+          join(path, member.key),
+          "unknown key \"\(member.key)\" (allowed: \(allowed.sorted().joined(separator: ", ")))")
+      }
+      return members
+    }
+
+    func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
+
+    func bool(_ value: JSONValue, at path: String) throws(BulletListError) -> Bool {
+      guard case .bool(let b) = value else {
+        throw fail(path, "expected true or false, found \(value.kindName)")
+      }
+      return b
+    }
+
+    func string(_ value: JSONValue, at path: String) throws(BulletListError) -> String {
+      guard case .string(let s) = value else {
+        throw fail(path, "expected a string, found \(value.kindName)")
+      }
+      return s
+    }
+
+    func document(_ root: JSONValue) throws(BulletListError) -> BulletListDocument {
+      let members = try members(
+        root, at: "",
+        allowed: ["$schema", "type", "textStyle", "isBold", "items", "locale", "variants"])
+      var type = OUDSBulletList.ListType.unordered(asset: .bullet, isBranded: false)
+      var textStyle = OUDSBulletList.TextStyle.bodyLarge
+      var isBold = true
+      var items: [OUDSBulletList.Item]?
+      var locale: String?
+      var variants: JSONValue?
+      for (key, value) in members {
+        switch key {
+        case "type": type = try listType(value, at: key)
+        case "textStyle": textStyle = try self.textStyle(value, at: key)
+        case "isBold": isBold = try bool(value, at: key)
+        case "items": items = try self.items(value, at: "items")
+        case "locale":
+          let tag = try string(value, at: key)
+          guard !tag.isEmpty, tag.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+          else { throw fail(key, "\"\(tag)\" is not a language tag such as \"en\" or \"ar-MA\"") }
+          locale = tag
+        case "variants": variants = value
+        default: break  // $schema
+        }
+      }
+      guard let items else { throw fail("items", "missing required key \"items\"") }
+      return BulletListDocument(
+        list: OUDSBulletList(type: type, textStyle: textStyle, isBold: isBold, items: items),
+        locale: locale, variants: variants)
+    }
+
+    func items(_ value: JSONValue, at path: String) throws(BulletListError) -> [OUDSBulletList.Item] {
+      guard case .array(let elements) = value else {
+        throw fail(path, "expected an array of items, found \(value.kindName)")
+      }
+      var result: [OUDSBulletList.Item] = []
+      for (index, element) in elements.enumerated() {
+        result.append(try item(element, at: "\(path)[\(index)]"))
+      }
+      return result
+    }
+
+    func item(_ value: JSONValue, at path: String) throws(BulletListError) -> OUDSBulletList.Item {
+      let members = try members(
+        value, at: path,
+        allowed: [
+          "label", "markdown", "subListType", "subListTextStyle", "subListHasBoldText", "items",
+        ])
+      var label: OUDSBulletList.Label?
+      var subListType: OUDSBulletList.ListType?
+      var subListTextStyle: OUDSBulletList.TextStyle?
+      var subListHasBoldText: Bool?
+      var subItems: [OUDSBulletList.Item] = []
+      for (key, value) in members {
+        let memberPath = join(path, key)
+        switch key {
+        case "label":
+          if label != nil { throw fail(memberPath, "give either \"label\" or \"markdown\", not both") }
+          label = .plain(try string(value, at: memberPath))
+        case "markdown":
+          if label != nil { throw fail(memberPath, "give either \"label\" or \"markdown\", not both") }
+          let source = try string(value, at: memberPath)
+          guard let markdownParser else {
+            throw fail(memberPath, "markdown labels need a Markdown parser (use the ouds-render CLI or BulletListRenderer)")
+          }
+          label = .rich(try markdownParser.parseInline(source, itemPath: path))
+        case "subListType": subListType = try listType(value, at: memberPath)
+        case "subListTextStyle": subListTextStyle = try textStyle(value, at: memberPath)
+        case "subListHasBoldText": subListHasBoldText = try bool(value, at: memberPath)
+        case "items": subItems = try items(value, at: memberPath)
+        default: break
+        }
+      }
+      guard let label else {
+        throw fail(path, "missing required key \"label\" (or \"markdown\")")
+      }
+      return OUDSBulletList.Item(
+        label: label, subListType: subListType, subListTextStyle: subListTextStyle,
+        subListHasBoldText: subListHasBoldText, subItems: subItems)
+    }
+
+    func textStyle(_ value: JSONValue, at path: String) throws(BulletListError)
+      -> OUDSBulletList.TextStyle
+    {
+      let name = try string(value, at: path)
+      guard let style = OUDSBulletList.TextStyle(rawValue: name) else {
+        throw fail(path, "unknown text style \"\(name)\" (expected \"bodyLarge\" or \"bodyMedium\")")
+      }
+      return style
+    }
+
+    func listType(_ value: JSONValue, at path: String) throws(BulletListError)
+      -> OUDSBulletList.ListType
+    {
+      let expected = "expected \"unordered\", \"ordered\", \"bare\" or {\"unordered\": {…}}"
+      switch value {
+      case .string("unordered"): return .unordered()
+      case .string("ordered"): return .ordered
+      case .string("bare"): return .bare
+      case .string(let other): throw fail(path, "unknown type \"\(other)\" (\(expected))")
+      case .object:
+        let members = try members(value, at: path, allowed: ["unordered"])
+        guard let unordered = members.first?.value else { throw fail(path, expected) }
+        let unorderedPath = join(path, "unordered")
+        let options = try self.members(unordered, at: unorderedPath, allowed: ["asset", "branded"])
+        var asset = OUDSBulletList.UnorderedAsset.bullet
+        var branded = true
+        for (key, value) in options {
+          let optionPath = join(unorderedPath, key)
+          if key == "branded" {
+            branded = try bool(value, at: optionPath)
+          } else {
+            asset = try self.asset(value, at: optionPath)
+          }
+        }
+        return .unordered(asset: asset, isBranded: branded)
+      default:
+        throw fail(path, "\(expected), found \(value.kindName)")
+      }
+    }
+
+    func asset(_ value: JSONValue, at path: String) throws(BulletListError)
+      -> OUDSBulletList.UnorderedAsset
+    {
+      switch value {
+      case .string("bullet"): return .bullet
+      case .string("tick"): return .tick
+      case .string(let other):
+        throw fail(path, "unknown asset \"\(other)\" (expected \"bullet\", \"tick\" or {\"icon\": \"<file>\"})")
+      case .object:
+        let members = try members(value, at: path, allowed: ["icon"])
+        guard let icon = members.first?.value else {
+          throw fail(path, "expected {\"icon\": \"<path to .svg or .png>\"}")
+        }
+        let iconPath = join(path, "icon")
+        let file = try string(icon, at: iconPath)
+        let lowered = file.lowercased()
+        guard lowered.hasSuffix(".svg") || lowered.hasSuffix(".png") else {
+          throw fail(iconPath, "icon \"\(file)\" must be an .svg or .png file")
+        }
+        let absolute =
+          file.hasPrefix("/") ? file : URL(fileURLWithPath: baseDirectory).appendingPathComponent(file).standardizedFileURL.path
+        guard FileManager.default.fileExists(atPath: absolute) else {
+          throw fail(iconPath, "icon file not found: \(absolute)")
+        }
+        return .icon(OUDSBulletList.Icon(file: absolute))
+      default:
+        throw fail(path, "expected \"bullet\", \"tick\" or {\"icon\": \"<file>\"}, found \(value.kindName)")
+      }
+    }
+  }
+}

@@ -1,1 +1,0 @@
-// BulletList: under construction.

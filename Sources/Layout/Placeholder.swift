@@ -1,1 +1,0 @@
-// Layout: under construction.

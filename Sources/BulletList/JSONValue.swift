@@ -143,8 +143,12 @@ public struct JSONParser {
       guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
         throw error("expected a quoted key")
       }
+      let keyStart = position
       let key = try parseString()
-      if members.contains(where: { $0.key == key }) { throw error("duplicate key \"\(key)\"") }
+      if members.contains(where: { $0.key == key }) {
+        position = keyStart
+        throw error("duplicate key \"\(key)\"")
+      }
       skipWhitespace()
       guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
         throw error("expected ':' after key \"\(key)\"")

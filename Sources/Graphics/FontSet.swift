@@ -1,0 +1,172 @@
+import CGraphics
+import Foundation
+import Themes
+
+/// A font file that a ``FontSet`` loaded, with what the render-stack fingerprint records about it.
+public struct LoadedFont: Codable, Hashable, Sendable {
+  /// Absolute path of the file.
+  public var path: String
+  /// SHA-256 of the file's bytes, lower-case hex.
+  public var sha256: String
+  /// Family name of the file's first face, as fontconfig reads it (e.g. `Liberation Sans`).
+  public var family: String
+  /// The manifest role of the file (e.g. `latin-regular`), or `brand` for a file of the brand folder.
+  public var role: String
+
+  /// Creates a loaded-font record.
+  public init(path: String, sha256: String, family: String, role: String) {
+    self.path = path
+    self.sha256 = sha256
+    self.family = family
+    self.role = role
+  }
+}
+
+/// A private, hermetic set of fonts: exactly the manifest's files (plus optional brand fonts).
+///
+/// The fonts live in a fontconfig configuration of their own, handed to a Pango font map of its
+/// own, so the fonts installed on the machine never change a layout or a pixel.
+public final class FontSet {
+  /// The files that were loaded, brand fonts first, then the manifest's files in order.
+  public let files: [LoadedFont]
+
+  /// The private Pango font map (a PangoCairoFcFontMap); owned, released in `deinit`.
+  let fontMap: UnsafeMutablePointer<PangoFontMap>
+
+  /// Loads the manifest's font files, and every `.ttf`/`.otf`/`.ttc` of `brandFontDirectory`.
+  ///
+  /// Brand fonts are added first; the family list of each text decides which family wins, so
+  /// theme data that names the brand family first gets the brand face when it is present.
+  /// - Throws: `GraphicsError.fontFileMissing` for a missing manifest file,
+  ///   `.fontDirectoryMissing` for a brand folder that does not exist, `.fontFileUnreadable` when
+  ///   fontconfig rejects a file, `.fontSystemUnavailable` when fontconfig or Pango fail.
+  public init(manifest: FontManifest, brandFontDirectory: URL? = nil) throws(GraphicsError) {
+    var requested: [(path: String, role: String)] = []
+    if let brandFontDirectory {
+      for path in try Self.brandFontFiles(in: brandFontDirectory) {
+        requested.append((path, "brand"))
+      }
+    }
+    for file in manifest.files {
+      guard FileManager.default.fileExists(atPath: file.path) else {
+        throw .fontFileMissing(path: file.path, package: Self.debianPackage(forFontAt: file.path))
+      }
+      requested.append((file.path, file.role))
+    }
+
+    let config = try PrivateFontConfig()
+    var hashes: [String] = []
+    for file in requested {
+      guard let data = FileManager.default.contents(atPath: file.path) else {
+        throw .fontFileUnreadable(path: file.path)
+      }
+      hashes.append(SHA256Digest.hex(of: data))
+      guard config.addFile(file.path) else { throw .fontFileUnreadable(path: file.path) }
+    }
+    let families = config.familiesByFile()
+    var loaded: [LoadedFont] = []
+    for (index, file) in requested.enumerated() {
+      guard let family = families[file.path] else { throw .fontFileUnreadable(path: file.path) }
+      loaded.append(
+        LoadedFont(path: file.path, sha256: hashes[index], family: family, role: file.role))
+    }
+
+    guard let map = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT) else {
+      throw .fontSystemUnavailable(reason: "Pango could not create a FreeType font map")
+    }
+    // The font map takes its own reference on the configuration.
+    pango_fc_font_map_set_config(OpaquePointer(map), config.handle)
+    self.fontMap = map
+    self.files = loaded
+  }
+
+  deinit {
+    g_object_unref(fontMap)
+  }
+
+  /// The font files of a brand folder, sorted by path so the load order is stable.
+  private static func brandFontFiles(in directory: URL) throws(GraphicsError) -> [String] {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    else { throw .fontDirectoryMissing(path: directory.path) }
+    let names: [String]
+    do {
+      names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+    } catch {
+      throw .fontDirectoryMissing(path: directory.path)
+    }
+    let extensions: Set<String> = ["ttf", "otf", "ttc"]
+    return names.filter { extensions.contains(($0 as NSString).pathExtension.lowercased()) }
+      .sorted()
+      .map { directory.appendingPathComponent($0).path }
+  }
+
+  /// The Debian package that installs a font at `path`, for the error message; nil when unknown.
+  static func debianPackage(forFontAt path: String) -> String? {
+    let name = (path as NSString).lastPathComponent
+    let hints: [(String, String)] = [
+      ("/liberation2/", "fonts-liberation2"),
+      ("/liberation/", "fonts-liberation"),
+      ("/croscore/", "fonts-croscore"),
+      ("/inter/", "fonts-inter"),
+      ("/comic-neue/", "fonts-comic-neue"),
+      ("/roboto/", "fonts-roboto-unhinted"),
+      ("/dejavu/", "fonts-dejavu-core"),
+      ("/urw-base35/", "fonts-urw-base35"),
+    ]
+    for (fragment, package) in hints where path.contains(fragment) { return package }
+    if path.contains("/noto/") {
+      return name.contains("UI-") ? "fonts-noto-ui-core" : "fonts-noto-core"
+    }
+    return nil
+  }
+}
+
+/// A fontconfig configuration that is empty until files are added; released in `deinit`.
+private struct PrivateFontConfig: ~Copyable {
+  let handle: OpaquePointer
+
+  init() throws(GraphicsError) {
+    guard let config = FcConfigCreate() else {
+      throw .fontSystemUnavailable(reason: "FcConfigCreate returned NULL")
+    }
+    handle = config
+  }
+
+  deinit {
+    FcConfigDestroy(handle)
+  }
+
+  /// Adds one font file to the configuration's application font set; false when rejected.
+  func addFile(_ path: String) -> Bool {
+    path.withCString { cPath in
+      cPath.withMemoryRebound(to: FcChar8.self, capacity: path.utf8.count + 1) {
+        FcConfigAppFontAddFile(handle, $0) != 0
+      }
+    }
+  }
+
+  /// Family name of the first face of each loaded file, keyed by path.
+  func familiesByFile() -> [String: String] {
+    var result: [String: String] = [:]
+    guard let set = FcConfigGetFonts(handle, FcSetApplication) else { return result }
+    let count = Int(set.pointee.nfont)
+    guard count > 0, let fonts = set.pointee.fonts else { return result }
+    for index in 0..<count {
+      guard let pattern = fonts[index] else { continue }
+      var file: UnsafeMutablePointer<FcChar8>?
+      var family: UnsafeMutablePointer<FcChar8>?
+      var faceIndex: Int32 = 0
+      guard FcPatternGetString(pattern, FC_FILE, 0, &file) == FcResultMatch, let file,
+        FcPatternGetString(pattern, FC_FAMILY, 0, &family) == FcResultMatch, let family
+      else { continue }
+      _ = FcPatternGetInteger(pattern, FC_INDEX, 0, &faceIndex)
+      let path = String(cString: file)
+      if result[path] == nil || faceIndex == 0 {
+        result[path] = String(cString: family)
+      }
+    }
+    return result
+  }
+}

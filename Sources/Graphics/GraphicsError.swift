@@ -1,0 +1,63 @@
+/// Everything that can go wrong while loading fonts, laying out text, drawing or coding images.
+///
+/// Each case's `description` is one line that names the problem and the file involved, so it can
+/// be printed as is by a command-line tool or a test report.
+public enum GraphicsError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// A font file named by the manifest does not exist; `package` is the Debian package that ships it, when known.
+  case fontFileMissing(path: String, package: String?)
+  /// Fontconfig refused a font file (unreadable or not a font).
+  case fontFileUnreadable(path: String)
+  /// The brand font folder given by the user does not exist or is not a folder.
+  case fontDirectoryMissing(path: String)
+  /// The private fontconfig configuration or the Pango font map could not be created.
+  case fontSystemUnavailable(reason: String)
+  /// A free icon file does not exist.
+  case iconFileMissing(path: String)
+  /// A free icon file exists but could not be read or decoded.
+  case iconFileUnreadable(path: String, reason: String)
+  /// A free icon file has an extension other than `svg` or `png`.
+  case iconFormatUnsupported(path: String)
+  /// The canvas size is not drawable (zero, negative, not finite, or larger than Cairo allows).
+  case invalidCanvasSize(width: Double, height: Double, scale: Int)
+  /// The pixel scale is outside 1...4.
+  case invalidScale(Int)
+  /// Cairo reported an error while drawing; `stage` says what was being done.
+  case drawingFailed(stage: String, reason: String)
+  /// libspng could not encode an image.
+  case pngEncodingFailed(reason: String)
+  /// libspng could not decode PNG data.
+  case pngDecodingFailed(reason: String)
+
+  /// One human-readable line naming the problem and the file involved.
+  public var description: String {
+    switch self {
+    case .fontFileMissing(let path, let package):
+      if let package {
+        return "font file not found: \(path) (install the Debian package \(package))"
+      }
+      return "font file not found: \(path)"
+    case .fontFileUnreadable(let path):
+      return "font file could not be loaded by fontconfig: \(path)"
+    case .fontDirectoryMissing(let path):
+      return "brand font folder not found: \(path)"
+    case .fontSystemUnavailable(let reason):
+      return "could not set up the private font configuration: \(reason)"
+    case .iconFileMissing(let path):
+      return "icon file not found: \(path)"
+    case .iconFileUnreadable(let path, let reason):
+      return "icon file could not be read: \(path): \(reason)"
+    case .iconFormatUnsupported(let path):
+      return "icon file is neither .svg nor .png: \(path)"
+    case .invalidCanvasSize(let width, let height, let scale):
+      return "canvas of \(width)×\(height) points at scale \(scale) cannot be drawn"
+    case .invalidScale(let scale):
+      return "pixel scale \(scale) is not supported (use 1, 2, 3 or 4)"
+    case .drawingFailed(let stage, let reason):
+      return "drawing failed while \(stage): \(reason)"
+    case .pngEncodingFailed(let reason):
+      return "PNG encoding failed: \(reason)"
+    case .pngDecodingFailed(let reason):
+      return "PNG decoding failed: \(reason)"
+    }
+  }
+}

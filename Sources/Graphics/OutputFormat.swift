@@ -1,0 +1,28 @@
+/// A file format a scene can be rendered to.
+public enum OutputFormat: Hashable, Sendable {
+  /// A PNG bitmap with `scale` pixels per point (1, 2 or 3; 4 is accepted too).
+  case png(scale: Int)
+  /// An SVG 1.1 document measured in `px` (1 px per point).
+  case svg
+  /// A one-page PDF document measured in points.
+  case pdf
+
+  /// The format for a file extension (`png` at scale 1, `svg`, `pdf`; case-insensitive), or nil.
+  public init?(fileExtension: String) {
+    switch fileExtension.lowercased() {
+    case "png": self = .png(scale: 1)
+    case "svg": self = .svg
+    case "pdf": self = .pdf
+    default: return nil
+    }
+  }
+
+  /// The file extension, without the dot.
+  public var fileExtension: String {
+    switch self {
+    case .png: "png"
+    case .svg: "svg"
+    case .pdf: "pdf"
+    }
+  }
+}

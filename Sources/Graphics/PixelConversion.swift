@@ -1,0 +1,55 @@
+import CGraphics
+
+/// Conversions between Cairo's premultiplied ARGB32 pixels and straight RGBA bytes.
+enum PixelConversion {
+  /// Copies a flushed ARGB32 image surface into a straight-alpha `RasterImage`.
+  static func rasterImage(fromARGB32 surface: CairoSurface) throws(GraphicsError) -> RasterImage {
+    cairo_surface_flush(surface.handle)
+    try surface.check(stage: "reading the bitmap")
+    let width = Int(cairo_image_surface_get_width(surface.handle))
+    let height = Int(cairo_image_surface_get_height(surface.handle))
+    let stride = Int(cairo_image_surface_get_stride(surface.handle))
+    guard let data = cairo_image_surface_get_data(surface.handle) else {
+      throw .drawingFailed(stage: "reading the bitmap", reason: "the surface has no pixel data")
+    }
+    let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
+      guard let out = buffer.baseAddress else {
+        count = 0
+        return
+      }
+      for y in 0..<height {
+        let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+        unpremultiply(row: row, count: width, into: out + y * width * 4)
+      }
+      count = width * height * 4
+    }
+    return RasterImage(width: width, height: height, pixels: pixels)
+  }
+
+  /// Converts one row of native-endian premultiplied ARGB words to straight R, G, B, A bytes.
+  @inline(__always)
+  static func unpremultiply(row: UnsafePointer<UInt32>, count: Int, into out: UnsafeMutablePointer<UInt8>) {
+    for x in 0..<count {
+      let word = row[x]
+      let alpha = word >> 24
+      let o = out + x * 4
+      if alpha == 255 {
+        o[0] = UInt8(truncatingIfNeeded: word >> 16)
+        o[1] = UInt8(truncatingIfNeeded: word >> 8)
+        o[2] = UInt8(truncatingIfNeeded: word)
+        o[3] = 255
+      } else if alpha == 0 {
+        o[0] = 0
+        o[1] = 0
+        o[2] = 0
+        o[3] = 0
+      } else {
+        let half = alpha / 2
+        o[0] = UInt8(truncatingIfNeeded: min(255, (((word >> 16) & 0xFF) * 255 + half) / alpha))
+        o[1] = UInt8(truncatingIfNeeded: min(255, (((word >> 8) & 0xFF) * 255 + half) / alpha))
+        o[2] = UInt8(truncatingIfNeeded: min(255, ((word & 0xFF) * 255 + half) / alpha))
+        o[3] = UInt8(truncatingIfNeeded: alpha)
+      }
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Makes Cairo's SVG output independent of how many surfaces the process created before.
+///
+/// Cairo names surfaces and embedded images after process-wide counters (`id="surface42"`,
+/// `xlink:href="#surface42"`, `id="image7"`); the same scene would give different bytes in
+/// different runs. Each such name is renumbered 1, 2, 3… in order of first appearance.
+enum SVGNormalizer {
+  /// The prefixes whose numbers come from process-wide counters.
+  static let counterPrefixes = ["surface", "image"]
+
+  /// The document with its counter-based ids renumbered.
+  static func normalize(_ data: Data) -> Data {
+    var output = [UInt8]()
+    output.reserveCapacity(data.count)
+    let prefixes = counterPrefixes.map { Array($0.utf8) }
+    var numbering: [[UInt8]: [UInt64: Int]] = [:]
+    data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+      let bytes = raw.bindMemory(to: UInt8.self)
+      var index = 0
+      let count = bytes.count
+      func isDigit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
+      func isNameByte(_ b: UInt8) -> Bool {
+        isDigit(b) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 45 || b == 95
+      }
+      scan: while index < count {
+        let byte = bytes[index]
+        // A counter name starts after a quote or '#', e.g. id="surface5" or href="#surface5".
+        if byte == 34 || byte == 35 || byte == 40 {
+          output.append(byte)
+          index += 1
+          for prefix in prefixes where index + prefix.count < count {
+            var matches = true
+            for (offset, p) in prefix.enumerated() where bytes[index + offset] != p {
+              matches = false
+              break
+            }
+            guard matches else { continue }
+            var end = index + prefix.count
+            var value: UInt64 = 0
+            while end < count, isDigit(bytes[end]), value < UInt64.max / 10 {
+              value = value * 10 + UInt64(bytes[end] - 48)
+              end += 1
+            }
+            guard end > index + prefix.count, end >= count || !isNameByte(bytes[end]) else {
+              continue
+            }
+            var map = numbering[prefix, default: [:]]
+            let number = map[value] ?? (map.count + 1)
+            map[value] = number
+            numbering[prefix] = map
+            output.append(contentsOf: prefix)
+            output.append(contentsOf: String(number).utf8)
+            index = end
+            continue scan
+          }
+          continue
+        }
+        output.append(byte)
+        index += 1
+      }
+    }
+    return Data(output)
+  }
+}

@@ -1,0 +1,159 @@
+import CGraphics
+import Foundation
+import Scene
+
+/// Draws a ``Scene`` to PNG, SVG or PDF with Cairo, shaping text with a ``TextEngine``.
+///
+/// The same scene gives the same bytes on every run: PNG pixels and encoding are deterministic,
+/// SVG surface ids are renumbered, and the PDF creation date is fixed.
+/// Not thread-safe, like the text engine it draws with.
+public final class SceneRenderer {
+  /// The text engine labels and ordered prefixes are laid out with.
+  public let textEngine: TextEngine
+
+  /// The creation date written into every PDF, so PDF bytes do not depend on the clock.
+  static let pdfCreationDate = "2000-01-01T00:00:00Z"
+
+  /// Creates a renderer that lays out text with `textEngine`.
+  public init(textEngine: TextEngine) {
+    self.textEngine = textEngine
+  }
+
+  /// Renders `scene` to the bytes of a file in `format`.
+  /// - Throws: `GraphicsError` when an icon file is missing or unreadable, the canvas size or
+  ///   scale is invalid, Cairo fails, or PNG encoding fails.
+  public func render(_ scene: Scene, as format: OutputFormat) throws(GraphicsError) -> Data {
+    switch format {
+    case .png(let scale):
+      let surface = try drawBitmap(scene, scale: scale)
+      return try PNGCodec.encode(PixelConversion.rasterImage(fromARGB32: surface))
+    case .svg:
+      return try drawVector(scene, svg: true)
+    case .pdf:
+      return try drawVector(scene, svg: false)
+    }
+  }
+
+  /// Draws `scene` into a straight-alpha bitmap with `scale` pixels per point.
+  /// - Throws: `GraphicsError` as ``render(_:as:)``.
+  public func rasterize(_ scene: Scene, scale: Int) throws(GraphicsError) -> RasterImage {
+    try PixelConversion.rasterImage(fromARGB32: drawBitmap(scene, scale: scale))
+  }
+
+  /// The pixel size of a canvas side of `points` at `scale`, rounding up any fraction of a pixel.
+  static func pixels(_ points: Double, scale: Int) -> Int {
+    Int((points * Double(scale) - 1e-6).rounded(.up))
+  }
+
+  private func drawBitmap(_ scene: Scene, scale: Int) throws(GraphicsError) -> CairoSurface {
+    guard (1...4).contains(scale) else { throw .invalidScale(scale) }
+    try validateSize(scene, scale: scale)
+    let width = Self.pixels(scene.width, scale: scale)
+    let height = Self.pixels(scene.height, scale: scale)
+    let surface = try CairoSurface(
+      taking: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
+      stage: "creating a \(width)×\(height) bitmap")
+    cairo_surface_set_device_scale(surface.handle, Double(scale), Double(scale))
+    let context = try CairoContext(surface: surface)
+    try draw(scene, on: context)
+    try surface.check(stage: "drawing the bitmap")
+    return surface
+  }
+
+  private func drawVector(_ scene: Scene, svg: Bool) throws(GraphicsError) -> Data {
+    try validateSize(scene, scale: 1)
+    let sink = ByteSink()
+    try withExtendedLifetime(sink) { () throws(GraphicsError) in
+      let surface: CairoSurface
+      if svg {
+        surface = try CairoSurface(
+          taking: cairo_svg_surface_create_for_stream(
+            ByteSink.write, sink.closure, scene.width, scene.height),
+          stage: "creating the SVG document")
+        cairo_svg_surface_restrict_to_version(surface.handle, CAIRO_SVG_VERSION_1_1)
+        cairo_svg_surface_set_document_unit(surface.handle, CAIRO_SVG_UNIT_PX)
+      } else {
+        surface = try CairoSurface(
+          taking: cairo_pdf_surface_create_for_stream(
+            ByteSink.write, sink.closure, scene.width, scene.height),
+          stage: "creating the PDF document")
+        cairo_pdf_surface_set_metadata(
+          surface.handle, CAIRO_PDF_METADATA_CREATE_DATE, Self.pdfCreationDate)
+      }
+      do {
+        let context = try CairoContext(surface: surface)
+        try draw(scene, on: context)
+      }
+      try surface.finish(stage: svg ? "writing the SVG document" : "writing the PDF document")
+    }
+    return svg ? SVGNormalizer.normalize(sink.data) : sink.data
+  }
+
+  private func validateSize(_ scene: Scene, scale: Int) throws(GraphicsError) {
+    let limit = 32767.0  // Cairo's largest image side
+    guard scene.width.isFinite, scene.height.isFinite, scene.width > 0, scene.height > 0,
+      scene.width * Double(scale) <= limit, scene.height * Double(scale) <= limit
+    else { throw .invalidCanvasSize(width: scene.width, height: scene.height, scale: scale) }
+  }
+
+  /// Draws the background, then every row's glyph, ordered prefix and label.
+  private func draw(_ scene: Scene, on context: CairoContext) throws(GraphicsError) {
+    let cr = context.handle
+    if let background = scene.background {
+      cairo_save(cr)
+      cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+      setSource(cr, background)
+      cairo_paint(cr)
+      cairo_restore(cr)
+    }
+    var icons: [String: IconImage] = [:]
+    for row in scene.rows {
+      if let glyph = row.glyph, let rect = row.icon {
+        if let shape = glyph.shape {
+          fill(shape.path, in: rect, viewport: 24, tint: glyph.tint, on: cr)
+        } else if let file = glyph.imageFile {
+          let icon: IconImage
+          if let cached = icons[file] {
+            icon = cached
+          } else {
+            icon = try IconImage(path: file)
+            icons[file] = icon
+          }
+          try icon.draw(on: context, in: rect, tint: glyph.tint)
+        }
+      }
+      if let marker = row.markerText { draw(marker, on: cr) }
+      draw(row.text, on: cr)
+      try context.check(stage: "drawing row \(row.path)")
+    }
+  }
+
+  /// Fills a vector path given in a `viewport`×`viewport` box, scaled into `rect`.
+  private func fill(
+    _ path: VectorPath, in rect: Rect, viewport: Double, tint: RGBAColor, on cr: OpaquePointer
+  ) {
+    cairo_save(cr)
+    cairo_translate(cr, rect.x, rect.y)
+    cairo_scale(cr, rect.width / viewport, rect.height / viewport)
+    cairo_new_path(cr)
+    for command in path.commands {
+      switch command {
+      case .move(let p): cairo_move_to(cr, p.x, p.y)
+      case .line(let p): cairo_line_to(cr, p.x, p.y)
+      case .curve(let p, let c1, let c2): cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+      case .close: cairo_close_path(cr)
+      }
+    }
+    cairo_set_fill_rule(
+      cr, path.fillRule == .evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
+    setSource(cr, tint)
+    cairo_fill(cr)
+    cairo_restore(cr)
+  }
+
+  /// Lays out a placed paragraph with the text engine and draws it at its origin.
+  private func draw(_ text: SceneText, on cr: OpaquePointer) {
+    textEngine.layout(text.content, wrapWidth: text.wrapWidth, alignment: text.alignment)
+      .draw(on: cr, x: text.origin.x, y: text.origin.y, color: text.content.appearance.color)
+  }
+}

@@ -1,0 +1,181 @@
+import CGraphics
+import Scene
+
+/// Lays out and measures paragraphs with Pango, with pinned, device-independent settings.
+///
+/// Every paragraph goes through the same layout code whether it is measured or drawn, so the
+/// figures the layout engine computes from ``measure(_:wrapWidth:)`` are exactly what a render
+/// shows. Settings that would make output depend on the target are pinned: no hinting, no metric
+/// hinting, grey antialiasing, unrounded glyph positions, absolute pixel sizes and line heights,
+/// an explicit base direction and language.
+///
+/// Not thread-safe: a `TextEngine` (and its ``FontSet``) must be used from one thread at a time.
+public final class TextEngine: TextMeasuring {
+  /// The fonts every layout is shaped with.
+  public let fonts: FontSet
+
+  /// The one Pango context; owned, released in `deinit`.
+  private let context: OpaquePointer
+
+  /// Creates a text engine that shapes with `fonts` only.
+  public init(fonts: FontSet) {
+    self.fonts = fonts
+    // pango_font_map_create_context never returns NULL (GObject allocation aborts on failure).
+    context = pango_font_map_create_context(fonts.fontMap)
+    let options = FontOptions()
+    pango_cairo_context_set_font_options(context, options.handle)
+    pango_context_set_round_glyph_positions(context, 0)
+  }
+
+  deinit {
+    g_object_unref(UnsafeMutableRawPointer(context))
+  }
+
+  /// Lays out `text` wrapped at `wrapWidth` points (nil: never wrap) and returns its metrics.
+  public func measure(_ text: StyledText, wrapWidth: Double?) throws(GraphicsError) -> TextMetrics {
+    layout(text, wrapWidth: wrapWidth, alignment: .left).metrics
+  }
+
+  /// Builds the Pango layout of a paragraph; the only place layouts are made.
+  func layout(_ text: StyledText, wrapWidth: Double?, alignment: TextAlignment) -> TextLayout {
+    pango_context_set_base_dir(
+      context, text.direction == .rtl ? PANGO_DIRECTION_RTL : PANGO_DIRECTION_LTR)
+    let language = pango_language_from_string(text.appearance.language)
+    pango_context_set_language(context, language)
+    return TextLayout(context: context, text: text, language: language, wrapWidth: wrapWidth,
+      alignment: alignment)
+  }
+}
+
+/// One laid-out paragraph (a PangoLayout); owned, released in `deinit`.
+final class TextLayout {
+  private let handle: OpaquePointer
+
+  init(
+    context: OpaquePointer, text: StyledText, language: OpaquePointer?, wrapWidth: Double?,
+    alignment: TextAlignment
+  ) {
+    handle = pango_layout_new(context)
+    let appearance = text.appearance
+    pango_layout_set_auto_dir(handle, 0)
+
+    // The characters go in as plain UTF-8: never through markup.
+    let plain = text.plainText
+    plain.withCString { pango_layout_set_text(handle, $0, Int32(plain.utf8.count)) }
+
+    if let description = pango_font_description_new() {
+      pango_font_description_set_family(description, appearance.fontFamilies.joined(separator: ","))
+      pango_font_description_set_absolute_size(description, appearance.fontSize * Double(PANGO_SCALE))
+      pango_font_description_set_weight(description, PangoWeight(UInt32(clamping: appearance.weight)))
+      pango_layout_set_font_description(handle, description)
+      pango_font_description_free(description)
+    }
+
+    if let attributes = pango_attr_list_new() {
+      func add(_ attribute: UnsafeMutablePointer<PangoAttribute>?, from start: Int, to end: Int) {
+        guard let attribute else { return }
+        attribute.pointee.start_index = guint(start)
+        attribute.pointee.end_index = guint(end)
+        pango_attr_list_insert(attributes, attribute)
+      }
+      let whole = Int(UInt32.max)  // PANGO_ATTR_INDEX_TO_TEXT_END
+      add(pango_attr_line_height_new_absolute(pangoUnits(appearance.lineHeight)), from: 0, to: whole)
+      add(pango_attr_letter_spacing_new(pangoUnits(appearance.letterSpacing)), from: 0, to: whole)
+      if let language { add(pango_attr_language_new(language), from: 0, to: whole) }
+      var start = 0
+      for span in text.spans {
+        let end = start + span.text.utf8.count
+        defer { start = end }
+        guard end > start else { continue }
+        if let weight = span.weight {
+          add(pango_attr_weight_new(PangoWeight(UInt32(clamping: weight))), from: start, to: end)
+        }
+        if span.italic { add(pango_attr_style_new(PANGO_STYLE_ITALIC), from: start, to: end) }
+        if span.underline {
+          add(pango_attr_underline_new(PANGO_UNDERLINE_SINGLE), from: start, to: end)
+        }
+        if let color = span.color {
+          add(
+            pango_attr_foreground_new(
+              guint16(color.red) * 257, guint16(color.green) * 257, guint16(color.blue) * 257),
+            from: start, to: end)
+          add(pango_attr_foreground_alpha_new(guint16(color.alpha) * 257), from: start, to: end)
+        }
+      }
+      pango_layout_set_attributes(handle, attributes)
+      pango_attr_list_unref(attributes)
+    }
+
+    if let wrapWidth {
+      pango_layout_set_width(handle, pangoUnits(wrapWidth))
+      pango_layout_set_wrap(handle, PANGO_WRAP_WORD_CHAR)
+    } else {
+      pango_layout_set_width(handle, -1)
+    }
+    pango_layout_set_alignment(handle, alignment == .right ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT)
+  }
+
+  deinit {
+    g_object_unref(UnsafeMutableRawPointer(handle))
+  }
+
+  /// Widest logical line, total height, line count and first baseline, in points.
+  var metrics: TextMetrics {
+    var logical = PangoRectangle()
+    pango_layout_get_extents(handle, nil, &logical)
+    let lineCount = Int(pango_layout_get_line_count(handle))
+    var widest: Int32 = 0
+    for index in 0..<lineCount {
+      guard let line = pango_layout_get_line_readonly(handle, Int32(index)) else { continue }
+      var lineRect = PangoRectangle()
+      pango_layout_line_get_extents(line, nil, &lineRect)
+      widest = max(widest, lineRect.width)
+    }
+    return TextMetrics(
+      width: points(widest), height: points(logical.height), lineCount: lineCount,
+      firstBaseline: points(pango_layout_get_baseline(handle)))
+  }
+
+  /// Draws the paragraph with the top-left corner of its wrap box at (`x`, `y`) in user space.
+  ///
+  /// Spans without their own colour take `color`.
+  func draw(on canvas: OpaquePointer, x: Double, y: Double, color: RGBAColor) {
+    cairo_save(canvas)
+    cairo_set_source_rgba(
+      canvas, Double(color.red) / 255, Double(color.green) / 255, Double(color.blue) / 255,
+      Double(color.alpha) / 255)
+    cairo_move_to(canvas, x, y)
+    pango_cairo_show_layout(canvas, handle)
+    cairo_restore(canvas)
+  }
+}
+
+/// Cairo font options with the pinned settings; owned, released in `deinit`.
+private struct FontOptions: ~Copyable {
+  let handle: OpaquePointer
+
+  init() {
+    // cairo_font_options_create returns a static "nil" object on allocation failure, never NULL;
+    // setters on it are no-ops, which keeps this path total.
+    handle = cairo_font_options_create()
+    cairo_font_options_set_hint_style(handle, CAIRO_HINT_STYLE_NONE)
+    cairo_font_options_set_hint_metrics(handle, CAIRO_HINT_METRICS_OFF)
+    cairo_font_options_set_antialias(handle, CAIRO_ANTIALIAS_GRAY)
+  }
+
+  deinit {
+    cairo_font_options_destroy(handle)
+  }
+}
+
+/// Converts points to Pango units (1/1024), rounding to the nearest unit and clamping to Int32.
+func pangoUnits(_ value: Double) -> Int32 {
+  let scaled = (value * Double(PANGO_SCALE)).rounded()
+  guard scaled.isFinite else { return scaled > 0 ? Int32.max : 0 }
+  return Int32(max(Double(Int32.min), min(Double(Int32.max), scaled)))
+}
+
+/// Converts Pango units to points.
+func points(_ units: Int32) -> Double {
+  Double(units) / Double(PANGO_SCALE)
+}

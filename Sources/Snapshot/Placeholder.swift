@@ -1,1 +1,0 @@
-// Snapshot: under construction.

@@ -183,12 +183,25 @@ public struct FontFile: Hashable, Sendable {
   public var sha256: String
   /// What the file is for, e.g. `latin-regular`, `latin-bold`, `arabic-regular`.
   public var role: String
+  /// The family name the file declares, e.g. `Liberation Sans` (informative; fontconfig reads the file).
+  public var family: String? = nil
+  /// The Debian package that installs the file, e.g. `fonts-liberation2`.
+  public var debianPackage: String? = nil
 
   /// Creates a font file entry.
   public init(path: String, sha256: String, role: String) {
     self.path = path
     self.sha256 = sha256
     self.role = role
+  }
+
+  /// Creates a font file entry with its family name and Debian package.
+  public init(path: String, sha256: String, role: String, family: String?, debianPackage: String?) {
+    self.path = path
+    self.sha256 = sha256
+    self.role = role
+    self.family = family
+    self.debianPackage = debianPackage
   }
 }
 

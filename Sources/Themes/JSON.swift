@@ -1,0 +1,306 @@
+import Foundation
+
+/// A parsed JSON value that keeps object member order (token files are read in document order).
+enum JSON: Sendable, Equatable {
+  case object([(key: String, value: JSON)])
+  case array([JSON])
+  case string(String)
+  case number(Double)
+  case bool(Bool)
+  case null
+
+  static func == (lhs: JSON, rhs: JSON) -> Bool {
+    switch (lhs, rhs) {
+    case (.object(let a), .object(let b)):
+      a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    case (.array(let a), .array(let b)): a == b
+    case (.string(let a), .string(let b)): a == b
+    case (.number(let a), .number(let b)): a == b
+    case (.bool(let a), .bool(let b)): a == b
+    case (.null, .null): true
+    default: false
+    }
+  }
+
+  /// The members of an object, or nil.
+  var members: [(key: String, value: JSON)]? {
+    if case .object(let m) = self { return m }
+    return nil
+  }
+
+  /// The value of member `key` of an object, or nil.
+  subscript(key: String) -> JSON? {
+    guard case .object(let m) = self else { return nil }
+    return m.first(where: { $0.key == key })?.value
+  }
+
+  var stringValue: String? {
+    if case .string(let s) = self { return s }
+    return nil
+  }
+
+  var numberValue: Double? {
+    if case .number(let n) = self { return n }
+    return nil
+  }
+
+  /// A short name of the JSON kind, for error messages.
+  var kindName: String {
+    switch self {
+    case .object: "an object"
+    case .array: "an array"
+    case .string: "a string"
+    case .number: "a number"
+    case .bool: "a boolean"
+    case .null: "null"
+    }
+  }
+}
+
+/// Why a JSON text could not be parsed, with the 1-based line and column.
+struct JSONSyntaxError: Error, Equatable {
+  var line: Int
+  var column: Int
+  var reason: String
+}
+
+/// A small strict JSON parser (RFC 8259) that reports line numbers and rejects duplicate keys.
+struct JSONParser {
+  private let bytes: [UInt8]
+  private var index = 0
+
+  /// Parses a complete JSON document.
+  static func parse(_ data: [UInt8]) throws(JSONSyntaxError) -> JSON {
+    var parser = JSONParser(bytes: data)
+    // Skip a UTF-8 byte order mark.
+    if data.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
+    parser.skipWhitespace()
+    let value = try parser.parseValue(depth: 0)
+    parser.skipWhitespace()
+    if parser.index < parser.bytes.count {
+      throw parser.error("unexpected text after the JSON value")
+    }
+    return value
+  }
+
+  private init(bytes: [UInt8]) { self.bytes = bytes }
+
+  private func error(_ reason: String, at position: Int? = nil) -> JSONSyntaxError {
+    let end = min(position ?? index, bytes.count)
+    var line = 1
+    var column = 1
+    for i in 0..<end {
+      if bytes[i] == UInt8(ascii: "\n") {
+        line += 1
+        column = 1
+      } else if bytes[i] & 0xC0 != 0x80 {
+        column += 1
+      }
+    }
+    return JSONSyntaxError(line: line, column: column, reason: reason)
+  }
+
+  private mutating func skipWhitespace() {
+    while index < bytes.count {
+      switch bytes[index] {
+      case 0x20, 0x09, 0x0A, 0x0D: index += 1
+      default: return
+      }
+    }
+  }
+
+  private func describeCurrent() -> String {
+    guard index < bytes.count else { return "end of file" }
+    let b = bytes[index]
+    if b >= 0x21 && b < 0x7F { return "'\(Character(UnicodeScalar(b)))'" }
+    return "byte 0x\(String(b, radix: 16))"
+  }
+
+  private mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSON {
+    guard depth < 512 else { throw error("nesting deeper than 512 levels") }
+    guard index < bytes.count else { throw error("unexpected end of file, expected a value") }
+    switch bytes[index] {
+    case UInt8(ascii: "{"): return try parseObject(depth: depth)
+    case UInt8(ascii: "["): return try parseArray(depth: depth)
+    case UInt8(ascii: "\""): return .string(try parseString())
+    case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
+    case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
+    case UInt8(ascii: "n"): try expectWord("null"); return .null
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+    default: throw error("expected a value, found \(describeCurrent())")
+    }
+  }
+
+  private mutating func expectWord(_ word: String) throws(JSONSyntaxError) {
+    let w = Array(word.utf8)
+    guard index + w.count <= bytes.count, Array(bytes[index..<index + w.count]) == w else {
+      throw error("expected a value, found \(describeCurrent())")
+    }
+    index += w.count
+  }
+
+  private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSON {
+    index += 1
+    var members: [(key: String, value: JSON)] = []
+    var seen = Set<String>()
+    skipWhitespace()
+    if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+      index += 1
+      return .object(members)
+    }
+    while true {
+      skipWhitespace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+        throw error("expected a member name in quotes, found \(describeCurrent())")
+      }
+      let keyStart = index
+      let key = try parseString()
+      guard seen.insert(key).inserted else {
+        throw error("duplicate key \"\(key)\"", at: keyStart)
+      }
+      skipWhitespace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+        throw error("expected ':' after \"\(key)\", found \(describeCurrent())")
+      }
+      index += 1
+      skipWhitespace()
+      let value = try parseValue(depth: depth + 1)
+      members.append((key, value))
+      skipWhitespace()
+      guard index < bytes.count else { throw error("unexpected end of file, expected ',' or '}'") }
+      if bytes[index] == UInt8(ascii: ",") {
+        index += 1
+        continue
+      }
+      if bytes[index] == UInt8(ascii: "}") {
+        index += 1
+        return .object(members)
+      }
+      throw error("expected ',' or '}', found \(describeCurrent())")
+    }
+  }
+
+  private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSON {
+    index += 1
+    var items: [JSON] = []
+    skipWhitespace()
+    if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+      index += 1
+      return .array(items)
+    }
+    while true {
+      skipWhitespace()
+      items.append(try parseValue(depth: depth + 1))
+      skipWhitespace()
+      guard index < bytes.count else { throw error("unexpected end of file, expected ',' or ']'") }
+      if bytes[index] == UInt8(ascii: ",") {
+        index += 1
+        continue
+      }
+      if bytes[index] == UInt8(ascii: "]") {
+        index += 1
+        return .array(items)
+      }
+      throw error("expected ',' or ']', found \(describeCurrent())")
+    }
+  }
+
+  private mutating func parseString() throws(JSONSyntaxError) -> String {
+    let start = index
+    index += 1
+    var out: [UInt8] = []
+    while true {
+      guard index < bytes.count else { throw error("unterminated string", at: start) }
+      let b = bytes[index]
+      if b == UInt8(ascii: "\"") {
+        index += 1
+        break
+      }
+      if b < 0x20 { throw error("control character in a string") }
+      if b != UInt8(ascii: "\\") {
+        out.append(b)
+        index += 1
+        continue
+      }
+      index += 1
+      guard index < bytes.count else { throw error("unterminated string", at: start) }
+      let e = bytes[index]
+      index += 1
+      switch e {
+      case UInt8(ascii: "\""): out.append(0x22)
+      case UInt8(ascii: "\\"): out.append(0x5C)
+      case UInt8(ascii: "/"): out.append(0x2F)
+      case UInt8(ascii: "b"): out.append(0x08)
+      case UInt8(ascii: "f"): out.append(0x0C)
+      case UInt8(ascii: "n"): out.append(0x0A)
+      case UInt8(ascii: "r"): out.append(0x0D)
+      case UInt8(ascii: "t"): out.append(0x09)
+      case UInt8(ascii: "u"):
+        var code = try parseHex4()
+        if (0xD800..<0xDC00).contains(code) {
+          guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+            bytes[index + 1] == UInt8(ascii: "u")
+          else { throw error("unpaired surrogate in \\u escape") }
+          index += 2
+          let low = try parseHex4()
+          guard (0xDC00..<0xE000).contains(low) else { throw error("unpaired surrogate in \\u escape") }
+          code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+        }
+        guard let scalar = UnicodeScalar(code) else { throw error("invalid \\u escape") }
+        out.append(contentsOf: Array(String(Character(scalar)).utf8))
+      default:
+        throw error("invalid escape '\\\(Character(UnicodeScalar(e)))'", at: index - 2)
+      }
+    }
+    guard let s = String(validating: out, as: UTF8.self) else {
+      throw error("string is not valid UTF-8", at: start)
+    }
+    return s
+  }
+
+  private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
+    guard index + 4 <= bytes.count else { throw error("truncated \\u escape") }
+    var v: UInt32 = 0
+    for _ in 0..<4 {
+      let b = bytes[index]
+      let d: UInt32
+      switch b {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(b - UInt8(ascii: "0"))
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(b - UInt8(ascii: "a") + 10)
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(b - UInt8(ascii: "A") + 10)
+      default: throw error("invalid hex digit in \\u escape")
+      }
+      v = v * 16 + d
+      index += 1
+    }
+    return v
+  }
+
+  private mutating func parseNumber() throws(JSONSyntaxError) -> Double {
+    let start = index
+    func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
+    if bytes[index] == UInt8(ascii: "-") { index += 1 }
+    guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number", at: start) }
+    if bytes[index] == UInt8(ascii: "0") {
+      index += 1
+    } else {
+      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+    }
+    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+      index += 1
+      guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number", at: start) }
+      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+    }
+    if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+      index += 1
+      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+        index += 1
+      }
+      guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number", at: start) }
+      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+    }
+    let text = String(decoding: bytes[start..<index], as: UTF8.self)
+    guard let value = Double(text), value.isFinite else { throw error("invalid number", at: start) }
+    return value
+  }
+}

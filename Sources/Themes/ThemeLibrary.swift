@@ -1,0 +1,462 @@
+import Foundation
+
+/// The themes of a `Themes/` directory: reads the DTCG resolver and every file once, then hands out resolved themes.
+///
+/// `init(directory:)` parses `themes.resolver.json`, every token file it references,
+/// `components/bullet-list.spec.json` and `fonts/*.fonts.json`, and resolves the eight
+/// `theme` contexts (`orange-light` … `wireframe-dark`). A context with a problem (a broken
+/// alias, a cycle, a missing token) does not stop the others: its error is thrown by
+/// ``theme(_:mode:)`` for that context only. A file that is not valid JSON stops `init`.
+public struct ThemeLibrary: Sendable {
+  /// The themes directory this library was read from.
+  public let directory: URL
+
+  /// Name of the resolver document inside the themes directory.
+  public static let resolverFileName = "themes.resolver.json"
+  /// Non-DTCG file with bullet shapes and the italic rule per theme, relative to the themes directory.
+  public static let specFileName = "components/bullet-list.spec.json"
+  /// Name of the modifier whose contexts are `<theme>-<mode>`.
+  public static let themeModifierName = "theme"
+
+  private let contexts: [String: Result<ResolvedContext, ThemeError>]
+  private let manifests: [ThemeName: Result<FontManifest, ThemeError>]
+
+  private struct ResolvedContext: Sendable {
+    var theme: Theme
+    var tokens: [ResolvedToken]
+  }
+
+  /// Reads and resolves every theme in `directory` (the folder that holds `themes.resolver.json`).
+  public init(directory: URL) throws(ThemeError) {
+    self.directory = directory.standardizedFileURL
+    let reader = FileReader(directory: self.directory)
+    let resolver = try ResolverDocument(json: try reader.json(Self.resolverFileName), reader: reader)
+    let spec = try reader.json(Self.specFileName)
+
+    var contexts: [String: Result<ResolvedContext, ThemeError>] = [:]
+    for name in ThemeName.allCases {
+      let shapes = Result { () throws(ThemeError) in try SpecReader.read(spec, theme: name) }
+      for mode in ColorMode.allCases {
+        let context = Self.contextName(name, mode)
+        contexts[context] = Result { () throws(ThemeError) -> ResolvedContext in
+          let merged = try resolver.merge(themeContext: context)
+          var tokenResolver = TokenResolver(merged: merged)
+          let tokens = try tokenResolver.resolveAll()
+          let (shapeNames, allowsItalic) = try shapes.get()
+          let theme = try ThemeBuilder(context: context, tokens: tokens).build(
+            name: name, mode: mode, shapes: shapeNames, allowsItalic: allowsItalic)
+          return ResolvedContext(theme: theme, tokens: tokens)
+        }
+      }
+    }
+    self.contexts = contexts
+
+    var manifests: [ThemeName: Result<FontManifest, ThemeError>] = [:]
+    for name in ThemeName.allCases {
+      manifests[name] = Result { () throws(ThemeError) in
+        try FontManifestReader.read(reader: reader, file: Self.fontManifestFileName(for: name), theme: name)
+      }
+    }
+    self.manifests = manifests
+  }
+
+  /// The name of the resolver context for a theme and mode, e.g. `orange-compact-dark`.
+  public static func contextName(_ name: ThemeName, _ mode: ColorMode) -> String {
+    "\(name.rawValue)-\(mode.rawValue)"
+  }
+
+  /// The font manifest file of a theme, relative to the themes directory, e.g. `fonts/sosh.fonts.json`.
+  public static func fontManifestFileName(for name: ThemeName) -> String {
+    "fonts/\(name.rawValue).fonts.json"
+  }
+
+  /// The theme `name` resolved for `mode`: the core set merged with the `<name>-<mode>` context, aliases resolved.
+  public func theme(_ name: ThemeName, mode: ColorMode) throws(ThemeError) -> Theme {
+    try context(name, mode).theme
+  }
+
+  /// Every token of the theme `name` in `mode`, resolved, in document order of the merged files.
+  public func tokens(_ name: ThemeName, mode: ColorMode) throws(ThemeError) -> [ResolvedToken] {
+    try context(name, mode).tokens
+  }
+
+  /// The font files the theme `name` declares in `fonts/<name>.fonts.json`.
+  public func fontManifest(for name: ThemeName) throws(ThemeError) -> FontManifest {
+    guard let result = manifests[name] else {
+      throw ThemeError(file: Self.fontManifestFileName(for: name), message: "no font manifest")
+    }
+    return try result.get()
+  }
+
+  /// Checks that every font file of the theme's manifest exists and has the declared SHA-256.
+  public func verifyFonts(for name: ThemeName) throws(ThemeError) {
+    let manifest = try fontManifest(for: name)
+    let file = Self.fontManifestFileName(for: name)
+    for font in manifest.files {
+      let package = font.debianPackage.map { " (install the Debian package \($0))" } ?? ""
+      guard FileManager.default.fileExists(atPath: font.path) else {
+        throw ThemeError(file: file, token: font.path, message: "font file is missing\(package)")
+      }
+      let actual = try FontDigest.sha256Hex(ofFileAt: font.path)
+      if actual != font.sha256 {
+        throw ThemeError(
+          file: file, token: font.path,
+          message: "SHA-256 is \(actual) but the manifest says \(font.sha256)\(package.isEmpty ? "" : " (the package changed; update the manifest)")")
+      }
+    }
+  }
+
+  private func context(_ name: ThemeName, _ mode: ColorMode) throws(ThemeError) -> ResolvedContext {
+    let context = Self.contextName(name, mode)
+    guard let result = contexts[context] else {
+      throw ThemeError(file: Self.resolverFileName, message: "no context \"\(context)\"")
+    }
+    return try result.get()
+  }
+}
+
+// MARK: - Files
+
+/// Reads files of the themes directory and reports paths relative to it.
+struct FileReader: Sendable {
+  var directory: URL
+
+  func url(_ relative: String) -> URL {
+    relative.hasPrefix("/") ? URL(fileURLWithPath: relative) : directory.appendingPathComponent(relative)
+  }
+
+  func exists(_ relative: String) -> Bool {
+    FileManager.default.fileExists(atPath: url(relative).path)
+  }
+
+  /// Reads and parses a JSON file; errors name the file and, for syntax errors, the line.
+  func json(_ relative: String) throws(ThemeError) -> JSON {
+    let path = url(relative).path
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw ThemeError(file: relative, message: "file not found (looked for \(path))")
+    }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw ThemeError(file: relative, message: "cannot read the file")
+    }
+    do {
+      return try JSONParser.parse(Array(data))
+    } catch {
+      throw ThemeError(
+        file: relative, message: "malformed JSON at line \(error.line), column \(error.column): \(error.reason)")
+    }
+  }
+}
+
+// MARK: - Resolver document
+
+/// The subset of the DTCG 2025.10 resolver this loader implements: file `$ref` sources or inline
+/// tokens in sets and modifier contexts, and a `resolutionOrder` of `#/sets/…` and `#/modifiers/…`.
+struct ResolverDocument: Sendable {
+  private enum Step: Sendable {
+    case set([GroupNode])
+    case modifier(name: String, contexts: [String: [GroupNode]], defaultContext: String?)
+  }
+
+  private let steps: [Step]
+  private static let file = ThemeLibrary.resolverFileName
+
+  init(json: JSON, reader: FileReader) throws(ThemeError) {
+    let file = Self.file
+    func fail(_ location: String?, _ message: String) -> ThemeError {
+      ThemeError(file: file, token: location, message: message)
+    }
+    guard json.members != nil else { throw fail(nil, "the resolver must be a JSON object") }
+    guard let version = json["version"] else { throw fail("version", "missing (expected \"2025.10\")") }
+    guard version.stringValue == "2025.10" else {
+      throw fail("version", "expected \"2025.10\", found \(version.stringValue.map { "\"\($0)\"" } ?? version.kindName)")
+    }
+    var parsedFiles: [String: GroupNode] = [:]
+
+    func sources(_ json: JSON?, at location: String) throws(ThemeError) -> [GroupNode] {
+      guard case .array(let items) = json else { throw fail(location, "expected an array of sources") }
+      var out: [GroupNode] = []
+      for (i, item) in items.enumerated() {
+        let here = "\(location)[\(i)]"
+        guard item.members != nil else { throw fail(here, "a source must be an object, found \(item.kindName)") }
+        if let ref = item["$ref"] {
+          guard let path = ref.stringValue else { throw fail(here, "$ref must be a string") }
+          if path.contains("://") {
+            throw fail(here, "remote $ref \"\(path)\" is not supported (use a path relative to the themes directory)")
+          }
+          if path.hasPrefix("#") {
+            throw fail(here, "$ref \"\(path)\" inside a source list is not supported (reference token files)")
+          }
+          if let cached = parsedFiles[path] {
+            out.append(cached)
+            continue
+          }
+          guard reader.exists(path) else { throw fail(here, "$ref \"\(path)\" points to no file") }
+          let tree = try TokenFileParser.parse(try reader.json(path), file: path)
+          parsedFiles[path] = tree
+          out.append(tree)
+        } else {
+          out.append(try TokenFileParser.parse(item, file: "\(file)#\(here)"))
+        }
+      }
+      return out
+    }
+
+    var steps: [Step] = []
+    guard case .array(let order) = json["resolutionOrder"] else {
+      throw fail("resolutionOrder", "missing (an array of {\"$ref\": \"#/sets/…\"} and {\"$ref\": \"#/modifiers/…\"})")
+    }
+    for (i, item) in order.enumerated() {
+      let here = "resolutionOrder[\(i)]"
+      guard let ref = item["$ref"]?.stringValue else {
+        throw fail(here, "expected {\"$ref\": \"#/sets/<name>\"} or {\"$ref\": \"#/modifiers/<name>\"} (inline sets are not supported)")
+      }
+      if ref.hasPrefix("#/sets/") {
+        let name = String(ref.dropFirst("#/sets/".count))
+        guard let set = json["sets"]?[name] else { throw fail(here, "$ref \"\(ref)\" points to no set") }
+        steps.append(.set(try sources(set["sources"], at: "sets.\(name).sources")))
+      } else if ref.hasPrefix("#/modifiers/") {
+        let name = String(ref.dropFirst("#/modifiers/".count))
+        guard let modifier = json["modifiers"]?[name] else { throw fail(here, "$ref \"\(ref)\" points to no modifier") }
+        guard let contextMembers = modifier["contexts"]?.members, !contextMembers.isEmpty else {
+          throw fail("modifiers.\(name).contexts", "expected an object of contexts")
+        }
+        var contexts: [String: [GroupNode]] = [:]
+        for (context, list) in contextMembers {
+          contexts[context] = try sources(list, at: "modifiers.\(name).contexts.\(context)")
+        }
+        var defaultContext: String?
+        if let d = modifier["default"] {
+          guard let s = d.stringValue, contexts[s] != nil else {
+            throw fail("modifiers.\(name).default", "must name one of the contexts")
+          }
+          defaultContext = s
+        }
+        steps.append(.modifier(name: name, contexts: contexts, defaultContext: defaultContext))
+      } else {
+        throw fail(here, "$ref \"\(ref)\" must start with #/sets/ or #/modifiers/")
+      }
+    }
+    guard steps.contains(where: { if case .modifier(ThemeLibrary.themeModifierName, _, _) = $0 { true } else { false } }) else {
+      throw fail("resolutionOrder", "does not include the modifier \"\(ThemeLibrary.themeModifierName)\"")
+    }
+    self.steps = steps
+  }
+
+  /// Merges, in resolution order, the sets and the chosen context of each modifier (the
+  /// `theme` modifier gets `themeContext`, any other modifier its default).
+  func merge(themeContext: String) throws(ThemeError) -> GroupNode {
+    var root = GroupNode(type: nil, file: Self.file)
+    for step in steps {
+      let trees: [GroupNode]
+      switch step {
+      case .set(let sources):
+        trees = sources
+      case .modifier(let name, let contexts, let defaultContext):
+        let chosen = name == ThemeLibrary.themeModifierName ? themeContext : defaultContext
+        guard let chosen, let sources = contexts[chosen] else {
+          let known = contexts.keys.sorted().joined(separator: ", ")
+          throw ThemeError(
+            file: Self.file, token: "modifiers.\(name).contexts",
+            message: chosen.map { "no context \"\($0)\" (known: \(known))" } ?? "no input and no default")
+        }
+        trees = sources
+      }
+      for tree in trees {
+        try TokenResolver.merge(tree, into: &root)
+      }
+    }
+    return root
+  }
+}
+
+// MARK: - Theme assembly
+
+/// Reads the tokens the renderer needs out of a resolved context.
+struct ThemeBuilder {
+  let context: String
+  private let byPath: [String: ResolvedToken]
+
+  init(context: String, tokens: [ResolvedToken]) {
+    self.context = context
+    var byPath: [String: ResolvedToken] = [:]
+    for token in tokens { byPath[token.path] = token }
+    self.byPath = byPath
+  }
+
+  /// Every token path `build` reads, for documentation and tests.
+  static let requiredTokens: [String] = {
+    var paths = (0...2).map { "bullet-list.space.padding-inline.level-\($0)" }
+    for role in TypographyRole.allCases {
+      let r = role.rawValue
+      paths += [
+        "bullet-list.space.column-gap.\(r)", "bullet-list.space.padding-block.\(r)",
+        "bullet-list.size.bullet-container.\(r)", "bullet-list.size.icon.\(r)",
+        "bullet-list.size.label-max-width.\(r)",
+        "typography.\(r).font-size", "typography.\(r).line-height", "typography.\(r).letter-spacing",
+        "typography.\(r).font-weight", "typography.\(r).font-weight-strong",
+      ]
+    }
+    return paths + [
+      "font.family.brand", "color.content.default", "color.content.brand-primary", "color.bg.primary",
+      "link.color.content.enabled",
+    ]
+  }()
+
+  private func token(_ path: String) throws(ThemeError) -> ResolvedToken {
+    guard let t = byPath[path] else {
+      throw ThemeError(message: "theme \(context) lacks required token \(path)")
+    }
+    return t
+  }
+
+  private func wrongType(_ t: ResolvedToken, _ expected: String) -> ThemeError {
+    ThemeError(file: t.file, token: t.path, message: "is a \(t.type) but the renderer needs a \(expected)")
+  }
+
+  /// ` (from dimension.100 in core/dimension.tokens.json)` for an alias, empty for a literal.
+  private func origin(_ t: ResolvedToken) -> String {
+    guard let last = t.aliasChain.last else { return "" }
+    let file = byPath[last].map { " in \($0.file)" } ?? ""
+    return " (from \(last)\(file))"
+  }
+
+  func px(_ path: String) throws(ThemeError) -> Double {
+    let t = try token(path)
+    guard case .dimension(let value, let unit) = t.value else { throw wrongType(t, "dimension") }
+    guard unit == "px" else {
+      throw ThemeError(file: t.file, token: t.path, message: "unit \"\(unit)\"\(origin(t)) is not supported by the renderer (use px)")
+    }
+    return value
+  }
+
+  func weight(_ path: String) throws(ThemeError) -> Int {
+    let t = try token(path)
+    guard case .fontWeight(let w) = t.value else { throw wrongType(t, "fontWeight") }
+    return w
+  }
+
+  func color(_ path: String) throws(ThemeError) -> RGBA {
+    let t = try token(path)
+    guard case .color(let c) = t.value else { throw wrongType(t, "color") }
+    return c
+  }
+
+  func families(_ path: String) throws(ThemeError) -> [String] {
+    let t = try token(path)
+    guard case .fontFamily(let f) = t.value else { throw wrongType(t, "fontFamily") }
+    return f
+  }
+
+  func build(name: ThemeName, mode: ColorMode, shapes: BulletShapeNames, allowsItalic: Bool)
+    throws(ThemeError) -> Theme
+  {
+    // Report a missing token in the order of `requiredTokens`, before any value problem.
+    for path in Self.requiredTokens where byPath[path] == nil {
+      throw ThemeError(message: "theme \(context) lacks required token \(path)")
+    }
+    var paddingInline: [Double] = []
+    for level in 0...2 { paddingInline.append(try px("bullet-list.space.padding-inline.level-\(level)")) }
+    var metrics: [TypographyRole: BulletListMetrics] = [:]
+    var typography: [TypographyRole: Typography] = [:]
+    for role in TypographyRole.allCases {
+      let r = role.rawValue
+      metrics[role] = BulletListMetrics(
+        columnGap: try px("bullet-list.space.column-gap.\(r)"),
+        paddingBlock: try px("bullet-list.space.padding-block.\(r)"),
+        bulletBoxWidth: try px("bullet-list.size.bullet-container.\(r)"),
+        iconSize: try px("bullet-list.size.icon.\(r)"),
+        labelMaxWidth: try px("bullet-list.size.label-max-width.\(r)"))
+      typography[role] = Typography(
+        fontSize: try px("typography.\(r).font-size"),
+        lineHeight: try px("typography.\(r).line-height"),
+        letterSpacing: try px("typography.\(r).letter-spacing"),
+        regularWeight: try weight("typography.\(r).font-weight"),
+        strongWeight: try weight("typography.\(r).font-weight-strong"))
+    }
+    let colors = ThemeColors(
+      contentDefault: try color("color.content.default"),
+      contentBrandPrimary: try color("color.content.brand-primary"),
+      backgroundPrimary: try color("color.bg.primary"),
+      linkEnabled: try color("link.color.content.enabled"))
+    return Theme(
+      name: name, mode: mode, paddingInline: paddingInline, metrics: metrics, typography: typography,
+      fontFamilies: try families("font.family.brand"), colors: colors, shapes: shapes,
+      allowsItalic: allowsItalic)
+  }
+}
+
+/// Reads `components/bullet-list.spec.json` (not DTCG): bullet shapes per level, tick, italic rule.
+enum SpecReader {
+  static func read(_ json: JSON, theme: ThemeName) throws(ThemeError) -> (BulletShapeNames, Bool) {
+    let file = ThemeLibrary.specFileName
+    let base = "themes.\(theme.rawValue)"
+    func fail(_ location: String, _ message: String) -> ThemeError {
+      ThemeError(file: file, token: location, message: message)
+    }
+    guard let entry = json["themes"]?[theme.rawValue], entry.members != nil else {
+      throw fail(base, "missing (each theme needs bullets, tick and allowsItalic)")
+    }
+    guard case .array(let items) = entry["bullets"], items.count == 3 else {
+      throw fail("\(base).bullets", "expected an array of 3 shape names (levels 0, 1, 2)")
+    }
+    var levels: [String] = []
+    for (i, item) in items.enumerated() {
+      guard let s = item.stringValue, isShapeName(s) else {
+        throw fail("\(base).bullets[\(i)]", "expected a shape name like \"orange.square\"")
+      }
+      levels.append(s)
+    }
+    guard let tick = entry["tick"]?.stringValue, isShapeName(tick) else {
+      throw fail("\(base).tick", "expected a shape name like \"orange.tick\"")
+    }
+    guard case .bool(let allowsItalic) = entry["allowsItalic"] else {
+      throw fail("\(base).allowsItalic", "expected true or false")
+    }
+    return (BulletShapeNames(levels: levels, tick: tick), allowsItalic)
+  }
+
+  /// `brand.shape`, lower-case letters, digits and hyphens on both sides of one dot.
+  static func isShapeName(_ s: String) -> Bool {
+    let parts = s.split(separator: ".", omittingEmptySubsequences: false)
+    return parts.count == 2
+      && parts.allSatisfy { part in
+        !part.isEmpty && part.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 }
+      }
+  }
+}
+
+/// Reads `fonts/<theme>.fonts.json`.
+enum FontManifestReader {
+  static func read(reader: FileReader, file: String, theme: ThemeName) throws(ThemeError) -> FontManifest {
+    let json = try reader.json(file)
+    func fail(_ location: String?, _ message: String) -> ThemeError {
+      ThemeError(file: file, token: location, message: message)
+    }
+    guard json["theme"]?.stringValue == theme.rawValue else {
+      throw fail("theme", "expected \"\(theme.rawValue)\"")
+    }
+    guard case .array(let items) = json["files"], !items.isEmpty else {
+      throw fail("files", "expected a non-empty array of font files")
+    }
+    var files: [FontFile] = []
+    for (i, item) in items.enumerated() {
+      let here = "files[\(i)]"
+      guard let path = item["path"]?.stringValue, path.hasPrefix("/") else {
+        throw fail("\(here).path", "expected an absolute path")
+      }
+      guard let sha = item["sha256"]?.stringValue, sha.utf8.count == 64,
+        sha.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) })
+      else {
+        throw fail("\(here).sha256", "expected 64 lower-case hex digits")
+      }
+      guard let role = item["role"]?.stringValue, !role.isEmpty else {
+        throw fail("\(here).role", "expected a role such as \"latin-regular\"")
+      }
+      files.append(
+        FontFile(
+          path: path, sha256: sha, role: role, family: item["family"]?.stringValue,
+          debianPackage: item["package"]?.stringValue))
+    }
+    return FontManifest(theme: theme, files: files)
+  }
+}

@@ -71,6 +71,9 @@ public struct ListLayout {
   /// The text engine that measures labels exactly as they will be drawn.
   public let measurer: any TextMeasuring
 
+  /// Extra width given to an ordered prefix's paragraph so that it never wraps.
+  static let prefixSlack = 1.0
+
   /// Creates a layout engine for one theme and mode.
   public init(theme: Theme, measurer: any TextMeasuring) {
     self.theme = theme
@@ -123,6 +126,7 @@ public struct ListLayout {
       var glyph: SceneGlyph?
       var boxWidth = metrics.bulletBoxWidth
       var prefixText: StyledText?
+      var prefixWidth = 0.0
       switch row.listType {
       case .bare:
         kind = .none
@@ -132,6 +136,7 @@ public struct ListLayout {
         prefix = text
         let styled = StyledText(spans: [TextSpan(text)], appearance: appearance, direction: direction)
         let measured = try measure(styled, wrapWidth: nil, path: row.path)
+        prefixWidth = measured.width
         boxWidth = max(boxWidth, measured.width)
         prefixText = styled
       case .unordered(let asset, let isBranded):
@@ -180,10 +185,15 @@ public struct ListLayout {
           x: place(indent + boxWidth - size, size), y: top + (boxHeight - size) / 2,
           width: size, height: size)
       }
-      let markerText = prefixText.map {
-        SceneText(
-          origin: Point(x: markerRect.x, y: top), wrapWidth: boxWidth,
-          alignment: direction == .ltr ? .right : .left, content: $0)
+      // The prefix hugs the end side of the box. Its paragraph gets one point of slack so that
+      // rounding can never wrap it: right-aligned in LTR, left-aligned in RTL.
+      let markerText = prefixText.map { styled in
+        let paragraphWidth = prefixWidth + Self.prefixSlack
+        return SceneText(
+          origin: Point(
+            x: direction == .ltr ? markerRect.maxX - paragraphWidth : markerRect.x, y: top),
+          wrapWidth: paragraphWidth, alignment: direction == .ltr ? .right : .left,
+          content: styled)
       }
       let labelRect = Rect(
         x: place(labelStart, label.width), y: top, width: label.width, height: label.height)

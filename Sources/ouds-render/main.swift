@@ -1,1 +1,41 @@
-print("ouds-render")
+import Foundation
+
+/// `ouds-render`: render OUDS bullet lists, and keep their snapshots in check.
+let topLevelHelp = """
+  OVERVIEW: Render the OUDS bullet list component with Cairo and Pango, and check renders
+  against the reference snapshots.
+
+  USAGE: ouds-render <subcommand> [options]
+
+  SUBCOMMANDS:
+    render      Render a list (JSON) to PNG, SVG or PDF, for one or every theme and mode
+    layout      Print the laid-out scene as JSON
+    themes      List the themes, their tokens and fonts
+    snapshot    Verify, record or prune the reference snapshots
+    diff        Compare two PNG files
+
+  See 'ouds-render <subcommand> --help' for the options of each.
+
+  """
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let status: Int32
+switch arguments.first {
+case "render": status = RenderCommand.run(Array(arguments.dropFirst()))
+case "layout": status = LayoutCommand.run(Array(arguments.dropFirst()))
+case "themes": status = ThemesCommand.run(Array(arguments.dropFirst()))
+case "snapshot": status = SnapshotCommand.run(Array(arguments.dropFirst()))
+case "diff": status = DiffCommand.run(Array(arguments.dropFirst()))
+case "-h", "--help", "help":
+  writeOutput(topLevelHelp)
+  status = ExitStatus.success
+case nil:
+  printError("error: missing subcommand")
+  FileHandle.standardError.write(Data(topLevelHelp.utf8))
+  status = ExitStatus.usage
+case let other?:
+  printError("error: unknown subcommand '\(other)'")
+  printError("See 'ouds-render --help'.")
+  status = ExitStatus.usage
+}
+exit(status)

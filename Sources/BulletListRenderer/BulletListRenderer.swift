@@ -1,0 +1,156 @@
+import BulletList
+import Dispatch
+import Foundation
+import Graphics
+import Layout
+import Scene
+import Themes
+
+/// One rendered picture and the scene it came from.
+public struct RenderedList: Sendable {
+  /// The theme.
+  public var theme: ThemeName
+  /// The mode.
+  public var mode: ColorMode
+  /// The encoded picture (PNG, SVG or PDF bytes).
+  public var data: Data
+  /// The laid-out scene the picture was drawn from.
+  public var scene: Scene
+  /// Layout warnings, one line each.
+  public var warnings: [String]
+}
+
+/// The whole pipeline behind one object: list → theme → layout → scene → picture.
+///
+/// Themes are read once; each theme's private font set and text engine are built the first time
+/// the theme is used and then reused, so rendering many lists or every theme × mode in one
+/// process pays the set-up once. Not thread-safe: use one renderer per thread.
+public final class BulletListRenderer {
+  /// The theme tokens in use.
+  public let themes: ThemeLibrary
+  /// The folder of licensed brand fonts, when given.
+  public let brandFontDirectory: URL?
+  private var engines: [ThemeName: (fonts: FontSet, text: TextEngine, renderer: SceneRenderer)] = [:]
+
+  /// Creates a renderer.
+  /// - Parameters:
+  ///   - themesDirectory: a `Themes/` folder; nil uses the repository's.
+  ///   - brandFontDirectory: a folder of licensed brand font files to use instead of substitutes.
+  /// - Throws: `ThemeError` when the themes cannot be read.
+  public init(themesDirectory: URL? = nil, brandFontDirectory: URL? = nil) throws {
+    let directory = try themesDirectory ?? ThemeLibrary.defaultDirectory()
+    self.themes = try ThemeLibrary(directory: directory)
+    self.brandFontDirectory = brandFontDirectory
+    if let brandFontDirectory {
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: brandFontDirectory.path, isDirectory: &isDirectory),
+        isDirectory.boolValue
+      else {
+        throw LayoutError("font directory not found: \(brandFontDirectory.path)")
+      }
+    }
+  }
+
+  /// A list reader that understands `markdown` labels (parsed with libcmark).
+  public func listReader() -> ListReader {
+    ListReader(markdownParser: CommonMarkParser())
+  }
+
+  /// The font set of `theme`, built on first use.
+  public func fontSet(for theme: ThemeName) throws -> FontSet {
+    try engine(for: theme).fonts
+  }
+
+  private func engine(for name: ThemeName) throws -> (
+    fonts: FontSet, text: TextEngine, renderer: SceneRenderer
+  ) {
+    if let cached = engines[name] { return cached }
+    let manifest = try themes.fontManifest(for: name)
+    let fonts = try FontSet(manifest: manifest, brandFontDirectory: brandFontDirectory)
+    let text = TextEngine(fonts: fonts)
+    let made = (fonts, text, SceneRenderer(textEngine: text))
+    engines[name] = made
+    return made
+  }
+
+  /// Lays out `list` for a theme and mode.
+  /// - Throws: `BulletListError`, `ThemeError`, `LayoutError` or `GraphicsError`, each one line.
+  public func layout(
+    _ list: OUDSBulletList, theme: ThemeName, mode: ColorMode,
+    options: LayoutOptions = LayoutOptions()
+  ) throws -> LayoutResult {
+    let resolved = try themes.theme(theme, mode: mode)
+    return try ListLayout(theme: resolved, measurer: engine(for: theme).text).layout(
+      list, options: options)
+  }
+
+  /// Renders `list` for one theme and mode.
+  public func render(
+    _ list: OUDSBulletList, theme: ThemeName, mode: ColorMode,
+    options: LayoutOptions = LayoutOptions(), format: OutputFormat
+  ) throws -> RenderedList {
+    let laidOut = try layout(list, theme: theme, mode: mode, options: options)
+    let data = try engine(for: theme).renderer.render(laidOut.scene, as: format)
+    return RenderedList(
+      theme: theme, mode: mode, data: data, scene: laidOut.scene, warnings: laidOut.warnings)
+  }
+
+  /// Rasterizes `list` for one theme and mode at `scale`, without encoding.
+  public func rasterize(
+    _ list: OUDSBulletList, theme: ThemeName, mode: ColorMode,
+    options: LayoutOptions = LayoutOptions(), scale: Int
+  ) throws -> (image: RasterImage, scene: Scene, warnings: [String]) {
+    let laidOut = try layout(list, theme: theme, mode: mode, options: options)
+    let image = try engine(for: theme).renderer.rasterize(laidOut.scene, scale: scale)
+    return (image, laidOut.scene, laidOut.warnings)
+  }
+
+  /// Renders `list` for every given theme × mode pair.
+  ///
+  /// Layout and drawing run on this thread (Pango is not thread-safe); PNG encoding, the costly
+  /// part, runs on every core. The output order is the order of `combinations`.
+  public func renderAll(
+    _ list: OUDSBulletList, combinations: [(ThemeName, ColorMode)],
+    options: LayoutOptions = LayoutOptions(), format: OutputFormat
+  ) throws -> [RenderedList] {
+    guard case .png(let scale) = format else {
+      return try combinations.map { try render(list, theme: $0.0, mode: $0.1, options: options, format: format) }
+    }
+    let rasters = try combinations.map { combination in
+      try rasterize(list, theme: combination.0, mode: combination.1, options: options, scale: scale)
+    }
+    let encoded = ParallelResults<Data>(count: rasters.count)
+    DispatchQueue.concurrentPerform(iterations: rasters.count) { index in
+      encoded.set(index, Result { try PNGCodec.encode(rasters[index].image) })
+    }
+    return try combinations.enumerated().map { index, combination in
+      RenderedList(
+        theme: combination.0, mode: combination.1, data: try encoded.get(index),
+        scene: rasters[index].scene, warnings: rasters[index].warnings)
+    }
+  }
+}
+
+/// A fixed-size array of results filled from several threads, each slot written once.
+final class ParallelResults<Value>: @unchecked Sendable {
+  private var slots: [Result<Value, any Error>?]
+  private let lock = NSLock()
+
+  init(count: Int) {
+    slots = Array(repeating: nil, count: count)
+  }
+
+  func set(_ index: Int, _ result: Result<Value, any Error>) {
+    lock.lock()
+    slots[index] = result
+    lock.unlock()
+  }
+
+  func get(_ index: Int) throws -> Value {
+    lock.lock()
+    let slot = slots[index]
+    lock.unlock()
+    guard let slot else { throw LayoutError("internal error: result \(index) was never produced") }
+    return try slot.get()
+  }
+}

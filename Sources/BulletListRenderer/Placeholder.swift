@@ -1,1 +1,0 @@
-// BulletListRenderer: under construction.

@@ -1,0 +1,81 @@
+/// A usage mistake on the command line: printed with a pointer to `--help`, exit code 2.
+struct UsageError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// Parsed command-line arguments of one subcommand: options with values, flags, positionals.
+///
+/// Follows swift-argument-parser's conventions: `--name value` or `--name=value`, `-o value`,
+/// flags without values, `--` ends options, unknown options are usage errors.
+struct ParsedArguments {
+  private(set) var values: [String: String] = [:]
+  private(set) var flags: Set<String> = []
+  private(set) var positionals: [String] = []
+
+  /// Parses `arguments` against the options (`valued`) and flags the subcommand knows.
+  init(_ arguments: [String], command: String, valued: Set<String>, flags knownFlags: Set<String>)
+    throws(UsageError)
+  {
+    var index = 0
+    var optionsEnded = false
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
+        positionals.append(argument)
+        continue
+      }
+      if argument == "--" {
+        optionsEnded = true
+        continue
+      }
+      var name = argument
+      var inlineValue: String?
+      if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+        name = String(argument[..<equals])
+        inlineValue = String(argument[argument.index(after: equals)...])
+      }
+      if knownFlags.contains(name) {
+        guard inlineValue == nil else { throw UsageError("\(name) takes no value") }
+        flags.insert(name)
+      } else if valued.contains(name) {
+        if let inlineValue {
+          values[name] = inlineValue
+        } else {
+          guard index < arguments.count else { throw UsageError("\(name) needs a value") }
+          values[name] = arguments[index]
+          index += 1
+        }
+      } else {
+        throw UsageError("unknown option \(name) for 'ouds-render \(command)'")
+      }
+    }
+  }
+
+  /// The value of option `name`, if given.
+  func value(_ name: String) -> String? { values[name] }
+
+  /// Whether flag `name` was given.
+  func has(_ name: String) -> Bool { flags.contains(name) }
+
+  /// The value of `name` as a number within `range`.
+  func number(_ name: String, default fallback: Double, in range: ClosedRange<Double>) throws(UsageError)
+    -> Double
+  {
+    guard let text = values[name] else { return fallback }
+    guard let value = Double(text), range.contains(value) else {
+      throw UsageError("\(name) must be a number from \(range.lowerBound) to \(range.upperBound), got \"\(text)\"")
+    }
+    return value
+  }
+
+  /// The value of `name`, which must be one of `choices`.
+  func choice(_ name: String, default fallback: String, in choices: [String]) throws(UsageError) -> String {
+    guard let text = values[name] else { return fallback }
+    guard choices.contains(text) else {
+      throw UsageError("\(name) must be one of \(choices.joined(separator: ", ")), got \"\(text)\"")
+    }
+    return text
+  }
+}

@@ -1,0 +1,235 @@
+import BulletList
+import BulletListRenderer
+import Foundation
+import Graphics
+import Layout
+import Scene
+import Themes
+
+/// Options shared by `render` and `layout`: which list, themes, modes and layout settings.
+struct ListJob {
+  var document: BulletListDocument
+  var renderer: BulletListRenderer
+  var themes: [ThemeName]
+  var modes: [ColorMode]
+  var options: LayoutOptions
+  var isMatrix: Bool
+
+  static let valuedOptions: Set<String> = [
+    "--theme", "--mode", "--width", "--background", "--font-dir", "--themes", "--locale",
+    "--direction", "--text-style",
+  ]
+
+  static let optionsHelp = """
+      --theme <name>|all      orange, orange-compact, sosh, wireframe, or all (default: orange)
+      --mode light|dark|all   colour mode (default: light)
+      --width <points>        canvas width in points (default: 360)
+      --background theme|none theme background (bg.primary) or transparent (default: theme)
+      --locale <tag>          marker alphabet and spoken text; an Arabic tag (ar, ar-MA) also
+                              selects right-to-left (default: the list's "locale", else en)
+      --direction ltr|rtl     override the direction alone
+      --text-style bodyLarge|bodyMedium
+                              draw every level in this text style
+      --font-dir <dir>        licensed brand font files (Helvetica Neue, Sosh, Shantell Sans)
+                              to use instead of the open substitutes
+      --themes <dir>          a Themes/ folder to read tokens from (default: the repository's)
+    """
+
+  init(arguments: ParsedArguments, listPath: String) throws {
+    let themesDirectory = arguments.value("--themes").map { URL(fileURLWithPath: $0) }
+    let fontDirectory = arguments.value("--font-dir").map { URL(fileURLWithPath: $0) }
+    renderer = try BulletListRenderer(themesDirectory: themesDirectory, brandFontDirectory: fontDirectory)
+    document = try renderer.listReader().read(file: listPath)
+
+    let themeName = arguments.value("--theme") ?? "orange"
+    if themeName == "all" {
+      themes = ThemeName.allCases
+    } else {
+      do { themes = [try ThemeName.parse(themeName)] } catch { throw UsageError("\(error)") }
+    }
+    let modeName = try arguments.choice("--mode", default: "light", in: ["light", "dark", "all"])
+    modes = modeName == "all" ? ColorMode.allCases : [ColorMode(rawValue: modeName) ?? .light]
+    isMatrix = themeName == "all" || modeName == "all"
+
+    let width = try arguments.number("--width", default: 360, in: 40...10000)
+    let background = try arguments.choice("--background", default: "theme", in: ["theme", "none"])
+    let direction = try arguments.value("--direction").map { _ in
+      try arguments.choice("--direction", default: "ltr", in: ["ltr", "rtl"])
+    }
+    let textStyle = try arguments.value("--text-style").map { _ in
+      try arguments.choice("--text-style", default: "bodyLarge", in: ["bodyLarge", "bodyMedium"])
+    }
+    options = LayoutOptions(
+      width: width, background: background == "none" ? .none : .theme,
+      locale: arguments.value("--locale") ?? document.locale,
+      direction: direction.flatMap(LayoutDirection.init(rawValue:)),
+      textStyleOverride: textStyle.flatMap(OUDSBulletList.TextStyle.init(rawValue:)))
+  }
+
+  var combinations: [(ThemeName, ColorMode)] {
+    themes.flatMap { theme in modes.map { (theme, $0) } }
+  }
+}
+
+/// `ouds-render render`: draws a list to PNG, SVG or PDF.
+enum RenderCommand {
+  static let help = """
+    OVERVIEW: Render a bullet list (JSON) to PNG, SVG or PDF.
+
+    USAGE: ouds-render render <list.json> -o <file|dir> [options]
+
+    With --theme all or --mode all, -o is a folder and one process writes every combination
+    as <theme>-<mode>.<ext>.
+
+    OPTIONS:
+      -o, --output <file|dir> where to write (required)
+      --format png|svg|pdf    output format (default: from the -o extension, else png)
+      --scale 1|2|3           PNG pixels per point (default: 2)
+    \(ListJob.optionsHelp)
+      -h, --help              show this help
+    """
+
+  static func run(_ rawArguments: [String]) -> Int32 {
+    runReportingErrors(command: "render") {
+      let arguments = try ParsedArguments(
+        rawArguments, command: "render",
+        valued: ListJob.valuedOptions.union(["-o", "--output", "--format", "--scale"]),
+        flags: ["-h", "--help"])
+      if arguments.has("-h") || arguments.has("--help") {
+        writeOutput(help)
+        return ExitStatus.success
+      }
+      guard arguments.positionals.count == 1, let listPath = arguments.positionals.first else {
+        throw UsageError(arguments.positionals.isEmpty ? "missing <list.json>" : "expected one list file, got \(arguments.positionals.count)")
+      }
+      guard let output = arguments.value("-o") ?? arguments.value("--output") else {
+        throw UsageError("missing -o <file|dir>")
+      }
+      let scale = Int(try arguments.number("--scale", default: 2, in: 1...3))
+      guard Double(scale) == (try arguments.number("--scale", default: 2, in: 1...3)) else {
+        throw UsageError("--scale must be 1, 2 or 3")
+      }
+      let job = try ListJob(arguments: arguments, listPath: listPath)
+      let extensionName = URL(fileURLWithPath: output).pathExtension.lowercased()
+      let formatName = try arguments.value("--format").map { _ in
+        try arguments.choice("--format", default: "png", in: ["png", "svg", "pdf"])
+      } ?? (["png", "svg", "pdf"].contains(extensionName) && !job.isMatrix ? extensionName : "png")
+      let format: OutputFormat =
+        switch formatName {
+        case "svg": .svg
+        case "pdf": .pdf
+        default: .png(scale: scale)
+        }
+
+      let rendered = try job.renderer.renderAll(
+        job.document.list, combinations: job.combinations, options: job.options, format: format)
+      for warning in Set(rendered.flatMap(\.warnings)).sorted() {
+        printError("warning: \(warning)")
+      }
+      if job.isMatrix {
+        for picture in rendered {
+          let path = URL(fileURLWithPath: output)
+            .appendingPathComponent("\(picture.theme.rawValue)-\(picture.mode.rawValue).\(format.fileExtension)").path
+          try AtomicFile.write(picture.data, to: path, createDirectories: true)
+        }
+        printError("wrote \(rendered.count) files to \(output)")
+      } else if let picture = rendered.first {
+        try AtomicFile.write(picture.data, to: output)
+      }
+      return ExitStatus.success
+    }
+  }
+}
+
+/// `ouds-render layout`: prints the scene as JSON.
+enum LayoutCommand {
+  static let help = """
+    OVERVIEW: Print the laid-out scene of a list as JSON (points, 2 decimals).
+
+    USAGE: ouds-render layout <list.json> [options]
+
+    With --theme all or --mode all, prints a JSON array with one scene per combination.
+
+    OPTIONS:
+    \(ListJob.optionsHelp)
+      -h, --help              show this help
+    """
+
+  static func run(_ rawArguments: [String]) -> Int32 {
+    runReportingErrors(command: "layout") {
+      let arguments = try ParsedArguments(
+        rawArguments, command: "layout", valued: ListJob.valuedOptions, flags: ["-h", "--help"])
+      if arguments.has("-h") || arguments.has("--help") {
+        writeOutput(help)
+        return ExitStatus.success
+      }
+      guard arguments.positionals.count == 1, let listPath = arguments.positionals.first else {
+        throw UsageError(arguments.positionals.isEmpty ? "missing <list.json>" : "expected one list file, got \(arguments.positionals.count)")
+      }
+      let job = try ListJob(arguments: arguments, listPath: listPath)
+      var scenes: [Scene] = []
+      for (theme, mode) in job.combinations {
+        let result = try job.renderer.layout(job.document.list, theme: theme, mode: mode, options: job.options)
+        for warning in result.warnings { printError("warning: \(warning)") }
+        scenes.append(result.scene)
+      }
+      let json = job.isMatrix ? try SceneJSON.encode(scenes) : try SceneJSON.encode(scenes[0])
+      writeOutput(json + "\n")
+      return ExitStatus.success
+    }
+  }
+}
+
+/// `ouds-render themes`: lists the themes, their modes and fonts.
+enum ThemesCommand {
+  static let help = """
+    OVERVIEW: List the themes, their modes and the font files each one uses.
+
+    USAGE: ouds-render themes [--themes <dir>]
+
+    OPTIONS:
+      --themes <dir>          a Themes/ folder (default: the repository's)
+      -h, --help              show this help
+    """
+
+  static func run(_ rawArguments: [String]) -> Int32 {
+    runReportingErrors(command: "themes") {
+      let arguments = try ParsedArguments(
+        rawArguments, command: "themes", valued: ["--themes"], flags: ["-h", "--help"])
+      if arguments.has("-h") || arguments.has("--help") {
+        writeOutput(help)
+        return ExitStatus.success
+      }
+      guard arguments.positionals.isEmpty else {
+        throw UsageError("unexpected argument \(arguments.positionals[0])")
+      }
+      let directory = try arguments.value("--themes").map { URL(fileURLWithPath: $0) }
+        ?? ThemeLibrary.defaultDirectory()
+      let library = try ThemeLibrary(directory: directory)
+      var text = "Themes in \(directory.path):\n"
+      for name in ThemeName.allCases {
+        let light = try library.theme(name, mode: .light)
+        let dark = try library.theme(name, mode: .dark)
+        text += "\n\(name.rawValue) (\(name.displayName)): modes light, dark\n"
+        text += "  fonts: \(light.fontFamilies.joined(separator: ", "))\n"
+        for role in TypographyRole.allCases {
+          if let t = light.typography[role], let m = light.metrics[role] {
+            text += "  \(role.rawValue): \(format(t.fontSize))/\(format(t.lineHeight)) pt, letter spacing \(format(t.letterSpacing)), weights \(t.regularWeight)/\(t.strongWeight), bullet box \(format(m.bulletBoxWidth)), icon \(format(m.iconSize))\n"
+          }
+        }
+        text += "  colours light: text \(light.colors.contentDefault), brand \(light.colors.contentBrandPrimary), background \(light.colors.backgroundPrimary)\n"
+        text += "  colours dark:  text \(dark.colors.contentDefault), brand \(dark.colors.contentBrandPrimary), background \(dark.colors.backgroundPrimary)\n"
+        for file in try library.fontManifest(for: name).files {
+          let status = FileManager.default.fileExists(atPath: file.path) ? "" : "  (missing)"
+          text += "  \(file.role): \(file.path)\(status)\n"
+        }
+      }
+      writeOutput(text)
+      return ExitStatus.success
+    }
+  }
+
+  private static func format(_ value: Double) -> String {
+    value == value.rounded() ? String(Int(value)) : String(value)
+  }
+}

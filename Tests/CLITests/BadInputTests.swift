@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+@Suite("Bad input: one clear line, exit 1, no file", .serialized)
+struct BadInputTests {
+  func expectFailure(_ arguments: [String], in folder: URL, stderr expected: String,
+    sourceLocation: SourceLocation = #_sourceLocation) throws
+  {
+    let result = try run(arguments, in: folder)
+    #expect(result.status == 1, sourceLocation: sourceLocation)
+    #expect(result.stderr == expected + "\n", sourceLocation: sourceLocation)
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.png").path),
+      sourceLocation: sourceLocation)
+  }
+
+  @Test("malformed JSON names the file, line and column")
+  func malformed() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let list = try write("{\"items\": [\n  {\"label\": \"x\"}\n  {\"label\": \"y\"}\n]}", "list.json", in: folder)
+    try expectFailure(["render", list, "-o", "out.png"], in: folder,
+      stderr: "error: \(list): malformed JSON at line 3, column 3: expected ',' or ']' in an array")
+  }
+
+  @Test("a fourth nesting level names the item path")
+  func fourthLevel() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let list = try write(#"{"items": [{"label": "a", "items": [{"label": "b", "items": [{"label": "c"}, {"label": "d", "items": [{"label": "e"}]}]}]}]}"#, "list.json", in: folder)
+    try expectFailure(["render", list, "-o", "out.png"], in: folder,
+      stderr: "error: items[0].items[0].items[1].items[0]: a fourth nesting level is forbidden by design (at most 3 levels: 0, 1, 2)")
+  }
+
+  @Test("a missing icon file names the file")
+  func missingIcon() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let list = try write(#"{"type": {"unordered": {"asset": {"icon": "star.svg"}}}, "items": [{"label": "a"}]}"#, "list.json", in: folder)
+    try expectFailure(["render", list, "-o", "out.png"], in: folder,
+      stderr: "error: \(list): type.unordered.asset.icon: icon file not found: \(folder.path)/star.svg")
+  }
+
+  @Test("a broken icon file is an error, not a crash")
+  func brokenIcon() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try write("this is not an svg", "star.svg", in: folder)
+    let list = try write(#"{"type": {"unordered": {"asset": {"icon": "star.svg"}}}, "items": [{"label": "a"}]}"#, "list.json", in: folder)
+    let result = try run(["render", list, "-o", "out.png"], in: folder)
+    #expect(result.status == 1)
+    #expect(result.stderr.hasPrefix("error: "))
+    #expect(result.stderr.contains("\(folder.path)/star.svg"))
+    #expect(result.stderr.split(separator: "\n").count == 1)
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.png").path))
+  }
+
+  @Test("a missing font file names the file")
+  func missingFont() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let themes = try copyOfThemes(in: folder)
+    let manifests = try FileManager.default.contentsOfDirectory(atPath: themes.path + "/fonts").filter { $0.hasPrefix("orange.") }
+    let manifest = themes.path + "/fonts/" + (try #require(manifests.first))
+    let text = try String(contentsOfFile: manifest, encoding: .utf8)
+    try text.replacingOccurrences(of: "LiberationSans-Regular.ttf", with: "Missing-Regular.ttf")
+      .write(toFile: manifest, atomically: true, encoding: .utf8)
+    let result = try run(["render", repositoryRoot.path + "/Snapshots/cases/sample-1.json", "--themes", themes.path, "-o", "out.png"], in: folder)
+    #expect(result.status == 1)
+    #expect(result.stderr.hasPrefix("error: "))
+    #expect(result.stderr.contains("/usr/share/fonts/truetype/liberation2/Missing-Regular.ttf"))
+    #expect(result.stderr.split(separator: "\n").count == 1)
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.png").path))
+  }
+
+  @Test("an unwritable output path is an error and leaves nothing behind")
+  func unwritable() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let result = try run(["render", repositoryRoot.path + "/Snapshots/cases/sample-1.json", "-o", "/nonexistent-folder/out.png"], in: folder)
+    #expect(result.status == 1)
+    #expect(result.stderr == "error: cannot write /nonexistent-folder/out.png: folder /nonexistent-folder does not exist\n")
+    let readOnly = folder.appendingPathComponent("ro")
+    try FileManager.default.createDirectory(at: readOnly, withIntermediateDirectories: true)
+    try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: readOnly.path)
+    defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: readOnly.path) }
+    if getuid() != 0 {  // root writes anywhere; the check above covers the message then
+      let denied = try run(["render", repositoryRoot.path + "/Snapshots/cases/sample-1.json", "-o", readOnly.path + "/out.png"], in: folder)
+      #expect(denied.status == 1)
+      #expect(try FileManager.default.contentsOfDirectory(atPath: readOnly.path).isEmpty)
+    }
+  }
+
+  @Test("a malformed token file names the file")
+  func brokenTheme() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let themes = try copyOfThemes(in: folder)
+    try "{ not json".write(toFile: themes.path + "/themes.resolver.json", atomically: true, encoding: .utf8)
+    let result = try run(["render", repositoryRoot.path + "/Snapshots/cases/sample-1.json", "--themes", themes.path, "-o", "out.png"], in: folder)
+    #expect(result.status == 1)
+    #expect(result.stderr.hasPrefix("error: "))
+    #expect(result.stderr.contains("themes.resolver.json"))
+    #expect(result.stderr.split(separator: "\n").count == 1)
+  }
+
+  @Test("a missing list file and a missing font folder")
+  func missingInputs() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try expectFailure(["render", "nope.json", "-o", "out.png"], in: folder, stderr: "error: nope.json: no such file")
+    try expectFailure(["render", repositoryRoot.path + "/Snapshots/cases/sample-1.json", "--font-dir", "/no/fonts", "-o", "out.png"],
+      in: folder, stderr: "error: font directory not found: /no/fonts")
+  }
+}

@@ -26,7 +26,7 @@ public final class SceneRenderer {
     switch format {
     case .png(let scale):
       let surface = try drawBitmap(scene, scale: scale)
-      return try PNGCodec.encode(PixelConversion.rasterImage(fromARGB32: surface))
+      return try PNGCodec.encode(argb32: surface)
     case .svg:
       return try drawVector(scene, svg: true)
     case .pdf:

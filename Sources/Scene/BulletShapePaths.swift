@@ -91,7 +91,7 @@ public struct VectorPath: Hashable, Sendable {
   /// with a line to its first point when `connect` is true, or starts a new contour otherwise.
   mutating func addArc(center: Point, radius: Double, start: Double, end: Double, connect: Bool) {
     let sweep = end - start
-    let pieces = max(1, Int((abs(sweep) / (Double.pi / 2)).rounded(.up) - 1e-9))
+    let pieces = max(1, Int((abs(sweep) / (Double.pi / 2) - 1e-9).rounded(.up)))
     let step = sweep / Double(pieces)
     let k = 4.0 / 3.0 * tan(step / 4)
     func at(_ angle: Double) -> Point {

@@ -1,0 +1,152 @@
+import Foundation
+import Graphics
+import Scene
+import Testing
+import Themes
+
+@Suite("TextEngine")
+struct TextEngineTests {
+  let engine: TextEngine
+
+  init() throws {
+    engine = try Fixtures.engine()
+  }
+
+  @Test("one line of 16 px text in a 24 px line box: height 24, baseline 17.55")
+  func singleLineMetrics() throws {
+    let metrics = try engine.measure(Fixtures.text("Label"), wrapWidth: nil)
+    #expect(metrics.lineCount == 1)
+    #expect(metrics.height == 24)
+    // (24 − 17.87) / 2 + 14.48 with Liberation Sans 2 at 16 px (research/rendering.md §1.2).
+    #expect(abs(metrics.firstBaseline - 17.55) < 0.01)
+    #expect(metrics.width > 30 && metrics.width < 45)
+  }
+
+  @Test("a long label wraps into N lines of exactly the line height, none wider than the box")
+  func wrapping() throws {
+    let label = "Unordered subitem with an ordered sublist that goes on and on"
+    let wrap = 120.0
+    let metrics = try engine.measure(Fixtures.text(label), wrapWidth: wrap)
+    let unwrapped = try engine.measure(Fixtures.text(label), wrapWidth: nil)
+    #expect(metrics.lineCount >= 3)
+    #expect(metrics.height == Double(metrics.lineCount) * 24)
+    #expect(metrics.width <= wrap)
+    #expect(unwrapped.lineCount == 1)
+    #expect(unwrapped.width > wrap * 2)
+
+    let medium = try engine.measure(Fixtures.text(label, size: 14, lineHeight: 20), wrapWidth: wrap)
+    #expect(medium.height == Double(medium.lineCount) * 20)
+  }
+
+  @Test("markup characters are drawn literally, never parsed")
+  func noMarkup() throws {
+    let literal = try engine.measure(Fixtures.text("<b>&amp;"), wrapWidth: nil)
+    let ampersand = try engine.measure(Fixtures.text("&"), wrapWidth: nil)
+    #expect(literal.lineCount == 1)
+    #expect(literal.width > ampersand.width * 4)
+    // Splitting the same characters into spans changes nothing.
+    var split = Fixtures.text("")
+    split.spans = [TextSpan("<b>"), TextSpan("&amp;")]
+    #expect(try engine.measure(split, wrapWidth: nil).width == literal.width)
+    // Measuring the pieces separately adds up (no character was swallowed as markup).
+    let pieces = try ["<", "b", ">", "&", "a", "m", "p", ";"].map {
+      try engine.measure(Fixtures.text($0), wrapWidth: nil).width
+    }
+    #expect(abs(pieces.reduce(0, +) - literal.width) < 0.5)
+  }
+
+  @Test("a strong span is wider than regular text, and span ranges are UTF-8 byte ranges")
+  func spansUseByteRanges() throws {
+    var mixed = Fixtures.text("")
+    mixed.spans = [TextSpan("éèçàù "), TextSpan("Label", weight: 700)]
+    let prefix = try engine.measure(Fixtures.text("éèçàù "), wrapWidth: nil).width
+    let bold = try engine.measure(Fixtures.text("Label", weight: 700), wrapWidth: nil).width
+    let regular = try engine.measure(Fixtures.text("Label"), wrapWidth: nil).width
+    let total = try engine.measure(mixed, wrapWidth: nil).width
+    #expect(bold > regular + 1)
+    // Character offsets instead of byte offsets would embolden "èçàù " and leave "Label" half regular.
+    #expect(abs(total - (prefix + bold)) < 0.3)
+  }
+
+  @Test("letter spacing widens the gap between letters by the token value")
+  func letterSpacing() throws {
+    let plain = try engine.measure(Fixtures.text("Label"), wrapWidth: nil).width
+    let spaced = try engine.measure(Fixtures.text("Label", letterSpacing: 1), wrapWidth: nil).width
+    // 1 pt between each of the 5 letters of "Label" (Pango trims it at the ends of the line);
+    // a value passed in points instead of Pango units would add ~0.004 pt.
+    #expect(abs(spaced - plain - 4) < 0.05, "widened by \(spaced - plain)")
+  }
+
+  @Test("Arabic text is shaped with the manifest's Arabic font in a right-to-left paragraph")
+  func arabic() throws {
+    let arabic = Fixtures.text("عنصر فرعي", direction: .rtl, language: "ar")
+    let metrics = try engine.measure(arabic, wrapWidth: nil)
+    #expect(metrics.lineCount == 1)
+    #expect(metrics.height == 24)
+    #expect(metrics.width > 40)
+  }
+
+  @Test("the font set holds exactly the manifest's files, with their families and hashes")
+  func loadedFonts() throws {
+    let files = engine.fonts.files
+    #expect(files.map(\.path) == Fixtures.manifest.files.map(\.path))
+    #expect(files.map(\.family) == [
+      "Liberation Sans", "Liberation Sans", "Noto Sans Arabic UI", "Noto Sans Arabic UI",
+    ])
+    #expect(files[0].sha256.hasPrefix("8d91388f"))
+    #expect(files[2].sha256.hasPrefix("43a90e0f"))
+    #expect(files.allSatisfy { $0.sha256.count == 64 })
+  }
+
+  @Test("a family that is not in the manifest falls back to the manifest's fonts, not the system's")
+  func hermetic() throws {
+    var text = Fixtures.text("Label")
+    text.appearance.fontFamilies = ["DejaVu Sans"]  // installed on the system, absent from the set
+    let fallback = try engine.measure(text, wrapWidth: nil).width
+    let liberation = try engine.measure(Fixtures.text("Label"), wrapWidth: nil).width
+    #expect(fallback == liberation)
+  }
+
+  @Test("a missing font file names the path and the Debian package")
+  func missingFontFile() {
+    let path = "/usr/share/fonts/truetype/liberation2/LiberationSans-Missing.ttf"
+    let manifest = FontManifest(
+      theme: .orange, files: [FontFile(path: path, sha256: "", role: "latin-regular")])
+    #expect {
+      _ = try FontSet(manifest: manifest)
+    } throws: { error in
+      "\(error)"
+        == "font file not found: /usr/share/fonts/truetype/liberation2/LiberationSans-Missing.ttf (install the Debian package fonts-liberation2)"
+    }
+  }
+
+  @Test("a brand font folder that does not exist is an error")
+  func missingBrandFolder() {
+    #expect {
+      _ = try FontSet(
+        manifest: Fixtures.manifest, brandFontDirectory: URL(fileURLWithPath: "/nonexistent/brand"))
+    } throws: { error in
+      "\(error)" == "brand font folder not found: /nonexistent/brand"
+    }
+  }
+
+  @Test("brand fonts from a folder are loaded first and win when their family is named first")
+  func brandFolder() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("ouds-brand-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.copyItem(
+      atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+      toPath: folder.appendingPathComponent("Brand.ttf").path)
+    let fonts = try FontSet(manifest: Fixtures.manifest, brandFontDirectory: folder)
+    #expect(fonts.files.first?.family == "DejaVu Sans")
+    #expect(fonts.files.first?.role == "brand")
+    let engine = TextEngine(fonts: fonts)
+    var brandFirst = Fixtures.text("Label")
+    brandFirst.appearance.fontFamilies = ["DejaVu Sans"] + Fixtures.families
+    let brand = try engine.measure(brandFirst, wrapWidth: nil).width
+    let substitute = try engine.measure(Fixtures.text("Label"), wrapWidth: nil).width
+    #expect(brand != substitute)
+  }
+}

@@ -25,7 +25,11 @@ public struct LoadedFont: Codable, Hashable, Sendable {
 /// A private, hermetic set of fonts: exactly the manifest's files (plus optional brand fonts).
 ///
 /// The fonts live in a fontconfig configuration of their own, handed to a Pango font map of its
-/// own, so the fonts installed on the machine never change a layout or a pixel.
+/// own, so the fonts installed on the machine never change a layout or a pixel. Rules for
+/// synthetic oblique and bold faces are added (they load no font), so italic text slants a roman
+/// face when the set holds no italic file.
+///
+/// Not thread-safe: use a `FontSet` and the ``TextEngine`` built on it from one thread at a time.
 public final class FontSet {
   /// The files that were loaded, brand fonts first, then the manifest's files in order.
   public let files: [LoadedFont]
@@ -63,10 +67,14 @@ public final class FontSet {
       hashes.append(SHA256Digest.hex(of: data))
       guard config.addFile(file.path) else { throw .fontFileUnreadable(path: file.path) }
     }
-    let families = config.familiesByFile()
+    guard config.addSyntheticFaceRules() else {
+      throw .fontSystemUnavailable(reason: "fontconfig rejected the synthetic-face rules")
+    }
     var loaded: [LoadedFont] = []
     for (index, file) in requested.enumerated() {
-      guard let family = families[file.path] else { throw .fontFileUnreadable(path: file.path) }
+      guard let family = PrivateFontConfig.family(ofFontAt: file.path) else {
+        throw .fontFileUnreadable(path: file.path)
+      }
       loaded.append(
         LoadedFont(path: file.path, sha256: hashes[index], family: family, role: file.role))
     }
@@ -147,26 +155,52 @@ private struct PrivateFontConfig: ~Copyable {
     }
   }
 
-  /// Family name of the first face of each loaded file, keyed by path.
-  func familiesByFile() -> [String: String] {
-    var result: [String: String] = [:]
-    guard let set = FcConfigGetFonts(handle, FcSetApplication) else { return result }
-    let count = Int(set.pointee.nfont)
-    guard count > 0, let fonts = set.pointee.fonts else { return result }
-    for index in 0..<count {
-      guard let pattern = fonts[index] else { continue }
-      var file: UnsafeMutablePointer<FcChar8>?
-      var family: UnsafeMutablePointer<FcChar8>?
-      var faceIndex: Int32 = 0
-      guard FcPatternGetString(pattern, FC_FILE, 0, &file) == FcResultMatch, let file,
-        FcPatternGetString(pattern, FC_FAMILY, 0, &family) == FcResultMatch, let family
-      else { continue }
-      _ = FcPatternGetInteger(pattern, FC_INDEX, 0, &faceIndex)
-      let path = String(cString: file)
-      if result[path] == nil || faceIndex == 0 {
-        result[path] = String(cString: family)
+  /// Family name of the file's first face, as fontconfig reads it; nil when it is not a font.
+  static func family(ofFontAt path: String) -> String? {
+    path.withCString { cPath in
+      cPath.withMemoryRebound(to: FcChar8.self, capacity: path.utf8.count + 1) { file in
+        var count: Int32 = 0
+        guard let pattern = FcFreeTypeQuery(file, 0, nil, &count) else { return nil }
+        defer { FcPatternDestroy(pattern) }
+        var family: UnsafeMutablePointer<FcChar8>?
+        guard FcPatternGetString(pattern, FC_FAMILY, 0, &family) == FcResultMatch, let family
+        else { return nil }
+        return String(cString: family)
       }
     }
-    return result
   }
+
+  /// Adds fontconfig rules (no fonts) for synthetic oblique and bold faces, as the system's
+  /// `90-synthetic.conf` does: italic text slants a roman face when the set has no italic.
+  func addSyntheticFaceRules() -> Bool {
+    Self.syntheticFaceRules.withCString { xml in
+      xml.withMemoryRebound(to: FcChar8.self, capacity: Self.syntheticFaceRules.utf8.count + 1) {
+        FcConfigParseAndLoadFromMemory(handle, $0, 1) != 0
+      }
+    }
+  }
+
+  private static let syntheticFaceRules = """
+    <?xml version="1.0"?>
+    <!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+    <fontconfig>
+      <match target="font">
+        <test name="slant"><const>roman</const></test>
+        <test target="pattern" name="slant" compare="not_eq"><const>roman</const></test>
+        <edit name="matrix" mode="assign">
+          <times><name>matrix</name>
+            <matrix><double>1</double><double>0.2</double><double>0</double><double>1</double></matrix>
+          </times>
+        </edit>
+        <edit name="slant" mode="assign"><const>oblique</const></edit>
+        <edit name="embeddedbitmap" mode="assign"><bool>false</bool></edit>
+      </match>
+      <match target="font">
+        <test name="weight" compare="less_eq"><const>medium</const></test>
+        <test target="pattern" name="weight" compare="more"><const>medium</const></test>
+        <edit name="embolden" mode="assign"><bool>true</bool></edit>
+        <edit name="weight" mode="assign"><const>bold</const></edit>
+      </match>
+    </fontconfig>
+    """
 }

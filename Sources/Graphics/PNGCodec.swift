@@ -34,7 +34,8 @@ public enum PNGCodec {
     throws(GraphicsError) -> Data
   {
     guard pixels.count == width * height * 4, let base = pixels.baseAddress else {
-      throw .pngEncodingFailed(reason: "the pixel buffer does not hold \(width)×\(height) RGBA pixels")
+      throw .pngEncodingFailed(
+        reason: "the pixel buffer does not hold \(width)×\(height) RGBA pixels")
     }
     let encoder = try Encoder(width: width, height: height)
     try check(
@@ -139,7 +140,8 @@ public enum PNGCodec {
     }
     var status: Int32 = 0
     let pixels = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-      status = spng_decode_image(ctx, buffer.baseAddress, size, format, Int32(SPNG_DECODE_TRNS.rawValue))
+      status = spng_decode_image(
+        ctx, buffer.baseAddress, size, format, Int32(SPNG_DECODE_TRNS.rawValue))
       count = status == 0 ? size : 0
     }
     try check(status, encoding: false)
@@ -148,7 +150,8 @@ public enum PNGCodec {
 
   private static func check(_ status: Int32, encoding: Bool) throws(GraphicsError) {
     guard status == 0 else {
-      throw encoding ? .pngEncodingFailed(reason: message(status)) : .pngDecodingFailed(reason: message(status))
+      throw encoding
+        ? .pngEncodingFailed(reason: message(status)) : .pngDecodingFailed(reason: message(status))
     }
   }
 

@@ -28,7 +28,9 @@ enum PixelConversion {
 
   /// Converts one row of native-endian premultiplied ARGB words to straight R, G, B, A bytes.
   @inline(__always)
-  static func unpremultiply(row: UnsafePointer<UInt32>, count: Int, into out: UnsafeMutablePointer<UInt8>) {
+  static func unpremultiply(
+    row: UnsafePointer<UInt32>, count: Int, into out: UnsafeMutablePointer<UInt8>
+  ) {
     for x in 0..<count {
       let word = row[x]
       let alpha = word >> 24

@@ -42,7 +42,8 @@ public final class TextEngine: TextMeasuring {
       context, text.direction == .rtl ? PANGO_DIRECTION_RTL : PANGO_DIRECTION_LTR)
     let language = pango_language_from_string(text.appearance.language)
     pango_context_set_language(context, language)
-    return TextLayout(context: context, text: text, language: language, wrapWidth: wrapWidth,
+    return TextLayout(
+      context: context, text: text, language: language, wrapWidth: wrapWidth,
       alignment: alignment)
   }
 }
@@ -65,8 +66,10 @@ final class TextLayout {
 
     if let description = pango_font_description_new() {
       pango_font_description_set_family(description, appearance.fontFamilies.joined(separator: ","))
-      pango_font_description_set_absolute_size(description, appearance.fontSize * Double(PANGO_SCALE))
-      pango_font_description_set_weight(description, PangoWeight(UInt32(clamping: appearance.weight)))
+      pango_font_description_set_absolute_size(
+        description, appearance.fontSize * Double(PANGO_SCALE))
+      pango_font_description_set_weight(
+        description, PangoWeight(UInt32(clamping: appearance.weight)))
       pango_layout_set_font_description(handle, description)
       pango_font_description_free(description)
     }
@@ -79,7 +82,8 @@ final class TextLayout {
         pango_attr_list_insert(attributes, attribute)
       }
       let whole = Int(UInt32.max)  // PANGO_ATTR_INDEX_TO_TEXT_END
-      add(pango_attr_line_height_new_absolute(pangoUnits(appearance.lineHeight)), from: 0, to: whole)
+      add(
+        pango_attr_line_height_new_absolute(pangoUnits(appearance.lineHeight)), from: 0, to: whole)
       add(pango_attr_letter_spacing_new(pangoUnits(appearance.letterSpacing)), from: 0, to: whole)
       if let language { add(pango_attr_language_new(language), from: 0, to: whole) }
       var start = 0
@@ -141,9 +145,7 @@ final class TextLayout {
   /// Spans without their own colour take `color`.
   func draw(on canvas: OpaquePointer, x: Double, y: Double, color: RGBAColor) {
     cairo_save(canvas)
-    cairo_set_source_rgba(
-      canvas, Double(color.red) / 255, Double(color.green) / 255, Double(color.blue) / 255,
-      Double(color.alpha) / 255)
+    setSource(canvas, color)
     cairo_move_to(canvas, x, y)
     pango_cairo_show_layout(canvas, handle)
     cairo_restore(canvas)

@@ -78,6 +78,33 @@ struct SceneRendererTests {
     #expect(maxX >= 336 && maxX < 340)
   }
 
+  @Test("an italic span is slanted (synthetic oblique: the manifests have no italic files)")
+  func italic() throws {
+    let regular = Fixtures.scene(glyph: nil, label: "Label")
+    var slanted = regular
+    slanted.rows[0].text.content.spans = [TextSpan("Label", italic: true)]
+    let upright = try renderer.rasterize(regular, scale: 1)
+    let oblique = try renderer.rasterize(slanted, scale: 1)
+    #expect(upright != oblique)
+    #expect(
+      try renderer.textEngine.measure(slanted.rows[0].text.content, wrapWidth: nil).lineCount == 1)
+  }
+
+  @Test("a span colour overrides the paragraph colour for its characters only")
+  func spanColour() throws {
+    var scene = Fixtures.scene(glyph: nil, label: "")
+    scene.rows[0].text.content.spans = [
+      TextSpan("████", color: Fixtures.orange), TextSpan("████"),
+    ]
+    let image = try renderer.rasterize(scene, scale: 1)
+    var colours: [RGBAColor] = []
+    for x in stride(from: 42, to: 140, by: 2) where rgba(image, x, 18) != Fixtures.white {
+      colours.append(rgba(image, x, 18))
+    }
+    #expect(colours.contains(Fixtures.orange))
+    #expect(colours.contains(Fixtures.black))
+  }
+
   @Test("every bullet shape is drawn inside its icon square, and outlines are hollow")
   func shapes() throws {
     for shape in BulletShape.allCases {
@@ -133,7 +160,9 @@ struct SceneRendererTests {
     // 4×4 opaque blue pixels inside a transparent 8×8 image: the colour must not leak.
     var pixels = [UInt8](repeating: 0, count: 8 * 8 * 4)
     for y in 2..<6 {
-      for x in 2..<6 { pixels.replaceSubrange((y * 8 + x) * 4..<(y * 8 + x) * 4 + 4, with: [0, 0, 255, 255]) }
+      for x in 2..<6 {
+        pixels.replaceSubrange((y * 8 + x) * 4..<(y * 8 + x) * 4 + 4, with: [0, 0, 255, 255])
+      }
     }
     try PNGCodec.encode(RasterImage(width: 8, height: 8, pixels: pixels)).write(to: icon)
     let scene = Fixtures.scene(glyph: SceneGlyph(imageFile: icon.path, tint: Fixtures.orange))

@@ -90,9 +90,10 @@ struct TextEngineTests {
   func loadedFonts() throws {
     let files = engine.fonts.files
     #expect(files.map(\.path) == Fixtures.manifest.files.map(\.path))
-    #expect(files.map(\.family) == [
-      "Liberation Sans", "Liberation Sans", "Noto Sans Arabic UI", "Noto Sans Arabic UI",
-    ])
+    #expect(
+      files.map(\.family) == [
+        "Liberation Sans", "Liberation Sans", "Noto Sans Arabic UI", "Noto Sans Arabic UI",
+      ])
     #expect(files[0].sha256.hasPrefix("8d91388f"))
     #expect(files[2].sha256.hasPrefix("43a90e0f"))
     #expect(files.allSatisfy { $0.sha256.count == 64 })

@@ -1,0 +1,162 @@
+import BulletList
+import BulletListRenderer
+import Foundation
+import Layout
+import Snapshot
+import Testing
+import Themes
+import XCTest
+
+/// Where `assertSnapshot` keeps references and artifacts, and how it renders.
+public struct SnapshotTestSettings: Sendable {
+  /// The references folder; nil uses `__Snapshots__/<TestFileName>/` beside the calling test file.
+  public var directory: URL?
+  /// A `Themes/` folder; nil uses the repository's (or `OUDS_THEMES_DIR`).
+  public var themesDirectory: URL?
+  /// A folder of licensed brand fonts, or nil for the open substitutes.
+  public var brandFontDirectory: URL?
+  /// The record mode; nil reads `OUDS_SNAPSHOT_RECORD` (default `missing`, `never` under `CI`).
+  public var record: SnapshotRecordMode?
+  /// Where failures write expected/actual/diff; nil reads `OUDS_SNAPSHOT_ARTIFACTS`, else `.build/snapshot-artifacts`.
+  public var artifactsDirectory: URL?
+  /// How pixels are compared (exact by default).
+  public var diffOptions: DiffOptions
+
+  /// Creates settings; every default follows the environment.
+  public init(
+    directory: URL? = nil, themesDirectory: URL? = nil, brandFontDirectory: URL? = nil,
+    record: SnapshotRecordMode? = nil, artifactsDirectory: URL? = nil, diffOptions: DiffOptions = DiffOptions()
+  ) {
+    self.directory = directory
+    self.themesDirectory = themesDirectory
+    self.brandFontDirectory = brandFontDirectory
+    self.record = record
+    self.artifactsDirectory = artifactsDirectory
+    self.diffOptions = diffOptions
+  }
+}
+
+/// Checks a render of `list` against its reference and reports a failure to Swift Testing or XCTest.
+///
+/// The reference is `<folder>/<named>/<theme>-<mode>[-<variant>]@<scale>x.png` plus the layout JSON
+/// `<theme>-<mode>[-<variant>].layout.json`, where the folder is `__Snapshots__/<TestFileName>/`
+/// beside the test file unless `settings.directory` says otherwise. Inside a Swift Testing test the
+/// failure is an `Issue`; otherwise it is an `XCTFail`. Recording a reference also fails the test,
+/// so nothing is written silently.
+/// - Parameters:
+///   - list: the list to render.
+///   - theme: the theme.
+///   - mode: light or dark.
+///   - name: the snapshot's name, a folder under the references folder.
+///   - variant: an optional suffix for non-default `options` (e.g. `rtl`).
+///   - options: width, background, locale, direction, text style override.
+///   - scale: PNG pixels per point (default 2).
+///   - settings: folders, record mode and diff options.
+public func assertSnapshot(
+  of list: OUDSBulletList, theme: ThemeName, mode: ColorMode, named name: String,
+  variant: String? = nil, options: LayoutOptions = LayoutOptions(), scale: Int = 2,
+  settings: SnapshotTestSettings = SnapshotTestSettings(),
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) {
+  let message = verifySnapshot(
+    of: list, theme: theme, mode: mode, named: name, variant: variant, options: options, scale: scale,
+    settings: settings, filePath: "\(filePath)")
+  guard let message else { return }
+  if Test.current != nil {
+    Issue.record(
+      Comment(rawValue: message),
+      sourceLocation: SourceLocation(
+        fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column)))
+  } else {
+    XCTFail(message, file: filePath, line: line)
+  }
+}
+
+/// Checks (or records) a render of `list` and returns the failure message, or nil when it matches.
+///
+/// The testable core of ``assertSnapshot(of:theme:mode:named:variant:options:scale:settings:fileID:filePath:line:column:)``:
+/// same folders, record modes and artifacts, without reporting to a test framework.
+public func verifySnapshot(
+  of list: OUDSBulletList, theme: ThemeName, mode: ColorMode, named name: String,
+  variant: String? = nil, options: LayoutOptions = LayoutOptions(), scale: Int = 2,
+  settings: SnapshotTestSettings = SnapshotTestSettings(), filePath: String = #filePath,
+  environment: [String: String] = ProcessInfo.processInfo.environment
+) -> String? {
+  guard SnapshotCatalogue.isValidName(name) else {
+    return "snapshot name \"\(name)\" may hold letters, digits, '.', '_' and '-' only"
+  }
+  let recordMode: SnapshotRecordMode
+  do {
+    recordMode = try settings.record ?? SnapshotRecordMode.fromEnvironment(environment)
+  } catch {
+    return "\(error)"
+  }
+  let testFile = URL(fileURLWithPath: filePath)
+  let directory =
+    settings.directory
+    ?? testFile.deletingLastPathComponent().appendingPathComponent("__Snapshots__")
+    .appendingPathComponent(testFile.deletingPathExtension().lastPathComponent)
+  let reference = SnapshotReference(
+    caseName: name,
+    variant: SnapshotVariant(theme: theme, mode: mode, scale: scale, suffix: variant, options: options),
+    list: list)
+
+  let outcome: SnapshotOutcome
+  do {
+    outcome = try RendererPool.shared.withRenderer(
+      themes: settings.themesDirectory, fonts: settings.brandFontDirectory
+    ) { renderer in
+      SnapshotEngine.record(reference, in: directory, renderer: renderer, mode: recordMode, options: settings.diffOptions)
+    }
+  } catch {
+    return "\(reference.id): cannot make a renderer: \(error)"
+  }
+  switch outcome.status {
+  case .passed, .skipped:
+    return nil
+  case .recorded:
+    return "\(reference.id): recorded a new reference in \(directory.path) (\(outcome.message ?? "")); "
+      + "record mode \(recordMode): re-run the test to verify it"
+  case .changed, .missing, .error:
+    let artifacts =
+      settings.artifactsDirectory
+      ?? URL(fileURLWithPath: environment["OUDS_SNAPSHOT_ARTIFACTS"] ?? SnapshotArtifacts.defaultDirectory)
+    var text = "\(reference.id): \(outcome.reason)"
+    if outcome.status == .missing && recordMode == .never {
+      text += " [record mode never\(SnapshotRecordMode.isCI(environment) ? " because CI is set" : ""); set \(SnapshotRecordMode.environmentVariable)=missing to record]"
+    }
+    if !outcome.layoutDiff.isEmpty {
+      text += "\n" + outcome.layoutDiff.prefix(SnapshotSummary.maxLayoutLines).joined(separator: "\n")
+    }
+    do {
+      try SnapshotArtifacts.writeOne(outcome, to: artifacts)
+      text += "\nartifacts: \(artifacts.appendingPathComponent(SnapshotArtifacts.folder(for: reference)).path)"
+    } catch {
+      text += "\n(cannot write artifacts: \(error))"
+    }
+    return text
+  }
+}
+
+/// Renderers shared by tests that may run in parallel: each is used by one test at a time.
+final class RendererPool: @unchecked Sendable {
+  static let shared = RendererPool()
+  private let lock = NSLock()
+  private var idle: [String: [BulletListRenderer]] = [:]
+
+  func withRenderer<Value>(
+    themes: URL?, fonts: URL?, _ body: (BulletListRenderer) throws -> Value
+  ) throws -> Value {
+    let key = "\(themes?.path ?? "")|\(fonts?.path ?? "")"
+    lock.lock()
+    let pooled = idle[key]?.popLast()
+    lock.unlock()
+    let renderer = try pooled ?? BulletListRenderer(themesDirectory: themes, brandFontDirectory: fonts)
+    defer {
+      lock.lock()
+      idle[key, default: []].append(renderer)
+      lock.unlock()
+    }
+    return try body(renderer)
+  }
+}

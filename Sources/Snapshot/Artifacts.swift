@@ -1,0 +1,209 @@
+import BulletListRenderer
+import Dispatch
+import Foundation
+import Graphics
+
+/// Writes what a person needs to see a failure: expected, actual and diff images, layout JSON and a diff, JUnit XML.
+///
+/// Layout: `<dir>/<case>/<variant>/expected.png`, `actual.png`, `diff.png`, `side-by-side.png`,
+/// `expected.layout.json`, `actual.layout.json`, `layout.diff`; `<dir>/junit.xml`; `<dir>/summary.txt`.
+public enum SnapshotArtifacts {
+  /// The default artifacts folder, relative to the current folder.
+  public static let defaultDirectory = ".build/snapshot-artifacts"
+  /// A file that marks a folder as written by this tool, so stale per-reference folders can be cleared.
+  static let markerFileName = ".ouds-snapshot-artifacts"
+
+  /// The folder of one reference's artifacts, relative to the artifacts folder.
+  public static func folder(for reference: SnapshotReference) -> String {
+    reference.id
+  }
+
+  /// Writes the artifacts of every failure of `report` (encoding in parallel) and `junit.xml`.
+  ///
+  /// Per-reference folders left by an earlier run in a folder this tool wrote are removed first, so
+  /// the folder only shows the failures of this run.
+  /// - Returns: the files written, absolute paths.
+  @discardableResult
+  public static func write(
+    _ report: SnapshotRunReport, to directory: URL, suiteName: String = "ouds-snapshots",
+    acceptCommand: (SnapshotOutcome) -> String = { _ in "" }
+  ) throws -> [String] {
+    let fm = FileManager.default
+    if fm.fileExists(atPath: directory.appendingPathComponent(markerFileName).path),
+      let entries = try? fm.contentsOfDirectory(atPath: directory.path)
+    {
+      for entry in entries where !entry.hasPrefix(".") {
+        try? fm.removeItem(at: directory.appendingPathComponent(entry))
+      }
+    }
+    try AtomicFile.write(Data(), to: directory.appendingPathComponent(markerFileName).path, createDirectories: true)
+    let failures = report.failures
+    let written = ParallelFiles()
+    let errors = ParallelFiles()
+    DispatchQueue.concurrentPerform(iterations: failures.count) { index in
+      let outcome = failures[index]
+      let folder = directory.appendingPathComponent(folder(for: outcome.reference))
+      do {
+        for (name, data) in try files(for: outcome) {
+          let path = folder.appendingPathComponent(name).path
+          try AtomicFile.write(data, to: path, createDirectories: true)
+          written.append(path)
+        }
+      } catch {
+        errors.append("\(outcome.reference.id): \(error)")
+      }
+    }
+    if let first = errors.sorted().first { throw SnapshotError("cannot write artifacts: \(first)") }
+    let junit = directory.appendingPathComponent("junit.xml").path
+    try AtomicFile.write(
+      Data(JUnitXML.document(report, suiteName: suiteName).utf8), to: junit, createDirectories: true)
+    let summary = directory.appendingPathComponent("summary.txt").path
+    try AtomicFile.write(
+      Data(SnapshotSummary.text(report, acceptCommand: acceptCommand).utf8), to: summary, createDirectories: true)
+    return written.sorted() + [junit, summary]
+  }
+
+  /// Writes the artifacts of one failure into `<directory>/<case>/<variant>/`, leaving the rest of the folder alone.
+  public static func writeOne(_ outcome: SnapshotOutcome, to directory: URL) throws {
+    let folder = directory.appendingPathComponent(folder(for: outcome.reference))
+    for (name, data) in try files(for: outcome) {
+      try AtomicFile.write(data, to: folder.appendingPathComponent(name).path, createDirectories: true)
+    }
+  }
+
+  /// The artifact files of one failure, name → bytes.
+  static func files(for outcome: SnapshotOutcome) throws -> [(String, Data)] {
+    var files: [(String, Data)] = []
+    if let expectedPNG = outcome.expectedPNG { files.append(("expected.png", expectedPNG)) }
+    if let actual = outcome.actualImage {
+      files.append(("actual.png", try PNGCodec.encode(actual)))
+      if let expected = outcome.expectedImage, let diff = outcome.diff {
+        let diffImage = ImageDiff.diffImage(expected: expected, actual: actual, result: diff)
+        files.append(("diff.png", try PNGCodec.encode(diffImage)))
+        files.append(
+          ("side-by-side.png", try PNGCodec.encode(ImageDiff.sideBySide(expected: expected, actual: actual, diff: diffImage))))
+      }
+    }
+    if let expectedLayout = outcome.expectedLayout { files.append(("expected.layout.json", Data(expectedLayout.utf8))) }
+    if let actualLayout = outcome.actualLayout { files.append(("actual.layout.json", Data(actualLayout.utf8))) }
+    if !outcome.layoutDiff.isEmpty {
+      let header = "--- \(outcome.reference.layoutPath) (reference)\n+++ \(outcome.reference.layoutPath) (this render)\n"
+      files.append(("layout.diff", Data((header + outcome.layoutDiff.joined(separator: "\n") + "\n").utf8)))
+    }
+    return files
+  }
+}
+
+/// A list of strings filled from several threads.
+final class ParallelFiles: @unchecked Sendable {
+  private let lock = NSLock()
+  private var items: [String] = []
+
+  func append(_ item: String) {
+    lock.lock()
+    items.append(item)
+    lock.unlock()
+  }
+
+  func sorted() -> [String] {
+    lock.lock()
+    defer { lock.unlock() }
+    return items.sorted()
+  }
+}
+
+/// The plain-text summary of a run, as printed by `ouds-render snapshot verify`.
+public enum SnapshotSummary {
+  /// Layout diff lines shown per failure before eliding the rest.
+  public static let maxLayoutLines = 24
+
+  /// The failure table: environment first, then one block per failure, then the totals.
+  public static func text(
+    _ report: SnapshotRunReport, acceptCommand: (SnapshotOutcome) -> String = { _ in "" }
+  ) -> String {
+    var lines: [String] = []
+    if let headline = report.environmentHeadline { lines.append(headline) }
+    lines += table(report.failures)
+    for outcome in report.failures {
+      let label = outcome.status == .missing ? "MISSING" : outcome.status == .error ? "ERROR  " : "CHANGED"
+      lines.append("\(label) \(outcome.reference.id)")
+      lines.append("        case \(outcome.reference.caseName), variant \(outcome.reference.variant.name)")
+      if let diff = outcome.diff, diff != .identical {
+        switch diff {
+        case .sizeMismatch(let expected, let actual):
+          lines.append("        size changed: reference \(expected), render \(actual)")
+        default:
+          lines.append(
+            "        pixels: \(diff.changedPixels) changed, ratio \(String(format: "%.5f", diff.changedRatio))"
+              + (diff.antiAliasedPixels > 0 ? ", \(diff.antiAliasedPixels) anti-aliased ignored" : ""))
+          if let statistics = diff.statistics, !statistics.regions.isEmpty {
+            let boxes = statistics.regions.map { "[\($0.x),\($0.y) \($0.width)×\($0.height)]" }.joined(separator: " ")
+            lines.append(
+              "        changed regions (x,y w×h px): \(boxes)"
+                + (statistics.omittedRegions > 0 ? " and \(statistics.omittedRegions) more" : ""))
+          }
+        }
+      } else if outcome.diff == .identical {
+        lines.append("        pixels: identical")
+      }
+      if let message = outcome.message { lines.append("        \(message)") }
+      if !outcome.layoutDiff.isEmpty {
+        lines.append("        layout JSON (\(outcome.reference.layoutPath)):")
+        for line in outcome.layoutDiff.prefix(maxLayoutLines) { lines.append("          " + line) }
+        if outcome.layoutDiff.count > maxLayoutLines {
+          lines.append("          … \(outcome.layoutDiff.count - maxLayoutLines) more lines in layout.diff")
+        }
+      }
+      let accept = acceptCommand(outcome)
+      if !accept.isEmpty { lines.append("        accept: \(accept)") }
+    }
+    lines.append(totals(report))
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// One row per failure: status, reference, changed pixels, ratio, regions, layout lines.
+  public static func table(_ failures: [SnapshotOutcome]) -> [String] {
+    guard !failures.isEmpty else { return [] }
+    var rows = [["STATUS", "REFERENCE", "PIXELS", "RATIO", "REGIONS", "LAYOUT"]]
+    for outcome in failures {
+      var pixels = "-"
+      var ratio = "-"
+      var regions = "-"
+      if let diff = outcome.diff {
+        switch diff {
+        case .sizeMismatch(let expected, let actual):
+          pixels = "size \(expected)→\(actual)"
+        case .identical:
+          pixels = "0"
+          ratio = "0"
+        default:
+          pixels = "\(diff.changedPixels)"
+          ratio = String(format: "%.3f%%", diff.changedRatio * 100)
+          regions = "\((diff.statistics?.regions.count ?? 0) + (diff.statistics?.omittedRegions ?? 0))"
+        }
+      }
+      let layoutLines = outcome.layoutDiff.filter { $0.hasPrefix("-") || $0.hasPrefix("+") }.count
+      rows.append([
+        outcome.status.rawValue, outcome.reference.id, pixels, ratio, regions,
+        outcome.expectedLayout == nil && outcome.status != .changed ? "-" : "\(layoutLines) lines",
+      ])
+    }
+    let widths = (0..<6).map { column in rows.map { $0[column].count }.max() ?? 0 }
+    return rows.map { row in
+      row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
+        .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+    } + [""]
+  }
+
+  /// `N references: P passed, F failed (C changed, M missing, E errors)[, R recorded] in S s`.
+  public static func totals(_ report: SnapshotRunReport) -> String {
+    let failed = report.failures.count
+    var line = "\(report.outcomes.count) reference\(report.outcomes.count == 1 ? "" : "s"): \(report.count(.passed)) passed"
+    if report.count(.recorded) > 0 { line += ", \(report.count(.recorded)) recorded" }
+    if report.count(.skipped) > 0 { line += ", \(report.count(.skipped)) skipped" }
+    if failed > 0 {
+      line += ", \(failed) failed (\(report.count(.changed)) changed, \(report.count(.missing)) missing, \(report.count(.error)) errors)"
+    }
+    return line + String(format: " in %.2f s", report.seconds)
+  }
+}

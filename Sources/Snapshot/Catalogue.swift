@@ -1,0 +1,400 @@
+import BulletList
+import BulletListRenderer
+import Foundation
+import Layout
+import Scene
+import Themes
+
+/// A catalogue problem (a case file, a variant, a filter or a shard), one line naming the file or value.
+public struct SnapshotError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The message.
+  public var description: String
+
+  /// Creates an error.
+  public init(_ description: String) {
+    self.description = description
+  }
+}
+
+/// One way to render a case: a theme, a mode, a scale and the layout settings, with a readable name.
+public struct SnapshotVariant: Hashable, Sendable {
+  /// The theme.
+  public var theme: ThemeName
+  /// Light or dark.
+  public var mode: ColorMode
+  /// PNG pixels per point.
+  public var scale: Int
+  /// The suffix that tells this variant from the plain one (e.g. `body-medium`, `ar`); nil for the plain one.
+  public var suffix: String?
+  /// Width, background, locale, direction and text-style override of the render.
+  public var options: LayoutOptions
+
+  /// Creates a variant.
+  public init(
+    theme: ThemeName, mode: ColorMode, scale: Int = 2, suffix: String? = nil,
+    options: LayoutOptions = LayoutOptions()
+  ) {
+    self.theme = theme
+    self.mode = mode
+    self.scale = scale
+    self.suffix = suffix
+    self.options = options
+  }
+
+  /// `<theme>-<mode>[-<suffix>]`, the file name of the reference without scale and extension.
+  public var stem: String {
+    "\(theme.rawValue)-\(mode.rawValue)" + (suffix.map { "-\($0)" } ?? "")
+  }
+
+  /// `<theme>-<mode>[-<suffix>]@<scale>x`, the variant part of a reference id.
+  public var name: String { "\(stem)@\(scale)x" }
+}
+
+/// One reference the catalogue produces: a case rendered in one variant, and where its files live.
+public struct SnapshotReference: Hashable, Sendable, Identifiable {
+  /// The case name (its file name without `.json`).
+  public var caseName: String
+  /// How it is rendered.
+  public var variant: SnapshotVariant
+  /// The list to render.
+  public var list: OUDSBulletList
+
+  /// Creates a reference.
+  public init(caseName: String, variant: SnapshotVariant, list: OUDSBulletList) {
+    self.caseName = caseName
+    self.variant = variant
+    self.list = list
+  }
+
+  /// `<case>/<theme>-<mode>[-<suffix>]@<scale>x`: stable, readable, unique in a catalogue.
+  public var id: String { "\(caseName)/\(variant.name)" }
+
+  /// The PNG reference, relative to the snapshots folder: `<case>/<stem>@<scale>x.png`.
+  public var imagePath: String { "\(caseName)/\(variant.name).png" }
+
+  /// The layout JSON reference, relative to the snapshots folder: `<case>/<stem>.layout.json`.
+  ///
+  /// The layout does not depend on the scale, so the scales of one variant share this file.
+  public var layoutPath: String { "\(caseName)/\(variant.stem).layout.json" }
+}
+
+/// A case file of `Snapshots/cases/`: a list and the variants to render it in.
+public struct SnapshotCase: Hashable, Sendable {
+  /// The file name without `.json`, e.g. `sample-3`.
+  public var name: String
+  /// The case file.
+  public var file: URL
+  /// The list and its document-level settings.
+  public var document: BulletListDocument
+  /// Every variant of the case, in declaration order.
+  public var variants: [SnapshotVariant]
+
+  /// The references this case produces.
+  public var references: [SnapshotReference] {
+    variants.map { SnapshotReference(caseName: name, variant: $0, list: document.list) }
+  }
+}
+
+/// The catalogue: every case of a snapshots folder, expanded into references sorted by id.
+public struct SnapshotCatalogue: Sendable {
+  /// The snapshots folder (holds `cases/`, the references and `ENVIRONMENT.json`).
+  public var directory: URL
+  /// The cases, sorted by name.
+  public var cases: [SnapshotCase]
+
+  /// The name of the folder of case files inside the snapshots folder.
+  public static let casesFolderName = "cases"
+
+  /// Reads every `*.json` file of `<directory>/cases/` and expands its variants.
+  /// - Parameter reader: the list reader (use `BulletListRenderer.listReader()` for Markdown labels).
+  /// - Throws: `SnapshotError` or `BulletListError` naming the case file.
+  public init(directory: URL, reader: ListReader) throws {
+    self.directory = directory.standardizedFileURL
+    let casesFolder = self.directory.appendingPathComponent(Self.casesFolderName)
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: casesFolder.path, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    else {
+      throw SnapshotError("no case folder \(casesFolder.path) (a snapshots folder holds cases/*.json)")
+    }
+    let names: [String]
+    do {
+      names = try FileManager.default.contentsOfDirectory(atPath: casesFolder.path)
+    } catch {
+      throw SnapshotError("cannot list \(casesFolder.path)")
+    }
+    var cases: [SnapshotCase] = []
+    for fileName in names.sorted() where fileName.hasSuffix(".json") && !fileName.hasPrefix(".") {
+      let file = casesFolder.appendingPathComponent(fileName)
+      let name = String(fileName.dropLast(5))
+      let displayPath = "\(Self.casesFolderName)/\(fileName)"
+      guard Self.isValidName(name) else {
+        throw SnapshotError(
+          "\(displayPath): a case name may hold letters, digits, '.', '_' and '-' only")
+      }
+      let document: BulletListDocument
+      do {
+        document = try reader.read(file: file.path)
+      } catch {
+        throw SnapshotError("\(error)")
+      }
+      let variants = try VariantParser.variants(
+        of: document, file: displayPath)
+      cases.append(SnapshotCase(name: name, file: file, document: document, variants: variants))
+    }
+    guard !cases.isEmpty else {
+      throw SnapshotError("no case files (*.json) in \(casesFolder.path)")
+    }
+    self.cases = cases
+  }
+
+  /// Every reference of the catalogue, sorted by id.
+  public var references: [SnapshotReference] {
+    cases.flatMap(\.references).sorted { $0.id < $1.id }
+  }
+
+  /// The references that pass `filter` and belong to `shard`, sorted by id.
+  ///
+  /// The filter applies first, then the shard splits what is left.
+  public func select(filter: SnapshotFilter? = nil, shard: SnapshotShard? = nil) -> [SnapshotReference] {
+    var selected = references
+    if let filter { selected = selected.filter { filter.matches($0.id) } }
+    if let shard { selected = shard.split(selected) }
+    return selected
+  }
+
+  /// Whether `name` can be a case or snapshot name: ASCII letters, digits, `.`, `_` and `-`.
+  public static func isValidName(_ name: String) -> Bool {
+    !name.isEmpty
+      && name.unicodeScalars.allSatisfy {
+        ($0.properties.isAlphabetic && $0.isASCII) || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)
+      }
+  }
+}
+
+/// Selects references by id: comma-separated patterns, each a substring or, with `*`, `?` or `[…]`, a glob on the whole id.
+public struct SnapshotFilter: Hashable, Sendable, CustomStringConvertible {
+  /// The patterns, as given.
+  public var patterns: [String]
+
+  /// Parses `text` (e.g. `sample-3`, `demo-*/sosh-dark*`, `sample-1,sample-2`).
+  /// - Throws: `SnapshotError` for an empty filter.
+  public init(_ text: String) throws(SnapshotError) {
+    let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { !$0.isEmpty }
+    guard !parts.isEmpty else { throw SnapshotError("--filter needs a pattern, got \"\(text)\"") }
+    patterns = parts
+  }
+
+  /// The filter as typed.
+  public var description: String { patterns.joined(separator: ",") }
+
+  /// Whether a reference id matches one of the patterns.
+  public func matches(_ id: String) -> Bool {
+    patterns.contains { pattern in
+      if pattern.contains(where: { "*?[".contains($0) }) {
+        return fnmatch(pattern, id, 0) == 0
+      }
+      return id.contains(pattern)
+    }
+  }
+}
+
+/// Shard `index` of `count` (1-based, `--shard 2/4`): every `count`-th reference of the sorted list.
+///
+/// References are dealt out round-robin by id order, so shards differ in size by at most one and
+/// the `count` shards together hold every reference exactly once.
+public struct SnapshotShard: Hashable, Sendable, CustomStringConvertible {
+  /// 1-based shard number.
+  public var index: Int
+  /// Number of shards.
+  public var count: Int
+
+  /// Creates shard `index` of `count`.
+  /// - Throws: `SnapshotError` unless 1 ≤ index ≤ count.
+  public init(index: Int, count: Int) throws(SnapshotError) {
+    guard count >= 1, index >= 1, index <= count else {
+      throw SnapshotError("--shard must be i/n with 1 ≤ i ≤ n, got \(index)/\(count)")
+    }
+    self.index = index
+    self.count = count
+  }
+
+  /// Parses `i/n`.
+  /// - Throws: `SnapshotError` naming the text.
+  public init(parsing text: String) throws(SnapshotError) {
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else {
+      throw SnapshotError("--shard must be i/n (e.g. 2/4), got \"\(text)\"")
+    }
+    try self.init(index: index, count: count)
+  }
+
+  /// `i/n`.
+  public var description: String { "\(index)/\(count)" }
+
+  /// The part of `references` (sorted by id) that belongs to this shard.
+  public func split(_ references: [SnapshotReference]) -> [SnapshotReference] {
+    references.sorted { $0.id < $1.id }.enumerated()
+      .filter { $0.offset % count == index - 1 }
+      .map(\.element)
+  }
+}
+
+/// Reads the `variants` key of a case file.
+///
+/// `variants` is absent (every theme × both modes at scale 2), one object, or an array of objects;
+/// each object is a group with optional keys `name`, `themes`, `modes`, `scale`, `textStyle`,
+/// `locale`, `direction`, `width` and `background`.
+enum VariantParser {
+  static let allowedKeys = [
+    "name", "themes", "modes", "scale", "textStyle", "locale", "direction", "width", "background",
+  ]
+
+  static func variants(of document: BulletListDocument, file: String) throws(SnapshotError)
+    -> [SnapshotVariant]
+  {
+    let groups: [(path: String, value: JSONValue)]
+    switch document.variants {
+    case nil: groups = [("variants", .object([]))]
+    case .object?: groups = [("variants", document.variants ?? .object([]))]
+    case .array(let elements)?:
+      guard !elements.isEmpty else { throw SnapshotError("\(file): variants: the array is empty") }
+      groups = elements.enumerated().map { ("variants[\($0.offset)]", $0.element) }
+    case let other?:
+      throw SnapshotError("\(file): variants: expected an object or an array of objects, found \(other.kindName)")
+    }
+    var result: [SnapshotVariant] = []
+    var seen: [String: String] = [:]
+    for (path, value) in groups {
+      for variant in try group(value, at: path, file: file, document: document) {
+        if let earlier = seen[variant.name] {
+          throw SnapshotError(
+            "\(file): \(path): variant \(variant.name) is already produced by \(earlier); give one a \"name\"")
+        }
+        seen[variant.name] = path
+        result.append(variant)
+      }
+    }
+    return result
+  }
+
+  private static func group(
+    _ value: JSONValue, at path: String, file: String, document: BulletListDocument
+  ) throws(SnapshotError) -> [SnapshotVariant] {
+    func fail(_ key: String?, _ message: String) -> SnapshotError {
+      SnapshotError("\(file): \(path)\(key.map { ".\($0)" } ?? ""): \(message)")
+    }
+    guard case .object(let members) = value else {
+      throw fail(nil, "expected an object, found \(value.kindName)")
+    }
+    var themes = ThemeName.allCases
+    var modes = ColorMode.allCases
+    var scales = [2]
+    var name: String?
+    var options = LayoutOptions(locale: document.locale)
+    var suffixParts: [String] = []
+    for (key, member) in members {
+      switch key {
+      case "name":
+        guard case .string(let text) = member, !text.isEmpty,
+          text.unicodeScalars.allSatisfy({
+            ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "."
+          })
+        else { throw fail(key, "expected a name of lower-case letters, digits, '-' and '.'") }
+        name = text
+      case "themes":
+        themes = try strings(member, key: key, all: ThemeName.allCases.map(\.rawValue), fail: fail).map {
+          (text: String) throws(SnapshotError) -> ThemeName in
+          guard let theme = ThemeName(rawValue: text) else {
+            throw fail(key, "unknown theme \"\(text)\" (known: \(ThemeName.allCases.map(\.rawValue).joined(separator: ", ")))")
+          }
+          return theme
+        }
+      case "modes":
+        modes = try strings(member, key: key, all: ColorMode.allCases.map(\.rawValue), fail: fail).map {
+          (text: String) throws(SnapshotError) -> ColorMode in
+          guard let mode = ColorMode(rawValue: text) else {
+            throw fail(key, "unknown mode \"\(text)\" (known: light, dark)")
+          }
+          return mode
+        }
+      case "scale":
+        let numbers: [JSONValue]
+        if case .array(let elements) = member { numbers = elements } else { numbers = [member] }
+        scales = []
+        for number in numbers {
+          guard case .number(let n) = number, n.rounded() == n, (1...4).contains(n) else {
+            throw fail(key, "expected a scale 1, 2, 3 or 4 (or an array of them)")
+          }
+          if !scales.contains(Int(n)) { scales.append(Int(n)) }
+        }
+        guard !scales.isEmpty else { throw fail(key, "expected at least one scale") }
+      case "textStyle":
+        guard case .string(let text) = member, let style = OUDSBulletList.TextStyle(rawValue: text) else {
+          throw fail(key, "expected \"bodyLarge\" or \"bodyMedium\"")
+        }
+        options.textStyleOverride = style
+        suffixParts.append(style == .bodyLarge ? "body-large" : "body-medium")
+      case "locale":
+        guard case .string(let text) = member, !text.isEmpty,
+          text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+        else { throw fail(key, "expected a language tag such as \"ar\" or \"fr-FR\"") }
+        options.locale = text
+        suffixParts.append(text.lowercased().replacingOccurrences(of: "_", with: "-"))
+      case "direction":
+        guard case .string(let text) = member, let direction = LayoutDirection(rawValue: text) else {
+          throw fail(key, "expected \"ltr\" or \"rtl\"")
+        }
+        options.direction = direction
+        suffixParts.append(text)
+      case "width":
+        guard case .number(let width) = member, width.isFinite, width >= 40, width <= 10000 else {
+          throw fail(key, "expected a width in points from 40 to 10000")
+        }
+        options.width = width
+        suffixParts.append("w\(width.rounded() == width ? String(Int(width)) : String(width))")
+      case "background":
+        guard case .string(let text) = member, let background = BackgroundOption(rawValue: text) else {
+          throw fail(key, "expected \"theme\" or \"none\"")
+        }
+        options.background = background
+        if background == .none { suffixParts.append("transparent") }
+      default:
+        throw fail(key, "unknown key \"\(key)\" (allowed: \(allowedKeys.joined(separator: ", ")))")
+      }
+    }
+    let suffix = name ?? (suffixParts.isEmpty ? nil : suffixParts.joined(separator: "-"))
+    var variants: [SnapshotVariant] = []
+    for theme in themes {
+      for mode in modes {
+        for scale in scales {
+          variants.append(
+            SnapshotVariant(theme: theme, mode: mode, scale: scale, suffix: suffix, options: options))
+        }
+      }
+    }
+    return variants
+  }
+
+  private static func strings(
+    _ value: JSONValue, key: String, all: [String], fail: (String?, String) -> SnapshotError
+  ) throws(SnapshotError) -> [String] {
+    switch value {
+    case .string("all"): return all
+    case .string(let one): return [one]
+    case .array(let elements):
+      var result: [String] = []
+      for element in elements {
+        guard case .string(let text) = element else {
+          throw fail(key, "expected \"all\" or an array of names, found \(element.kindName) in the array")
+        }
+        if !result.contains(text) { result.append(text) }
+      }
+      guard !result.isEmpty else { throw fail(key, "the array is empty") }
+      return result
+    default:
+      throw fail(key, "expected \"all\" or an array of names, found \(value.kindName)")
+    }
+  }
+}

@@ -1,0 +1,386 @@
+import BulletList
+import BulletListRenderer
+import Dispatch
+import Foundation
+import Graphics
+import Scene
+import Themes
+
+/// Where references live and how renders are made and compared.
+public struct SnapshotConfiguration: Sendable {
+  /// The snapshots folder (references, `cases/`, `ENVIRONMENT.json`).
+  public var snapshotsDirectory: URL
+  /// A `Themes/` folder; nil uses the repository's.
+  public var themesDirectory: URL?
+  /// A folder of licensed brand fonts, or nil for the open substitutes.
+  public var brandFontDirectory: URL?
+  /// Worker threads, each with its own renderer (Pango is not thread-safe).
+  public var jobs: Int
+  /// How pixels are compared (exact by default).
+  public var diffOptions: DiffOptions
+
+  /// Creates a configuration; `jobs` defaults to the number of active cores.
+  public init(
+    snapshotsDirectory: URL, themesDirectory: URL? = nil, brandFontDirectory: URL? = nil,
+    jobs: Int = ProcessInfo.processInfo.activeProcessorCount, diffOptions: DiffOptions = DiffOptions()
+  ) {
+    self.snapshotsDirectory = snapshotsDirectory.standardizedFileURL
+    self.themesDirectory = themesDirectory
+    self.brandFontDirectory = brandFontDirectory
+    self.jobs = max(1, jobs)
+    self.diffOptions = diffOptions
+  }
+}
+
+/// Verifies, records and prunes the references of a snapshots folder; every operation returns a value.
+///
+/// Renders happen in process: each worker thread owns a ``BulletListRenderer``, rasterizes, and
+/// compares the raw pixels with the decoded reference in memory. A passing reference costs one
+/// render, one file read, one PNG decode and one memory compare; nothing is encoded or written.
+public final class SnapshotEngine: Sendable {
+  /// The configuration.
+  public let configuration: SnapshotConfiguration
+  /// The catalogue read from `<snapshots>/cases/`.
+  public let catalogue: SnapshotCatalogue
+
+  /// Reads the catalogue.
+  /// - Throws: `SnapshotError`, `ThemeError` or `BulletListError` naming the file.
+  public init(configuration: SnapshotConfiguration) throws {
+    self.configuration = configuration
+    let reader = ListReader(markdownParser: CommonMarkParser())
+    self.catalogue = try SnapshotCatalogue(directory: configuration.snapshotsDirectory, reader: reader)
+  }
+
+  /// Makes a renderer for one worker.
+  func makeRenderer() throws -> BulletListRenderer {
+    try BulletListRenderer(
+      themesDirectory: configuration.themesDirectory, brandFontDirectory: configuration.brandFontDirectory)
+  }
+
+  // MARK: - Verify
+
+  /// Renders `references` and compares each with its PNG and layout JSON; writes nothing.
+  /// - Throws: an error when no renderer can be made (e.g. an unreadable `Themes/`).
+  public func verify(_ references: [SnapshotReference]) throws -> SnapshotRunReport {
+    try run(references) { renderer, reference in
+      Self.check(reference, in: self.configuration.snapshotsDirectory, renderer: renderer, options: self.configuration.diffOptions)
+    }
+  }
+
+  /// Compares one reference stored under `directory` with a fresh render; the building block of verify and `assertSnapshot`.
+  public static func check(
+    _ reference: SnapshotReference, in directory: URL, renderer: BulletListRenderer, options: DiffOptions
+  ) -> SnapshotOutcome {
+    let start = DispatchTime.now().uptimeNanoseconds
+    func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+    let render: Render
+    do {
+      render = try Render(reference, renderer: renderer)
+    } catch {
+      return SnapshotOutcome(reference: reference, status: .error, message: "cannot render: \(error)", seconds: seconds())
+    }
+    let imageURL = directory.appendingPathComponent(reference.imagePath)
+    let layoutURL = directory.appendingPathComponent(reference.layoutPath)
+    let expectedData = FileManager.default.contents(atPath: imageURL.path)
+    let expectedLayout = FileManager.default.contents(atPath: layoutURL.path).map { String(decoding: $0, as: UTF8.self) }
+
+    var outcome = SnapshotOutcome(reference: reference, status: .passed)
+    if let expectedData {
+      do {
+        let expected = try PNGCodec.decode(expectedData)
+        let diff = ImageDiff.compare(expected: expected, actual: render.image, options: options)
+        outcome.diff = diff
+        if !diff.passes {
+          outcome.status = .changed
+          outcome.expectedImage = expected
+        }
+      } catch {
+        outcome.status = .error
+        outcome.message = "\(reference.imagePath) is not a readable PNG (\(error)); re-record it"
+      }
+    }
+    if let expectedLayout {
+      outcome.layoutDiff = TextDiff.unified(old: expectedLayout, new: render.layoutJSON)
+      if !outcome.layoutDiff.isEmpty, outcome.status == .passed { outcome.status = .changed }
+    }
+    if expectedData == nil || expectedLayout == nil {
+      let missing = [expectedData == nil ? reference.imagePath : nil, expectedLayout == nil ? reference.layoutPath : nil]
+        .compactMap { $0 }
+      outcome.status = .missing
+      outcome.message = "no reference: \(missing.joined(separator: " and ")) missing (record it with 'ouds-render snapshot record --missing')"
+    }
+    if outcome.isFailure {
+      outcome.expectedPNG = expectedData
+      outcome.actualImage = render.image
+      outcome.actualLayout = render.layoutJSON
+      outcome.expectedLayout = expectedLayout
+    }
+    outcome.seconds = seconds()
+    return outcome
+  }
+
+  // MARK: - Record
+
+  /// Records `references` in `mode`: `all` rewrites what differs, `missing` writes only absent references,
+  /// `failed` verifies and rewrites failures, `never` only verifies. Writes are atomic, and a file whose
+  /// bytes would not change is left untouched; `ENVIRONMENT.json` is updated when anything is written.
+  public func record(_ references: [SnapshotReference], mode: SnapshotRecordMode) throws -> SnapshotRunReport {
+    let directory = configuration.snapshotsDirectory
+    var report = try run(references) { renderer, reference in
+      Self.record(reference, in: directory, renderer: renderer, mode: mode, options: self.configuration.diffOptions)
+    }
+    report.written = report.outcomes.filter { $0.status == .recorded }
+      .flatMap { $0.message.map { Self.writtenPaths(from: $0) } ?? [] }
+    let existing = try SnapshotEnvironment.read(from: directory)
+    if let environment = report.environment, !report.written.isEmpty || (existing == nil && mode != .never) {
+      let merged = existing?.merging(environment) ?? environment
+      if merged != existing {
+        try merged.write(to: directory)
+        report.written.append(SnapshotEnvironment.fileName)
+      }
+    }
+    return report
+  }
+
+  /// Records one reference under `directory` in `mode`; the building block of record and `assertSnapshot`.
+  public static func record(
+    _ reference: SnapshotReference, in directory: URL, renderer: BulletListRenderer,
+    mode: SnapshotRecordMode, options: DiffOptions
+  ) -> SnapshotOutcome {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let imageURL = directory.appendingPathComponent(reference.imagePath)
+    let layoutURL = directory.appendingPathComponent(reference.layoutPath)
+    switch mode {
+    case .never:
+      return check(reference, in: directory, renderer: renderer, options: options)
+    case .missing:
+      let exists =
+        FileManager.default.fileExists(atPath: imageURL.path) && FileManager.default.fileExists(atPath: layoutURL.path)
+      if exists {
+        return check(reference, in: directory, renderer: renderer, options: options)
+      }
+    case .failed:
+      let verified = check(reference, in: directory, renderer: renderer, options: options)
+      guard verified.status == .changed || verified.status == .missing else { return verified }
+    case .all:
+      break
+    }
+    do {
+      let render = try Render(reference, renderer: renderer)
+      let png = try PNGCodec.encode(render.image)
+      var wrote: [String] = []
+      if FileManager.default.contents(atPath: imageURL.path) != png {
+        try AtomicFile.write(png, to: imageURL.path, createDirectories: true)
+        wrote.append(reference.imagePath)
+      }
+      let layout = Data(render.layoutJSON.utf8)
+      if FileManager.default.contents(atPath: layoutURL.path) != layout {
+        try AtomicFile.write(layout, to: layoutURL.path, createDirectories: true)
+        wrote.append(reference.layoutPath)
+      }
+      let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+      if wrote.isEmpty {
+        return SnapshotOutcome(reference: reference, status: .passed, seconds: seconds)
+      }
+      return SnapshotOutcome(
+        reference: reference, status: .recorded, message: "wrote " + wrote.joined(separator: ", "), seconds: seconds)
+    } catch {
+      return SnapshotOutcome(reference: reference, status: .error, message: "cannot record: \(error)")
+    }
+  }
+
+  static func writtenPaths(from message: String) -> [String] {
+    guard message.hasPrefix("wrote ") else { return [] }
+    return message.dropFirst(6).components(separatedBy: ", ")
+  }
+
+  // MARK: - Prune
+
+  /// Reference files under the snapshots folder that no case of the catalogue produces, relative paths, sorted.
+  ///
+  /// Looks at `*.png` and `*.layout.json` files in sub-folders other than `cases/`; top-level files
+  /// (README.md, ENVIRONMENT.json) and hidden files are never orphans.
+  public func orphans() throws -> [String] {
+    let produced = Set(catalogue.references.flatMap { [$0.imagePath, $0.layoutPath] })
+    let root = configuration.snapshotsDirectory
+    guard let enumerator = FileManager.default.enumerator(atPath: root.path) else {
+      throw SnapshotError("cannot list \(root.path)")
+    }
+    var result: [String] = []
+    while let path = enumerator.nextObject() as? String {
+      let components = path.split(separator: "/")
+      guard components.count >= 2, components[0] != Substring(SnapshotCatalogue.casesFolderName),
+        !components.contains(where: { $0.hasPrefix(".") })
+      else {
+        if let first = components.first, first == Substring(SnapshotCatalogue.casesFolderName) || first.hasPrefix(".") {
+          enumerator.skipDescendants()
+        }
+        continue
+      }
+      guard path.hasSuffix(".png") || path.hasSuffix(".layout.json") else { continue }
+      if !produced.contains(path) { result.append(path) }
+    }
+    return result.sorted()
+  }
+
+  /// Deletes the orphans (or only lists them when `dryRun`), then removes folders left empty.
+  /// - Returns: the orphans, relative to the snapshots folder.
+  public func prune(dryRun: Bool) throws -> [String] {
+    let orphans = try orphans()
+    guard !dryRun else { return orphans }
+    let root = configuration.snapshotsDirectory
+    var folders = Set<String>()
+    for path in orphans {
+      do {
+        try FileManager.default.removeItem(at: root.appendingPathComponent(path))
+      } catch {
+        throw SnapshotError("cannot delete \(root.appendingPathComponent(path).path): \(error.localizedDescription)")
+      }
+      folders.insert((path as NSString).deletingLastPathComponent)
+    }
+    for folder in folders.sorted(by: { $0.count > $1.count }) where !folder.isEmpty {
+      let url = root.appendingPathComponent(folder)
+      if let contents = try? FileManager.default.contentsOfDirectory(atPath: url.path), contents.isEmpty {
+        try? FileManager.default.removeItem(at: url)
+      }
+    }
+    return orphans
+  }
+
+  // MARK: - Parallel runs
+
+  /// Runs `work` for every reference on `jobs` threads, each with its own renderer, and fingerprints the stack.
+  private func run(
+    _ references: [SnapshotReference],
+    _ work: @escaping @Sendable (BulletListRenderer, SnapshotReference) -> SnapshotOutcome
+  ) throws -> SnapshotRunReport {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let jobs = max(1, min(configuration.jobs, references.count))
+    // Cluster by theme so that each worker builds few font sets.
+    let order = references.enumerated().sorted {
+      ($0.element.variant.theme.rawValue, $0.offset) < ($1.element.variant.theme.rawValue, $1.offset)
+    }.map(\.offset)
+    let state = WorkerState(count: references.count)
+    let failedSetup = WorkerState(count: jobs)
+    DispatchQueue.concurrentPerform(iterations: jobs) { worker in
+      let renderer: BulletListRenderer
+      do {
+        renderer = try self.makeRenderer()
+      } catch {
+        failedSetup.setError(worker, error)
+        return
+      }
+      while let next = state.nextIndex() {
+        let index = order[next]
+        let reference = references[index]
+        state.set(index, work(renderer, reference))
+        state.noteTheme(reference.variant.theme, renderer: renderer)
+      }
+    }
+    if let error = failedSetup.firstError, state.completed == 0 {
+      throw error
+    }
+    var outcomes: [SnapshotOutcome] = []
+    for (index, reference) in references.enumerated() {
+      outcomes.append(
+        state.outcome(index)
+          ?? SnapshotOutcome(reference: reference, status: .error, message: "not rendered: \(failedSetup.firstError.map { "\($0)" } ?? "internal error")"))
+    }
+    outcomes.sort { $0.reference.id < $1.reference.id }
+    let environment = state.environment()
+    let recorded = try SnapshotEnvironment.read(from: configuration.snapshotsDirectory)
+    var differences: [String] = []
+    if let environment {
+      if let recorded {
+        differences = recorded.differences(from: environment)
+      } else if !references.isEmpty {
+        differences = ["no \(SnapshotEnvironment.fileName) in \(configuration.snapshotsDirectory.path) (record to create it)"]
+      }
+    }
+    return SnapshotRunReport(
+      outcomes: outcomes, environmentDifferences: differences, environment: environment,
+      seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+  }
+}
+
+/// One fresh render of a reference: the pixels and the layout JSON text.
+struct Render {
+  var image: RasterImage
+  var layoutJSON: String
+
+  init(_ reference: SnapshotReference, renderer: BulletListRenderer) throws {
+    let variant = reference.variant
+    let result = try renderer.rasterize(
+      reference.list, theme: variant.theme, mode: variant.mode, options: variant.options, scale: variant.scale)
+    image = result.image
+    layoutJSON = try SceneJSON.encode(result.scene) + "\n"
+  }
+}
+
+/// Shared state of the workers of one run: the next index, the outcomes, the fonts seen.
+final class WorkerState: @unchecked Sendable {
+  private let lock = NSLock()
+  private var next = 0
+  private var outcomes: [SnapshotOutcome?]
+  private var errors: [(any Error)?]
+  private var fonts: [String: [SnapshotEnvironment.Font]] = [:]
+  private(set) var completed = 0
+
+  init(count: Int) {
+    outcomes = Array(repeating: nil, count: count)
+    errors = Array(repeating: nil, count: count)
+  }
+
+  func nextIndex() -> Int? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard next < outcomes.count else { return nil }
+    next += 1
+    return next - 1
+  }
+
+  func set(_ index: Int, _ outcome: SnapshotOutcome) {
+    lock.lock()
+    outcomes[index] = outcome
+    completed += 1
+    lock.unlock()
+  }
+
+  func outcome(_ index: Int) -> SnapshotOutcome? {
+    lock.lock()
+    defer { lock.unlock() }
+    return outcomes[index]
+  }
+
+  func setError(_ index: Int, _ error: any Error) {
+    lock.lock()
+    errors[index] = error
+    lock.unlock()
+  }
+
+  var firstError: (any Error)? {
+    lock.lock()
+    defer { lock.unlock() }
+    return errors.compactMap { $0 }.first
+  }
+
+  /// Records the font files of `theme` the first time a worker used it successfully.
+  func noteTheme(_ theme: ThemeName, renderer: BulletListRenderer) {
+    lock.lock()
+    let known = fonts[theme.rawValue] != nil
+    lock.unlock()
+    guard !known, let set = try? renderer.fontSet(for: theme) else { return }
+    let files = set.files.map {
+      SnapshotEnvironment.Font(role: $0.role, family: $0.family, path: $0.path, sha256: $0.sha256)
+    }
+    lock.lock()
+    fonts[theme.rawValue] = files
+    lock.unlock()
+  }
+
+  func environment() -> SnapshotEnvironment? {
+    lock.lock()
+    defer { lock.unlock() }
+    return SnapshotEnvironment(renderStack: RenderStack.current(), fonts: fonts)
+  }
+}

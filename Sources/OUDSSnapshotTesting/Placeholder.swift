@@ -1,1 +1,0 @@
-// OUDSSnapshotTesting: under construction.

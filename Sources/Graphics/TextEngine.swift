@@ -36,6 +36,12 @@ public final class TextEngine: TextMeasuring {
     layout(text, wrapWidth: wrapWidth, alignment: .left).metrics
   }
 
+  /// The glyphs HarfBuzz chose for `text`, in visual order, with the byte offset of the cluster
+  /// each belongs to; used to check shaping (joined Arabic letters, ligatures).
+  public func shapedGlyphs(_ text: StyledText) -> [ShapedGlyph] {
+    layout(text, wrapWidth: nil, alignment: .left).glyphs
+  }
+
   /// Builds the Pango layout of a paragraph; the only place layouts are made.
   func layout(_ text: StyledText, wrapWidth: Double?, alignment: TextAlignment) -> TextLayout {
     pango_context_set_base_dir(
@@ -46,6 +52,14 @@ public final class TextEngine: TextMeasuring {
       context: context, text: text, language: language, wrapWidth: wrapWidth,
       alignment: alignment)
   }
+}
+
+/// One glyph of a shaped paragraph.
+public struct ShapedGlyph: Hashable, Sendable {
+  /// The glyph index in its font.
+  public var glyph: UInt32
+  /// UTF-8 byte offset, in the paragraph, of the first character of the glyph's cluster.
+  public var cluster: Int
 }
 
 /// One laid-out paragraph (a PangoLayout); owned, released in `deinit`.
@@ -138,6 +152,26 @@ final class TextLayout {
     return TextMetrics(
       width: points(widest), height: points(logical.height), lineCount: lineCount,
       firstBaseline: points(pango_layout_get_baseline(handle)))
+  }
+
+  /// The shaped glyphs of every run, in visual order.
+  var glyphs: [ShapedGlyph] {
+    var result: [ShapedGlyph] = []
+    guard let iterator = pango_layout_get_iter(handle) else { return result }
+    defer { pango_layout_iter_free(iterator) }
+    repeat {
+      guard let run = pango_layout_iter_get_run_readonly(iterator), let glyphs = run.pointee.glyphs,
+        let item = run.pointee.item
+      else { continue }
+      let offset = Int(item.pointee.offset)
+      for index in 0..<Int(glyphs.pointee.num_glyphs) {
+        result.append(
+          ShapedGlyph(
+            glyph: glyphs.pointee.glyphs[index].glyph,
+            cluster: offset + Int(glyphs.pointee.log_clusters[index])))
+      }
+    } while pango_layout_iter_next_run(iterator) != 0
+    return result
   }
 
   /// Draws the paragraph with the top-left corner of its wrap box at (`x`, `y`) in user space.

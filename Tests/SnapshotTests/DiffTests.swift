@@ -1,8 +1,7 @@
 import Foundation
 import Graphics
+import Snapshot
 import Testing
-
-@testable import Snapshot
 
 /// A solid image of `width`×`height` in one RGBA colour.
 private func solid(_ width: Int, _ height: Int, _ rgba: [UInt8] = [255, 255, 255, 255]) -> RasterImage {

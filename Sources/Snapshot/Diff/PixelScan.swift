@@ -62,19 +62,34 @@ enum PixelScan {
     output.storeBytes(of: 255, toByteOffset: k + 3, as: UInt8.self)
   }
 
-  /// Paints every pixel of `image` as its brightness, faded towards white, into `output`.
+  /// Paints every pixel of `image` as its brightness, faded towards white, into `output`;
+  /// runs of equal pixels (most of a rendered UI) reuse the previous result.
   static func paintFaded(_ image: UnsafeRawPointer, pixelCount: Int, into output: UnsafeMutableRawPointer) {
+    var previous: UInt32 = 0
+    var previousFaded = UInt32(littleEndian: fadedWord(0))
     for i in 0..<pixelCount {
       let k = i &* 4
-      let r = Double(image.load(fromByteOffset: k, as: UInt8.self))
-      let g = Double(image.load(fromByteOffset: k + 1, as: UInt8.self))
-      let b = Double(image.load(fromByteOffset: k + 2, as: UInt8.self))
-      let alpha = Double(image.load(fromByteOffset: k + 3, as: UInt8.self)) / 255
-      let luma = r * 0.29889531 + g * 0.58662247 + b * 0.11448223
-      let value = 255 + (luma - 255) * fadeAlpha * alpha
-      let grey = UInt8(max(0, min(255, value.rounded())))
-      paint(output, k, grey, grey, grey)
+      let pixel = image.load(fromByteOffset: k, as: UInt32.self)
+      if pixel != previous {
+        previous = pixel
+        previousFaded = UInt32(littleEndian: fadedWord(UInt32(littleEndian: pixel)))
+      }
+      output.storeBytes(of: previousFaded, toByteOffset: k, as: UInt32.self)
     }
+  }
+
+  /// The faded grey of one RGBA pixel given as a little-endian word (R in the low byte), as a
+  /// little-endian word.
+  @inline(__always)
+  private static func fadedWord(_ rgba: UInt32) -> UInt32 {
+    let r = Double(rgba & 0xFF)
+    let g = Double((rgba >> 8) & 0xFF)
+    let b = Double((rgba >> 16) & 0xFF)
+    let alpha = Double(rgba >> 24) / 255
+    let luma = r * 0.29889531 + g * 0.58662247 + b * 0.11448223
+    let value = 255 + (luma - 255) * fadeAlpha * alpha
+    let grey = UInt32(max(0, min(255, value + 0.5)))
+    return grey | grey << 8 | grey << 16 | 0xFF00_0000
   }
 
   /// Squared YIQ distance between the pixels at byte offsets `k1` of `p1` and `k2` of `p2`

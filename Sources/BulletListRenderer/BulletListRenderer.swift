@@ -31,6 +31,7 @@ public final class BulletListRenderer {
   /// The folder of licensed brand fonts, when given.
   public let brandFontDirectory: URL?
   private var engines: [ThemeName: (fonts: FontSet, text: TextEngine, renderer: SceneRenderer)] = [:]
+  private var sheetRenderer: SceneRenderer?
 
   /// Creates a renderer.
   /// - Parameters:
@@ -70,6 +71,26 @@ public final class BulletListRenderer {
     let text = TextEngine(fonts: fonts)
     let made = (fonts, text, SceneRenderer(textEngine: text))
     engines[name] = made
+    return made
+  }
+
+  /// A renderer whose font set holds every theme's fonts, for sheets that mix themes.
+  ///
+  /// Each theme's text names its own substitute family first, so the union draws every cell with
+  /// the fonts that cell was measured with.
+  func renderer(forThemes names: [ThemeName]) throws -> SceneRenderer {
+    if names.count == 1, let name = names.first { return try engine(for: name).renderer }
+    if let sheetRenderer { return sheetRenderer }
+    var files: [FontFile] = []
+    for name in ThemeName.allCases {
+      for file in try themes.fontManifest(for: name).files where !files.contains(where: { $0.path == file.path }) {
+        files.append(file)
+      }
+    }
+    let fonts = try FontSet(
+      manifest: FontManifest(theme: .orange, files: files), brandFontDirectory: brandFontDirectory)
+    let made = SceneRenderer(textEngine: TextEngine(fonts: fonts))
+    sheetRenderer = made
     return made
   }
 

@@ -96,7 +96,7 @@ public final class SceneRenderer {
     else { throw .invalidCanvasSize(width: scene.width, height: scene.height, scale: scale) }
   }
 
-  /// Draws the background, then every row's glyph, ordered prefix and label.
+  /// Draws the background, the panels, then every row's glyph, ordered prefix and label.
   private func draw(_ scene: Scene, on context: CairoContext) throws(GraphicsError) {
     let cr = context.handle
     if let background = scene.background {
@@ -105,6 +105,16 @@ public final class SceneRenderer {
       setSource(cr, background)
       cairo_paint(cr)
       cairo_restore(cr)
+    }
+    for panel in scene.panels {
+      if let fill = panel.fill {
+        cairo_save(cr)
+        cairo_rectangle(cr, panel.rect.x, panel.rect.y, panel.rect.width, panel.rect.height)
+        setSource(cr, fill)
+        cairo_fill(cr)
+        cairo_restore(cr)
+      }
+      if let caption = panel.caption { draw(caption, on: cr) }
     }
     var icons: [String: IconImage] = [:]
     for row in scene.rows {

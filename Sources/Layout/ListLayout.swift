@@ -47,6 +47,12 @@ public struct LayoutResult: Sendable {
   public var scene: Scene
   /// Things a person should know, one line each; the CLI prints them on stderr.
   public var warnings: [String]
+
+  /// Creates a result.
+  public init(scene: Scene, warnings: [String]) {
+    self.scene = scene
+    self.warnings = warnings
+  }
 }
 
 /// A layout failure, one line naming the item or token involved.

@@ -17,11 +17,13 @@ public struct Scene: Codable, Hashable, Sendable {
   public var background: RGBAColor?
   /// The rows, in reading order (depth first).
   public var rows: [SceneRow]
+  /// Filled rectangles with captions drawn under the rows (the cells of a rendering sheet).
+  public var panels: [ScenePanel]
 
   /// Creates a scene.
   public init(
     width: Double, height: Double, direction: LayoutDirection, theme: String, mode: String,
-    background: RGBAColor?, rows: [SceneRow]
+    background: RGBAColor?, rows: [SceneRow], panels: [ScenePanel] = []
   ) {
     self.width = width
     self.height = height
@@ -30,10 +32,11 @@ public struct Scene: Codable, Hashable, Sendable {
     self.mode = mode
     self.background = background
     self.rows = rows
+    self.panels = panels
   }
 
   enum CodingKeys: String, CodingKey {
-    case width, height, direction, theme, mode, background, rows
+    case width, height, direction, theme, mode, background, rows, panels
   }
 
   /// Decodes a scene.
@@ -46,6 +49,7 @@ public struct Scene: Codable, Hashable, Sendable {
     mode = try c.decode(String.self, forKey: .mode)
     background = try c.decodeIfPresent(RGBAColor.self, forKey: .background)
     rows = try c.decode([SceneRow].self, forKey: .rows)
+    panels = try c.decodeIfPresent([ScenePanel].self, forKey: .panels) ?? []
   }
 
   /// Encodes a scene with numbers rounded to 2 decimals and `background` always present.
@@ -58,6 +62,48 @@ public struct Scene: Codable, Hashable, Sendable {
     try c.encode(mode, forKey: .mode)
     try c.encode(background, forKey: .background)
     try c.encode(rows, forKey: .rows)
+    if !panels.isEmpty { try c.encode(panels, forKey: .panels) }
+  }
+
+  /// The same scene moved by (`dx`, `dy`): every rect and text origin shifts.
+  public func translated(dx: Double, dy: Double) -> Scene {
+    func move(_ r: Rect) -> Rect { Rect(x: r.x + dx, y: r.y + dy, width: r.width, height: r.height) }
+    func move(_ t: SceneText) -> SceneText {
+      var t = t
+      t.origin = Point(x: t.origin.x + dx, y: t.origin.y + dy)
+      return t
+    }
+    var copy = self
+    copy.rows = rows.map { row in
+      var row = row
+      row.marker.rect = move(row.marker.rect)
+      row.icon = row.icon.map(move)
+      row.markerText = row.markerText.map(move)
+      row.label = move(row.label)
+      row.text = move(row.text)
+      return row
+    }
+    copy.panels = panels.map { panel in
+      ScenePanel(rect: move(panel.rect), fill: panel.fill, caption: panel.caption.map(move))
+    }
+    return copy
+  }
+}
+
+/// A filled rectangle with an optional caption, drawn before the rows.
+public struct ScenePanel: Codable, Hashable, Sendable {
+  /// Where the panel is.
+  public var rect: Rect
+  /// Its fill; nil leaves it transparent.
+  public var fill: RGBAColor?
+  /// A caption drawn inside it.
+  public var caption: SceneText?
+
+  /// Creates a panel.
+  public init(rect: Rect, fill: RGBAColor?, caption: SceneText?) {
+    self.rect = rect
+    self.fill = fill
+    self.caption = caption
   }
 }
 

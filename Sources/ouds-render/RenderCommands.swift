@@ -35,19 +35,19 @@ struct ListJob {
       --themes <dir>          a Themes/ folder to read tokens from (default: the repository's)
     """
 
-  init(arguments: ParsedArguments, listPath: String) throws {
+  init(arguments: ParsedArguments, listPath: String, defaultTheme: String = "orange", defaultMode: String = "light") throws {
     let themesDirectory = arguments.value("--themes").map { URL(fileURLWithPath: $0) }
     let fontDirectory = arguments.value("--font-dir").map { URL(fileURLWithPath: $0) }
     renderer = try BulletListRenderer(themesDirectory: themesDirectory, brandFontDirectory: fontDirectory)
     document = try renderer.listReader().read(file: listPath)
 
-    let themeName = arguments.value("--theme") ?? "orange"
+    let themeName = arguments.value("--theme") ?? defaultTheme
     if themeName == "all" {
       themes = ThemeName.allCases
     } else {
       do { themes = [try ThemeName.parse(themeName)] } catch { throw UsageError("\(error)") }
     }
-    let modeName = try arguments.choice("--mode", default: "light", in: ["light", "dark", "all"])
+    let modeName = try arguments.choice("--mode", default: defaultMode, in: ["light", "dark", "all"])
     modes = modeName == "all" ? ColorMode.allCases : [ColorMode(rawValue: modeName) ?? .light]
     isMatrix = themeName == "all" || modeName == "all"
 
@@ -105,21 +105,9 @@ enum RenderCommand {
       guard let output = arguments.value("-o") ?? arguments.value("--output") else {
         throw UsageError("missing -o <file|dir>")
       }
-      let scale = Int(try arguments.number("--scale", default: 2, in: 1...3))
-      guard Double(scale) == (try arguments.number("--scale", default: 2, in: 1...3)) else {
-        throw UsageError("--scale must be 1, 2 or 3")
-      }
+      let scale = try scaleOption(arguments)
       let job = try ListJob(arguments: arguments, listPath: listPath)
-      let extensionName = URL(fileURLWithPath: output).pathExtension.lowercased()
-      let formatName = try arguments.value("--format").map { _ in
-        try arguments.choice("--format", default: "png", in: ["png", "svg", "pdf"])
-      } ?? (["png", "svg", "pdf"].contains(extensionName) && !job.isMatrix ? extensionName : "png")
-      let format: OutputFormat =
-        switch formatName {
-        case "svg": .svg
-        case "pdf": .pdf
-        default: .png(scale: scale)
-        }
+      let format = try outputFormat(arguments, output: output, scale: scale, isFolder: job.isMatrix)
 
       let rendered = try job.renderer.renderAll(
         job.document.list, combinations: job.combinations, options: job.options, format: format)
@@ -136,6 +124,73 @@ enum RenderCommand {
       } else if let picture = rendered.first {
         try AtomicFile.write(picture.data, to: output)
       }
+      return ExitStatus.success
+    }
+  }
+}
+
+/// The output format named by `--format`, else by the extension of `-o`, else PNG.
+func outputFormat(_ arguments: ParsedArguments, output: String, scale: Int, isFolder: Bool) throws -> OutputFormat {
+  let extensionName = URL(fileURLWithPath: output).pathExtension.lowercased()
+  let name = try arguments.value("--format").map { _ in
+    try arguments.choice("--format", default: "png", in: ["png", "svg", "pdf"])
+  } ?? (["png", "svg", "pdf"].contains(extensionName) && !isFolder ? extensionName : "png")
+  switch name {
+  case "svg": return .svg
+  case "pdf": return .pdf
+  default: return .png(scale: scale)
+  }
+}
+
+/// The `--scale` option: 1, 2 or 3.
+func scaleOption(_ arguments: ParsedArguments) throws -> Int {
+  guard let text = arguments.value("--scale") else { return 2 }
+  guard let scale = Int(text), (1...3).contains(scale) else {
+    throw UsageError("--scale must be 1, 2 or 3, got \"\(text)\"")
+  }
+  return scale
+}
+
+/// `ouds-render sheet`: one list in every theme and mode, side by side, in one picture.
+enum SheetCommand {
+  static let help = """
+    OVERVIEW: Render a theme rendering sheet: one list in every theme (rows) and mode
+    (columns), side by side, each cell captioned and on its mode's background.
+
+    USAGE: ouds-render sheet <list.json> -o <file> [options]
+
+    OPTIONS:
+      -o, --output <file>     where to write (required)
+      --format png|svg|pdf    output format (default: from the -o extension, else png)
+      --scale 1|2|3           PNG pixels per point (default: 2)
+    \(ListJob.optionsHelp)
+      (--theme and --mode default to all here)
+      -h, --help              show this help
+    """
+
+  static func run(_ rawArguments: [String]) -> Int32 {
+    runReportingErrors(command: "sheet") {
+      let arguments = try ParsedArguments(
+        rawArguments, command: "sheet",
+        valued: ListJob.valuedOptions.union(["-o", "--output", "--format", "--scale"]),
+        flags: ["-h", "--help"])
+      if arguments.has("-h") || arguments.has("--help") {
+        writeOutput(help)
+        return ExitStatus.success
+      }
+      guard arguments.positionals.count == 1, let listPath = arguments.positionals.first else {
+        throw UsageError(arguments.positionals.isEmpty ? "missing <list.json>" : "expected one list file, got \(arguments.positionals.count)")
+      }
+      guard let output = arguments.value("-o") ?? arguments.value("--output") else {
+        throw UsageError("missing -o <file>")
+      }
+      let scale = try scaleOption(arguments)
+      let job = try ListJob(arguments: arguments, listPath: listPath, defaultTheme: "all", defaultMode: "all")
+      let format = try outputFormat(arguments, output: output, scale: scale, isFolder: false)
+      let sheet = try job.renderer.renderSheet(
+        job.document.list, themes: job.themes, modes: job.modes, options: job.options, format: format)
+      for warning in sheet.warnings { printError("warning: \(warning)") }
+      try AtomicFile.write(sheet.data, to: output)
       return ExitStatus.success
     }
   }

@@ -9,6 +9,7 @@ let topLevelHelp = """
 
   SUBCOMMANDS:
     render      Render a list (JSON) to PNG, SVG or PDF, for one or every theme and mode
+    sheet       Render one list in every theme and mode, side by side, in one picture
     layout      Print the laid-out scene as JSON
     themes      List the themes, their tokens and fonts
     snapshot    Verify, record or prune the reference snapshots
@@ -22,6 +23,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let status: Int32
 switch arguments.first {
 case "render": status = RenderCommand.run(Array(arguments.dropFirst()))
+case "sheet": status = SheetCommand.run(Array(arguments.dropFirst()))
 case "layout": status = LayoutCommand.run(Array(arguments.dropFirst()))
 case "themes": status = ThemesCommand.run(Array(arguments.dropFirst()))
 case "snapshot": status = SnapshotCommand.run(Array(arguments.dropFirst()))

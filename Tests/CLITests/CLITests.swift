@@ -111,3 +111,18 @@ struct CLITests {
     #expect(try run([]).status == 2)
   }
 }
+
+@Suite("ouds-render sheet")
+struct SheetCommandTests {
+  @Test("sheet writes one picture in the format of -o")
+  func sheet() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let svg = folder.appendingPathComponent("sheet.svg").path
+    let result = try run(["sheet", "Snapshots/cases/sample-1.json", "-o", svg])
+    #expect(result.status == 0, "\(result.stderr)")
+    let text = try String(contentsOfFile: svg, encoding: .utf8)
+    #expect(text.contains("width=\"768px\""))
+    #expect(try run(["sheet", "--help"]).stdout.contains("USAGE: ouds-render sheet"))
+  }
+}

@@ -1,0 +1,98 @@
+import BulletList
+import Foundation
+import Graphics
+import Layout
+import Scene
+import Themes
+
+/// The layout of a rendering sheet: one list in every theme (rows) and mode (columns).
+public struct RenderingSheetStyle: Hashable, Sendable {
+  /// Space around the grid, in points.
+  public var margin: Double = 16
+  /// Space between cells, in points.
+  public var gutter: Double = 16
+  /// Space above and below a cell's caption, in points.
+  public var captionPadding: Double = 10
+  /// Colour behind the cells; nil leaves it transparent.
+  public var sheetBackground: RGBAColor? = RGBAColor(red: 0xD6, green: 0xD6, blue: 0xD6)
+
+  /// Creates the default sheet style.
+  public init() {}
+}
+
+extension BulletListRenderer {
+  /// Lays out `list` for every theme × mode given, side by side, each cell captioned with its
+  /// theme and mode and filled with the mode's `bg.primary`.
+  ///
+  /// Themes are rows and modes are columns. `options.background == .none` makes the whole
+  /// sheet transparent (cells included).
+  public func sheetLayout(
+    _ list: OUDSBulletList, themes names: [ThemeName] = ThemeName.allCases,
+    modes: [ColorMode] = ColorMode.allCases, options: LayoutOptions = LayoutOptions(),
+    style: RenderingSheetStyle = RenderingSheetStyle()
+  ) throws -> LayoutResult {
+    var cellOptions = options
+    cellOptions.background = .none
+    var rows: [SceneRow] = []
+    var panels: [ScenePanel] = []
+    var warnings: [String] = []
+    var y = style.margin
+    for name in names {
+      var rowHeight = 0.0
+      var cells: [(Scene, ScenePanel)] = []
+      for (column, mode) in modes.enumerated() {
+        let theme = try themes.theme(name, mode: mode)
+        let result = try layout(list, theme: name, mode: mode, options: cellOptions)
+        warnings += result.warnings.filter { !warnings.contains($0) }
+        guard let typography = theme.typography[.bodyMedium],
+          let textColor = RGBAColor(hex: theme.colors.contentDefault.hex),
+          let background = RGBAColor(hex: theme.colors.backgroundPrimary.hex)
+        else { throw LayoutError("theme \(name.rawValue) lacks body-medium typography or colours") }
+        let captionHeight = typography.lineHeight + 2 * style.captionPadding
+        let x = style.margin + Double(column) * (options.width + style.gutter)
+        let caption = SceneText(
+          origin: Point(x: x + theme.paddingInline[0], y: y + style.captionPadding),
+          wrapWidth: options.width - 2 * theme.paddingInline[0], alignment: .left,
+          content: StyledText(
+            spans: [TextSpan("\(name.displayName) · \(mode.rawValue)")],
+            appearance: TextAppearance(
+              fontFamilies: theme.fontFamilies, fontSize: typography.fontSize,
+              lineHeight: typography.lineHeight, letterSpacing: typography.letterSpacing,
+              weight: typography.strongWeight, color: textColor, language: "en"),
+            direction: .ltr))
+        let scene = result.scene.translated(dx: x, dy: y + captionHeight)
+        rowHeight = max(rowHeight, captionHeight + result.scene.height)
+        cells.append((scene, ScenePanel(
+          rect: Rect(x: x, y: y, width: options.width, height: 0),
+          fill: options.background == .theme ? background : nil, caption: caption)))
+      }
+      for (scene, panel) in cells {
+        var panel = panel
+        panel.rect.height = rowHeight
+        panels.append(panel)
+        rows += scene.rows
+      }
+      y += rowHeight + style.gutter
+    }
+    let width = 2 * style.margin + Double(modes.count) * options.width
+      + Double(max(0, modes.count - 1)) * style.gutter
+    let scene = Scene(
+      width: width, height: y - style.gutter + style.margin, direction: options.resolvedDirection,
+      theme: names.map(\.rawValue).joined(separator: ","),
+      mode: modes.map(\.rawValue).joined(separator: ","),
+      background: options.background == .theme ? style.sheetBackground : nil, rows: rows,
+      panels: panels)
+    return LayoutResult(scene: scene, warnings: warnings)
+  }
+
+  /// Renders a rendering sheet (see `sheetLayout`) as PNG, SVG or PDF.
+  public func renderSheet(
+    _ list: OUDSBulletList, themes names: [ThemeName] = ThemeName.allCases,
+    modes: [ColorMode] = ColorMode.allCases, options: LayoutOptions = LayoutOptions(),
+    format: OutputFormat
+  ) throws -> (data: Data, scene: Scene, warnings: [String]) {
+    let laidOut = try sheetLayout(list, themes: names, modes: modes, options: options)
+    let data = try renderer(forThemes: names).render(laidOut.scene, as: format)
+    return (data, laidOut.scene, laidOut.warnings)
+  }
+}

@@ -1,0 +1,37 @@
+import BulletList
+import BulletListRenderer
+import Graphics
+import Layout
+import Scene
+import Testing
+import Themes
+
+@Suite("Rendering sheets")
+struct SheetTests {
+  @Test("every theme is a row, every mode a column, each cell on its own bg.primary")
+  func grid() throws {
+    let list = OUDSBulletList(type: .unordered()) { OUDSBulletList.Item("Label 1") }
+    let (image, scene) = try SharedRenderer.shared.with { renderer -> (RasterImage, Scene) in
+      let sheet = try renderer.renderSheet(list, format: .png(scale: 1))
+      return (try PNGCodec.decode(sheet.data), sheet.scene)
+    }
+    #expect(scene.width == 16 + 360 + 16 + 360 + 16)
+    #expect(scene.panels.count == 8)
+    #expect(scene.rows.count == 8)
+    #expect(image.width == 768 && image.height == Int(scene.height))
+    func hexAt(_ x: Double, _ y: Double) -> String {
+      let p = image.pixel(x: Int(x), y: Int(y))
+      return RGBAColor(red: p.red, green: p.green, blue: p.blue).hex
+    }
+    #expect(hexAt(2, 2) == "#D6D6D6")
+    for (index, panel) in scene.panels.enumerated() {
+      let theme = ThemeName.allCases[index / 2]
+      let mode = ColorMode.allCases[index % 2]
+      let t = try tokens(theme, mode)
+      #expect(hexAt(panel.rect.maxX - 2, panel.rect.maxY - 2) == t.colors.backgroundPrimary.hex)
+      #expect(panel.caption?.content.plainText == "\(theme.displayName) · \(mode.rawValue)")
+      let icon = try #require(scene.rows[index].icon)
+      #expect(hexAt(icon.midX, icon.midY) == t.colors.contentBrandPrimary.hex)
+    }
+  }
+}

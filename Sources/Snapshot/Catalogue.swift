@@ -1,6 +1,7 @@
 import BulletList
 import BulletListRenderer
 import Foundation
+import Graphics
 import Layout
 import Scene
 import Themes
@@ -146,6 +147,12 @@ public struct SnapshotCatalogue: Sendable {
       throw SnapshotError("no case files (*.json) in \(casesFolder.path)")
     }
     self.cases = cases
+  }
+
+  /// Reads the catalogue with a list reader that understands `markdown` labels (libcmark).
+  /// - Throws: `SnapshotError` naming the case file.
+  public init(directory: URL) throws {
+    try self.init(directory: directory, reader: ListReader(markdownParser: CommonMarkParser()))
   }
 
   /// Every reference of the catalogue, sorted by id.

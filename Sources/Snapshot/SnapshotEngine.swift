@@ -47,8 +47,7 @@ public final class SnapshotEngine: Sendable {
   /// - Throws: `SnapshotError`, `ThemeError` or `BulletListError` naming the file.
   public init(configuration: SnapshotConfiguration) throws {
     self.configuration = configuration
-    let reader = ListReader(markdownParser: CommonMarkParser())
-    self.catalogue = try SnapshotCatalogue(directory: configuration.snapshotsDirectory, reader: reader)
+    self.catalogue = try SnapshotCatalogue(directory: configuration.snapshotsDirectory)
   }
 
   /// Makes a renderer for one worker.

@@ -1,0 +1,135 @@
+import BulletList
+import Foundation
+import Snapshot
+import Testing
+import Themes
+
+@Suite("Catalogue: cases, variants, ids, filters, shards")
+struct CatalogueTests {
+  let catalogue: SnapshotCatalogue
+
+  init() throws {
+    catalogue = try SnapshotCatalogue(directory: Repo.snapshots)
+  }
+
+  @Test("a case without variants gives every theme × both modes at scale 2")
+  func defaultVariants() throws {
+    let sample = try #require(catalogue.cases.first { $0.name == "sample-3" })
+    #expect(sample.variants.count == 8)
+    #expect(Set(sample.references.map(\.id)) == Set(ThemeName.allCases.flatMap { theme in
+      ColorMode.allCases.map { "sample-3/\(theme.rawValue)-\($0.rawValue)@2x" }
+    }))
+    let reference = try #require(sample.references.first { $0.variant.theme == .orangeCompact && $0.variant.mode == .dark })
+    #expect(reference.imagePath == "sample-3/orange-compact-dark@2x.png")
+    #expect(reference.layoutPath == "sample-3/orange-compact-dark.layout.json")
+  }
+
+  @Test("variant groups: text style, locale and scale get readable suffixes")
+  func variantSuffixes() throws {
+    let ids = Set(catalogue.references.map(\.id))
+    #expect(ids.contains("demo-unordered/sosh-dark-body-medium@2x"))
+    #expect(ids.contains("demo-ordered/orange-light-body-large@2x"))
+    #expect(ids.contains("demo-ordered/wireframe-dark-ar@2x"))
+    #expect(ids.contains("sample-1/orange-light@1x"))
+    #expect(ids.contains("sample-1/orange-light@3x"))
+    let arabic = try #require(catalogue.references.first { $0.id == "demo-ordered/orange-light-ar@2x" })
+    #expect(arabic.variant.options.locale == "ar")
+    #expect(arabic.variant.options.resolvedDirection == .rtl)
+    let medium = try #require(catalogue.references.first { $0.id == "demo-bare/orange-light-body-medium@2x" })
+    #expect(medium.variant.options.textStyleOverride == .bodyMedium)
+  }
+
+  @Test("the catalogue covers every theme, both modes, both text styles, the three list types and RTL")
+  func coverage() throws {
+    let references = catalogue.references
+    #expect(Set(references.map(\.variant.theme)) == Set(ThemeName.allCases))
+    #expect(Set(references.map(\.variant.mode)) == Set(ColorMode.allCases))
+    for name in ["demo-bare", "demo-ordered", "demo-unordered"] {
+      #expect(catalogue.cases.contains { $0.name == name }, "demo case \(name)")
+    }
+    #expect(references.contains { $0.variant.options.resolvedDirection == .rtl })
+    let styles = Set(references.map { $0.variant.options.textStyleOverride ?? $0.list.textStyle })
+    #expect(styles == Set(OUDSBulletList.TextStyle.allCases))
+    #expect(Set(references.map(\.id)).count == references.count, "ids are unique")
+    #expect(references.map(\.id) == references.map(\.id).sorted(), "sorted by id")
+  }
+
+  @Test("a locale variant is read from the document when the variant does not set one")
+  func documentLocale() throws {
+    let arabic = try #require(catalogue.cases.first { $0.document.locale == "ar" })
+    #expect(arabic.variants.allSatisfy { $0.options.locale == "ar" && $0.suffix == nil })
+  }
+
+  @Test("filters: substring, glob on the whole id, comma-separated")
+  func filters() throws {
+    let sample3 = catalogue.select(filter: try SnapshotFilter("sample-3")).map(\.id)
+    #expect(sample3.allSatisfy { $0.contains("sample-3") })
+    #expect(sample3.count == 24)  // sample-3, sample-3.1, sample-3.2
+    let glob = catalogue.select(filter: try SnapshotFilter("sample-3/*")).map(\.id)
+    #expect(glob.count == 8)
+    let exact = catalogue.select(filter: try SnapshotFilter("sample-3/sosh-dark@2x")).map(\.id)
+    #expect(exact == ["sample-3/sosh-dark@2x"])
+    let two = catalogue.select(filter: try SnapshotFilter("sample-2/orange-light@2x, sample-3/*-dark@2x"))
+    #expect(two.count == 5)
+    #expect(throws: SnapshotError.self) { try SnapshotFilter(" , ") }
+  }
+
+  @Test("shards split deterministically and together cover every reference exactly once", arguments: 1...6)
+  func shards(count: Int) throws {
+    let all = catalogue.references.map(\.id)
+    var seen: [String] = []
+    var sizes: [Int] = []
+    for index in 1...count {
+      let shard = try SnapshotShard(index: index, count: count)
+      let part = catalogue.select(shard: shard).map(\.id)
+      #expect(part == catalogue.select(shard: try SnapshotShard(parsing: "\(index)/\(count)")).map(\.id))
+      seen += part
+      sizes.append(part.count)
+    }
+    #expect(seen.count == all.count)
+    #expect(Set(seen) == Set(all))
+    #expect((sizes.max() ?? 0) - (sizes.min() ?? 0) <= 1)
+  }
+
+  @Test("bad shards are errors naming the value")
+  func badShards() {
+    for text in ["0/4", "5/4", "2", "a/b", "1/0"] {
+      #expect(throws: SnapshotError.self) { try SnapshotShard(parsing: text) }
+    }
+    #expect(throws: SnapshotError("--shard must be i/n with 1 ≤ i ≤ n, got 5/4")) { try SnapshotShard(parsing: "5/4") }
+  }
+
+  @Test("variant errors name the case file and the JSON path")
+  func variantErrors() throws {
+    let cases: [(String, String)] = [
+      (#"{ "themes": ["pink"] }"#, #"cases/sample-2.json: variants.themes: unknown theme "pink""#),
+      (#"[{}, { "colour": 1 }]"#, #"cases/sample-2.json: variants[1].colour: unknown key "colour""#),
+      (#"[{}, { "modes": ["light"] }]"#, "cases/sample-2.json: variants[1]: variant orange-light@2x is already produced by variants[0]"),
+      (#"{ "scale": 7 }"#, "cases/sample-2.json: variants.scale: expected a scale 1, 2, 3 or 4"),
+      (#"{ "textStyle": "bodySmall" }"#, #"cases/sample-2.json: variants.textStyle: expected "bodyLarge" or "bodyMedium""#),
+      (#""all""#, "cases/sample-2.json: variants: expected an object or an array of objects, found a string"),
+    ]
+    for (variants, message) in cases {
+      let folder = try makeSnapshotsFolder(cases: ["sample-2"], variants: ["sample-2": variants])
+      defer { try? FileManager.default.removeItem(at: folder) }
+      do {
+        _ = try SnapshotCatalogue(directory: folder)
+        Issue.record("no error for \(variants)")
+      } catch {
+        #expect("\(error)".hasPrefix(message), "\(error)")
+      }
+    }
+  }
+
+  @Test("a named variant with one theme, one mode and two scales")
+  func namedVariant() throws {
+    let folder = try makeSnapshotsFolder(
+      cases: ["sample-2"],
+      variants: ["sample-2": #"[{ "themes": ["sosh"], "modes": ["dark"] }, { "name": "narrow", "width": 200, "themes": ["sosh"], "modes": ["dark"], "scale": [1, 2] }]"#])
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let catalogue = try SnapshotCatalogue(directory: folder)
+    #expect(catalogue.references.map(\.id) == ["sample-2/sosh-dark-narrow@1x", "sample-2/sosh-dark-narrow@2x", "sample-2/sosh-dark@2x"])
+    #expect(catalogue.references[0].variant.options.width == 200)
+    #expect(catalogue.references[0].layoutPath == catalogue.references[1].layoutPath)
+  }
+}

@@ -1,0 +1,100 @@
+import BulletList
+import Foundation
+import OUDSSnapshotTesting
+import Snapshot
+import Testing
+import Themes
+
+@Suite("Record modes, CI, and assertSnapshot")
+struct RecordModeTests {
+  @Test("OUDS_SNAPSHOT_RECORD wins; with CI set the default is never; otherwise missing")
+  func modeFromEnvironment() throws {
+    #expect(try SnapshotRecordMode.fromEnvironment([:]) == .missing)
+    #expect(try SnapshotRecordMode.fromEnvironment(["CI": "true"]) == .never)
+    #expect(try SnapshotRecordMode.fromEnvironment(["CI": "1"]) == .never)
+    #expect(try SnapshotRecordMode.fromEnvironment(["CI": "false"]) == .missing)
+    #expect(try SnapshotRecordMode.fromEnvironment(["CI": "true", "OUDS_SNAPSHOT_RECORD": "failed"]) == .failed)
+    for mode in SnapshotRecordMode.allCases {
+      #expect(try SnapshotRecordMode.fromEnvironment(["OUDS_SNAPSHOT_RECORD": mode.rawValue]) == mode)
+    }
+    #expect(throws: SnapshotError("OUDS_SNAPSHOT_RECORD=sometimes is not a record mode (use all, missing, failed or never)")) {
+      try SnapshotRecordMode.fromEnvironment(["OUDS_SNAPSHOT_RECORD": "sometimes"])
+    }
+  }
+
+  static let list = OUDSBulletList(
+    type: .ordered, textStyle: .bodyMedium, isBold: false,
+    items: [OUDSBulletList.Item("First"), OUDSBulletList.Item("Second")])
+
+  @Test("under CI a missing reference fails, nothing is written, and the message says why")
+  func missingUnderCI() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let message = verifySnapshot(
+      of: Self.list, theme: .orange, mode: .light, named: "two-items",
+      settings: SnapshotTestSettings(directory: folder.appendingPathComponent("refs"), artifactsDirectory: folder.appendingPathComponent("artifacts")),
+      environment: ["CI": "true"])
+    let text = try #require(message)
+    #expect(text.hasPrefix("two-items/orange-light@2x: no reference: two-items/orange-light@2x.png and two-items/orange-light.layout.json missing"))
+    #expect(text.contains("record mode never because CI is set"))
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("refs").path))
+    #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("artifacts/two-items/orange-light@2x/actual.png").path))
+  }
+
+  @Test("locally a missing reference is recorded and the test still fails once; then it passes; a change fails with artifacts")
+  func recordThenVerify() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let settings = SnapshotTestSettings(directory: folder.appendingPathComponent("refs"), artifactsDirectory: folder.appendingPathComponent("artifacts"))
+    let first = verifySnapshot(of: Self.list, theme: .sosh, mode: .dark, named: "two-items", settings: settings, environment: [:])
+    #expect(first?.contains("recorded a new reference") == true)
+    #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("refs/two-items/sosh-dark@2x.png").path))
+    #expect(verifySnapshot(of: Self.list, theme: .sosh, mode: .dark, named: "two-items", settings: settings, environment: [:]) == nil)
+
+    var changed = Self.list
+    changed.items[1] = OUDSBulletList.Item("Second, changed")
+    let failure = try #require(verifySnapshot(of: changed, theme: .sosh, mode: .dark, named: "two-items", settings: settings, environment: ["CI": "1"]))
+    #expect(failure.contains("pixels differ"))
+    #expect(failure.contains("Second, changed"))
+    for name in ["expected.png", "actual.png", "diff.png"] {
+      #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("artifacts/two-items/sosh-dark@2x/\(name)").path))
+    }
+    // record: .failed rewrites it, and says so.
+    var recording = settings
+    recording.record = .failed
+    #expect(verifySnapshot(of: changed, theme: .sosh, mode: .dark, named: "two-items", settings: recording, environment: [:])?.contains("recorded") == true)
+    #expect(verifySnapshot(of: changed, theme: .sosh, mode: .dark, named: "two-items", settings: settings, environment: ["CI": "1"]) == nil)
+  }
+
+  @Test("assertSnapshot finds references in __Snapshots__ beside the test file")
+  func assertSnapshotBesideTheFile() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let fakeTestFile = folder.appendingPathComponent("ListTests.swift").path
+    let message = verifySnapshot(
+      of: Self.list, theme: .wireframe, mode: .light, named: "beside", settings: SnapshotTestSettings(record: .all),
+      filePath: fakeTestFile, environment: [:])
+    #expect(message?.contains("recorded") == true)
+    #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("__Snapshots__/ListTests/beside/wireframe-light@2x.png").path))
+    #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("__Snapshots__/ListTests/beside/wireframe-light.layout.json").path))
+  }
+
+  @Test("assertSnapshot passes silently against a recorded reference (Swift Testing)")
+  func assertSnapshotPasses() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let settings = SnapshotTestSettings(directory: folder, record: .missing)
+    _ = verifySnapshot(of: Self.list, theme: .orangeCompact, mode: .dark, named: "assert", settings: settings, environment: [:])
+    assertSnapshot(of: Self.list, theme: .orangeCompact, mode: .dark, named: "assert", settings: SnapshotTestSettings(directory: folder, record: .never))
+  }
+
+  @Test("assertSnapshot records an Issue when the render differs")
+  func assertSnapshotRecordsIssue() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let settings = SnapshotTestSettings(directory: folder, record: .never, artifactsDirectory: folder.appendingPathComponent("artifacts"))
+    withKnownIssue {
+      assertSnapshot(of: Self.list, theme: .orange, mode: .dark, named: "never-recorded", settings: settings)
+    }
+  }
+}

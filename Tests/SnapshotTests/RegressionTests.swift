@@ -1,0 +1,84 @@
+import Foundation
+import Scene
+import Snapshot
+import Testing
+import Themes
+
+/// Point 11: change one token, one marker, one font file in a copy of `Themes/`; verify must report
+/// exactly the references that the change affects (worked out from the recorded layout JSON), no more.
+@Suite("Regressions are caught, and only where they are")
+struct RegressionTests {
+  @Test("a colour token (sosh dark bg.primary) fails exactly the sosh-dark references")
+  func colourToken() throws {
+    let themes = try copyOfThemes()
+    defer { try? FileManager.default.removeItem(at: themes.deletingLastPathComponent()) }
+    try edit(
+      themes.appendingPathComponent("brands/sosh/dark.tokens.json"),
+      replacing: #""$value": "{color.raw.sosh.lochmara-dark-960}""#, with: #""$value": "{color.raw.sosh.functional-gray-light-160}""#)
+    let (failing, report) = try Baseline.failingIDs(themes: themes)
+    let expected = try Baseline.ids { reference, _ in reference.variant.theme == .sosh && reference.variant.mode == .dark }
+    #expect(!expected.isEmpty)
+    #expect(failing == expected)
+    #expect(report.failures.allSatisfy { $0.status == .changed && ($0.diff?.changedPixels ?? 0) > 0 })
+    #expect(report.failures.allSatisfy { $0.layoutDiff.contains { $0.hasPrefix("+") } }, "the background colour shows in the layout JSON")
+  }
+
+  @Test("a padding token (padding-inline level-2) fails exactly the references with a third level")
+  func paddingToken() throws {
+    let themes = try copyOfThemes()
+    defer { try? FileManager.default.removeItem(at: themes.deletingLastPathComponent()) }
+    try edit(
+      themes.appendingPathComponent("components/bullet-list.tokens.json"),
+      replacing: #""$value": "{dimension.850}""#, with: #""$value": "{dimension.350}""#)
+    let (failing, report) = try Baseline.failingIDs(themes: themes)
+    let expected = try Baseline.ids { _, layout in
+      try JSONDecoder().decode(Scene.self, from: Data(layout.utf8)).rows.contains { $0.level == 2 }
+    }
+    #expect(!expected.isEmpty)
+    #expect(failing == expected)
+    // The layout text diff says why: the x of level-2 rows moved.
+    #expect(report.failures.allSatisfy { outcome in outcome.layoutDiff.contains { $0.hasPrefix("+") && $0.contains("\"x\"") } })
+  }
+
+  @Test("a marker (wireframe level-1 bullet shape) fails exactly the wireframe references drawing that shape")
+  func marker() throws {
+    let themes = try copyOfThemes()
+    defer { try? FileManager.default.removeItem(at: themes.deletingLastPathComponent()) }
+    try edit(
+      themes.appendingPathComponent("components/bullet-list.spec.json"),
+      replacing: #""wireframe.sparkle-thick-outline","#, with: #""wireframe.sparkle","#)
+    let (failing, _) = try Baseline.failingIDs(themes: themes)
+    let expected = try Baseline.ids { reference, layout in
+      reference.variant.theme == .wireframe && layout.contains("\"wireframe.sparkle-thick-outline\"")
+    }
+    #expect(!expected.isEmpty)
+    #expect(failing == expected)
+  }
+
+  @Test("a font file (sosh latin-bold → Inter ExtraBold) fails exactly the sosh references with bold Latin text, and says environment differs")
+  func fontFile() throws {
+    let themes = try copyOfThemes()
+    defer { try? FileManager.default.removeItem(at: themes.deletingLastPathComponent()) }
+    try edit(
+      themes.appendingPathComponent("fonts/sosh.fonts.json"),
+      replacing: "/usr/share/fonts/opentype/inter/Inter-Bold.otf", with: "/usr/share/fonts/opentype/inter/Inter-ExtraBold.otf")
+    let (failing, report) = try Baseline.failingIDs(themes: themes)
+    let expected = try Baseline.ids { reference, layout in
+      guard reference.variant.theme == .sosh else { return false }
+      let scene = try JSONDecoder().decode(Scene.self, from: Data(layout.utf8))
+      return scene.rows.contains { row in
+        ([row.text] + (row.markerText.map { [$0] } ?? [])).contains { text in
+          text.content.spans.contains { span in
+            (span.weight ?? text.content.appearance.weight) >= 600
+              && span.text.unicodeScalars.contains { $0.isASCII && $0 != " " }
+          }
+        }
+      }
+    }
+    #expect(!expected.isEmpty)
+    #expect(failing == expected)
+    let headline = try #require(report.environmentHeadline)
+    #expect(headline.hasPrefix("environment differs: sosh font latin-bold: Inter-Bold.otf → Inter-ExtraBold.otf"))
+    #expect(SnapshotSummary.text(report).hasPrefix(headline))
+  }
+}

@@ -312,6 +312,25 @@ final class Command {
     #expect(result.errors.isEmpty)
   }
 
+  @Test func byteEqualFilesAreIdenticalWithoutDecoding() throws {
+    // A PNG signature followed by garbage: undecodable, so only the byte fast path can answer.
+    let bytes = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 64))
+    try bytes.write(to: folder.appendingPathComponent("x.png"))
+    try bytes.write(to: folder.appendingPathComponent("y.png"))
+    let result = run([path("x.png"), path("y.png")])
+    #expect(result.code == 0)
+    #expect(result.output == ["images are identical"])
+  }
+
+  @Test func identicalFilesStillGiveADiffImageWhenAsked() throws {
+    let a = try writePNG(solid(6, 4, [0, 0, 0, 255]), "a.png")
+    let result = run([a, a, "--output=\(path("diff.png"))"])
+    #expect(result.code == 0)
+    let diff = try PNGCodec.decode(Data(contentsOf: folder.appendingPathComponent("diff.png")))
+    #expect(diff.width == 6 && diff.height == 4)
+    #expect(diff.pixel(x: 5, y: 3) == (230, 230, 230, 255))
+  }
+
   @Test func aChangedPixelExitsOneWithTheSummaryAndWritesTheDiff() throws {
     let a = try writePNG(solid(30, 20), "a.png")
     let b = try writePNG(filling(solid(30, 20), x: 4, y: 5, width: 1, height: 1, [0, 0, 0, 255]), "b.png")

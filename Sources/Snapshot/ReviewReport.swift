@@ -226,7 +226,7 @@ public enum ReviewReport {
     .ok { color: #0a7d32; font-weight: bold; }
     .bulk code, .accept code { background: rgba(127,127,127,.15); padding: 2px 6px; border-radius: 3px; user-select: all; }
     .keys { color: var(--muted); margin-left: 12px; }
-    nav ol { margin: 6px 0 0; padding-left: 20px; max-height: 120px; overflow: auto; columns: 2; }
+    nav ol { margin: 6px 0 0; padding-left: 28px; max-height: 140px; overflow-y: auto; }
     .badge { font-size: 11px; padding: 1px 6px; border-radius: 8px; color: #fff; background: #888; }
     .badge.changed { background: #c0392b; } .badge.missing { background: #8e44ad; } .badge.error { background: #000; }
     .badge.passed { background: #0a7d32; } .badge.recorded { background: #2471a3; }

@@ -8,7 +8,8 @@ import Graphics
 
 /// The `ouds-render diff` command as a library function, so it can be tested in process.
 ///
-/// Exit codes: 0 identical or within tolerance, 1 different or an input/output error, 2 usage error.
+/// Files with equal bytes are reported identical without being decoded; otherwise both are
+/// decoded once, in parallel, and compared with ``ImageDiff``. Exit codes: 0 identical or within tolerance, 1 different or an input/output error, 2 usage error.
 public enum DiffTool {
   /// Exit code when the images match (identical or within tolerance).
   public static let exitSame: Int32 = 0

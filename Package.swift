@@ -29,10 +29,12 @@ let package = Package(
     .systemLibrary(
       name: "CCommonMark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
 
+    // a strict JSON parser with line/column errors, for lists, tokens and the catalogue
+    .target(name: "StrictJSON"),
     // spec -> model
-    .target(name: "BulletList"),
+    .target(name: "BulletList", dependencies: ["StrictJSON"]),
     // tokens -> theme
-    .target(name: "Themes"),
+    .target(name: "Themes", dependencies: ["StrictJSON"]),
     // the plain value that says what to draw where
     .target(name: "Scene"),
     // model + theme -> scene
@@ -46,7 +48,7 @@ let package = Package(
       name: "BulletListRenderer",
       dependencies: ["BulletList", "Themes", "Scene", "Layout", "Graphics"]),
     // references, diffs, reports
-    .target(name: "Snapshot", dependencies: ["BulletListRenderer", "Graphics"]),
+    .target(name: "Snapshot", dependencies: ["BulletListRenderer", "Graphics", "StrictJSON"]),
     // assertSnapshot for other packages' tests
     .target(name: "OUDSSnapshotTesting", dependencies: ["Snapshot", "BulletListRenderer"]),
     .executableTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 
 /// A list read from a JSON document, with the document-level settings next to it.
 public struct BulletListDocument: Hashable, Sendable {
@@ -58,7 +59,12 @@ public struct ListReader: Sendable {
   public func read(json text: String, baseDirectory: String) throws(BulletListError)
     -> BulletListDocument
   {
-    let root = try JSONParser.parse(text)
+    let root: JSONValue
+    do {
+      root = try JSONParser.parse(text)
+    } catch {
+      throw BulletListError(path: "", message: error.description)
+    }
     let context = Context(baseDirectory: baseDirectory, markdownParser: markdownParser)
     return try context.document(root)
   }

@@ -5,6 +5,7 @@ import Graphics
 import Layout
 import Scene
 import Themes
+import StrictJSON
 
 /// A catalogue problem (a case file, a variant, a filter or a shard), one line naming the file or value.
 public struct SnapshotError: Error, Hashable, Sendable, CustomStringConvertible {

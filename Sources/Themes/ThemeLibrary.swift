@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 
 /// The themes of a `Themes/` directory: reads the DTCG resolver and every file once, then hands out resolved themes.
 ///

@@ -19,7 +19,7 @@ struct BadInputTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let list = try write("{\"items\": [\n  {\"label\": \"x\"}\n  {\"label\": \"y\"}\n]}", "list.json", in: folder)
     try expectFailure(["render", list, "-o", "out.png"], in: folder,
-      stderr: "error: \(list): malformed JSON at line 3, column 3: expected ',' or ']' in an array")
+      stderr: "error: \(list): malformed JSON at line 3, column 3: expected ',' or ']', found '{'")
   }
 
   @Test("a fourth nesting level names the item path")

@@ -1,15 +1,21 @@
-import Foundation
-
-/// A parsed JSON value that keeps object member order (token files are read in document order).
-enum JSON: Sendable, Equatable {
-  case object([(key: String, value: JSON)])
-  case array([JSON])
+/// A parsed JSON value that keeps object members in document order and tells booleans from
+/// numbers; shared by the list reader, the token loader and the snapshot catalogue.
+public enum JSONValue: Sendable, Hashable {
+  /// An object, members in document order.
+  case object([(key: String, value: JSONValue)])
+  /// An array.
+  case array([JSONValue])
+  /// A string.
   case string(String)
+  /// A number.
   case number(Double)
+  /// `true` or `false`.
   case bool(Bool)
+  /// `null`.
   case null
 
-  static func == (lhs: JSON, rhs: JSON) -> Bool {
+  /// Compares two values, objects member by member in order.
+  public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
     switch (lhs, rhs) {
     case (.object(let a), .object(let b)):
       a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
@@ -22,30 +28,48 @@ enum JSON: Sendable, Equatable {
     }
   }
 
+  /// Hashes the value, objects member by member in order.
+  public func hash(into hasher: inout Hasher) {
+    switch self {
+    case .null: hasher.combine(0)
+    case .bool(let b): hasher.combine(b)
+    case .number(let n): hasher.combine(n)
+    case .string(let s): hasher.combine(s)
+    case .array(let a): hasher.combine(a)
+    case .object(let members):
+      for member in members {
+        hasher.combine(member.key)
+        hasher.combine(member.value)
+      }
+    }
+  }
+
   /// The members of an object, or nil.
-  var members: [(key: String, value: JSON)]? {
+  public var members: [(key: String, value: JSONValue)]? {
     if case .object(let m) = self { return m }
     return nil
   }
 
   /// The value of member `key` of an object, or nil.
-  subscript(key: String) -> JSON? {
+  public subscript(key: String) -> JSONValue? {
     guard case .object(let m) = self else { return nil }
     return m.first(where: { $0.key == key })?.value
   }
 
-  var stringValue: String? {
+  /// The string, when this is a string.
+  public var stringValue: String? {
     if case .string(let s) = self { return s }
     return nil
   }
 
-  var numberValue: Double? {
+  /// The number, when this is a number.
+  public var numberValue: Double? {
     if case .number(let n) = self { return n }
     return nil
   }
 
-  /// A short name of the JSON kind, for error messages.
-  var kindName: String {
+  /// A short name of the JSON kind, for error messages ("a string", "an object"…).
+  public var kindName: String {
     switch self {
     case .object: "an object"
     case .array: "an array"
@@ -58,19 +82,37 @@ enum JSON: Sendable, Equatable {
 }
 
 /// Why a JSON text could not be parsed, with the 1-based line and column.
-struct JSONSyntaxError: Error, Equatable {
-  var line: Int
-  var column: Int
-  var reason: String
+public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// Line of the problem, from 1.
+  public var line: Int
+  /// Column of the problem, from 1, counted in characters.
+  public var column: Int
+  /// What is wrong.
+  public var reason: String
+
+  /// Creates a syntax error.
+  public init(line: Int, column: Int, reason: String) {
+    self.line = line
+    self.column = column
+    self.reason = reason
+  }
+
+  /// `malformed JSON at line L, column C: reason`.
+  public var description: String { "malformed JSON at line \(line), column \(column): \(reason)" }
 }
 
 /// A small strict JSON parser (RFC 8259) that reports line numbers and rejects duplicate keys.
-struct JSONParser {
+public struct JSONParser {
   private let bytes: [UInt8]
   private var index = 0
 
-  /// Parses a complete JSON document.
-  static func parse(_ data: [UInt8]) throws(JSONSyntaxError) -> JSON {
+  /// Parses a complete JSON document given as text.
+  public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+    try parse(Array(text.utf8))
+  }
+
+  /// Parses a complete JSON document given as UTF-8 bytes (a byte order mark is skipped).
+  public static func parse(_ data: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
     var parser = JSONParser(bytes: data)
     // Skip a UTF-8 byte order mark.
     if data.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
@@ -116,7 +158,7 @@ struct JSONParser {
     return "byte 0x\(String(b, radix: 16))"
   }
 
-  private mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSON {
+  private mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONValue {
     guard depth < 512 else { throw error("nesting deeper than 512 levels") }
     guard index < bytes.count else { throw error("unexpected end of file, expected a value") }
     switch bytes[index] {
@@ -139,9 +181,9 @@ struct JSONParser {
     index += w.count
   }
 
-  private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSON {
+  private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
     index += 1
-    var members: [(key: String, value: JSON)] = []
+    var members: [(key: String, value: JSONValue)] = []
     var seen = Set<String>()
     skipWhitespace()
     if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
@@ -180,9 +222,9 @@ struct JSONParser {
     }
   }
 
-  private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSON {
+  private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONValue {
     index += 1
-    var items: [JSON] = []
+    var items: [JSONValue] = []
     skipWhitespace()
     if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
       index += 1

@@ -49,14 +49,8 @@ public enum PNGCodec {
   /// Encodes a flushed Cairo ARGB32 image surface, converting premultiplied rows to straight RGBA
   /// one at a time (no full-size intermediate bitmap).
   static func encode(argb32 surface: CairoSurface) throws(GraphicsError) -> Data {
-    cairo_surface_flush(surface.handle)
-    try surface.check(stage: "reading the bitmap")
-    let width = Int(cairo_image_surface_get_width(surface.handle))
-    let height = Int(cairo_image_surface_get_height(surface.handle))
-    let stride = Int(cairo_image_surface_get_stride(surface.handle))
-    guard let data = cairo_image_surface_get_data(surface.handle) else {
-      throw .drawingFailed(stage: "reading the bitmap", reason: "the surface has no pixel data")
-    }
+    let bitmap = try PixelConversion.bitmap(of: surface)
+    let (data, width, height, stride) = (bitmap.data, bitmap.width, bitmap.height, bitmap.stride)
     let encoder = try Encoder(width: width, height: height)
     try check(
       spng_encode_image(

@@ -2,16 +2,31 @@ import CGraphics
 
 /// Conversions between Cairo's premultiplied ARGB32 pixels and straight RGBA bytes.
 enum PixelConversion {
-  /// Copies a flushed ARGB32 image surface into a straight-alpha `RasterImage`.
-  static func rasterImage(fromARGB32 surface: CairoSurface) throws(GraphicsError) -> RasterImage {
+  /// The pixel memory of an ARGB32 image surface, flushed and checked.
+  struct ARGB32Bitmap {
+    let data: UnsafeMutablePointer<UInt8>
+    let width: Int
+    let height: Int
+    let stride: Int
+  }
+
+  /// Flushes `surface` and returns its pixel memory; valid while the surface lives.
+  static func bitmap(of surface: CairoSurface) throws(GraphicsError) -> ARGB32Bitmap {
     cairo_surface_flush(surface.handle)
     try surface.check(stage: "reading the bitmap")
-    let width = Int(cairo_image_surface_get_width(surface.handle))
-    let height = Int(cairo_image_surface_get_height(surface.handle))
-    let stride = Int(cairo_image_surface_get_stride(surface.handle))
     guard let data = cairo_image_surface_get_data(surface.handle) else {
       throw .drawingFailed(stage: "reading the bitmap", reason: "the surface has no pixel data")
     }
+    return ARGB32Bitmap(
+      data: data, width: Int(cairo_image_surface_get_width(surface.handle)),
+      height: Int(cairo_image_surface_get_height(surface.handle)),
+      stride: Int(cairo_image_surface_get_stride(surface.handle)))
+  }
+
+  /// Copies a flushed ARGB32 image surface into a straight-alpha `RasterImage`.
+  static func rasterImage(fromARGB32 surface: CairoSurface) throws(GraphicsError) -> RasterImage {
+    let bitmap = try bitmap(of: surface)
+    let (data, width, height, stride) = (bitmap.data, bitmap.width, bitmap.height, bitmap.stride)
     let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
       guard let out = buffer.baseAddress else {
         count = 0

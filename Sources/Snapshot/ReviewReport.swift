@@ -198,20 +198,9 @@ public enum ReviewReport {
     "<figure class=\"\(label)\"><figcaption>\(label)</figcaption><img src=\"\(src)\" alt=\"\(label) \(html(outcome.reference.id))\"></figure>"
   }
 
-  /// Escapes text for HTML content and attributes.
+  /// Escapes text for HTML content and attributes (the XML escaping of the JUnit writer).
   static func html(_ text: String) -> String {
-    var out = ""
-    for character in text {
-      switch character {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "'": out += "&#39;"
-      default: out.append(character)
-      }
-    }
-    return out
+    JUnitXML.escape(text, attribute: false)
   }
 
   static let css = """

@@ -79,3 +79,35 @@ struct ParsedArguments {
     return text
   }
 }
+
+extension ParsedArguments {
+  /// Parses `arguments` for a subcommand that also takes `-h`/`--help`; prints `help` and
+  /// returns nil when help was asked for.
+  static func parseOrShowHelp(
+    _ arguments: [String], command: String, valued: Set<String>, help: String
+  ) throws(UsageError) -> ParsedArguments? {
+    let parsed = try ParsedArguments(arguments, command: command, valued: valued, flags: ["-h", "--help"])
+    if parsed.has("-h") || parsed.has("--help") {
+      writeOutput(help)
+      return nil
+    }
+    return parsed
+  }
+
+  /// The single positional argument: the list file.
+  func listPath() throws(UsageError) -> String {
+    guard positionals.count == 1, let path = positionals.first else {
+      throw UsageError(
+        positionals.isEmpty ? "missing <list.json>" : "expected one list file, got \(positionals.count)")
+    }
+    return path
+  }
+
+  /// The value of `-o`/`--output`, which is required.
+  func output(describedAs what: String) throws(UsageError) -> String {
+    guard let output = value("-o") ?? value("--output") else {
+      throw UsageError("missing -o <\(what)>")
+    }
+    return output
+  }
+}

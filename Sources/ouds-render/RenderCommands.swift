@@ -20,6 +20,9 @@ struct ListJob {
     "--direction", "--text-style",
   ]
 
+  /// The options of commands that write pictures (`render`, `sheet`).
+  static let pictureOptions = valuedOptions.union(["-o", "--output", "--format", "--scale"])
+
   static let optionsHelp = """
       --theme <name>|all      orange, orange-compact, sosh, wireframe, or all (default: orange)
       --mode light|dark|all   colour mode (default: light)
@@ -91,20 +94,12 @@ enum RenderCommand {
 
   static func run(_ rawArguments: [String]) -> Int32 {
     runReportingErrors(command: "render") {
-      let arguments = try ParsedArguments(
-        rawArguments, command: "render",
-        valued: ListJob.valuedOptions.union(["-o", "--output", "--format", "--scale"]),
-        flags: ["-h", "--help"])
-      if arguments.has("-h") || arguments.has("--help") {
-        writeOutput(help)
-        return ExitStatus.success
-      }
-      guard arguments.positionals.count == 1, let listPath = arguments.positionals.first else {
-        throw UsageError(arguments.positionals.isEmpty ? "missing <list.json>" : "expected one list file, got \(arguments.positionals.count)")
-      }
-      guard let output = arguments.value("-o") ?? arguments.value("--output") else {
-        throw UsageError("missing -o <file|dir>")
-      }
+      guard
+        let arguments = try ParsedArguments.parseOrShowHelp(
+          rawArguments, command: "render", valued: ListJob.pictureOptions, help: help)
+      else { return ExitStatus.success }
+      let listPath = try arguments.listPath()
+      let output = try arguments.output(describedAs: "file|dir")
       let scale = try scaleOption(arguments)
       let job = try ListJob(arguments: arguments, listPath: listPath)
       let format = try outputFormat(arguments, output: output, scale: scale, isFolder: job.isMatrix)
@@ -170,20 +165,12 @@ enum SheetCommand {
 
   static func run(_ rawArguments: [String]) -> Int32 {
     runReportingErrors(command: "sheet") {
-      let arguments = try ParsedArguments(
-        rawArguments, command: "sheet",
-        valued: ListJob.valuedOptions.union(["-o", "--output", "--format", "--scale"]),
-        flags: ["-h", "--help"])
-      if arguments.has("-h") || arguments.has("--help") {
-        writeOutput(help)
-        return ExitStatus.success
-      }
-      guard arguments.positionals.count == 1, let listPath = arguments.positionals.first else {
-        throw UsageError(arguments.positionals.isEmpty ? "missing <list.json>" : "expected one list file, got \(arguments.positionals.count)")
-      }
-      guard let output = arguments.value("-o") ?? arguments.value("--output") else {
-        throw UsageError("missing -o <file>")
-      }
+      guard
+        let arguments = try ParsedArguments.parseOrShowHelp(
+          rawArguments, command: "sheet", valued: ListJob.pictureOptions, help: help)
+      else { return ExitStatus.success }
+      let listPath = try arguments.listPath()
+      let output = try arguments.output(describedAs: "file")
       let scale = try scaleOption(arguments)
       let job = try ListJob(arguments: arguments, listPath: listPath, defaultTheme: "all", defaultMode: "all")
       let format = try outputFormat(arguments, output: output, scale: scale, isFolder: false)
@@ -212,15 +199,11 @@ enum LayoutCommand {
 
   static func run(_ rawArguments: [String]) -> Int32 {
     runReportingErrors(command: "layout") {
-      let arguments = try ParsedArguments(
-        rawArguments, command: "layout", valued: ListJob.valuedOptions, flags: ["-h", "--help"])
-      if arguments.has("-h") || arguments.has("--help") {
-        writeOutput(help)
-        return ExitStatus.success
-      }
-      guard arguments.positionals.count == 1, let listPath = arguments.positionals.first else {
-        throw UsageError(arguments.positionals.isEmpty ? "missing <list.json>" : "expected one list file, got \(arguments.positionals.count)")
-      }
+      guard
+        let arguments = try ParsedArguments.parseOrShowHelp(
+          rawArguments, command: "layout", valued: ListJob.valuedOptions, help: help)
+      else { return ExitStatus.success }
+      let listPath = try arguments.listPath()
       let job = try ListJob(arguments: arguments, listPath: listPath)
       var scenes: [Scene] = []
       for (theme, mode) in job.combinations {
@@ -249,12 +232,10 @@ enum ThemesCommand {
 
   static func run(_ rawArguments: [String]) -> Int32 {
     runReportingErrors(command: "themes") {
-      let arguments = try ParsedArguments(
-        rawArguments, command: "themes", valued: ["--themes"], flags: ["-h", "--help"])
-      if arguments.has("-h") || arguments.has("--help") {
-        writeOutput(help)
-        return ExitStatus.success
-      }
+      guard
+        let arguments = try ParsedArguments.parseOrShowHelp(
+          rawArguments, command: "themes", valued: ["--themes"], help: help)
+      else { return ExitStatus.success }
       guard arguments.positionals.isEmpty else {
         throw UsageError("unexpected argument \(arguments.positionals[0])")
       }

@@ -14,6 +14,7 @@ struct ListJob {
   var modes: [ColorMode]
   var options: LayoutOptions
   var isMatrix: Bool
+  var listPath: String
 
   static let valuedOptions: Set<String> = [
     "--theme", "--mode", "--width", "--background", "--font-dir", "--themes", "--locale",
@@ -41,6 +42,7 @@ struct ListJob {
   init(arguments: ParsedArguments, listPath: String, defaultTheme: String = "orange", defaultMode: String = "light") throws {
     let themesDirectory = arguments.value("--themes").map { URL(fileURLWithPath: $0) }
     let fontDirectory = arguments.value("--font-dir").map { URL(fileURLWithPath: $0) }
+    self.listPath = listPath
     renderer = try BulletListRenderer(themesDirectory: themesDirectory, brandFontDirectory: fontDirectory)
     document = try renderer.listReader().read(file: listPath)
 
@@ -67,6 +69,16 @@ struct ListJob {
       locale: arguments.value("--locale") ?? document.locale,
       direction: direction.flatMap(LayoutDirection.init(rawValue:)),
       textStyleOverride: textStyle.flatMap(OUDSBulletList.TextStyle.init(rawValue:)))
+  }
+
+  /// Runs `body`, attributing list errors found after reading (a fourth level, rich text in a
+  /// bold list) to the list file, so every message names the file.
+  func attributingErrors<T>(_ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as BulletListError where error.file == nil {
+      throw error.inFile(listPath)
+    }
   }
 
   var combinations: [(ThemeName, ColorMode)] {
@@ -104,8 +116,10 @@ enum RenderCommand {
       let job = try ListJob(arguments: arguments, listPath: listPath)
       let format = try outputFormat(arguments, output: output, scale: scale, isFolder: job.isMatrix)
 
-      let rendered = try job.renderer.renderAll(
-        job.document.list, combinations: job.combinations, options: job.options, format: format)
+      let rendered = try job.attributingErrors {
+        try job.renderer.renderAll(
+          job.document.list, combinations: job.combinations, options: job.options, format: format)
+      }
       for warning in Set(rendered.flatMap(\.warnings)).sorted() {
         printError("warning: \(warning)")
       }
@@ -174,8 +188,10 @@ enum SheetCommand {
       let scale = try scaleOption(arguments)
       let job = try ListJob(arguments: arguments, listPath: listPath, defaultTheme: "all", defaultMode: "all")
       let format = try outputFormat(arguments, output: output, scale: scale, isFolder: false)
-      let sheet = try job.renderer.renderSheet(
-        job.document.list, themes: job.themes, modes: job.modes, options: job.options, format: format)
+      let sheet = try job.attributingErrors {
+        try job.renderer.renderSheet(
+          job.document.list, themes: job.themes, modes: job.modes, options: job.options, format: format)
+      }
       for warning in sheet.warnings { printError("warning: \(warning)") }
       try AtomicFile.write(sheet.data, to: output)
       return ExitStatus.success
@@ -207,7 +223,9 @@ enum LayoutCommand {
       let job = try ListJob(arguments: arguments, listPath: listPath)
       var scenes: [Scene] = []
       for (theme, mode) in job.combinations {
-        let result = try job.renderer.layout(job.document.list, theme: theme, mode: mode, options: job.options)
+        let result = try job.attributingErrors {
+          try job.renderer.layout(job.document.list, theme: theme, mode: mode, options: job.options)
+        }
         for warning in result.warnings { printError("warning: \(warning)") }
         scenes.append(result.scene)
       }

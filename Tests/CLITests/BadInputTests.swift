@@ -28,7 +28,7 @@ struct BadInputTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let list = try write(#"{"items": [{"label": "a", "items": [{"label": "b", "items": [{"label": "c"}, {"label": "d", "items": [{"label": "e"}]}]}]}]}"#, "list.json", in: folder)
     try expectFailure(["render", list, "-o", "out.png"], in: folder,
-      stderr: "error: items[0].items[0].items[1].items[0]: a fourth nesting level is forbidden by design (at most 3 levels: 0, 1, 2)")
+      stderr: "error: \(list): items[0].items[0].items[1].items[0]: a fourth nesting level is forbidden by design (at most 3 levels: 0, 1, 2)")
   }
 
   @Test("a missing icon file names the file")
@@ -101,6 +101,18 @@ struct BadInputTests {
     #expect(result.stderr.hasPrefix("error: "))
     #expect(result.stderr.contains("themes.resolver.json"))
     #expect(result.stderr.split(separator: "\n").count == 1)
+  }
+
+  @Test("a rich-text label in a bold list names the file and the item")
+  func richTextInBold() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let list = try write(#"{"items": [{"label": "a"}, {"markdown": "b **c**"}]}"#, "list.json", in: folder)
+    try expectFailure(["render", list, "-o", "out.png"], in: folder,
+      stderr: "error: \(list): items[1]: rich text is allowed only when the text is not bold (set isBold or subListHasBoldText to false)")
+    let heading = try write(##"{"isBold": false, "items": [{"markdown": "# b"}]}"##, "heading.json", in: folder)
+    try expectFailure(["render", heading, "-o", "out.png"], in: folder,
+      stderr: "error: \(heading): items[0].markdown: a heading is not allowed in a label (only **strong**, *emphasis* and [links](url))")
   }
 
   @Test("a missing list file and a missing font folder")

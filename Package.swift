@@ -52,7 +52,7 @@ let package = Package(
     // assertSnapshot for other packages' tests
     .target(name: "OUDSSnapshotTesting", dependencies: ["Snapshot", "BulletListRenderer"]),
     .executableTarget(
-      name: "ouds-render", dependencies: ["BulletListRenderer", "Snapshot"]),
+      name: "ouds-render", dependencies: ["BulletListRenderer", "Snapshot", "Graphics"]),
 
     .testTarget(name: "BulletListTests", dependencies: ["BulletList"]),
     .testTarget(name: "ThemesTests", dependencies: ["Themes"]),

@@ -125,8 +125,7 @@ public struct ListReader: Sendable {
         case "items": items = try self.items(value, at: "items")
         case "locale":
           let tag = try string(value, at: key)
-          guard !tag.isEmpty, tag.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
-          else { throw fail(key, "\"\(tag)\" is not a language tag such as \"en\" or \"ar-MA\"") }
+          guard LocaleTag.isValid(tag) else { throw fail(key, "\"\(tag)\" is not a language tag such as \"en\" or \"ar-MA\"") }
           locale = tag
         case "variants": variants = value
         default: break  // $schema

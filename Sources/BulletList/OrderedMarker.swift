@@ -72,3 +72,19 @@ public enum OrderedMarker {
     return String(result.reversed())
   }
 }
+
+/// BCP 47 language tags, as far as this tool needs them.
+public enum LocaleTag {
+  /// Whether `tag` looks like a language tag: a 2–3 letter language, then subtags of 1–8
+  /// letters or digits separated by `-` or `_` (`en`, `fr-FR`, `ar-MA`, `zh_Hant_TW`).
+  public static func isValid(_ tag: String) -> Bool {
+    let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
+      .flatMap { $0.split(separator: "_", omittingEmptySubsequences: false) }
+    guard let language = parts.first, (2...3).contains(language.count),
+      language.allSatisfy({ $0.isASCII && $0.isLetter })
+    else { return false }
+    return parts.dropFirst().allSatisfy { part in
+      (1...8).contains(part.count) && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+    }
+  }
+}

@@ -32,6 +32,7 @@ public final class BulletListRenderer {
   public let brandFontDirectory: URL?
   private var engines: [ThemeName: (fonts: FontSet, text: TextEngine, renderer: SceneRenderer)] = [:]
   private var sheetRenderer: SceneRenderer?
+  private var fontWarnings: [ThemeName: [String]] = [:]
 
   /// Creates a renderer.
   /// - Parameters:
@@ -67,7 +68,24 @@ public final class BulletListRenderer {
   ) {
     if let cached = engines[name] { return cached }
     let manifest = try themes.fontManifest(for: name)
-    let fonts = try FontSet(manifest: manifest, brandFontDirectory: brandFontDirectory)
+    let manifestFile = ThemeLibrary.fontManifestFileName(for: name)
+    let fonts: FontSet
+    do {
+      fonts = try FontSet(manifest: manifest, brandFontDirectory: brandFontDirectory)
+    } catch {
+      switch error {
+      case .fontFileMissing, .fontFileUnreadable: throw LayoutError("\(manifestFile): \(error)")
+      default: throw error
+      }
+    }
+    // A font file that is not the one the manifest declares still renders, but not like the
+    // references: say so once per theme.
+    fontWarnings[name] = manifest.files.compactMap { declared in
+      guard let loaded = fonts.files.first(where: { $0.path == declared.path }),
+        loaded.sha256.lowercased() != declared.sha256.lowercased()
+      else { return nil }
+      return "\(manifestFile): \(declared.path) has SHA-256 \(loaded.sha256.prefix(12))…, the manifest says \(declared.sha256.prefix(12))…: renders may differ from the references"
+    }
     let text = TextEngine(fonts: fonts)
     let made = (fonts, text, SceneRenderer(textEngine: text))
     engines[name] = made
@@ -101,8 +119,10 @@ public final class BulletListRenderer {
     options: LayoutOptions = LayoutOptions()
   ) throws -> LayoutResult {
     let resolved = try themes.theme(theme, mode: mode)
-    return try ListLayout(theme: resolved, measurer: engine(for: theme).text).layout(
+    var result = try ListLayout(theme: resolved, measurer: engine(for: theme).text).layout(
       list, options: options)
+    result.warnings = (fontWarnings[theme] ?? []) + result.warnings
+    return result
   }
 
   /// Renders `list` for one theme and mode.

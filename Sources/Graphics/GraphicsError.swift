@@ -1,3 +1,5 @@
+import Foundation
+
 /// Everything that can go wrong while loading fonts, laying out text, drawing or coding images.
 ///
 /// Each case's `description` is one line that names the problem and the file involved, so it can
@@ -28,12 +30,15 @@ public enum GraphicsError: Error, Hashable, Sendable, CustomStringConvertible {
   /// libspng could not decode PNG data.
   case pngDecodingFailed(reason: String)
 
+  /// Cairo's largest image side, in pixels.
+  public static let largestBitmapSide = 32767.0
+
   /// One human-readable line naming the problem and the file involved.
   public var description: String {
     switch self {
     case .fontFileMissing(let path, let package):
       if let package {
-        return "font file not found: \(path) (install the Debian package \(package))"
+        return "font file not found: \(path) (shipped by the Debian package \(package): install it, or fix the path)"
       }
       return "font file not found: \(path)"
     case .fontFileUnreadable(let path):
@@ -45,11 +50,18 @@ public enum GraphicsError: Error, Hashable, Sendable, CustomStringConvertible {
     case .iconFileMissing(let path):
       return "icon file not found: \(path)"
     case .iconFileUnreadable(let path, let reason):
-      return "icon file could not be read: \(path): \(reason)"
+      let oneLine = reason.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        .filter { !$0.isEmpty }.joined(separator: " ")
+      return "icon file could not be read: \(path): \(oneLine)"
     case .iconFormatUnsupported(let path):
       return "icon file is neither .svg nor .png: \(path)"
     case .invalidCanvasSize(let width, let height, let scale):
-      return "canvas of \(width)×\(height) points at scale \(scale) cannot be drawn"
+      let w = Self.number(width), h = Self.number(height)
+      guard width.isFinite, height.isFinite, width > 0, height > 0, scale > 0 else {
+        return "canvas of \(w)×\(h) points cannot be drawn: both sides must be positive"
+      }
+      let pixels = "\(Self.number((width * Double(scale)).rounded(.up)))×\(Self.number((height * Double(scale)).rounded(.up)))"
+      return "canvas of \(w)×\(h) points at scale \(scale) is \(pixels) pixels, over the \(Int(Self.largestBitmapSide))-pixel limit of a bitmap: use a lower scale, or SVG or PDF"
     case .invalidScale(let scale):
       return "pixel scale \(scale) is not supported (use 1, 2, 3 or 4)"
     case .drawingFailed(let stage, let reason):
@@ -59,5 +71,10 @@ public enum GraphicsError: Error, Hashable, Sendable, CustomStringConvertible {
     case .pngDecodingFailed(let reason):
       return "PNG decoding failed: \(reason)"
     }
+  }
+
+  /// A number as people write it: no ".0" on whole numbers, no grouping.
+  private static func number(_ value: Double) -> String {
+    value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
   }
 }

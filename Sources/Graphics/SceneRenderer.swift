@@ -61,7 +61,7 @@ public final class SceneRenderer {
   }
 
   private func drawVector(_ scene: Scene, svg: Bool) throws(GraphicsError) -> Data {
-    try validateSize(scene, scale: 1)
+    try validateSize(scene, scale: 0)
     let sink = ByteSink()
     try withExtendedLifetime(sink) { () throws(GraphicsError) in
       let surface: CairoSurface
@@ -89,10 +89,13 @@ public final class SceneRenderer {
     return svg ? SVGNormalizer.normalize(sink.data) : sink.data
   }
 
+  /// Checks the canvas: positive and finite, and for bitmaps (`scale` > 0) within Cairo's largest
+  /// image side; vector documents (`scale` 0) have no pixel limit.
   private func validateSize(_ scene: Scene, scale: Int) throws(GraphicsError) {
-    let limit = 32767.0  // Cairo's largest image side
     guard scene.width.isFinite, scene.height.isFinite, scene.width > 0, scene.height > 0,
-      scene.width * Double(scale) <= limit, scene.height * Double(scale) <= limit
+      scale == 0
+        || (scene.width * Double(scale) <= GraphicsError.largestBitmapSide
+          && scene.height * Double(scale) <= GraphicsError.largestBitmapSide)
     else { throw .invalidCanvasSize(width: scene.width, height: scene.height, scale: scale) }
   }
 

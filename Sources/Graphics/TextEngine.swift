@@ -151,7 +151,29 @@ final class TextLayout {
     }
     return TextMetrics(
       width: points(widest), height: points(logical.height), lineCount: lineCount,
-      firstBaseline: points(pango_layout_get_baseline(handle)))
+      firstBaseline: points(pango_layout_get_baseline(handle)),
+      missingCharacters: pango_layout_get_unknown_glyphs_count(handle) > 0 ? missingCharacters : [])
+  }
+
+  /// The characters drawn with Pango's "unknown glyph" box, in logical order, without repeats.
+  private var missingCharacters: [Character] {
+    guard let text = pango_layout_get_text(handle) else { return [] }
+    let bytes = Array(String(cString: text).utf8)
+    var offsets = Set<Int>()
+    for glyph in glyphs where glyph.glyph & PANGO_GLYPH_UNKNOWN_FLAG != 0 {
+      offsets.insert(glyph.cluster)
+    }
+    var found: [Character] = []
+    for offset in offsets.sorted() where offset < bytes.count {
+      var end = offset + 1
+      while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
+      if let character = String(decoding: bytes[offset..<end], as: UTF8.self).first,
+        !found.contains(character)
+      {
+        found.append(character)
+      }
+    }
+    return found
   }
 
   /// The shaped glyphs of every run, in visual order.

@@ -174,6 +174,14 @@ public struct ListLayout {
         spans: try spans(for: row.label, typography: typography, path: row.path, warnings: &warnings),
         appearance: appearance, direction: direction)
       let label = try measure(content, wrapWidth: wrapWidth, path: row.path)
+      if !label.missingCharacters.isEmpty {
+        let listed = label.missingCharacters.prefix(5).map { character in
+          let codes = character.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }
+          return "\(character) (\(codes.joined(separator: " ")))"
+        }
+        warnings.append(
+          "\(row.path): no font of the \(theme.name.displayName) theme has \(listed.joined(separator: ", "))\(label.missingCharacters.count > 5 ? " and more" : ""); drawn as boxes")
+      }
 
       // Vertical placement: padding, then the content; the box is the first line box.
       let top = y + metrics.paddingBlock

@@ -123,13 +123,19 @@ public struct TextMetrics: Hashable, Sendable {
   public var lineCount: Int
   /// Distance from the top of the block to the first line's baseline, in points.
   public var firstBaseline: Double
+  /// Characters no font of the set could draw (they show as boxes), in order, without repeats.
+  public var missingCharacters: [Character]
 
   /// Creates text metrics.
-  public init(width: Double, height: Double, lineCount: Int, firstBaseline: Double) {
+  public init(
+    width: Double, height: Double, lineCount: Int, firstBaseline: Double,
+    missingCharacters: [Character] = []
+  ) {
     self.width = width
     self.height = height
     self.lineCount = lineCount
     self.firstBaseline = firstBaseline
+    self.missingCharacters = missingCharacters
   }
 }
 

@@ -65,9 +65,13 @@ struct ParsedArguments {
   {
     guard let text = values[name] else { return fallback }
     guard let value = Double(text), range.contains(value) else {
-      throw UsageError("\(name) must be a number from \(range.lowerBound) to \(range.upperBound), got \"\(text)\"")
+      throw UsageError("\(name) must be a number from \(plain(range.lowerBound)) to \(plain(range.upperBound)), got \"\(text)\"")
     }
     return value
+  }
+
+  private func plain(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
   }
 
   /// The value of `name`, which must be one of `choices`.

@@ -64,9 +64,13 @@ struct ListJob {
     let textStyle = try arguments.value("--text-style").map { _ in
       try arguments.choice("--text-style", default: "bodyLarge", in: ["bodyLarge", "bodyMedium"])
     }
+    let locale = arguments.value("--locale") ?? document.locale
+    if let locale, !LocaleTag.isValid(locale) {
+      throw UsageError("--locale \"\(locale)\" is not a language tag such as en, fr-FR or ar-MA")
+    }
     options = LayoutOptions(
       width: width, background: background == "none" ? .none : .theme,
-      locale: arguments.value("--locale") ?? document.locale,
+      locale: locale,
       direction: direction.flatMap(LayoutDirection.init(rawValue:)),
       textStyleOverride: textStyle.flatMap(OUDSBulletList.TextStyle.init(rawValue:)))
   }
@@ -120,9 +124,6 @@ enum RenderCommand {
         try job.renderer.renderAll(
           job.document.list, combinations: job.combinations, options: job.options, format: format)
       }
-      for warning in Set(rendered.flatMap(\.warnings)).sorted() {
-        printError("warning: \(warning)")
-      }
       if job.isMatrix {
         for picture in rendered {
           let path = URL(fileURLWithPath: output)
@@ -133,21 +134,48 @@ enum RenderCommand {
       } else if let picture = rendered.first {
         try AtomicFile.write(picture.data, to: output)
       }
+      printWarnings(rendered.flatMap(\.warnings))
       return ExitStatus.success
     }
   }
 }
 
-/// The output format named by `--format`, else by the extension of `-o`, else PNG.
+/// The output format: `--format`, else the extension of `-o`. With `all`, `-o` is a folder.
 func outputFormat(_ arguments: ParsedArguments, output: String, scale: Int, isFolder: Bool) throws -> OutputFormat {
+  let known = ["png", "svg", "pdf"]
   let extensionName = URL(fileURLWithPath: output).pathExtension.lowercased()
-  let name = try arguments.value("--format").map { _ in
-    try arguments.choice("--format", default: "png", in: ["png", "svg", "pdf"])
-  } ?? (["png", "svg", "pdf"].contains(extensionName) && !isFolder ? extensionName : "png")
+  let requested = try arguments.value("--format").map { _ in
+    try arguments.choice("--format", default: "png", in: known)
+  }
+  let name: String
+  if isFolder {
+    if known.contains(extensionName) {
+      throw UsageError("with --theme all or --mode all, -o is a folder, but \(output) names a .\(extensionName) file")
+    }
+    name = requested ?? "png"
+  } else if let requested {
+    if known.contains(extensionName), extensionName != requested {
+      throw UsageError("-o \(output) ends in .\(extensionName) but --format is \(requested)")
+    }
+    name = requested
+  } else {
+    guard known.contains(extensionName) else {
+      throw UsageError("cannot tell the format of \(output): end it in .png, .svg or .pdf, or give --format")
+    }
+    name = extensionName
+  }
   switch name {
   case "svg": return .svg
   case "pdf": return .pdf
   default: return .png(scale: scale)
+  }
+}
+
+/// Prints each warning once, in the order they came.
+func printWarnings(_ warnings: [String]) {
+  var seen = Set<String>()
+  for warning in warnings where seen.insert(warning).inserted {
+    printError("warning: \(warning)")
   }
 }
 
@@ -192,8 +220,8 @@ enum SheetCommand {
         try job.renderer.renderSheet(
           job.document.list, themes: job.themes, modes: job.modes, options: job.options, format: format)
       }
-      for warning in sheet.warnings { printError("warning: \(warning)") }
       try AtomicFile.write(sheet.data, to: output)
+      printWarnings(sheet.warnings)
       return ExitStatus.success
     }
   }
@@ -222,15 +250,17 @@ enum LayoutCommand {
       let listPath = try arguments.listPath()
       let job = try ListJob(arguments: arguments, listPath: listPath)
       var scenes: [Scene] = []
+      var warnings: [String] = []
       for (theme, mode) in job.combinations {
         let result = try job.attributingErrors {
           try job.renderer.layout(job.document.list, theme: theme, mode: mode, options: job.options)
         }
-        for warning in result.warnings { printError("warning: \(warning)") }
+        warnings += result.warnings
         scenes.append(result.scene)
       }
       let json = job.isMatrix ? try SceneJSON.encode(scenes) : try SceneJSON.encode(scenes[0])
       writeOutput(json + "\n")
+      printWarnings(warnings)
       return ExitStatus.success
     }
   }

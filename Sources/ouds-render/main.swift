@@ -1,4 +1,5 @@
 import Foundation
+import Graphics
 
 /// `ouds-render`: render OUDS bullet lists, and keep their snapshots in check.
 let topLevelHelp = """
@@ -15,9 +16,13 @@ let topLevelHelp = """
     snapshot    Verify, record or prune the reference snapshots
     diff        Compare two PNG files
 
-  See 'ouds-render <subcommand> --help' for the options of each.
+  See 'ouds-render <subcommand> --help' for the options of each, and 'ouds-render --version'
+  for the versions of the tool and its render stack.
 
   """
+
+/// The version of this tool.
+let toolVersion = "1.0.0"
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let status: Int32
@@ -28,6 +33,11 @@ case "layout": status = LayoutCommand.run(Array(arguments.dropFirst()))
 case "themes": status = ThemesCommand.run(Array(arguments.dropFirst()))
 case "snapshot": status = SnapshotCommand.run(Array(arguments.dropFirst()))
 case "diff": status = DiffCommand.run(Array(arguments.dropFirst()))
+case "--version":
+  let stack = RenderStack.current()
+  writeOutput(
+    "ouds-render \(toolVersion) (cairo \(stack.cairo), pango \(stack.pango), harfbuzz \(stack.harfbuzz), freetype \(stack.freetype), fontconfig \(stack.fontconfig), librsvg \(stack.librsvg), libspng \(stack.libspng))\n")
+  status = ExitStatus.success
 case "-h", "--help", "help":
   writeOutput(topLevelHelp)
   status = ExitStatus.success

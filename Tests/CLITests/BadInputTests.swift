@@ -124,3 +124,58 @@ struct BadInputTests {
       in: folder, stderr: "error: font directory not found: /no/fonts")
   }
 }
+
+@Suite("Output names and warnings", .serialized)
+struct OutputAndWarningTests {
+  let list = repositoryRoot.path + "/Snapshots/cases/sample-1.json"
+
+  @Test("-o must agree with the format and with 'all'", arguments: [
+    (["--theme", "all", "-o", "out.svg"], "error: with --theme all or --mode all, -o is a folder, but out.svg names a .svg file"),
+    (["--format", "pdf", "-o", "out.png"], "error: -o out.png ends in .png but --format is pdf"),
+    (["-o", "out.jpg"], "error: cannot tell the format of out.jpg: end it in .png, .svg or .pdf, or give --format"),
+    (["--locale", "xx-!!", "-o", "out.png"], "error: --locale \"xx-!!\" is not a language tag such as en, fr-FR or ar-MA"),
+    (["--width", "20", "-o", "out.png"], "error: --width must be a number from 40 to 10000, got \"20\""),
+  ])
+  func usage(arguments: [String], message: String) throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let result = try run(["render", list] + arguments, in: folder)
+    #expect(result.status == 2)
+    #expect(result.stderr == message + "\nSee 'ouds-render render --help'.\n")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+  }
+
+  @Test("characters no theme font has are named in a warning")
+  func missingGlyphs() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let tofu = try write(#"{"items": [{"label": "Emoji 😀 and 漢"}]}"#, "tofu.json", in: folder)
+    let result = try run(["render", tofu, "-o", "out.png"], in: folder)
+    #expect(result.status == 0)
+    #expect(result.stderr == "warning: items[0]: no font of the Orange theme has 😀 (U+1F600), 漢 (U+6F22); drawn as boxes\n")
+  }
+
+  @Test("a font file that differs from its manifest's SHA-256 is a warning")
+  func fontHashMismatch() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let themes = try copyOfThemes(in: folder)
+    let manifest = themes.path + "/fonts/sosh.fonts.json"
+    let text = try String(contentsOfFile: manifest, encoding: .utf8)
+    let bold = "1e9dfd6a6e33ac63a8fe3b4ed7ae0df9eac2d0b25e444e8e7daef4ac77943fc1"
+    #expect(text.contains(bold))
+    try text.replacingOccurrences(of: bold, with: String(repeating: "0", count: 64))
+      .write(toFile: manifest, atomically: true, encoding: .utf8)
+    let result = try run(["render", list, "--theme", "sosh", "--themes", themes.path, "-o", "out.png"], in: folder)
+    #expect(result.status == 0)
+    #expect(result.stderr == "warning: fonts/sosh.fonts.json: /usr/share/fonts/opentype/inter/Inter-Bold.otf has SHA-256 1e9dfd6a6e33…, the manifest says 000000000000…: renders may differ from the references\n")
+  }
+
+  @Test("--version names the tool and its render stack")
+  func version() throws {
+    let result = try run(["--version"])
+    #expect(result.status == 0)
+    #expect(result.stdout.hasPrefix("ouds-render 1.0.0 (cairo "))
+    #expect(result.stdout.contains("pango "))
+  }
+}

@@ -253,7 +253,7 @@ struct SceneRendererTests {
     #expect {
       _ = try renderer.render(scene, as: .svg)
     } throws: { error in
-      "\(error)" == "canvas of 0.0×36.0 points at scale 1 cannot be drawn"
+      "\(error)" == "canvas of 0×36 points cannot be drawn: both sides must be positive"
     }
   }
 
@@ -262,5 +262,21 @@ struct SceneRendererTests {
       .appendingPathComponent("ouds-graphics-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     return folder
+  }
+}
+
+@Suite("Canvas limits")
+struct CanvasLimitTests {
+  @Test("a bitmap over Cairo's limit says the pixel size, the limit and the way out; SVG draws it")
+  func tallCanvas() throws {
+    let renderer = SceneRenderer(textEngine: try Fixtures.engine())
+    let scene = Fixtures.scene(glyph: nil, height: 20000)
+    #expect {
+      _ = try renderer.render(scene, as: .png(scale: 2))
+    } throws: { error in
+      "\(error)"
+        == "canvas of 360×20000 points at scale 2 is 720×40000 pixels, over the 32767-pixel limit of a bitmap: use a lower scale, or SVG or PDF"
+    }
+    #expect(try renderer.render(scene, as: .svg).count > 0)
   }
 }

@@ -117,7 +117,7 @@ struct TextEngineTests {
       _ = try FontSet(manifest: manifest)
     } throws: { error in
       "\(error)"
-        == "font file not found: /usr/share/fonts/truetype/liberation2/LiberationSans-Missing.ttf (install the Debian package fonts-liberation2)"
+        == "font file not found: /usr/share/fonts/truetype/liberation2/LiberationSans-Missing.ttf (shipped by the Debian package fonts-liberation2: install it, or fix the path)"
     }
   }
 

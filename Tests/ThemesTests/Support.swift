@@ -10,9 +10,16 @@ enum Fixture {
     .deletingLastPathComponent().deletingLastPathComponent()
   /// The project's `Themes/` directory.
   static let themesDirectory = repositoryRoot.appendingPathComponent("Themes")
-  /// The OUDS reference token files, next to the repository (`../shared/reference/ouds/tokens`).
-  static let referenceDirectory = repositoryRoot.appendingPathComponent("../shared/reference/ouds/tokens")
-    .standardizedFileURL
+  /// The OUDS reference token files next to the repository (`../shared/reference/ouds/tokens`).
+  static let sharedReferenceDirectory = repositoryRoot
+    .appendingPathComponent("../shared/reference/ouds/tokens").standardizedFileURL
+  /// The copy of the reference files kept with the tests, for checkouts without `../shared`.
+  static let vendoredReferenceDirectory = repositoryRoot
+    .appendingPathComponent("Tests/ThemesTests/ReferenceTokens")
+  /// The reference token files: the shared ones when present, else the copy.
+  static let referenceDirectory =
+    FileManager.default.fileExists(atPath: sharedReferenceDirectory.appendingPathComponent("orange.json").path)
+    ? sharedReferenceDirectory : vendoredReferenceDirectory
 
   /// The library read from the repository's `Themes/`, loaded once.
   static let library: Result<ThemeLibrary, ThemeError> = Result { () throws(ThemeError) in

@@ -198,6 +198,26 @@ public struct SceneText: Codable, Hashable, Sendable {
     self.alignment = alignment
     self.content = content
   }
+
+  enum CodingKeys: String, CodingKey { case origin, wrapWidth, alignment, content }
+
+  /// Decodes a placed paragraph.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    origin = try c.decode(Point.self, forKey: .origin)
+    wrapWidth = try c.decode(Double.self, forKey: .wrapWidth)
+    alignment = try c.decode(TextAlignment.self, forKey: .alignment)
+    content = try c.decode(StyledText.self, forKey: .content)
+  }
+
+  /// Encodes a placed paragraph with 2-decimal numbers.
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(origin, forKey: .origin)
+    try c.encode(wrapWidth.roundedToHundredths, forKey: .wrapWidth)
+    try c.encode(alignment, forKey: .alignment)
+    try c.encode(content, forKey: .content)
+  }
 }
 
 /// One item of the list, fully placed.

@@ -106,7 +106,9 @@ public func verifySnapshot(
     outcome = try RendererPool.shared.withRenderer(
       themes: settings.themesDirectory, fonts: settings.brandFontDirectory
     ) { renderer in
-      SnapshotEngine.record(reference, in: directory, renderer: renderer, mode: recordMode, options: settings.diffOptions)
+      SnapshotEngine.record(
+        reference, in: directory, renderer: renderer, mode: recordMode, options: settings.diffOptions,
+        sourceDirectory: testFile.deletingLastPathComponent())
     }
   } catch {
     return "\(reference.id): cannot make a renderer: \(error)"

@@ -8,8 +8,14 @@ import Graphics
 /// Layout: `<dir>/<case>/<variant>/expected.png`, `actual.png`, `diff.png`, `side-by-side.png`,
 /// `expected.layout.json`, `actual.layout.json`, `layout.diff`; `<dir>/junit.xml`; `<dir>/summary.txt`.
 public enum SnapshotArtifacts {
-  /// The default artifacts folder, relative to the current folder.
+  /// The default artifacts folder of the test suite and `assertSnapshot`, relative to the current folder.
   public static let defaultDirectory = ".build/snapshot-artifacts"
+
+  /// The default artifacts folder of `ouds-render snapshot verify`: `<parent of snapshots>/.build/snapshot-artifacts`,
+  /// i.e. the package's `.build/snapshot-artifacts` for `./Snapshots`, wherever the command runs from.
+  public static func defaultDirectory(forSnapshots snapshots: URL) -> URL {
+    snapshots.standardizedFileURL.deletingLastPathComponent().appendingPathComponent(defaultDirectory)
+  }
   /// A file that marks a folder as written by this tool, so stale per-reference folders can be cleared.
   static let markerFileName = ".ouds-snapshot-artifacts"
 
@@ -125,7 +131,7 @@ public enum SnapshotSummary {
     if let headline = report.environmentHeadline { lines.append(headline) }
     lines += table(report.failures)
     for outcome in report.failures {
-      let label = outcome.status == .missing ? "MISSING" : outcome.status == .error ? "ERROR  " : "CHANGED"
+      let label = displayStatus(outcome).uppercased().padding(toLength: 7, withPad: " ", startingAt: 0)
       lines.append("\(label) \(outcome.reference.id)")
       lines.append("        case \(outcome.reference.caseName), variant \(outcome.reference.variant.name)")
       if let diff = outcome.diff, diff != .identical {
@@ -161,7 +167,16 @@ public enum SnapshotSummary {
     return lines.joined(separator: "\n") + "\n"
   }
 
+  /// The status a person reads: `layout` for a change of the layout JSON alone (pixels pass), else the status.
+  public static func displayStatus(_ outcome: SnapshotOutcome) -> String {
+    if outcome.status == .changed, outcome.diff?.passes == true, !outcome.layoutDiff.isEmpty { return "layout" }
+    return outcome.status.rawValue
+  }
+
   /// One row per failure: status, reference, changed pixels, ratio, regions, layout lines.
+  ///
+  /// A layout-only change reads `layout … identical  -  -  4 lines`: the PIXELS column says `identical`
+  /// rather than `0`, so it is clear the pictures match.
   public static func table(_ failures: [SnapshotOutcome]) -> [String] {
     guard !failures.isEmpty else { return [] }
     var rows = [["STATUS", "REFERENCE", "PIXELS", "RATIO", "REGIONS", "LAYOUT"]]
@@ -174,8 +189,7 @@ public enum SnapshotSummary {
         case .sizeMismatch(let expected, let actual):
           pixels = "size \(expected)→\(actual)"
         case .identical:
-          pixels = "0"
-          ratio = "0"
+          pixels = "identical"
         default:
           pixels = "\(diff.changedPixels)"
           ratio = String(format: "%.3f%%", diff.changedRatio * 100)
@@ -184,7 +198,7 @@ public enum SnapshotSummary {
       }
       let layoutLines = outcome.layoutDiff.filter { $0.hasPrefix("-") || $0.hasPrefix("+") }.count
       rows.append([
-        outcome.status.rawValue, outcome.reference.id, pixels, ratio, regions,
+        displayStatus(outcome), outcome.reference.id, pixels, ratio, regions,
         outcome.expectedLayout == nil && outcome.status != .changed ? "-" : "\(layoutLines) lines",
       ])
     }
@@ -195,12 +209,24 @@ public enum SnapshotSummary {
     } + [""]
   }
 
-  /// `N references: P passed, F failed (C changed, M missing, E errors)[, R recorded] in S s`.
+  /// The last line of `record --missing`: `record --missing: wrote F files for R references; K already existed (not checked)[; E errors] in S s`.
+  public static func missingTotals(_ report: SnapshotRunReport) -> String {
+    let recorded = report.count(.recorded)
+    let existing = report.count(.skipped)
+    let errors = report.failures.count
+    var line = "record --missing: wrote \(report.written.count) file\(report.written.count == 1 ? "" : "s")"
+      + " for \(recorded) reference\(recorded == 1 ? "" : "s")"
+      + "; \(existing) already existed (not checked)"
+    if errors > 0 { line += "; \(errors) error\(errors == 1 ? "" : "s")" }
+    return line + String(format: " in %.2f s", report.seconds)
+  }
+
+  /// `N references: P passed[, R recorded][, K not checked], F failed (C changed, M missing, E errors) in S s`.
   public static func totals(_ report: SnapshotRunReport) -> String {
     let failed = report.failures.count
     var line = "\(report.outcomes.count) reference\(report.outcomes.count == 1 ? "" : "s"): \(report.count(.passed)) passed"
     if report.count(.recorded) > 0 { line += ", \(report.count(.recorded)) recorded" }
-    if report.count(.skipped) > 0 { line += ", \(report.count(.skipped)) skipped" }
+    if report.count(.skipped) > 0 { line += ", \(report.count(.skipped)) not checked" }
     if failed > 0 {
       line += ", \(failed) failed (\(report.count(.changed)) changed, \(report.count(.missing)) missing, \(report.count(.error)) errors)"
     }

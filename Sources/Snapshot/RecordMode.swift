@@ -4,7 +4,7 @@ import Foundation
 public enum SnapshotRecordMode: String, Sendable, CaseIterable, CustomStringConvertible {
   /// Render everything and overwrite every reference that differs (or is missing).
   case all
-  /// Write references that do not exist yet; verify the others.
+  /// Write references (their PNG or layout JSON) that do not exist yet; existing ones are neither compared nor rewritten.
   case missing
   /// Verify everything; rewrite references that fail or are missing.
   case failed

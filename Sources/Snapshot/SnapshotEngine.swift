@@ -62,19 +62,30 @@ public final class SnapshotEngine: Sendable {
   /// - Throws: an error when no renderer can be made (e.g. an unreadable `Themes/`).
   public func verify(_ references: [SnapshotReference]) throws -> SnapshotRunReport {
     try run(references) { renderer, reference in
-      Self.check(reference, in: self.configuration.snapshotsDirectory, renderer: renderer, options: self.configuration.diffOptions)
+      Self.check(
+        reference, in: self.configuration.snapshotsDirectory, renderer: renderer,
+        options: self.configuration.diffOptions, sourceDirectory: self.casesDirectory)
     }
   }
 
+  /// The folder of the case files, against which free icon paths are made relative when outside the snapshots folder.
+  var casesDirectory: URL {
+    configuration.snapshotsDirectory.appendingPathComponent(SnapshotCatalogue.casesFolderName)
+  }
+
   /// Compares one reference stored under `directory` with a fresh render; the building block of verify and `assertSnapshot`.
+  ///
+  /// The layout JSON is made location-independent first (see ``SnapshotLayout/portable(_:snapshotsDirectory:sourceDirectory:)``):
+  /// free icon paths are relative to `directory` or to `sourceDirectory` (the case or test file's folder).
   public static func check(
-    _ reference: SnapshotReference, in directory: URL, renderer: BulletListRenderer, options: DiffOptions
+    _ reference: SnapshotReference, in directory: URL, renderer: BulletListRenderer, options: DiffOptions,
+    sourceDirectory: URL? = nil
   ) -> SnapshotOutcome {
     let start = DispatchTime.now().uptimeNanoseconds
     func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
     let render: Render
     do {
-      render = try Render(reference, renderer: renderer)
+      render = try Render(reference, renderer: renderer, snapshotsDirectory: directory, sourceDirectory: sourceDirectory)
     } catch {
       return SnapshotOutcome(reference: reference, status: .error, message: "cannot render: \(error)", seconds: seconds())
     }
@@ -120,13 +131,17 @@ public final class SnapshotEngine: Sendable {
 
   // MARK: - Record
 
-  /// Records `references` in `mode`: `all` rewrites what differs, `missing` writes only absent references,
-  /// `failed` verifies and rewrites failures, `never` only verifies. Writes are atomic, and a file whose
-  /// bytes would not change is left untouched; `ENVIRONMENT.json` is updated when anything is written.
+  /// Records `references` in `mode`: `all` rewrites what differs, `missing` writes only the absent files
+  /// and does not look at existing references (they are `skipped`), `failed` verifies and rewrites failures,
+  /// `never` only verifies. Writes are atomic, and a file whose bytes would not change is left untouched;
+  /// `ENVIRONMENT.json` is updated when anything is written.
   public func record(_ references: [SnapshotReference], mode: SnapshotRecordMode) throws -> SnapshotRunReport {
     let directory = configuration.snapshotsDirectory
+    let cases = casesDirectory
     var report = try run(references) { renderer, reference in
-      Self.record(reference, in: directory, renderer: renderer, mode: mode, options: self.configuration.diffOptions)
+      Self.record(
+        reference, in: directory, renderer: renderer, mode: mode, options: self.configuration.diffOptions,
+        sourceDirectory: cases)
     }
     report.written = report.outcomes.filter { $0.status == .recorded }
       .flatMap { $0.message.map { Self.writtenPaths(from: $0) } ?? [] }
@@ -142,38 +157,41 @@ public final class SnapshotEngine: Sendable {
   }
 
   /// Records one reference under `directory` in `mode`; the building block of record and `assertSnapshot`.
+  ///
+  /// In `missing` mode a reference whose PNG and layout JSON both exist is not rendered nor compared
+  /// (status `skipped`); otherwise only its absent file(s) are written, never an existing one.
   public static func record(
     _ reference: SnapshotReference, in directory: URL, renderer: BulletListRenderer,
-    mode: SnapshotRecordMode, options: DiffOptions
+    mode: SnapshotRecordMode, options: DiffOptions, sourceDirectory: URL? = nil
   ) -> SnapshotOutcome {
     let start = DispatchTime.now().uptimeNanoseconds
     let imageURL = directory.appendingPathComponent(reference.imagePath)
     let layoutURL = directory.appendingPathComponent(reference.layoutPath)
+    let imageExists = FileManager.default.fileExists(atPath: imageURL.path)
+    let layoutExists = FileManager.default.fileExists(atPath: layoutURL.path)
     switch mode {
     case .never:
-      return check(reference, in: directory, renderer: renderer, options: options)
+      return check(reference, in: directory, renderer: renderer, options: options, sourceDirectory: sourceDirectory)
     case .missing:
-      let exists =
-        FileManager.default.fileExists(atPath: imageURL.path) && FileManager.default.fileExists(atPath: layoutURL.path)
-      if exists {
-        return check(reference, in: directory, renderer: renderer, options: options)
+      if imageExists && layoutExists {
+        return SnapshotOutcome(reference: reference, status: .skipped, message: "exists, not checked (record --missing)")
       }
     case .failed:
-      let verified = check(reference, in: directory, renderer: renderer, options: options)
+      let verified = check(reference, in: directory, renderer: renderer, options: options, sourceDirectory: sourceDirectory)
       guard verified.status == .changed || verified.status == .missing else { return verified }
     case .all:
       break
     }
     do {
-      let render = try Render(reference, renderer: renderer)
-      let png = try PNGCodec.encode(render.image)
+      let render = try Render(reference, renderer: renderer, snapshotsDirectory: directory, sourceDirectory: sourceDirectory)
       var wrote: [String] = []
-      if FileManager.default.contents(atPath: imageURL.path) != png {
+      let png = try PNGCodec.encode(render.image)
+      if !(mode == .missing && imageExists), FileManager.default.contents(atPath: imageURL.path) != png {
         try AtomicFile.write(png, to: imageURL.path, createDirectories: true)
         wrote.append(reference.imagePath)
       }
       let layout = Data(render.layoutJSON.utf8)
-      if FileManager.default.contents(atPath: layoutURL.path) != layout {
+      if !(mode == .missing && layoutExists), FileManager.default.contents(atPath: layoutURL.path) != layout {
         try AtomicFile.write(layout, to: layoutURL.path, createDirectories: true)
         wrote.append(reference.layoutPath)
       }
@@ -184,7 +202,7 @@ public final class SnapshotEngine: Sendable {
       return SnapshotOutcome(
         reference: reference, status: .recorded, message: "wrote " + wrote.joined(separator: ", "), seconds: seconds)
     } catch {
-      return SnapshotOutcome(reference: reference, status: .error, message: "cannot record: \(error)")
+      return SnapshotOutcome(reference: reference, status: .error, message: "cannot record: \(error)".replacingOccurrences(of: "\n", with: " "))
     }
   }
 
@@ -302,17 +320,60 @@ public final class SnapshotEngine: Sendable {
   }
 }
 
-/// One fresh render of a reference: the pixels and the layout JSON text.
+/// One fresh render of a reference: the pixels and the location-independent layout JSON text.
 struct Render {
   var image: RasterImage
   var layoutJSON: String
 
-  init(_ reference: SnapshotReference, renderer: BulletListRenderer) throws {
+  init(_ reference: SnapshotReference, renderer: BulletListRenderer, snapshotsDirectory: URL, sourceDirectory: URL?) throws {
     let variant = reference.variant
     let result = try renderer.rasterize(
       reference.list, theme: variant.theme, mode: variant.mode, options: variant.options, scale: variant.scale)
     image = result.image
-    layoutJSON = try SceneJSON.encode(result.scene) + "\n"
+    let scene = SnapshotLayout.portable(
+      result.scene, snapshotsDirectory: snapshotsDirectory, sourceDirectory: sourceDirectory)
+    layoutJSON = try SceneJSON.encode(scene) + "\n"
+  }
+}
+
+/// Makes the layout JSON of a reference independent of where the repository is checked out.
+public enum SnapshotLayout {
+  /// `scene` with every `row.glyph.imageFile` rewritten: relative to `snapshotsDirectory` when the file is
+  /// inside it (`cases/heart.svg`), else relative to `sourceDirectory` (the case or test file's folder)
+  /// when inside that, else the file name alone.
+  public static func portable(_ scene: Scene, snapshotsDirectory: URL, sourceDirectory: URL?) -> Scene {
+    var copy = scene
+    for index in copy.rows.indices {
+      guard let file = copy.rows[index].glyph?.imageFile else { continue }
+      copy.rows[index].glyph?.imageFile = portablePath(
+        of: file, snapshotsDirectory: snapshotsDirectory, sourceDirectory: sourceDirectory)
+    }
+    return copy
+  }
+
+  /// The location-independent form of one icon path (see ``portable(_:snapshotsDirectory:sourceDirectory:)``).
+  public static func portablePath(of file: String, snapshotsDirectory: URL, sourceDirectory: URL?) -> String {
+    let url = URL(fileURLWithPath: file)
+    for folder in [snapshotsDirectory] + (sourceDirectory.map { [$0] } ?? []) {
+      if let relative = relativePath(of: url, inside: folder) { return relative }
+    }
+    return url.lastPathComponent
+  }
+
+  /// `file` relative to `folder` when it is strictly inside it (comparing standardized, then symlink-resolved paths).
+  static func relativePath(of file: URL, inside folder: URL) -> String? {
+    let candidates = [
+      (file.standardizedFileURL, folder.standardizedFileURL),
+      (file.resolvingSymlinksInPath(), folder.resolvingSymlinksInPath()),
+    ]
+    for (file, folder) in candidates {
+      let fileParts = file.pathComponents
+      let folderParts = folder.pathComponents
+      if fileParts.count > folderParts.count, Array(fileParts.prefix(folderParts.count)) == folderParts {
+        return fileParts.dropFirst(folderParts.count).joined(separator: "/")
+      }
+    }
+    return nil
   }
 }
 

@@ -38,15 +38,17 @@ enum SnapshotCommand {
 
     USAGE: ouds-render snapshot verify [options]
 
-    Exit 0 when every reference matches; 1 with a table (case, variant, changed pixels, ratio,
+    Exit 0 when every reference matches; 1 with a table (status, reference, changed pixels, ratio,
     changed regions, layout JSON diff lines) when any differs or is missing; 2 on a usage error.
+    Status 'layout' with PIXELS 'identical' means only the layout JSON differs.
     Failures write expected.png, actual.png, diff.png, side-by-side.png, the layout JSON diff and
     junit.xml to the artifacts folder.
 
     OPTIONS:
     \(commonHelp)
     \(selectionHelp)
-      --artifacts <dir>       where failures are written (default: .build/snapshot-artifacts)
+      --artifacts <dir>       where failures are written (default: .build/snapshot-artifacts
+                              beside the --snapshots folder, i.e. <snapshots>/../.build/…)
       --report <dir>          write a self-contained HTML review page (index.html + images)
       --junit <file>          also write JUnit XML here, even when everything passes
       -h, --help              show this help
@@ -59,10 +61,12 @@ enum SnapshotCommand {
     USAGE: ouds-render snapshot record [--missing | --failed] [options]
 
     Without a mode flag, every selected reference is rendered and written when it differs.
+    --missing renders only references whose PNG or layout JSON is absent, writes the absent files,
+    and does not compare the others; it exits 0 unless rendering or writing fails.
     Snapshots/ENVIRONMENT.json is updated with this machine's render stack when anything is written.
 
     OPTIONS:
-      --missing               only write references that do not exist yet
+      --missing               only write references that do not exist yet (existing ones are not checked)
       --failed                verify, then rewrite only the references that fail or are missing
     \(commonHelp)
     \(selectionHelp)
@@ -184,7 +188,9 @@ enum SnapshotCommand {
       // The table goes to stdout; it starts with the environment line when the machine differs.
       writeOutput(SnapshotSummary.text(report, acceptCommand: commands.accept))
       if !report.succeeded {
-        let artifacts = URL(fileURLWithPath: arguments.value("--artifacts") ?? SnapshotArtifacts.defaultDirectory)
+        let artifacts =
+          arguments.value("--artifacts").map { URL(fileURLWithPath: $0) }
+          ?? SnapshotArtifacts.defaultDirectory(forSnapshots: engine.configuration.snapshotsDirectory)
         try SnapshotArtifacts.write(report, to: artifacts, acceptCommand: commands.accept)
         printError("artifacts: \(artifacts.path) (expected.png, actual.png, diff.png per failure; junit.xml)")
       }
@@ -224,7 +230,11 @@ enum SnapshotCommand {
       for outcome in report.failures {
         printError("error: \(outcome.reference.id): \(outcome.reason)")
       }
-      writeOutput(SnapshotSummary.totals(report) + " (record \(mode))\n")
+      if mode == .missing {
+        writeOutput(SnapshotSummary.missingTotals(report) + "\n")
+      } else {
+        writeOutput(SnapshotSummary.totals(report) + " (record \(mode))\n")
+      }
       return report.failures.isEmpty ? ExitStatus.success : ExitStatus.failure
     }
   }

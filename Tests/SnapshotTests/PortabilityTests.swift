@@ -19,9 +19,12 @@ struct PortabilityTests {
     try FileManager.default.copyItem(at: Repo.themes, to: themes)
     let engine = try engine(snapshots: snapshots, themes: themes)
     let report = try engine.verify(engine.catalogue.references)
-    #expect(report.outcomes.count == engine.catalogue.references.count)
-    #expect(report.succeeded, "\(SnapshotSummary.text(report))")
-    #expect(report.outcomes.allSatisfy { $0.layoutDiff.isEmpty })
+    // Plain values only: Swift Testing would describe a whole report (with images) on failure.
+    let verified = report.outcomes.count
+    let failing = report.failures.map(\.reference.id)
+    let summary = failing.isEmpty ? "" : SnapshotSummary.table(report.failures).prefix(20).joined(separator: "\n")
+    #expect(verified == engine.catalogue.references.count)
+    #expect(failing.isEmpty, "\(failing.count) references fail in a relocated checkout:\n\(summary)")
   }
 
   @Test("no stored layout JSON holds an absolute path of this checkout")

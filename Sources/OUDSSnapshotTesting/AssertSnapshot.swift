@@ -108,7 +108,7 @@ public func verifySnapshot(
     ) { renderer in
       SnapshotEngine.record(
         reference, in: directory, renderer: renderer, mode: recordMode, options: settings.diffOptions,
-        sourceDirectory: testFile.deletingLastPathComponent())
+        sourceDirectory: testFile.deletingLastPathComponent(), checkExisting: true)
     }
   } catch {
     return "\(reference.id): cannot make a renderer: \(error)"

@@ -134,14 +134,17 @@ public final class SnapshotEngine: Sendable {
   /// Records `references` in `mode`: `all` rewrites what differs, `missing` writes only the absent files
   /// and does not look at existing references (they are `skipped`), `failed` verifies and rewrites failures,
   /// `never` only verifies. Writes are atomic, and a file whose bytes would not change is left untouched;
-  /// `ENVIRONMENT.json` is updated when anything is written.
-  public func record(_ references: [SnapshotReference], mode: SnapshotRecordMode) throws -> SnapshotRunReport {
+  /// `ENVIRONMENT.json` is updated when anything is written. With `checkExisting` (the test suite's
+  /// `missing`, like swift-snapshot-testing's), existing references are compared instead of skipped.
+  public func record(
+    _ references: [SnapshotReference], mode: SnapshotRecordMode, checkExisting: Bool = false
+  ) throws -> SnapshotRunReport {
     let directory = configuration.snapshotsDirectory
     let cases = casesDirectory
     var report = try run(references) { renderer, reference in
       Self.record(
         reference, in: directory, renderer: renderer, mode: mode, options: self.configuration.diffOptions,
-        sourceDirectory: cases)
+        sourceDirectory: cases, checkExisting: checkExisting)
     }
     report.written = report.outcomes.filter { $0.status == .recorded }
       .flatMap { $0.message.map { Self.writtenPaths(from: $0) } ?? [] }
@@ -158,11 +161,13 @@ public final class SnapshotEngine: Sendable {
 
   /// Records one reference under `directory` in `mode`; the building block of record and `assertSnapshot`.
   ///
-  /// In `missing` mode a reference whose PNG and layout JSON both exist is not rendered nor compared
-  /// (status `skipped`); otherwise only its absent file(s) are written, never an existing one.
+  /// In `missing` mode a reference whose PNG and layout JSON both exist is compared when
+  /// `checkExisting` is true (the test suite and `assertSnapshot`), else neither rendered nor compared
+  /// (status `skipped`, the CLI's `record --missing`); only absent files are ever written.
   public static func record(
     _ reference: SnapshotReference, in directory: URL, renderer: BulletListRenderer,
-    mode: SnapshotRecordMode, options: DiffOptions, sourceDirectory: URL? = nil
+    mode: SnapshotRecordMode, options: DiffOptions, sourceDirectory: URL? = nil,
+    checkExisting: Bool = false
   ) -> SnapshotOutcome {
     let start = DispatchTime.now().uptimeNanoseconds
     let imageURL = directory.appendingPathComponent(reference.imagePath)
@@ -174,6 +179,9 @@ public final class SnapshotEngine: Sendable {
       return check(reference, in: directory, renderer: renderer, options: options, sourceDirectory: sourceDirectory)
     case .missing:
       if imageExists && layoutExists {
+        if checkExisting {
+          return check(reference, in: directory, renderer: renderer, options: options, sourceDirectory: sourceDirectory)
+        }
         return SnapshotOutcome(reference: reference, status: .skipped, message: "exists, not checked (record --missing)")
       }
     case .failed:

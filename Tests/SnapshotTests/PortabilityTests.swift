@@ -124,14 +124,15 @@ struct PortabilityTests {
     #expect(totals.hasPrefix("record --missing: wrote 1 file for 1 reference; 1 already existed (not checked) in "))
     #expect(SnapshotSummary.totals(report).contains("1 not checked"))
 
-    // The test-suite side: under `missing` an existing, different reference is not compared …
+    // The test-suite side: under `missing` an existing, different reference is compared (and fails) …
     var other = RecordModeTests.list
     other.items[0] = OUDSBulletList.Item("Different")
     let refs = folder.appendingPathComponent("refs")
     let settings = SnapshotTestSettings(directory: refs, record: .missing, artifactsDirectory: folder.appendingPathComponent("artifacts"))
     // … but writing one still fails the test once.
     #expect(verifySnapshot(of: RecordModeTests.list, theme: .orange, mode: .light, named: "m", settings: settings, environment: [:])?.contains("recorded") == true)
-    #expect(verifySnapshot(of: other, theme: .orange, mode: .light, named: "m", settings: settings, environment: [:]) == nil)
+    #expect(verifySnapshot(of: other, theme: .orange, mode: .light, named: "m", settings: settings, environment: [:])?.contains("pixels differ") == true)
+    #expect(verifySnapshot(of: RecordModeTests.list, theme: .orange, mode: .light, named: "m", settings: settings, environment: [:]) == nil)
     var never = settings
     never.record = .never
     #expect(verifySnapshot(of: other, theme: .orange, mode: .light, named: "m", settings: never, environment: [:]) != nil)

@@ -13,7 +13,7 @@ struct CatalogueVerifyTests {
     let mode = try SnapshotRecordMode.fromEnvironment()
     let engine = try SnapshotEngine(configuration: SnapshotConfiguration(snapshotsDirectory: Repo.snapshots, themesDirectory: Repo.themes))
     let references = engine.catalogue.references
-    let report = mode == .never ? try engine.verify(references) : try engine.record(references, mode: mode == .all ? .all : mode)
+    let report = mode == .never ? try engine.verify(references) : try engine.record(references, mode: mode, checkExisting: true)
     if let headline = report.environmentHeadline { Issue.record(Comment(rawValue: headline)) }
     if !report.failures.isEmpty {
       let artifacts = Repo.root.appendingPathComponent(SnapshotArtifacts.defaultDirectory)

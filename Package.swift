@@ -57,7 +57,7 @@ let package = Package(
     .testTarget(name: "BulletListTests", dependencies: ["BulletList"]),
     .testTarget(name: "ThemesTests", dependencies: ["Themes"]),
     .testTarget(name: "LayoutTests", dependencies: ["Layout", "Graphics", "BulletListRenderer"]),
-    .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Scene", "Themes"]),
+    .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Scene", "Themes", "CSpng"]),
     .testTarget(name: "SnapshotTests", dependencies: ["Snapshot", "OUDSSnapshotTesting"]),
     .testTarget(name: "CLITests", dependencies: ["BulletListRenderer"]),
   ]

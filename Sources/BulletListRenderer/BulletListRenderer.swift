@@ -148,8 +148,9 @@ public final class BulletListRenderer {
 
   /// Renders `list` for every given theme × mode pair.
   ///
-  /// Layout and drawing run on this thread (Pango is not thread-safe); PNG encoding, the costly
-  /// part, runs on every core. The output order is the order of `combinations`.
+  /// Layout and drawing run on this thread (Pango is not thread-safe), while one background
+  /// worker encodes the previous picture as PNG: on two cores the encoder, the costly part, runs
+  /// beside the drawing. The output order is the order of `combinations`.
   public func renderAll(
     _ list: OUDSBulletList, combinations: [(ThemeName, ColorMode)],
     options: LayoutOptions = LayoutOptions(), format: OutputFormat
@@ -157,17 +158,21 @@ public final class BulletListRenderer {
     guard case .png(let scale) = format else {
       return try combinations.map { try render(list, theme: $0.0, mode: $0.1, options: options, format: format) }
     }
-    let rasters = try combinations.map { combination in
-      try rasterize(list, theme: combination.0, mode: combination.1, options: options, scale: scale)
+    let encoded = ParallelResults<Data>(count: combinations.count)
+    let encoder = DispatchQueue(label: "ouds-render.png-encoder")
+    var scenes: [(Scene, [String])] = []
+    defer { encoder.sync {} }  // never leave the encoder running past a thrown error
+    for (index, combination) in combinations.enumerated() {
+      let laidOut = try layout(list, theme: combination.0, mode: combination.1, options: options)
+      let bitmap = try engine(for: combination.0).renderer.draw(laidOut.scene, scale: scale)
+      scenes.append((laidOut.scene, laidOut.warnings))
+      encoder.async { encoded.set(index, Result { try bitmap.encodePNG() }) }
     }
-    let encoded = ParallelResults<Data>(count: rasters.count)
-    DispatchQueue.concurrentPerform(iterations: rasters.count) { index in
-      encoded.set(index, Result { try PNGCodec.encode(rasters[index].image) })
-    }
+    encoder.sync {}
     return try combinations.enumerated().map { index, combination in
       RenderedList(
         theme: combination.0, mode: combination.1, data: try encoded.get(index),
-        scene: rasters[index].scene, warnings: rasters[index].warnings)
+        scene: scenes[index].0, warnings: scenes[index].1)
     }
   }
 }

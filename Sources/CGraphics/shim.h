@@ -9,4 +9,5 @@
 #include <ft2build.h>
 #include FT_FREETYPE_H
 #include <hb.h>
+#include <malloc.h>
 #endif

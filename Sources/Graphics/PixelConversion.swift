@@ -41,6 +41,28 @@ enum PixelConversion {
     return RasterImage(width: width, height: height, pixels: pixels)
   }
 
+  /// Whether every pixel of the bitmap has alpha 255.
+  static func isOpaque(_ bitmap: ARGB32Bitmap) -> Bool {
+    for y in 0..<bitmap.height {
+      let row = UnsafeRawPointer(bitmap.data + y * bitmap.stride).assumingMemoryBound(to: UInt32.self)
+      var all: UInt32 = 0xFF00_0000
+      for x in 0..<bitmap.width { all &= row[x] }
+      if all & 0xFF00_0000 != 0xFF00_0000 { return false }
+    }
+    return true
+  }
+
+  /// Converts one row of opaque native-endian ARGB words to R, G, B bytes.
+  @inline(__always)
+  static func opaqueRGB(row: UnsafePointer<UInt32>, count: Int, into out: UnsafeMutablePointer<UInt8>) {
+    for x in 0..<count {
+      let word = row[x]
+      out[x * 3] = UInt8(truncatingIfNeeded: word >> 16)
+      out[x * 3 + 1] = UInt8(truncatingIfNeeded: word >> 8)
+      out[x * 3 + 2] = UInt8(truncatingIfNeeded: word)
+    }
+  }
+
   /// Converts one row of native-endian premultiplied ARGB words to straight R, G, B, A bytes.
   @inline(__always)
   static func unpremultiply(

@@ -34,6 +34,13 @@ public final class SceneRenderer {
     }
   }
 
+  /// Draws `scene` into a bitmap with `scale` pixels per point, to be encoded later, possibly on
+  /// another thread (see ``DrawnBitmap``).
+  /// - Throws: `GraphicsError` as ``render(_:as:)``.
+  public func draw(_ scene: Scene, scale: Int) throws(GraphicsError) -> DrawnBitmap {
+    DrawnBitmap(surface: try drawBitmap(scene, scale: scale))
+  }
+
   /// Draws `scene` into a straight-alpha bitmap with `scale` pixels per point.
   /// - Throws: `GraphicsError` as ``render(_:as:)``.
   public func rasterize(_ scene: Scene, scale: Int) throws(GraphicsError) -> RasterImage {
@@ -168,5 +175,25 @@ public final class SceneRenderer {
   private func draw(_ text: SceneText, on cr: OpaquePointer) {
     textEngine.layout(text.content, wrapWidth: text.wrapWidth, alignment: text.alignment)
       .draw(on: cr, x: text.origin.x, y: text.origin.y, color: text.content.appearance.color)
+  }
+}
+
+/// A finished bitmap, owned alone: once drawn nothing else touches its pixels, so it may be
+/// encoded on another thread while the drawing thread goes on with the next scene.
+public final class DrawnBitmap: @unchecked Sendable {
+  private let surface: CairoSurface
+
+  init(surface: CairoSurface) {
+    self.surface = surface
+  }
+
+  /// Encodes the bitmap as a PNG, straight from Cairo's rows (no intermediate copy).
+  public func encodePNG() throws(GraphicsError) -> Data {
+    try PNGCodec.encode(argb32: surface)
+  }
+
+  /// The bitmap as straight-alpha RGBA pixels.
+  public func rasterImage() throws(GraphicsError) -> RasterImage {
+    try PixelConversion.rasterImage(fromARGB32: surface)
   }
 }

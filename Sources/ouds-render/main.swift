@@ -21,6 +21,9 @@ let topLevelHelp = """
 
   """
 
+// Large bitmaps reuse heap memory instead of page-faulting fresh maps (no output change).
+MemoryTuning.keepLargeBuffersOnHeap()
+
 /// The version of this tool.
 let toolVersion = "1.0.0"
 

@@ -89,24 +89,6 @@ public struct ThemeLibrary: Sendable {
     return try result.get()
   }
 
-  /// Checks that every font file of the theme's manifest exists and has the declared SHA-256.
-  public func verifyFonts(for name: ThemeName) throws(ThemeError) {
-    let manifest = try fontManifest(for: name)
-    let file = Self.fontManifestFileName(for: name)
-    for font in manifest.files {
-      let package = font.debianPackage.map { " (install the Debian package \($0))" } ?? ""
-      guard FileManager.default.fileExists(atPath: font.path) else {
-        throw ThemeError(file: file, token: font.path, message: "font file is missing\(package)")
-      }
-      let actual = try FontDigest.sha256Hex(ofFileAt: font.path)
-      if actual != font.sha256 {
-        throw ThemeError(
-          file: file, token: font.path,
-          message: "SHA-256 is \(actual) but the manifest says \(font.sha256)\(package.isEmpty ? "" : " (the package changed; update the manifest)")")
-      }
-    }
-  }
-
   private func context(_ name: ThemeName, _ mode: ColorMode) throws(ThemeError) -> ResolvedContext {
     let context = Self.contextName(name, mode)
     guard let result = contexts[context] else {

@@ -8,25 +8,8 @@ import Themes
 /// References are only comparable pixel for pixel with renders made by the same stack; when the
 /// machine differs, verify says so first ("environment differs: …") and still reports the pixels.
 public struct SnapshotEnvironment: Codable, Hashable, Sendable {
-  /// One font file a theme loaded.
-  public struct Font: Codable, Hashable, Sendable {
-    /// The manifest role (e.g. `latin-regular`), or `brand`.
-    public var role: String
-    /// The family fontconfig read from the file.
-    public var family: String
-    /// The file's path when it was loaded.
-    public var path: String
-    /// SHA-256 of the file, lower-case hex.
-    public var sha256: String
-
-    /// Creates a font record.
-    public init(role: String, family: String, path: String, sha256: String) {
-      self.role = role
-      self.family = family
-      self.path = path
-      self.sha256 = sha256
-    }
-  }
+  /// One font file a theme loaded (role, family, path, SHA-256).
+  public typealias Font = LoadedFont
 
   /// The versions of cairo, pango, harfbuzz, freetype, fontconfig, librsvg and libspng.
   public var renderStack: RenderStack
@@ -47,9 +30,7 @@ public struct SnapshotEnvironment: Codable, Hashable, Sendable {
   public static func current(renderer: BulletListRenderer, themes: [ThemeName]) throws -> SnapshotEnvironment {
     var fonts: [String: [Font]] = [:]
     for theme in themes {
-      fonts[theme.rawValue] = try renderer.fontSet(for: theme).files.map {
-        Font(role: $0.role, family: $0.family, path: $0.path, sha256: $0.sha256)
-      }
+      fonts[theme.rawValue] = try renderer.fontSet(for: theme).files
     }
     return SnapshotEnvironment(renderStack: RenderStack.current(), fonts: fonts)
   }

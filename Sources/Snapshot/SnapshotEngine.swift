@@ -438,9 +438,7 @@ final class WorkerState: @unchecked Sendable {
     let known = fonts[theme.rawValue] != nil
     lock.unlock()
     guard !known, let set = try? renderer.fontSet(for: theme) else { return }
-    let files = set.files.map {
-      SnapshotEnvironment.Font(role: $0.role, family: $0.family, path: $0.path, sha256: $0.sha256)
-    }
+    let files = set.files
     lock.lock()
     fonts[theme.rawValue] = files
     lock.unlock()

@@ -48,7 +48,7 @@ public final class BulletListRenderer {
       guard FileManager.default.fileExists(atPath: brandFontDirectory.path, isDirectory: &isDirectory),
         isDirectory.boolValue
       else {
-        throw LayoutError("font directory not found: \(brandFontDirectory.path)")
+        throw GraphicsError.fontDirectoryMissing(path: brandFontDirectory.path)
       }
     }
   }

@@ -121,7 +121,7 @@ struct BadInputTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     try expectFailure(["render", "nope.json", "-o", "out.png"], in: folder, stderr: "error: nope.json: no such file")
     try expectFailure(["render", repositoryRoot.path + "/Snapshots/cases/sample-1.json", "--font-dir", "/no/fonts", "-o", "out.png"],
-      in: folder, stderr: "error: font directory not found: /no/fonts")
+      in: folder, stderr: "error: brand font folder not found: /no/fonts")
   }
 }
 

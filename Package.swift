@@ -7,7 +7,7 @@ import PackageDescription
 /// Debian packages that provide the C libraries; SwiftPM only prints them as a hint.
 let debianDevPackages = [
   "libcairo2-dev", "libpango1.0-dev", "libfontconfig-dev", "librsvg2-dev", "libspng-dev",
-  "libcmark-dev",
+  "libcmark-dev", "libssl-dev",
 ]
 
 let package = Package(
@@ -28,6 +28,7 @@ let package = Package(
     .systemLibrary(name: "CSpng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
     .systemLibrary(
       name: "CCommonMark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
+    .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
     // a strict JSON parser with line/column errors, for lists, tokens and the catalogue
     .target(name: "StrictJSON"),
@@ -42,7 +43,9 @@ let package = Package(
     // scene -> pixels, vectors; the only target that touches C
     .target(
       name: "Graphics",
-      dependencies: ["Scene", "Themes", "BulletList", "CGraphics", "CRsvg", "CSpng", "CCommonMark"]),
+      dependencies: [
+        "Scene", "Themes", "BulletList", "CGraphics", "CRsvg", "CSpng", "CCommonMark", "CCrypto",
+      ]),
     // the whole pipeline behind one call
     .target(
       name: "BulletListRenderer",

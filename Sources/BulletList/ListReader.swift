@@ -164,10 +164,10 @@ public struct ListReader: Sendable {
         switch key {
         case "label":
           if label != nil { throw fail(memberPath, "give either \"label\" or \"markdown\", not both") }
-          label = .plain(try string(value, at: memberPath))
+          label = .plain(try text(value, at: memberPath))
         case "markdown":
           if label != nil { throw fail(memberPath, "give either \"label\" or \"markdown\", not both") }
-          let source = try string(value, at: memberPath)
+          let source = try text(value, at: memberPath)
           guard let markdownParser else {
             throw fail(memberPath, "markdown labels need a Markdown parser (use the ouds-render CLI or BulletListRenderer)")
           }
@@ -185,6 +185,15 @@ public struct ListReader: Sendable {
       return OUDSBulletList.Item(
         label: label, subListType: subListType, subListTextStyle: subListTextStyle,
         subListHasBoldText: subListHasBoldText, subItems: subItems)
+    }
+
+    /// A label's characters: a string without U+0000, which no text engine can lay out.
+    func text(_ value: JSONValue, at path: String) throws(BulletListError) -> String {
+      let text = try string(value, at: path)
+      guard !text.unicodeScalars.contains("\u{0}") else {
+        throw fail(path, "contains the NUL character (U+0000), which cannot be drawn")
+      }
+      return text
     }
 
     func textStyle(_ value: JSONValue, at path: String) throws(BulletListError)

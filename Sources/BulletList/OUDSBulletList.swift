@@ -38,7 +38,8 @@ public struct OUDSBulletList: Hashable, Sendable {
   public struct Icon: Hashable, Sendable, ExpressibleByStringLiteral {
     /// Path of the SVG or PNG file (absolute, or relative to the current directory).
     public var file: String
-    /// What a screen reader says for the icon; nil when it is decorative.
+    /// The iOS API's accessibility label of the icon, kept for parity; bullets are decorative
+    /// (SPEC §8), so the row's spoken text does not include it.
     public var accessibilityLabel: String?
 
     /// Creates an icon from a file path.

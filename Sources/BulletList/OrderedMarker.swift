@@ -45,17 +45,6 @@ public enum OrderedMarker {
     }
   }
 
-  /// The prefix without its punctuation, as used in accessibility chains ("1", "A", "أ").
-  public static func counter(level: Int, index: Int, alphabet: MarkerAlphabet) -> String {
-    let index = max(0, index)
-    switch (level, alphabet) {
-    case (...0, _): return "\(index + 1)"
-    case (1, .latin): return bijective(index, symbols: latinUpper)
-    case (_, .latin): return bijective(index, symbols: latinLower)
-    case (_, .arabic): return bijective(index, symbols: MarkerAlphabet.arabicLetters)
-    }
-  }
-
   private static let latinUpper: [Character] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
   private static let latinLower: [Character] = Array("abcdefghijklmnopqrstuvwxyz")
 

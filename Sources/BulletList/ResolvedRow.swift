@@ -16,13 +16,13 @@ public struct ResolvedRow: Hashable, Sendable {
   public var label: OUDSBulletList.Label
   /// Number of direct sub-items.
   public var subItemCount: Int
-  /// For each ancestor, outermost first: its list type, level and index among its siblings.
+  /// For each ancestor, outermost first: its level and index among its siblings.
   public var ancestors: [Ancestor]
 
   /// The position of an ancestor item, used for accessibility prefixes ("1.A.a.").
+  ///
+  /// As on iOS, an ancestor's prefix is part of the chain whatever its list's type (SPEC §3).
   public struct Ancestor: Hashable, Sendable {
-    /// The type of the ancestor's list.
-    public var listType: OUDSBulletList.ListType
     /// The ancestor's level.
     public var level: Int
     /// The ancestor's index among its siblings.
@@ -76,7 +76,7 @@ extension OUDSBulletList {
           type: item.subListType ?? type,
           textStyle: item.subListTextStyle ?? textStyle,
           isBold: item.subListHasBoldText ?? isBold,
-          ancestors: ancestors + [ResolvedRow.Ancestor(listType: type, level: level, index: index)],
+          ancestors: ancestors + [ResolvedRow.Ancestor(level: level, index: index)],
           into: &rows)
       }
     }

@@ -38,7 +38,7 @@ public struct RichText: Hashable, Sendable {
 
 /// Turns inline Markdown into rich text; the Graphics target implements it with libcmark.
 public protocol InlineMarkdownParsing: Sendable {
-  /// Parses `markdown`; only strong, emphasis, links, text, code spans and soft breaks are allowed.
+  /// Parses `markdown`; only text, strong, emphasis, links and soft line breaks are allowed.
   /// - Throws: `BulletListError` naming the construct that is not allowed.
   func parseInline(_ markdown: String, itemPath: String) throws(BulletListError) -> RichText
 }

@@ -22,7 +22,8 @@ public enum AtomicFile {
     else {
       throw LayoutError("cannot write \(path): folder \(directory.path) does not exist")
     }
-    let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+    // Unique per call: two threads (or processes) writing the same file never share a temporary.
+    let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
     guard FileManager.default.createFile(atPath: temporary.path, contents: data) else {
       throw LayoutError("cannot write \(path): \(FileManager.default.isWritableFile(atPath: directory.path) ? "write failed" : "permission denied")")
     }

@@ -44,15 +44,15 @@ extension BulletListRenderer {
         let theme = try themes.theme(name, mode: mode)
         let result = try layout(list, theme: name, mode: mode, options: cellOptions)
         warnings += result.warnings.filter { !warnings.contains($0) }
-        guard let typography = theme.typography[.bodyMedium],
+        guard let typography = theme.typography[.bodyMedium], let indent = theme.paddingInline.first,
           let textColor = RGBAColor(hex: theme.colors.contentDefault.hex),
           let background = RGBAColor(hex: theme.colors.backgroundPrimary.hex)
-        else { throw LayoutError("theme \(name.rawValue) lacks body-medium typography or colours") }
+        else { throw LayoutError("theme \(name.rawValue) lacks body-medium typography, padding or colours") }
         let captionHeight = typography.lineHeight + 2 * style.captionPadding
         let x = style.margin + Double(column) * (options.width + style.gutter)
         let caption = SceneText(
-          origin: Point(x: x + theme.paddingInline[0], y: y + style.captionPadding),
-          wrapWidth: options.width - 2 * theme.paddingInline[0], alignment: .left,
+          origin: Point(x: x + indent, y: y + style.captionPadding),
+          wrapWidth: options.width - 2 * indent, alignment: .left,
           content: StyledText(
             spans: [TextSpan("\(name.displayName) · \(mode.rawValue)")],
             appearance: TextAppearance(

@@ -25,7 +25,7 @@ enum SVGNormalizer {
       }
       scan: while index < count {
         let byte = bytes[index]
-        // A counter name starts after a quote or '#', e.g. id="surface5" or href="#surface5".
+        // A counter name starts after a quote, '#' or '(', e.g. id="surface5", href="#surface5", url(#surface5).
         if byte == 34 || byte == 35 || byte == 40 {
           output.append(byte)
           index += 1

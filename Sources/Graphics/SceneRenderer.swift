@@ -191,9 +191,4 @@ public final class DrawnBitmap: @unchecked Sendable {
   public func encodePNG() throws(GraphicsError) -> Data {
     try PNGCodec.encode(argb32: surface)
   }
-
-  /// The bitmap as straight-alpha RGBA pixels.
-  public func rasterImage() throws(GraphicsError) -> RasterImage {
-    try PixelConversion.rasterImage(fromARGB32: surface)
-  }
 }

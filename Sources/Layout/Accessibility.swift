@@ -2,7 +2,8 @@ import BulletList
 
 /// Builds what a screen reader says for a row, the way iOS VoiceOver does (SPEC §8).
 ///
-/// Parts joined by ", ": the ordered prefix chain ("1.A.a.", ordered lists only), the text,
+/// Parts joined by ", ": the ordered prefix chain ("1.A.a.", ordered lists only; as on iOS each
+/// ancestor's position is in the chain whatever its own list's type), the text,
 /// "level N" (unordered and bare lists, only when the item is nested or has children), and
 /// "N sub-items" when it has children. English, with French and Arabic for those locales.
 public struct AccessibilityText: Sendable {

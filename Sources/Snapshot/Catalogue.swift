@@ -109,7 +109,7 @@ public struct SnapshotCatalogue: Sendable {
 
   /// Reads every `*.json` file of `<directory>/cases/` and expands its variants.
   /// - Parameter reader: the list reader (use `BulletListRenderer.listReader()` for Markdown labels).
-  /// - Throws: `SnapshotError` or `BulletListError` naming the case file.
+  /// - Throws: `SnapshotError` naming the case file (list errors are converted).
   public init(directory: URL, reader: ListReader) throws {
     self.directory = directory.standardizedFileURL
     let casesFolder = self.directory.appendingPathComponent(Self.casesFolderName)
@@ -345,9 +345,7 @@ enum VariantParser {
         options.textStyleOverride = style
         suffixParts.append(style == .bodyLarge ? "body-large" : "body-medium")
       case "locale":
-        guard case .string(let text) = member, !text.isEmpty,
-          text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
-        else { throw fail(key, "expected a language tag such as \"ar\" or \"fr-FR\"") }
+        guard case .string(let text) = member, LocaleTag.isValid(text) else { throw fail(key, "expected a language tag such as \"ar\" or \"fr-FR\"") }
         options.locale = text
         suffixParts.append(text.lowercased().replacingOccurrences(of: "_", with: "-"))
       case "direction":

@@ -25,16 +25,6 @@ public struct SnapshotEnvironment: Codable, Hashable, Sendable {
     self.fonts = fonts
   }
 
-  /// The fingerprint of this process for `themes`: the loaded libraries and each theme's font files.
-  /// - Throws: the renderer's error when a theme's fonts cannot be loaded.
-  public static func current(renderer: BulletListRenderer, themes: [ThemeName]) throws -> SnapshotEnvironment {
-    var fonts: [String: [Font]] = [:]
-    for theme in themes {
-      fonts[theme.rawValue] = try renderer.fontSet(for: theme).files
-    }
-    return SnapshotEnvironment(renderStack: RenderStack.current(), fonts: fonts)
-  }
-
   /// Reads `ENVIRONMENT.json` from a snapshots folder; nil when there is none.
   /// - Throws: `SnapshotError` when the file exists but cannot be read.
   public static func read(from snapshotsDirectory: URL) throws(SnapshotError) -> SnapshotEnvironment? {

@@ -36,7 +36,8 @@ public struct SnapshotConfiguration: Sendable {
 ///
 /// Renders happen in process: each worker thread owns a ``BulletListRenderer``, rasterizes, and
 /// compares the raw pixels with the decoded reference in memory. A passing reference costs one
-/// render, one file read, one PNG decode and one memory compare; nothing is encoded or written.
+/// render, two file reads (PNG and layout JSON), one PNG decode, one layout-JSON encode and
+/// compare, and one memory compare; nothing is written.
 public final class SnapshotEngine: Sendable {
   /// The configuration.
   public let configuration: SnapshotConfiguration
@@ -44,7 +45,7 @@ public final class SnapshotEngine: Sendable {
   public let catalogue: SnapshotCatalogue
 
   /// Reads the catalogue.
-  /// - Throws: `SnapshotError`, `ThemeError` or `BulletListError` naming the file.
+  /// - Throws: `SnapshotError` naming the file.
   public init(configuration: SnapshotConfiguration) throws {
     self.configuration = configuration
     self.catalogue = try SnapshotCatalogue(directory: configuration.snapshotsDirectory)
@@ -116,8 +117,13 @@ public final class SnapshotEngine: Sendable {
     if expectedData == nil || expectedLayout == nil {
       let missing = [expectedData == nil ? reference.imagePath : nil, expectedLayout == nil ? reference.layoutPath : nil]
         .compactMap { $0 }
-      outcome.status = .missing
-      outcome.message = "no reference: \(missing.joined(separator: " and ")) missing (record it with 'ouds-render snapshot record --missing')"
+      let note = "no reference: \(missing.joined(separator: " and ")) missing (record it with 'ouds-render snapshot record --missing')"
+      if outcome.status == .error {
+        outcome.message = [outcome.message, note].compactMap { $0 }.joined(separator: "; ")
+      } else {
+        outcome.status = .missing
+        outcome.message = note
+      }
     }
     if outcome.isFailure {
       outcome.expectedPNG = expectedData
@@ -186,7 +192,9 @@ public final class SnapshotEngine: Sendable {
       }
     case .failed:
       let verified = check(reference, in: directory, renderer: renderer, options: options, sourceDirectory: sourceDirectory)
-      guard verified.status == .changed || verified.status == .missing else { return verified }
+      // An unreadable reference is a failure too: its message says to re-record it.
+      guard verified.status == .changed || verified.status == .missing || verified.status == .error
+      else { return verified }
     case .all:
       break
     }
@@ -298,8 +306,12 @@ public final class SnapshotEngine: Sendable {
       while let next = state.nextIndex() {
         let index = order[next]
         let reference = references[index]
-        state.set(index, work(renderer, reference))
-        state.noteTheme(reference.variant.theme, renderer: renderer)
+        let outcome = work(renderer, reference)
+        state.set(index, outcome)
+        // Fingerprint only the fonts a render really used (not for skipped references).
+        if outcome.status != .skipped && outcome.status != .error {
+          state.noteTheme(reference.variant.theme, renderer: renderer)
+        }
       }
     }
     if let error = failedSetup.firstError, state.completed == 0 {

@@ -19,7 +19,7 @@ public enum TextDiff {
     let midA = Array(a[prefix..<(a.count - suffix)])
     let midB = Array(b[prefix..<(b.count - suffix)])
 
-    // Edit script over the whole texts: (kind, line, index in a, index in b).
+    // Edit script over the whole texts: (kind, line).
     enum Kind { case same, removed, added }
     var script: [(kind: Kind, text: String)] = a[0..<prefix].map { (.same, $0) }
     if midA.count * midB.count <= 4_000_000 {

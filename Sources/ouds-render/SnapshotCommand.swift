@@ -195,7 +195,7 @@ enum SnapshotCommand {
         printError("artifacts: \(artifacts.path) (expected.png, actual.png, diff.png per failure; junit.xml)")
       }
       if let junit = arguments.value("--junit") {
-        try AtomicFileWriter.write(JUnitXML.document(report), to: junit)
+        try AtomicFile.write(Data(JUnitXML.document(report).utf8), to: junit, createDirectories: true)
       }
       if let reportDirectory = arguments.value("--report") {
         let path = try ReviewReport.write(report, to: URL(fileURLWithPath: reportDirectory), commands: commands)
@@ -279,12 +279,5 @@ enum SnapshotCommand {
       writeOutput(text)
       return ExitStatus.success
     }
-  }
-}
-
-/// Writes a text file atomically through the renderer's `AtomicFile`.
-enum AtomicFileWriter {
-  static func write(_ text: String, to path: String) throws {
-    try AtomicFile.write(Data(text.utf8), to: path, createDirectories: true)
   }
 }

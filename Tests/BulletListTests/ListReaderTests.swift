@@ -92,6 +92,8 @@ struct ListReaderTests {
     (#"{"items": [{"label": "x"},]}"#, "malformed JSON at line 1, column 27: expected a value, found ']'"),
     ("{\"items\": [\n  {\"label\": \"x\"}\n", "malformed JSON at line 3, column 1: unexpected end of file, expected ',' or ']'"),
     (#"{"items": [{"label": "x", "label": "y"}]}"#, #"malformed JSON at line 1, column 27: duplicate key "label""#),
+    (#"{"items": [{"label": "a\u0000b"}]}"#,
+     "items[0].label: contains the NUL character (U+0000), which cannot be drawn"),
     (#"{"items": [{"label": "x", "markdown": "**y**"}]}"#,
      "items[0].markdown: give either \"label\" or \"markdown\", not both"),
   ])

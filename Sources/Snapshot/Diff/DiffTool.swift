@@ -1,3 +1,4 @@
+import BulletListRenderer
 import Dispatch
 import Foundation
 import Graphics
@@ -146,19 +147,10 @@ public enum DiffTool {
     } catch {
       throw .unwritable(path: path, reason: error.description)
     }
-    let url = URL(fileURLWithPath: path)
-    let directory = url.deletingLastPathComponent()
-    let temporary = directory.appendingPathComponent(
-      ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
     do {
-      try data.write(to: temporary)
+      try AtomicFile.write(data, to: path)
     } catch {
-      throw .unwritable(path: path, reason: (error as NSError).localizedFailureReason ?? error.localizedDescription)
-    }
-    if rename(temporary.path, url.path) != 0 {
-      let reason = String(cString: strerror(errno))
-      unlink(temporary.path)
-      throw .unwritable(path: path, reason: reason)
+      throw .unwritable(path: path, reason: error.reason)
     }
   }
 

@@ -111,14 +111,10 @@ enum RenderCommand {
   static func run(_ rawArguments: [String]) -> Int32 {
     runReportingErrors(command: "render") {
       guard
-        let arguments = try ParsedArguments.parseOrShowHelp(
-          rawArguments, command: "render", valued: ListJob.pictureOptions, help: help)
+        let (job, output, format) = try pictureJob(
+          rawArguments, command: "render", help: help, outputDescription: "file|dir",
+          defaultTheme: "orange", defaultMode: "light", matrixWritesFolder: true)
       else { return ExitStatus.success }
-      let listPath = try arguments.listPath()
-      let output = try arguments.output(describedAs: "file|dir")
-      let scale = try scaleOption(arguments)
-      let job = try ListJob(arguments: arguments, listPath: listPath)
-      let format = try outputFormat(arguments, output: output, scale: scale, isFolder: job.isMatrix)
 
       let rendered = try job.attributingErrors {
         try job.renderer.renderAll(
@@ -171,6 +167,26 @@ func outputFormat(_ arguments: ParsedArguments, output: String, scale: Int, isFo
   }
 }
 
+/// The set-up shared by the commands that write pictures (`render`, `sheet`): the arguments, the
+/// list, the output path and its format; nil when help was printed.
+func pictureJob(
+  _ rawArguments: [String], command: String, help: String, outputDescription: String,
+  defaultTheme: String, defaultMode: String, matrixWritesFolder: Bool
+) throws -> (job: ListJob, output: String, format: OutputFormat)? {
+  guard
+    let arguments = try ParsedArguments.parseOrShowHelp(
+      rawArguments, command: command, valued: ListJob.pictureOptions, help: help)
+  else { return nil }
+  let listPath = try arguments.listPath()
+  let output = try arguments.output(describedAs: outputDescription)
+  let scale = try scaleOption(arguments)
+  let job = try ListJob(
+    arguments: arguments, listPath: listPath, defaultTheme: defaultTheme, defaultMode: defaultMode)
+  let format = try outputFormat(
+    arguments, output: output, scale: scale, isFolder: matrixWritesFolder && job.isMatrix)
+  return (job, output, format)
+}
+
 /// Prints each warning once, in the order they came.
 func printWarnings(_ warnings: [String]) {
   var seen = Set<String>()
@@ -208,14 +224,10 @@ enum SheetCommand {
   static func run(_ rawArguments: [String]) -> Int32 {
     runReportingErrors(command: "sheet") {
       guard
-        let arguments = try ParsedArguments.parseOrShowHelp(
-          rawArguments, command: "sheet", valued: ListJob.pictureOptions, help: help)
+        let (job, output, format) = try pictureJob(
+          rawArguments, command: "sheet", help: help, outputDescription: "file",
+          defaultTheme: "all", defaultMode: "all", matrixWritesFolder: false)
       else { return ExitStatus.success }
-      let listPath = try arguments.listPath()
-      let output = try arguments.output(describedAs: "file")
-      let scale = try scaleOption(arguments)
-      let job = try ListJob(arguments: arguments, listPath: listPath, defaultTheme: "all", defaultMode: "all")
-      let format = try outputFormat(arguments, output: output, scale: scale, isFolder: false)
       let sheet = try job.attributingErrors {
         try job.renderer.renderSheet(
           job.document.list, themes: job.themes, modes: job.modes, options: job.options, format: format)

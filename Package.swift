@@ -57,6 +57,7 @@ let package = Package(
     .executableTarget(
       name: "ouds-render", dependencies: ["BulletListRenderer", "Snapshot", "Graphics"]),
 
+    .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
     .testTarget(name: "BulletListTests", dependencies: ["BulletList"]),
     .testTarget(name: "ThemesTests", dependencies: ["Themes"]),
     .testTarget(name: "LayoutTests", dependencies: ["Layout", "Graphics", "BulletListRenderer"]),

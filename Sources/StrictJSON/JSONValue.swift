@@ -114,8 +114,7 @@ public struct JSONParser {
   /// Parses a complete JSON document given as UTF-8 bytes (a byte order mark is skipped).
   public static func parse(_ data: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
     var parser = JSONParser(bytes: data)
-    // Skip a UTF-8 byte order mark.
-    if data.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
+    if data.starts(with: byteOrderMark) { parser.index = byteOrderMark.count }
     parser.skipWhitespace()
     let value = try parser.parseValue(depth: 0)
     parser.skipWhitespace()
@@ -127,11 +126,16 @@ public struct JSONParser {
 
   private init(bytes: [UInt8]) { self.bytes = bytes }
 
+  /// The UTF-8 byte order mark, skipped at the start of a document.
+  private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
   private func error(_ reason: String, at position: Int? = nil) -> JSONSyntaxError {
     let end = min(position ?? index, bytes.count)
     var line = 1
     var column = 1
-    for i in 0..<end {
+    // A byte order mark is invisible in an editor: it is not a column.
+    let first = bytes.starts(with: Self.byteOrderMark) ? min(Self.byteOrderMark.count, end) : 0
+    for i in first..<end {
       if bytes[i] == UInt8(ascii: "\n") {
         line += 1
         column = 1
@@ -278,17 +282,23 @@ public struct JSONParser {
       case UInt8(ascii: "r"): out.append(0x0D)
       case UInt8(ascii: "t"): out.append(0x09)
       case UInt8(ascii: "u"):
+        // Errors point at the backslash of the escape.
+        let escapeStart = index - 2
         var code = try parseHex4()
         if (0xD800..<0xDC00).contains(code) {
           guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
             bytes[index + 1] == UInt8(ascii: "u")
-          else { throw error("unpaired surrogate in \\u escape") }
+          else { throw error("unpaired surrogate in \\u escape", at: escapeStart) }
           index += 2
           let low = try parseHex4()
-          guard (0xDC00..<0xE000).contains(low) else { throw error("unpaired surrogate in \\u escape") }
+          guard (0xDC00..<0xE000).contains(low) else {
+            throw error("unpaired surrogate in \\u escape", at: escapeStart)
+          }
           code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+        } else if (0xDC00..<0xE000).contains(code) {
+          throw error("unpaired surrogate in \\u escape", at: escapeStart)
         }
-        guard let scalar = UnicodeScalar(code) else { throw error("invalid \\u escape") }
+        guard let scalar = UnicodeScalar(code) else { throw error("invalid \\u escape", at: escapeStart) }
         out.append(contentsOf: Array(String(Character(scalar)).utf8))
       default:
         throw error("invalid escape '\\\(Character(UnicodeScalar(e)))'", at: index - 2)
@@ -342,7 +352,9 @@ public struct JSONParser {
       while index < bytes.count, isDigit(bytes[index]) { index += 1 }
     }
     let text = String(decoding: bytes[start..<index], as: UTF8.self)
-    guard let value = Double(text), value.isFinite else { throw error("invalid number", at: start) }
+    guard let value = Double(text) else { throw error("invalid number", at: start) }
+    // Valid JSON, but beyond what a Double holds (about ±1.8e308).
+    guard value.isFinite else { throw error("number out of range", at: start) }
     return value
   }
 }

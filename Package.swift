@@ -57,12 +57,18 @@ let package = Package(
     .executableTarget(
       name: "ouds-render", dependencies: ["BulletListRenderer", "Snapshot", "Graphics"]),
 
+    // Test targets declare every module they import; CLITests depends on the executable so that
+    // SwiftPM builds `ouds-render` before the tests, which run that binary from their own build folder.
     .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
-    .testTarget(name: "BulletListTests", dependencies: ["BulletList"]),
+    .testTarget(name: "BulletListTests", dependencies: ["BulletList", "StrictJSON"]),
     .testTarget(name: "ThemesTests", dependencies: ["Themes"]),
-    .testTarget(name: "LayoutTests", dependencies: ["Layout", "Graphics", "BulletListRenderer"]),
-    .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Scene", "Themes", "CSpng"]),
-    .testTarget(name: "SnapshotTests", dependencies: ["Snapshot", "OUDSSnapshotTesting"]),
-    .testTarget(name: "CLITests", dependencies: ["BulletListRenderer"]),
+    .testTarget(
+      name: "LayoutTests",
+      dependencies: ["BulletList", "Themes", "Scene", "Layout", "Graphics", "BulletListRenderer"]),
+    .testTarget(name: "GraphicsTests", dependencies: ["BulletList", "Scene", "Themes", "Graphics", "CSpng"]),
+    .testTarget(
+      name: "SnapshotTests",
+      dependencies: ["BulletList", "Themes", "Scene", "Graphics", "Snapshot", "OUDSSnapshotTesting"]),
+    .testTarget(name: "CLITests", dependencies: ["BulletListRenderer", "ouds-render"]),
   ]
 )

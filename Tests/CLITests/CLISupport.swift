@@ -12,20 +12,34 @@ struct RunResult {
   var stdoutData: Data
 }
 
-/// The `ouds-render` binary built next to the test bundle.
-func binaryURL() throws -> URL {
-  var candidates: [URL] = []
-  let bundle = Bundle.main.bundleURL
-  candidates.append(bundle.deletingLastPathComponent().appendingPathComponent("ouds-render"))
-  candidates.append(bundle.appendingPathComponent("ouds-render"))
-  let argument0 = URL(fileURLWithPath: CommandLine.arguments[0])
-  candidates.append(argument0.deletingLastPathComponent().appendingPathComponent("ouds-render"))
-  candidates.append(argument0.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("ouds-render"))
-  candidates.append(repositoryRoot.appendingPathComponent(".build/debug/ouds-render"))
-  guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-    throw CLIError("ouds-render was not built next to the tests; looked in \(candidates.map(\.path))")
+/// The `ouds-render` that SwiftPM built for this test run.
+///
+/// `CLITests` depends on the `ouds-render` target in Package.swift, so SwiftPM builds the binary
+/// into the same build folder as the test bundle (`.build/<triple>/debug`) before it runs the tests.
+/// The binary is taken from there and nowhere else: never a probed path that could be stale.
+enum BuiltBinary {
+  /// The build folder of the running test bundle: the folder of the `.xctest` (the executable
+  /// itself on Linux, a bundle loaded by the test runner on macOS).
+  static func buildFolder() throws(CLIError) -> URL {
+    let candidates =
+      [Bundle.main.executableURL, URL(fileURLWithPath: CommandLine.arguments[0])]
+      + Bundle.allBundles.map { Optional($0.bundleURL) }
+    guard let xctest = candidates.compactMap({ $0 }).first(where: { $0.pathExtension == "xctest" }) else {
+      throw CLIError(
+        "cannot find the running .xctest among \(candidates.compactMap { $0?.path }); run the tests with 'swift test'")
+    }
+    return xctest.resolvingSymlinksInPath().deletingLastPathComponent()
   }
-  return found
+
+  /// `ouds-render` in the test bundle's build folder, or an error naming the folder.
+  static let url: Result<URL, CLIError> = Result { () throws(CLIError) in
+    let binary = try buildFolder().appendingPathComponent("ouds-render")
+    guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+      throw CLIError(
+        "\(binary.path) is missing: 'swift build --build-tests' builds it (CLITests depends on the ouds-render target)")
+    }
+    return binary
+  }
 }
 
 struct CLIError: Error, CustomStringConvertible {
@@ -38,7 +52,7 @@ func run(_ arguments: [String], in directory: URL = repositoryRoot, environment:
   throws -> RunResult
 {
   let process = Process()
-  process.executableURL = try binaryURL()
+  process.executableURL = try BuiltBinary.url.get()
   process.arguments = arguments
   process.currentDirectoryURL = directory
   var env = ProcessInfo.processInfo.environment

@@ -72,22 +72,33 @@ struct BadInputTests {
     #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.png").path))
   }
 
-  @Test("an unwritable output path is an error and leaves nothing behind")
+  @Test("an unwritable output path is an error and leaves nothing behind (also when the tests run as root)")
   func unwritable() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let result = try run(["render", repositoryRoot.path + "/Snapshots/cases/sample-1.json", "-o", "/nonexistent-folder/out.png"], in: folder)
+    let list = repositoryRoot.path + "/Snapshots/cases/sample-1.json"
+    let result = try run(["render", list, "-o", "/nonexistent-folder/out.png"], in: folder)
     #expect(result.status == 1)
     #expect(result.stderr == "error: cannot write /nonexistent-folder/out.png: folder /nonexistent-folder does not exist\n")
+
+    // A "folder" that is a regular file: refused whoever runs the tool.
+    let plain = try write("not a folder", "plain", in: folder)
+    let underFile = try run(["render", list, "-o", plain + "/out.png"], in: folder)
+    #expect(underFile.status == 1)
+    #expect(underFile.stderr.hasPrefix("error: cannot write \(plain)/out.png: "))
+    #expect(underFile.stderr.split(separator: "\n").count == 1)
+    #expect(try String(contentsOfFile: plain, encoding: .utf8) == "not a folder")
+
+    // A read-only folder: permission denied. Root ignores permission bits, so as root the tool runs as nobody.
     let readOnly = folder.appendingPathComponent("ro")
     try FileManager.default.createDirectory(at: readOnly, withIntermediateDirectories: true)
     try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: readOnly.path)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
     defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: readOnly.path) }
-    if getuid() != 0 {  // root writes anywhere; the check above covers the message then
-      let denied = try run(["render", repositoryRoot.path + "/Snapshots/cases/sample-1.json", "-o", readOnly.path + "/out.png"], in: folder)
-      #expect(denied.status == 1)
-      #expect(try FileManager.default.contentsOfDirectory(atPath: readOnly.path).isEmpty)
-    }
+    let denied = try run(["render", list, "-o", readOnly.path + "/out.png"], in: folder, unprivileged: true)
+    #expect(denied.status == 1)
+    #expect(denied.stderr == "error: cannot write \(readOnly.path)/out.png: permission denied\n")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: readOnly.path).isEmpty)
   }
 
   @Test("a malformed token file names the file")

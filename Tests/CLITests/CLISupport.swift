@@ -1,6 +1,8 @@
+import Dispatch
 import Foundation
 import Testing
 
+/// The package root: …/Tests/CLITests/CLISupport.swift → …
 let repositoryRoot = URL(fileURLWithPath: #filePath)
   .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -42,18 +44,36 @@ enum BuiltBinary {
   }
 }
 
+/// A test set-up problem, thrown so that the test fails with this line.
 struct CLIError: Error, CustomStringConvertible {
   var description: String
   init(_ description: String) { self.description = description }
 }
 
+/// `setpriv`, which runs a program as another user: root writes anywhere, so permission checks run the
+/// binary as `nobody` when the tests run as root (CI containers do).
+let setpriv = "/usr/bin/setpriv"
+
 /// Runs `ouds-render` with `arguments` in `directory` (default: the repository root).
-func run(_ arguments: [String], in directory: URL = repositoryRoot, environment: [String: String] = [:])
-  throws -> RunResult
-{
+///
+/// With `unprivileged`, a run by root is made as user `nobody` (uid and gid 65534) through `setpriv`,
+/// so that permission bits apply; other users run the binary directly.
+func run(
+  _ arguments: [String], in directory: URL = repositoryRoot, environment: [String: String] = [:],
+  unprivileged: Bool = false
+) throws -> RunResult {
+  let binary = try BuiltBinary.url.get()
   let process = Process()
-  process.executableURL = try BuiltBinary.url.get()
-  process.arguments = arguments
+  if unprivileged && getuid() == 0 {
+    guard FileManager.default.isExecutableFile(atPath: setpriv) else {
+      throw CLIError("running as root, this test needs \(setpriv) (util-linux) to run ouds-render as nobody")
+    }
+    process.executableURL = URL(fileURLWithPath: setpriv)
+    process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", binary.path] + arguments
+  } else {
+    process.executableURL = binary
+    process.arguments = arguments
+  }
   process.currentDirectoryURL = directory
   var env = ProcessInfo.processInfo.environment
   for (key, value) in environment { env[key] = value }
@@ -63,8 +83,12 @@ func run(_ arguments: [String], in directory: URL = repositoryRoot, environment:
   process.standardOutput = out
   process.standardError = err
   try process.run()
+  // Standard error is read on another thread, so that neither pipe can fill up and block the child.
+  let errors = DispatchGroup()
+  nonisolated(unsafe) var errData = Data()
+  DispatchQueue.global().async(group: errors) { errData = err.fileHandleForReading.readDataToEndOfFile() }
   let outData = out.fileHandleForReading.readDataToEndOfFile()
-  let errData = err.fileHandleForReading.readDataToEndOfFile()
+  errors.wait()
   process.waitUntilExit()
   return RunResult(
     status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),

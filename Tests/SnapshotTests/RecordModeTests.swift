@@ -88,13 +88,20 @@ struct RecordModeTests {
     assertSnapshot(of: Self.list, theme: .orangeCompact, mode: .dark, named: "assert", settings: SnapshotTestSettings(directory: folder, record: .never))
   }
 
-  @Test("assertSnapshot records an Issue when the render differs")
+  /// The one deliberate expected failure of the suite: it checks that `assertSnapshot` fails the
+  /// calling test. Any other issue, or none, fails this test.
+  @Test("assertSnapshot records an Issue at the call site, saying what is missing, when there is no reference")
   func assertSnapshotRecordsIssue() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let settings = SnapshotTestSettings(directory: folder, record: .never, artifactsDirectory: folder.appendingPathComponent("artifacts"))
-    withKnownIssue {
-      assertSnapshot(of: Self.list, theme: .orange, mode: .dark, named: "never-recorded", settings: settings)
+    let line = #line
+    withKnownIssue("assertSnapshot must fail the test that calls it") {
+      assertSnapshot(of: Self.list, theme: .orange, mode: .dark, named: "never-recorded", settings: settings, line: UInt(line))
+    } matching: { issue in
+      issue.sourceLocation?.fileName == "RecordModeTests.swift" && issue.sourceLocation?.line == line
+        && issue.comments.contains { $0.rawValue.hasPrefix("never-recorded/orange-dark@2x: no reference: never-recorded/orange-dark@2x.png") }
     }
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("never-recorded").path), "record: .never writes nothing")
   }
 }

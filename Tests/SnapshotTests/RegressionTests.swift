@@ -6,8 +6,22 @@ import Themes
 
 /// Point 11: change one token, one marker, one font file in a copy of `Themes/`; verify must report
 /// exactly the references that the change affects (worked out from the recorded layout JSON), no more.
+///
+/// Each test verifies every reference predicted to fail, every other reference of the theme the change
+/// belongs to, and a control sample of every theme × mode (``Baseline/slice(predicted:theme:)``), and
+/// expects exactly the predicted ones to fail: all of them are caught, and nothing else that was
+/// verified moved. The rest of the catalogue is not rendered again.
 @Suite("Regressions are caught, and only where they are")
 struct RegressionTests {
+  /// Verifies `slice` against the baseline with `themes`; the ids that fail, and the report.
+  func failures(themes: URL, slice: [SnapshotReference], sourceLocation: SourceLocation = #_sourceLocation) throws
+    -> (ids: Set<String>, report: SnapshotRunReport)
+  {
+    let pairs = Set(slice.map { "\($0.variant.theme.rawValue)-\($0.variant.mode.rawValue)" })
+    #expect(pairs.count == ThemeName.allCases.count * ColorMode.allCases.count, "every theme × mode is verified", sourceLocation: sourceLocation)
+    return try Baseline.failingIDs(themes: themes, verifying: slice)
+  }
+
   @Test("a colour token (sosh dark bg.primary) fails exactly the sosh-dark references")
   func colourToken() throws {
     let themes = try copyOfThemes()
@@ -15,12 +29,15 @@ struct RegressionTests {
     try edit(
       themes.appendingPathComponent("brands/sosh/dark.tokens.json"),
       replacing: #""$value": "{color.raw.sosh.lochmara-dark-960}""#, with: #""$value": "{color.raw.sosh.functional-gray-light-160}""#)
-    let (failing, report) = try Baseline.failingIDs(themes: themes)
     let expected = try Baseline.ids { reference, _ in reference.variant.theme == .sosh && reference.variant.mode == .dark }
+    let (failing, report) = try failures(themes: themes, slice: try Baseline.slice(predicted: expected, theme: .sosh))
     #expect(!expected.isEmpty)
     #expect(failing == expected)
-    #expect(report.failures.allSatisfy { $0.status == .changed && ($0.diff?.changedPixels ?? 0) > 0 })
-    #expect(report.failures.allSatisfy { $0.layoutDiff.contains { $0.hasPrefix("+") } }, "the background colour shows in the layout JSON")
+    // Plain values in #expect: describing a report (with its images) on failure takes minutes.
+    let pixelsChanged = report.failures.allSatisfy { $0.status == .changed && ($0.diff?.changedPixels ?? 0) > 0 }
+    let layoutsChanged = report.failures.allSatisfy { $0.layoutDiff.contains { $0.hasPrefix("+") } }
+    #expect(pixelsChanged)
+    #expect(layoutsChanged, "the background colour shows in the layout JSON")
   }
 
   @Test("a padding token (padding-inline level-2) fails exactly the references with a third level")
@@ -30,14 +47,16 @@ struct RegressionTests {
     try edit(
       themes.appendingPathComponent("components/bullet-list.tokens.json"),
       replacing: #""$value": "{dimension.850}""#, with: #""$value": "{dimension.350}""#)
-    let (failing, report) = try Baseline.failingIDs(themes: themes)
     let expected = try Baseline.ids { _, layout in
       try JSONDecoder().decode(Scene.self, from: Data(layout.utf8)).rows.contains { $0.level == 2 }
     }
+    // A token of the shared component file: no theme of its own, the control sample covers them all.
+    let (failing, report) = try failures(themes: themes, slice: try Baseline.slice(predicted: expected))
     #expect(!expected.isEmpty)
     #expect(failing == expected)
     // The layout text diff says why: the x of level-2 rows moved.
-    #expect(report.failures.allSatisfy { outcome in outcome.layoutDiff.contains { $0.hasPrefix("+") && $0.contains("\"x\"") } })
+    let xMoved = report.failures.allSatisfy { outcome in outcome.layoutDiff.contains { $0.hasPrefix("+") && $0.contains("\"x\"") } }
+    #expect(xMoved)
   }
 
   @Test("a marker (wireframe level-1 bullet shape) fails exactly the wireframe references drawing that shape")
@@ -47,10 +66,10 @@ struct RegressionTests {
     try edit(
       themes.appendingPathComponent("components/bullet-list.spec.json"),
       replacing: #""wireframe.sparkle-thick-outline","#, with: #""wireframe.sparkle","#)
-    let (failing, _) = try Baseline.failingIDs(themes: themes)
     let expected = try Baseline.ids { reference, layout in
       reference.variant.theme == .wireframe && layout.contains("\"wireframe.sparkle-thick-outline\"")
     }
+    let (failing, _) = try failures(themes: themes, slice: try Baseline.slice(predicted: expected, theme: .wireframe))
     #expect(!expected.isEmpty)
     #expect(failing == expected)
   }
@@ -62,7 +81,6 @@ struct RegressionTests {
     try edit(
       themes.appendingPathComponent("fonts/sosh.fonts.json"),
       replacing: "/usr/share/fonts/opentype/inter/Inter-Bold.otf", with: "/usr/share/fonts/opentype/inter/Inter-ExtraBold.otf")
-    let (failing, report) = try Baseline.failingIDs(themes: themes)
     let expected = try Baseline.ids { reference, layout in
       guard reference.variant.theme == .sosh else { return false }
       let scene = try JSONDecoder().decode(Scene.self, from: Data(layout.utf8))
@@ -75,6 +93,7 @@ struct RegressionTests {
         }
       }
     }
+    let (failing, report) = try failures(themes: themes, slice: try Baseline.slice(predicted: expected, theme: .sosh))
     #expect(!expected.isEmpty)
     #expect(failing == expected)
     let headline = try #require(report.environmentHeadline)

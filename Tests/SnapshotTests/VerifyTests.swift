@@ -5,25 +5,30 @@ import Snapshot
 import Testing
 import Themes
 
-/// `swift test` runs the same catalogue as `ouds-render snapshot verify`, against `Snapshots/`.
+/// `swift test` runs the same catalogue as `ouds-render snapshot verify`, against `Snapshots/`: the shared
+/// run of ``RepositoryRun``, rendered once for the whole test run.
 @Suite("The whole catalogue against Snapshots/")
 struct CatalogueVerifyTests {
   @Test("every reference of Snapshots/ matches a fresh render (record mode from OUDS_SNAPSHOT_RECORD)")
   func wholeCatalogue() throws {
-    let mode = try SnapshotRecordMode.fromEnvironment()
-    let engine = try SnapshotEngine(configuration: SnapshotConfiguration(snapshotsDirectory: Repo.snapshots, themesDirectory: Repo.themes))
-    let references = engine.catalogue.references
-    let report = mode == .never ? try engine.verify(references) : try engine.record(references, mode: mode, checkExisting: true)
-    if let headline = report.environmentHeadline { Issue.record(Comment(rawValue: headline)) }
-    if !report.failures.isEmpty {
+    let (mode, report) = try RepositoryRun.result.get()
+    let references = try engine(snapshots: Repo.snapshots).catalogue.references.map(\.id)
+    // Plain values in #expect: describing a report (with its images) on failure takes minutes.
+    #expect(report.outcomes.map(\.reference.id) == references, "every reference was rendered once")
+    let environment = report.environmentHeadline
+    #expect(environment == nil, "the references were recorded in another environment")
+    let failing = report.failures.map(\.reference.id)
+    var summary = ""
+    if !failing.isEmpty {
       let artifacts = Repo.root.appendingPathComponent(SnapshotArtifacts.defaultDirectory)
       try SnapshotArtifacts.write(report, to: artifacts)
-      Issue.record(Comment(rawValue: SnapshotSummary.text(report) + "artifacts: \(artifacts.path)"))
+      summary = SnapshotSummary.text(report) + "artifacts: \(artifacts.path)"
     }
-    if !report.written.isEmpty {
-      Issue.record(Comment(rawValue: "record mode \(mode) wrote \(report.written.count) files to Snapshots/: \(report.written.prefix(10).joined(separator: ", ")); re-run to verify"))
-    }
-    #expect(report.outcomes.count == references.count)
+    #expect(failing.isEmpty, "\(failing.count) of \(references.count) references fail:\n\(summary)")
+    let written = report.written
+    #expect(
+      written.isEmpty,
+      "record mode \(mode) wrote \(written.count) files to Snapshots/: \(written.prefix(10).joined(separator: ", ")); re-run to verify")
   }
 }
 

@@ -26,9 +26,11 @@ enum BuiltBinary {
     let candidates =
       [Bundle.main.executableURL, URL(fileURLWithPath: CommandLine.arguments[0])]
       + Bundle.allBundles.map { Optional($0.bundleURL) }
-    guard let xctest = candidates.compactMap({ $0 }).first(where: { $0.pathExtension == "xctest" }) else {
+    guard let xctest = candidates.compactMap({ $0 }).first(where: { $0.pathExtension == "xctest" })
+    else {
       throw CLIError(
-        "cannot find the running .xctest among \(candidates.compactMap { $0?.path }); run the tests with 'swift test'")
+        "cannot find the running .xctest among \(candidates.compactMap { $0?.path }); run the tests with 'swift test'"
+      )
     }
     return xctest.resolvingSymlinksInPath().deletingLastPathComponent()
   }
@@ -38,7 +40,8 @@ enum BuiltBinary {
     let binary = try buildFolder().appendingPathComponent("ouds-render")
     guard FileManager.default.isExecutableFile(atPath: binary.path) else {
       throw CLIError(
-        "\(binary.path) is missing: 'swift build --build-tests' builds it (CLITests depends on the ouds-render target)")
+        "\(binary.path) is missing: 'swift build --build-tests' builds it (CLITests depends on the ouds-render target)"
+      )
     }
     return binary
   }
@@ -66,10 +69,12 @@ func run(
   let process = Process()
   if unprivileged && getuid() == 0 {
     guard FileManager.default.isExecutableFile(atPath: setpriv) else {
-      throw CLIError("running as root, this test needs \(setpriv) (util-linux) to run ouds-render as nobody")
+      throw CLIError(
+        "running as root, this test needs \(setpriv) (util-linux) to run ouds-render as nobody")
     }
     process.executableURL = URL(fileURLWithPath: setpriv)
-    process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", binary.path] + arguments
+    process.arguments =
+      ["--reuid=65534", "--regid=65534", "--clear-groups", binary.path] + arguments
   } else {
     process.executableURL = binary
     process.arguments = arguments
@@ -86,7 +91,9 @@ func run(
   // Standard error is read on another thread, so that neither pipe can fill up and block the child.
   let errors = DispatchGroup()
   nonisolated(unsafe) var errData = Data()
-  DispatchQueue.global().async(group: errors) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+  DispatchQueue.global().async(group: errors) {
+    errData = err.fileHandleForReading.readDataToEndOfFile()
+  }
   let outData = out.fileHandleForReading.readDataToEndOfFile()
   errors.wait()
   process.waitUntilExit()
@@ -97,7 +104,8 @@ func run(
 
 /// A fresh temporary folder, removed by the caller.
 func temporaryFolder() throws -> URL {
-  let url = FileManager.default.temporaryDirectory.appendingPathComponent("ouds-cli-\(UUID().uuidString)")
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "ouds-cli-\(UUID().uuidString)")
   try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
   return url
 }

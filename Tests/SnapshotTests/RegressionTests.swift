@@ -14,11 +14,15 @@ import Themes
 @Suite("Regressions are caught, and only where they are")
 struct RegressionTests {
   /// Verifies `slice` against the baseline with `themes`; the ids that fail, and the report.
-  func failures(themes: URL, slice: [SnapshotReference], sourceLocation: SourceLocation = #_sourceLocation) throws
+  func failures(
+    themes: URL, slice: [SnapshotReference], sourceLocation: SourceLocation = #_sourceLocation
+  ) throws
     -> (ids: Set<String>, report: SnapshotRunReport)
   {
     let pairs = Set(slice.map { "\($0.variant.theme.rawValue)-\($0.variant.mode.rawValue)" })
-    #expect(pairs.count == ThemeName.allCases.count * ColorMode.allCases.count, "every theme × mode is verified", sourceLocation: sourceLocation)
+    #expect(
+      pairs.count == ThemeName.allCases.count * ColorMode.allCases.count,
+      "every theme × mode is verified", sourceLocation: sourceLocation)
     return try Baseline.failingIDs(themes: themes, verifying: slice)
   }
 
@@ -28,13 +32,19 @@ struct RegressionTests {
     defer { try? FileManager.default.removeItem(at: themes.deletingLastPathComponent()) }
     try edit(
       themes.appendingPathComponent("brands/sosh/dark.tokens.json"),
-      replacing: #""$value": "{color.raw.sosh.lochmara-dark-960}""#, with: #""$value": "{color.raw.sosh.functional-gray-light-160}""#)
-    let expected = try Baseline.ids { reference, _ in reference.variant.theme == .sosh && reference.variant.mode == .dark }
-    let (failing, report) = try failures(themes: themes, slice: try Baseline.slice(predicted: expected, theme: .sosh))
+      replacing: #""$value": "{color.raw.sosh.lochmara-dark-960}""#,
+      with: #""$value": "{color.raw.sosh.functional-gray-light-160}""#)
+    let expected = try Baseline.ids { reference, _ in
+      reference.variant.theme == .sosh && reference.variant.mode == .dark
+    }
+    let (failing, report) = try failures(
+      themes: themes, slice: try Baseline.slice(predicted: expected, theme: .sosh))
     #expect(!expected.isEmpty)
     #expect(failing == expected)
     // Plain values in #expect: describing a report (with its images) on failure takes minutes.
-    let pixelsChanged = report.failures.allSatisfy { $0.status == .changed && ($0.diff?.changedPixels ?? 0) > 0 }
+    let pixelsChanged = report.failures.allSatisfy {
+      $0.status == .changed && ($0.diff?.changedPixels ?? 0) > 0
+    }
     let layoutsChanged = report.failures.allSatisfy { $0.layoutDiff.contains { $0.hasPrefix("+") } }
     #expect(pixelsChanged)
     #expect(layoutsChanged, "the background colour shows in the layout JSON")
@@ -51,15 +61,20 @@ struct RegressionTests {
       try JSONDecoder().decode(Scene.self, from: Data(layout.utf8)).rows.contains { $0.level == 2 }
     }
     // A token of the shared component file: no theme of its own, the control sample covers them all.
-    let (failing, report) = try failures(themes: themes, slice: try Baseline.slice(predicted: expected))
+    let (failing, report) = try failures(
+      themes: themes, slice: try Baseline.slice(predicted: expected))
     #expect(!expected.isEmpty)
     #expect(failing == expected)
     // The layout text diff says why: the x of level-2 rows moved.
-    let xMoved = report.failures.allSatisfy { outcome in outcome.layoutDiff.contains { $0.hasPrefix("+") && $0.contains("\"x\"") } }
+    let xMoved = report.failures.allSatisfy { outcome in
+      outcome.layoutDiff.contains { $0.hasPrefix("+") && $0.contains("\"x\"") }
+    }
     #expect(xMoved)
   }
 
-  @Test("a marker (wireframe level-1 bullet shape) fails exactly the wireframe references drawing that shape")
+  @Test(
+    "a marker (wireframe level-1 bullet shape) fails exactly the wireframe references drawing that shape"
+  )
   func marker() throws {
     let themes = try copyOfThemes()
     defer { try? FileManager.default.removeItem(at: themes.deletingLastPathComponent()) }
@@ -67,20 +82,25 @@ struct RegressionTests {
       themes.appendingPathComponent("components/bullet-list.spec.json"),
       replacing: #""wireframe.sparkle-thick-outline","#, with: #""wireframe.sparkle","#)
     let expected = try Baseline.ids { reference, layout in
-      reference.variant.theme == .wireframe && layout.contains("\"wireframe.sparkle-thick-outline\"")
+      reference.variant.theme == .wireframe
+        && layout.contains("\"wireframe.sparkle-thick-outline\"")
     }
-    let (failing, _) = try failures(themes: themes, slice: try Baseline.slice(predicted: expected, theme: .wireframe))
+    let (failing, _) = try failures(
+      themes: themes, slice: try Baseline.slice(predicted: expected, theme: .wireframe))
     #expect(!expected.isEmpty)
     #expect(failing == expected)
   }
 
-  @Test("a font file (sosh latin-bold → Inter ExtraBold) fails exactly the sosh references with bold Latin text, and says environment differs")
+  @Test(
+    "a font file (sosh latin-bold → Inter ExtraBold) fails exactly the sosh references with bold Latin text, and says environment differs"
+  )
   func fontFile() throws {
     let themes = try copyOfThemes()
     defer { try? FileManager.default.removeItem(at: themes.deletingLastPathComponent()) }
     try edit(
       themes.appendingPathComponent("fonts/sosh.fonts.json"),
-      replacing: "/usr/share/fonts/opentype/inter/Inter-Bold.otf", with: "/usr/share/fonts/opentype/inter/Inter-ExtraBold.otf")
+      replacing: "/usr/share/fonts/opentype/inter/Inter-Bold.otf",
+      with: "/usr/share/fonts/opentype/inter/Inter-ExtraBold.otf")
     let expected = try Baseline.ids { reference, layout in
       guard reference.variant.theme == .sosh else { return false }
       let scene = try JSONDecoder().decode(Scene.self, from: Data(layout.utf8))
@@ -93,11 +113,14 @@ struct RegressionTests {
         }
       }
     }
-    let (failing, report) = try failures(themes: themes, slice: try Baseline.slice(predicted: expected, theme: .sosh))
+    let (failing, report) = try failures(
+      themes: themes, slice: try Baseline.slice(predicted: expected, theme: .sosh))
     #expect(!expected.isEmpty)
     #expect(failing == expected)
     let headline = try #require(report.environmentHeadline)
-    #expect(headline.hasPrefix("environment differs: sosh font latin-bold: Inter-Bold.otf → Inter-ExtraBold.otf"))
+    #expect(
+      headline.hasPrefix(
+        "environment differs: sosh font latin-bold: Inter-Bold.otf → Inter-ExtraBold.otf"))
     #expect(SnapshotSummary.text(report).hasPrefix(headline))
   }
 }

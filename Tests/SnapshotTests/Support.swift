@@ -33,7 +33,8 @@ func makeSnapshotsFolder(cases: [String]? = nil, variants: [String: String] = [:
     if isCase, let cases, !cases.contains(String(name.dropLast(5))) { continue }
     var data = try Data(contentsOf: Repo.cases.appendingPathComponent(name))
     if isCase, let replacement = variants[String(name.dropLast(5))] {
-      data = Data(replacingVariants(in: String(decoding: data, as: UTF8.self), with: replacement).utf8)
+      data = Data(
+        replacingVariants(in: String(decoding: data, as: UTF8.self), with: replacement).utf8)
     }
     try data.write(to: casesFolder.appendingPathComponent(name))
   }
@@ -48,7 +49,8 @@ func replacingVariants(in text: String, with variants: String) -> String {
   }
   body = body.trimmingCharacters(in: .whitespacesAndNewlines)
   body.removeLast()  // the closing brace
-  return body.trimmingCharacters(in: .whitespacesAndNewlines) + ",\n  \"variants\": \(variants)\n}\n"
+  return body.trimmingCharacters(in: .whitespacesAndNewlines)
+    + ",\n  \"variants\": \(variants)\n}\n"
 }
 
 /// A copy of the repository's `Themes/` to modify.
@@ -63,14 +65,18 @@ func copyOfThemes() throws -> URL {
 func edit(_ file: URL, replacing old: String, with new: String) throws {
   let text = try String(contentsOf: file, encoding: .utf8)
   let count = text.components(separatedBy: old).count - 1
-  guard count == 1 else { throw SnapshotError("\(file.lastPathComponent): expected \"\(old)\" once, found \(count)") }
-  try text.replacingOccurrences(of: old, with: new).write(to: file, atomically: true, encoding: .utf8)
+  guard count == 1 else {
+    throw SnapshotError("\(file.lastPathComponent): expected \"\(old)\" once, found \(count)")
+  }
+  try text.replacingOccurrences(of: old, with: new).write(
+    to: file, atomically: true, encoding: .utf8)
 }
 
 /// An engine over `snapshots` with `themes` (the repository's when nil).
 func engine(snapshots: URL, themes: URL? = nil) throws -> SnapshotEngine {
   try SnapshotEngine(
-    configuration: SnapshotConfiguration(snapshotsDirectory: snapshots, themesDirectory: themes ?? Repo.themes))
+    configuration: SnapshotConfiguration(
+      snapshotsDirectory: snapshots, themesDirectory: themes ?? Repo.themes))
 }
 
 /// The repository's catalogue rendered once per test run, with the repository's `Themes/`, and compared
@@ -78,14 +84,17 @@ func engine(snapshots: URL, themes: URL? = nil) throws -> SnapshotEngine {
 /// as `ouds-render snapshot verify` or `record` would. The whole-catalogue test asserts on it, and the
 /// regression tests' baseline is made from it, so one `swift test` renders the catalogue once.
 enum RepositoryRun {
-  static let result: Result<(mode: SnapshotRecordMode, report: SnapshotRunReport), any Error> = Result {
-    let mode = try SnapshotRecordMode.fromEnvironment()
-    let engine = try engine(snapshots: Repo.snapshots)
-    let references = engine.catalogue.references
-    let report =
-      mode == .never ? try engine.verify(references) : try engine.record(references, mode: mode, checkExisting: true)
-    return (mode, report)
-  }
+  static let result: Result<(mode: SnapshotRecordMode, report: SnapshotRunReport), any Error> =
+    Result {
+      let mode = try SnapshotRecordMode.fromEnvironment()
+      let engine = try engine(snapshots: Repo.snapshots)
+      let references = engine.catalogue.references
+      let report =
+        mode == .never
+        ? try engine.verify(references)
+        : try engine.record(references, mode: mode, checkExisting: true)
+      return (mode, report)
+    }
 }
 
 /// `Snapshots/` as this machine renders it with the repository's themes: the baseline the regression
@@ -95,20 +104,26 @@ enum RepositoryRun {
 enum Baseline {
   static let folder: Result<URL, any Error> = Result {
     let report = try RepositoryRun.result.get().report
-    let errors = report.outcomes.filter { $0.status == .error }.map { "\($0.reference.id): \($0.reason)" }
+    let errors = report.outcomes.filter { $0.status == .error }.map {
+      "\($0.reference.id): \($0.reason)"
+    }
     guard errors.isEmpty else { throw SnapshotError("baseline: \(errors.joined(separator: "; "))") }
     let folder = try temporaryFolder("baseline").appendingPathComponent("Snapshots")
     try FileManager.default.copyItem(at: Repo.snapshots, to: folder)
     for outcome in report.failures {
       guard let image = outcome.actualImage, let layout = outcome.actualLayout else {
-        throw SnapshotError("baseline: \(outcome.reference.id) failed without a render: \(outcome.reason)")
+        throw SnapshotError(
+          "baseline: \(outcome.reference.id) failed without a render: \(outcome.reason)")
       }
       let png = folder.appendingPathComponent(outcome.reference.imagePath)
-      try FileManager.default.createDirectory(at: png.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(
+        at: png.deletingLastPathComponent(), withIntermediateDirectories: true)
       try PNGCodec.encode(image).write(to: png)
       try Data(layout.utf8).write(to: folder.appendingPathComponent(outcome.reference.layoutPath))
     }
-    guard let environment = report.environment else { throw SnapshotError("baseline: the shared run has no environment") }
+    guard let environment = report.environment else {
+      throw SnapshotError("baseline: the shared run has no environment")
+    }
     try environment.write(to: folder)
     return folder
   }
@@ -128,11 +143,13 @@ enum Baseline {
   }
 
   /// The baseline's references whose recorded layout JSON satisfies `predicate`.
-  static func ids(where predicate: (SnapshotReference, String) throws -> Bool) throws -> Set<String> {
+  static func ids(where predicate: (SnapshotReference, String) throws -> Bool) throws -> Set<String>
+  {
     let folder = try Baseline.folder.get()
     var ids = Set<String>()
     for reference in try references() {
-      let layout = try String(contentsOf: folder.appendingPathComponent(reference.layoutPath), encoding: .utf8)
+      let layout = try String(
+        contentsOf: folder.appendingPathComponent(reference.layoutPath), encoding: .utf8)
       if try predicate(reference, layout) { ids.insert(reference.id) }
     }
     return ids
@@ -153,7 +170,9 @@ enum Baseline {
 
 /// Up to `count` references of each theme × mode that are not in `excluded`, spread evenly over the
 /// catalogue's order (so over different cases), always the same ones.
-func controlSample(of references: [SnapshotReference], excluding excluded: Set<String>, perThemeAndMode count: Int)
+func controlSample(
+  of references: [SnapshotReference], excluding excluded: Set<String>, perThemeAndMode count: Int
+)
   -> Set<String>
 {
   var sample = Set<String>()

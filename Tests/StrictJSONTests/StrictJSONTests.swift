@@ -66,7 +66,9 @@ struct StrictJSONAcceptTests {
     Accepted("negative exponent", "25e-2", .number(0.25)),
     Accepted("fraction and exponent", "-1.25e1", .number(-12.5)),
     Accepted("exponent with leading zeros", "1e007", .number(10_000_000)),
-    Accepted("integer beyond 2^53 is rounded", "123456789012345678901234567890", .number(1.2345678901234568e29)),
+    Accepted(
+      "integer beyond 2^53 is rounded", "123456789012345678901234567890",
+      .number(1.2345678901234568e29)),
     Accepted("largest double", "1.7976931348623157e308", .number(.greatestFiniteMagnitude)),
     Accepted("300 digits", "1" + String(repeating: "0", count: 300), .number(1e300)),
     Accepted("underflow rounds to zero", "1e-400", .number(0)),
@@ -75,10 +77,12 @@ struct StrictJSONAcceptTests {
     Accepted("true", "true", .bool(true)),
     Accepted("false", "false", .bool(false)),
     Accepted("null", "null", .null),
-    Accepted("the four whitespace characters", " \t\r\n[ 1 ,\t2\r\n]\n ", .array([.number(1), .number(2)])),
+    Accepted(
+      "the four whitespace characters", " \t\r\n[ 1 ,\t2\r\n]\n ", .array([.number(1), .number(2)])),
     // Strings and escapes.
     Accepted("empty string", #""""#, .string("")),
-    Accepted("the short escapes", #""\" \\ \/ \b \f \n \r \t""#, .string("\" \\ / \u{8} \u{C} \n \r \t")),
+    Accepted(
+      "the short escapes", #""\" \\ \/ \b \f \n \r \t""#, .string("\" \\ / \u{8} \u{C} \n \r \t")),
     Accepted("\\u escape", #""\u0041\u00e9\u20AC""#, .string("Aé€")),
     Accepted("\\u0000 is a character", #""a\u0000b""#, .string("a\u{0}b")),
     Accepted("surrogate pair", #""\uD83D\uDE00""#, .string("😀")),
@@ -97,7 +101,9 @@ struct StrictJSONAcceptTests {
     Accepted(
       "the same key in two objects", #"[{"a": 1}, {"a": 2}]"#,
       .array([.object([(key: "a", value: .number(1))]), .object([(key: "a", value: .number(2))])])),
-    Accepted("a UTF-8 byte order mark is skipped", bytes: [0xEF, 0xBB, 0xBF] + Array("{}".utf8), .object([])),
+    Accepted(
+      "a UTF-8 byte order mark is skipped", bytes: [0xEF, 0xBB, 0xBF] + Array("{}".utf8),
+      .object([])),
     Accepted("512 nested arrays (the limit)", nestedArrays(512), nested(.array([]), 511)),
   ]
 
@@ -116,7 +122,8 @@ struct StrictJSONAcceptTests {
   @Test("the String and the byte entry points agree, byte order mark included")
   func stringEntryPoint() throws {
     #expect(try JSONParser.parse("\u{FEFF}[1]") == .array([.number(1)]))
-    #expect(try JSONParser.parse(#"{"k": "\u00e9"}"#) == JSONParser.parse(Array(#"{"k": "é"}"#.utf8)))
+    #expect(
+      try JSONParser.parse(#"{"k": "\u00e9"}"#) == JSONParser.parse(Array(#"{"k": "é"}"#.utf8)))
   }
 }
 
@@ -125,13 +132,18 @@ struct StrictJSONRejectTests {
   static let table: [Rejected] = [
     // Empty input.
     Rejected("empty input", "", column: 1, "unexpected end of file, expected a value"),
-    Rejected("only whitespace", "  \n  ", line: 2, column: 3, "unexpected end of file, expected a value"),
-    Rejected("only a byte order mark", bytes: [0xEF, 0xBB, 0xBF], column: 1, "unexpected end of file, expected a value"),
     Rejected(
-      "a byte order mark is not a column", bytes: [0xEF, 0xBB, 0xBF] + Array("[1 2]".utf8), column: 4,
+      "only whitespace", "  \n  ", line: 2, column: 3, "unexpected end of file, expected a value"),
+    Rejected(
+      "only a byte order mark", bytes: [0xEF, 0xBB, 0xBF], column: 1,
+      "unexpected end of file, expected a value"),
+    Rejected(
+      "a byte order mark is not a column", bytes: [0xEF, 0xBB, 0xBF] + Array("[1 2]".utf8),
+      column: 4,
       "expected ',' or ']', found '2'"),
     Rejected(
-      "a second byte order mark is not whitespace", bytes: [0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF] + Array("{}".utf8),
+      "a second byte order mark is not whitespace",
+      bytes: [0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF] + Array("{}".utf8),
       column: 1, "expected a value, found byte 0xef"),
     // Numbers.
     Rejected("leading zero", "01", column: 2, "unexpected text after the JSON value"),
@@ -149,12 +161,15 @@ struct StrictJSONRejectTests {
     Rejected("Infinity", "[Infinity]", column: 2, "expected a value, found 'I'"),
     Rejected("minus Infinity", "-Infinity", column: 1, "invalid number"),
     Rejected("beyond the largest double", "1.8e308", column: 1, "number out of range"),
-    Rejected("400 digits", "[\n  " + "9" + String(repeating: "0", count: 399) + "]", line: 2, column: 3, "number out of range"),
+    Rejected(
+      "400 digits", "[\n  " + "9" + String(repeating: "0", count: 399) + "]", line: 2, column: 3,
+      "number out of range"),
     Rejected("huge negative exponent sign", "-1e999", column: 1, "number out of range"),
     // Literals.
     Rejected("truncated literal", "tru", column: 1, "expected a value, found 't'"),
     Rejected("capitalised literal", "True", column: 1, "expected a value, found 'T'"),
-    Rejected("literal followed by letters", "nullx", column: 5, "unexpected text after the JSON value"),
+    Rejected(
+      "literal followed by letters", "nullx", column: 5, "unexpected text after the JSON value"),
     Rejected("single-quoted string", "['a']", column: 2, "expected a value, found '''"),
     // Strings: escapes.
     Rejected("unterminated string", "[\"abc", column: 2, "unterminated string"),
@@ -165,23 +180,41 @@ struct StrictJSONRejectTests {
     Rejected("non-hex digit in \\u", #""\u12G4""#, column: 6, "invalid hex digit in \\u escape"),
     // Strings: surrogates.
     Rejected("lone high surrogate", #"["\uD800"]"#, column: 3, "unpaired surrogate in \\u escape"),
-    Rejected("high surrogate then a letter", #""\uD83Dx""#, column: 2, "unpaired surrogate in \\u escape"),
-    Rejected("high surrogate then a non-surrogate escape", #""\uD800\u0041""#, column: 2, "unpaired surrogate in \\u escape"),
-    Rejected("two high surrogates", #""\uD800\uD800""#, column: 2, "unpaired surrogate in \\u escape"),
+    Rejected(
+      "high surrogate then a letter", #""\uD83Dx""#, column: 2, "unpaired surrogate in \\u escape"),
+    Rejected(
+      "high surrogate then a non-surrogate escape", #""\uD800\u0041""#, column: 2,
+      "unpaired surrogate in \\u escape"),
+    Rejected(
+      "two high surrogates", #""\uD800\uD800""#, column: 2, "unpaired surrogate in \\u escape"),
     Rejected("lone low surrogate", #""ab\uDC00""#, column: 4, "unpaired surrogate in \\u escape"),
     Rejected("reversed pair", #""\uDE00\uD83D""#, column: 2, "unpaired surrogate in \\u escape"),
     // Strings: control characters and bytes that are not UTF-8.
-    Rejected("raw line feed in a string", "{\"a\": \"x\ny\"}", column: 9, "control character in a string"),
-    Rejected("raw tab in a string", "\"a\tb\"", column: 3, "control character in a string"),
-    Rejected("raw NUL in a string", bytes: Array("\"a".utf8) + [0] + Array("\"".utf8), column: 3, "control character in a string"),
-    Rejected("invalid UTF-8 in a string", bytes: [0x5B, 0x22, 0x61, 0xFF, 0x22, 0x5D], column: 2, "string is not valid UTF-8"),
     Rejected(
-      "UTF-8-encoded surrogate in a string", bytes: Array("\"".utf8) + [0xED, 0xA0, 0x80] + Array("\"".utf8), column: 1,
+      "raw line feed in a string", "{\"a\": \"x\ny\"}", column: 9, "control character in a string"),
+    Rejected("raw tab in a string", "\"a\tb\"", column: 3, "control character in a string"),
+    Rejected(
+      "raw NUL in a string", bytes: Array("\"a".utf8) + [0] + Array("\"".utf8), column: 3,
+      "control character in a string"),
+    Rejected(
+      "invalid UTF-8 in a string", bytes: [0x5B, 0x22, 0x61, 0xFF, 0x22, 0x5D], column: 2,
       "string is not valid UTF-8"),
-    Rejected("overlong UTF-8 in a string", bytes: [0x22, 0xC0, 0xAF, 0x22], column: 1, "string is not valid UTF-8"),
-    Rejected("a byte that is not UTF-8 outside strings", bytes: [0x5B, 0xFF, 0x5D], column: 2, "expected a value, found byte 0xff"),
-    Rejected("a control character outside strings", bytes: [0x5B, 0x01, 0x5D], column: 2, "expected a value, found byte 0x1"),
-    Rejected("a non-breaking space is not whitespace", "[1,\u{A0}2]", column: 4, "expected a value, found byte 0xc2"),
+    Rejected(
+      "UTF-8-encoded surrogate in a string",
+      bytes: Array("\"".utf8) + [0xED, 0xA0, 0x80] + Array("\"".utf8), column: 1,
+      "string is not valid UTF-8"),
+    Rejected(
+      "overlong UTF-8 in a string", bytes: [0x22, 0xC0, 0xAF, 0x22], column: 1,
+      "string is not valid UTF-8"),
+    Rejected(
+      "a byte that is not UTF-8 outside strings", bytes: [0x5B, 0xFF, 0x5D], column: 2,
+      "expected a value, found byte 0xff"),
+    Rejected(
+      "a control character outside strings", bytes: [0x5B, 0x01, 0x5D], column: 2,
+      "expected a value, found byte 0x1"),
+    Rejected(
+      "a non-breaking space is not whitespace", "[1,\u{A0}2]", column: 4,
+      "expected a value, found byte 0xc2"),
     // Objects and arrays.
     Rejected("trailing comma in an array", "[1, 2,]", column: 7, "expected a value, found ']'"),
     Rejected(
@@ -192,26 +225,41 @@ struct StrictJSONRejectTests {
     Rejected("unquoted key", "{a: 1}", column: 2, "expected a member name in quotes, found 'a'"),
     Rejected("number as key", "{1: 1}", column: 2, "expected a member name in quotes, found '1'"),
     Rejected("unclosed array", "[1, 2", column: 6, "unexpected end of file, expected ',' or ']'"),
-    Rejected("unclosed object", #"{"a": 1"#, column: 8, "unexpected end of file, expected ',' or '}'"),
+    Rejected(
+      "unclosed object", #"{"a": 1"#, column: 8, "unexpected end of file, expected ',' or '}'"),
     Rejected("mismatched bracket", "[1}", column: 3, "expected ',' or ']', found '}'"),
     Rejected("two documents", "{} {}", column: 4, "unexpected text after the JSON value"),
     // Duplicate keys, also when spelt differently.
     Rejected("duplicate key", #"{"a": 1, "a": 2}"#, column: 10, #"duplicate key "a""#),
-    Rejected("duplicate key on its own line", "{\n  \"id\": 1,\n  \"name\": 2,\n  \"id\": 3\n}", line: 4, column: 3, #"duplicate key "id""#),
-    Rejected("duplicate key written with an escape", #"{"a": 1, "\u0061": 2}"#, column: 10, #"duplicate key "a""#),
-    Rejected("duplicate key in a nested object", #"[{"x": {"k": 1, "k": 1}}]"#, column: 17, #"duplicate key "k""#),
+    Rejected(
+      "duplicate key on its own line", "{\n  \"id\": 1,\n  \"name\": 2,\n  \"id\": 3\n}", line: 4,
+      column: 3, #"duplicate key "id""#),
+    Rejected(
+      "duplicate key written with an escape", #"{"a": 1, "\u0061": 2}"#, column: 10,
+      #"duplicate key "a""#),
+    Rejected(
+      "duplicate key in a nested object", #"[{"x": {"k": 1, "k": 1}}]"#, column: 17,
+      #"duplicate key "k""#),
     // Comments are not JSON.
     Rejected("line comment", "// note\n{}", column: 1, "expected a value, found '/'"),
-    Rejected("block comment inside an object", "{\"a\": 1 /* note */}", column: 9, "expected ',' or '}', found '/'"),
+    Rejected(
+      "block comment inside an object", "{\"a\": 1 /* note */}", column: 9,
+      "expected ',' or '}', found '/'"),
     Rejected("hash comment", "[1] # note", column: 5, "unexpected text after the JSON value"),
     // Depth.
     Rejected("513 nested arrays", nestedArrays(513), column: 513, "nesting deeper than 512 levels"),
     Rejected(
-      "deep objects", String(repeating: #"{"a":"#, count: 600) + "1" + String(repeating: "}", count: 600), column: 2561,
+      "deep objects",
+      String(repeating: #"{"a":"#, count: 600) + "1" + String(repeating: "}", count: 600),
+      column: 2561,
       "nesting deeper than 512 levels"),
     // Columns count characters, not bytes; lines count line feeds (CR LF too).
-    Rejected("column after multi-byte characters", #"{"é😀漢": 1 x}"#, column: 11, "expected ',' or '}', found 'x'"),
-    Rejected("CR LF line ends", "{\r\n  \"a\": 1\r\n  \"b\": 2\r\n}", line: 3, column: 3, "expected ',' or '}', found '\"'"),
+    Rejected(
+      "column after multi-byte characters", #"{"é😀漢": 1 x}"#, column: 11,
+      "expected ',' or '}', found 'x'"),
+    Rejected(
+      "CR LF line ends", "{\r\n  \"a\": 1\r\n  \"b\": 2\r\n}", line: 3, column: 3,
+      "expected ',' or '}', found '\"'"),
   ]
 
   @Test("rejected documents name the line, the column and the reason", arguments: table)
@@ -231,7 +279,8 @@ struct StrictJSONRejectTests {
   @Test("a very deep document fails at the limit, without exhausting the stack")
   func veryDeep() {
     let text = String(repeating: "[", count: 1_000_000)
-    #expect(throws: JSONSyntaxError(line: 1, column: 513, reason: "nesting deeper than 512 levels")) {
+    #expect(throws: JSONSyntaxError(line: 1, column: 513, reason: "nesting deeper than 512 levels"))
+    {
       try JSONParser.parse(text)
     }
   }

@@ -15,25 +15,36 @@ struct ReferenceCopyTests {
     let text = try String(contentsOf: checksumFile, encoding: .utf8)
     for line in text.split(separator: "\n") {
       let parts = line.split(separator: " ", maxSplits: 1)
-      let name = parts.count == 2 ? parts[1].trimmingCharacters(in: CharacterSet(charactersIn: " *")) : ""
-      try #require(parts.count == 2 && parts[0].count == 64 && !name.isEmpty, "SHA256SUMS: malformed line \"\(line)\"")
-      try #require(sums.updateValue(String(parts[0]), forKey: name) == nil, "SHA256SUMS: \(name) listed twice")
+      let name =
+        parts.count == 2 ? parts[1].trimmingCharacters(in: CharacterSet(charactersIn: " *")) : ""
+      try #require(
+        parts.count == 2 && parts[0].count == 64 && !name.isEmpty,
+        "SHA256SUMS: malformed line \"\(line)\"")
+      try #require(
+        sums.updateValue(String(parts[0]), forKey: name) == nil, "SHA256SUMS: \(name) listed twice")
     }
     return sums
   }
 
-  @Test("the copy kept with the tests is exactly the one SHA256SUMS records: every theme, no other file, every hash")
+  @Test(
+    "the copy kept with the tests is exactly the one SHA256SUMS records: every theme, no other file, every hash"
+  )
   func copyMatchesChecksums() throws {
     let sums = try Self.checksums()
-    let files = try FileManager.default.contentsOfDirectory(atPath: Fixture.vendoredReferenceDirectory.path)
-      .filter { $0.hasSuffix(".json") }
+    let files = try FileManager.default.contentsOfDirectory(
+      atPath: Fixture.vendoredReferenceDirectory.path
+    )
+    .filter { $0.hasSuffix(".json") }
     #expect(Set(sums.keys) == Set(ThemeName.allCases.map { "\($0.rawValue).json" }))
-    #expect(Set(files) == Set(sums.keys), "every vendored file is listed in SHA256SUMS, and only those")
+    #expect(
+      Set(files) == Set(sums.keys), "every vendored file is listed in SHA256SUMS, and only those")
     for (name, expected) in sums.sorted(by: { $0.key < $1.key }) {
-      let data = try Data(contentsOf: Fixture.vendoredReferenceDirectory.appendingPathComponent(name))
+      let data = try Data(
+        contentsOf: Fixture.vendoredReferenceDirectory.appendingPathComponent(name))
       #expect(
         SHA256Digest.hex(of: data) == expected,
-        "\(name) differs from the copy recorded in SHA256SUMS: restore it, or refresh it from ../shared/reference and its line")
+        "\(name) differs from the copy recorded in SHA256SUMS: restore it, or refresh it from ../shared/reference and its line"
+      )
     }
   }
 

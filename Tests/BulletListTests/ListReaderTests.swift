@@ -58,8 +58,7 @@ struct ListReaderTests {
 
   @Test("icon paths are relative to the JSON file and must exist")
   func iconPaths() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reader-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try Fixture.temporaryFolder("reader")
     defer { try? FileManager.default.removeItem(at: folder) }
     try Data("<svg/>".utf8).write(to: folder.appendingPathComponent("heart.svg"))
     let json = #"{"type": {"unordered": {"asset": {"icon": "heart.svg"}}}, "items": [{"label": "x"}]}"#
@@ -103,9 +102,10 @@ struct ListReaderTests {
 
   @Test("a file error names the file")
   func fileErrors() throws {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID().uuidString).json").path
+    let folder = try Fixture.temporaryFolder("broken")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("broken.json").path
     try Data(#"{"items": [{"label": 1}]}"#.utf8).write(to: URL(fileURLWithPath: path))
-    defer { try? FileManager.default.removeItem(atPath: path) }
     #expect(throws: BulletListError(file: path, path: "items[0].label", message: "expected a string, found a number")) {
       try reader.read(file: path)
     }

@@ -7,8 +7,7 @@ import Testing
 /// The published JSON Schema and the reader must accept the same keys.
 @Suite("JSON Schema of the list format")
 struct SchemaTests {
-  let schemaURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Snapshots/bullet-list.schema.json")
+  let schemaURL = Fixture.repositoryRoot.appendingPathComponent("Snapshots/bullet-list.schema.json")
 
   func keys(_ value: JSONValue?) -> [String] {
     (value?["properties"]?.members ?? []).map(\.key).sorted()

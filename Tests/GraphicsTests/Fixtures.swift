@@ -3,8 +3,21 @@ import Graphics
 import Scene
 import Themes
 
-/// Fonts and scenes shared by the Graphics tests.
+/// Fonts, scenes and folders shared by the Graphics tests.
 enum Fixtures {
+  /// The package root: …/Tests/GraphicsTests/Fixtures.swift → …
+  static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+  /// The repository's `Themes/`.
+  static let themesDirectory = repositoryRoot.appendingPathComponent("Themes")
+
+  /// A fresh temporary folder, removed by the caller.
+  static func temporaryFolder(_ label: String = "ouds-graphics") throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+  }
+
   static let liberationRegular = "/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf"
   static let liberationBold = "/usr/share/fonts/truetype/liberation2/LiberationSans-Bold.ttf"
   static let arabicRegular = "/usr/share/fonts/truetype/noto/NotoSansArabicUI-Regular.ttf"

@@ -6,12 +6,9 @@ import Themes
 
 @Suite("Font hashes")
 struct FontHashTests {
-  static let themesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Themes")
-
   @Test("the SHA-256 of every loaded font equals its manifest's", arguments: ThemeName.allCases)
   func manifestHashes(theme: ThemeName) throws {
-    let manifest = try ThemeLibrary(directory: Self.themesDirectory).fontManifest(for: theme)
+    let manifest = try ThemeLibrary(directory: Fixtures.themesDirectory).fontManifest(for: theme)
     let fonts = try FontSet(manifest: manifest)
     #expect(fonts.files.count == manifest.files.count)
     for declared in manifest.files {

@@ -133,7 +133,7 @@ struct SceneRendererTests {
 
   @Test("an SVG icon is used as a mask tinted with the glyph colour, in PNG and SVG")
   func svgIcon() throws {
-    let folder = try temporaryFolder()
+    let folder = try Fixtures.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let icon = folder.appendingPathComponent("square.svg")
     // A black square covering the middle half of a 24×24 viewport.
@@ -154,7 +154,7 @@ struct SceneRendererTests {
 
   @Test("a PNG icon's alpha is used as a mask tinted with the glyph colour")
   func pngIcon() throws {
-    let folder = try temporaryFolder()
+    let folder = try Fixtures.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let icon = folder.appendingPathComponent("dot.png")
     // 4×4 opaque blue pixels inside a transparent 8×8 image: the colour must not leak.
@@ -184,7 +184,7 @@ struct SceneRendererTests {
 
   @Test("an SVG icon librsvg cannot parse names the file")
   func brokenIcon() throws {
-    let folder = try temporaryFolder()
+    let folder = try Fixtures.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let icon = folder.appendingPathComponent("broken.svg")
     try Data("<svg".utf8).write(to: icon)
@@ -255,13 +255,6 @@ struct SceneRendererTests {
     } throws: { error in
       "\(error)" == "canvas of 0×36 points cannot be drawn: both sides must be positive"
     }
-  }
-
-  private func temporaryFolder() throws -> URL {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("ouds-graphics-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return folder
   }
 }
 

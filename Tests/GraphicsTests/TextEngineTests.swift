@@ -133,9 +133,7 @@ struct TextEngineTests {
 
   @Test("brand fonts from a folder are loaded first and win when their family is named first")
   func brandFolder() throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("ouds-brand-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try Fixtures.temporaryFolder("ouds-brand")
     defer { try? FileManager.default.removeItem(at: folder) }
     try FileManager.default.copyItem(
       atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",

@@ -279,9 +279,7 @@ final class Command {
   let folder: URL
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "ouds-diff-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    folder = try temporaryFolder("ouds-diff-tests")
   }
 
   deinit {

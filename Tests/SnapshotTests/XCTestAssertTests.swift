@@ -6,7 +6,7 @@ import XCTest
 /// `assertSnapshot` from an XCTest test case: a recorded reference passes without a failure.
 final class XCTestAssertSnapshotTests: XCTestCase {
   func testAssertSnapshotPassesInXCTest() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xctest-\(UUID().uuidString)")
+    let folder = try temporaryFolder("xctest")
     defer { try? FileManager.default.removeItem(at: folder) }
     let list = OUDSBulletList(type: .unordered(asset: .tick, isBranded: false), items: [OUDSBulletList.Item("Only item")])
     let recorded = verifySnapshot(

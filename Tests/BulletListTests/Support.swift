@@ -8,7 +8,8 @@ enum Fixture {
 
   /// A fresh temporary folder, removed by the caller.
   static func temporaryFolder(_ label: String = "ouds-bullet-list") throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "\(label)-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     return folder
   }

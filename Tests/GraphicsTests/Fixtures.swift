@@ -13,7 +13,8 @@ enum Fixtures {
 
   /// A fresh temporary folder, removed by the caller.
   static func temporaryFolder(_ label: String = "ouds-graphics") throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("\(label)-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     return folder
   }

@@ -7,13 +7,19 @@ public struct BulletListDocument: Hashable, Sendable {
   public var list: OUDSBulletList
   /// The `locale` of the document (e.g. `ar`), when given.
   public var locale: String?
+  /// The `platform` of the document (whose rules to draw with), when given.
+  public var platform: OUDSBulletList.Platform?
   /// The `variants` object of a snapshot case, kept as JSON for the catalogue; nil elsewhere.
   public var variants: JSONValue?
 
   /// Creates a document.
-  public init(list: OUDSBulletList, locale: String? = nil, variants: JSONValue? = nil) {
+  public init(
+    list: OUDSBulletList, locale: String? = nil, platform: OUDSBulletList.Platform? = nil,
+    variants: JSONValue? = nil
+  ) {
     self.list = list
     self.locale = locale
+    self.platform = platform
     self.variants = variants
   }
 }
@@ -110,12 +116,15 @@ public struct ListReader: Sendable {
     func document(_ root: JSONValue) throws(BulletListError) -> BulletListDocument {
       let members = try members(
         root, at: "",
-        allowed: ["$schema", "type", "textStyle", "isBold", "items", "locale", "variants"])
+        allowed: [
+          "$schema", "type", "textStyle", "isBold", "items", "locale", "platform", "variants",
+        ])
       var type = OUDSBulletList.ListType.unordered(asset: .bullet, isBranded: false)
       var textStyle = OUDSBulletList.TextStyle.bodyLarge
       var isBold = true
       var items: [OUDSBulletList.Item]?
       var locale: String?
+      var platform: OUDSBulletList.Platform?
       var variants: JSONValue?
       for (key, value) in members {
         switch key {
@@ -127,6 +136,14 @@ public struct ListReader: Sendable {
           let tag = try string(value, at: key)
           guard LocaleTag.isValid(tag) else { throw fail(key, "\"\(tag)\" is not a language tag such as \"en\" or \"ar-MA\"") }
           locale = tag
+        case "platform":
+          let name = try string(value, at: key)
+          guard let named = OUDSBulletList.Platform(name: name) else {
+            throw fail(
+              key,
+              "unknown platform \"\(name.escapedForMessage)\" (expected \(OUDSBulletList.Platform.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")))")
+          }
+          platform = named
         case "variants": variants = value
         default: break  // $schema
         }
@@ -134,7 +151,7 @@ public struct ListReader: Sendable {
       guard let items else { throw fail("items", "missing required key \"items\"") }
       return BulletListDocument(
         list: OUDSBulletList(type: type, textStyle: textStyle, isBold: isBold, items: items),
-        locale: locale, variants: variants)
+        locale: locale, platform: platform, variants: variants)
     }
 
     func items(_ value: JSONValue, at path: String) throws(BulletListError) -> [OUDSBulletList.Item] {
@@ -265,5 +282,27 @@ public struct ListReader: Sendable {
         throw fail(path, "expected \"bullet\", \"tick\" or {\"icon\": \"<file>\"}, found \(value.kindName)")
       }
     }
+  }
+}
+
+extension String {
+  /// The string as an error message may quote it: control characters written as `\u{…}` and
+  /// anything past 40 characters cut off with an ellipsis.
+  var escapedForMessage: String {
+    var result = ""
+    for (count, character) in self.enumerated() {
+      if count == 40 {
+        result += "…"
+        break
+      }
+      for scalar in character.unicodeScalars {
+        if scalar.properties.generalCategory == .control {
+          result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+        } else {
+          result.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return result
   }
 }

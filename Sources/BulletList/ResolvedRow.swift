@@ -27,6 +27,15 @@ public struct ResolvedRow: Hashable, Sendable {
     public var level: Int
     /// The ancestor's index among its siblings.
     public var index: Int
+    /// Whether the ancestor belongs to an ordered list (Android picks bullet shapes by it).
+    public var isInOrderedList: Bool
+
+    /// Creates an ancestor.
+    public init(level: Int, index: Int, isInOrderedList: Bool = false) {
+      self.level = level
+      self.index = index
+      self.isInOrderedList = isInOrderedList
+    }
   }
 }
 
@@ -34,24 +43,32 @@ extension OUDSBulletList {
   /// The deepest nesting allowed by design: levels 0, 1 and 2.
   public static let maximumLevelCount = 3
 
+  /// The message of the error a rich label in bold text gets with the iOS rules.
+  public static let richTextInBoldMessage =
+    "rich text is allowed only when the text is not bold (set isBold or subListHasBoldText to false)"
+
   /// Validates the list and flattens it depth first, applying sub-list inheritance (SPEC §2).
   ///
+  /// - Parameter platform: with `.ios` (the default) a rich label in bold text is refused, as
+  ///   the iOS component drops its styling; with `.android` it is kept (links stay underlined and
+  ///   link-coloured).
   /// - Throws: `BulletListError` when an item sits at a fourth level (naming its path), when
-  ///   the list is empty, or when a rich label is used in bold text.
-  public func resolvedRows() throws(BulletListError) -> [ResolvedRow] {
+  ///   the list is empty, or (iOS) when a rich label is used in bold text.
+  public func resolvedRows(platform: Platform = .ios) throws(BulletListError) -> [ResolvedRow] {
     guard !items.isEmpty else {
       throw BulletListError(path: "items", message: "a list needs at least one item")
     }
     var rows: [ResolvedRow] = []
     try Self.resolve(
       items, pathPrefix: "", level: 0, type: type, textStyle: textStyle, isBold: isBold,
-      ancestors: [], into: &rows)
+      ancestors: [], platform: platform, into: &rows)
     return rows
   }
 
   private static func resolve(
     _ items: [Item], pathPrefix: String, level: Int, type: `Type`, textStyle: TextStyle,
-    isBold: Bool, ancestors: [ResolvedRow.Ancestor], into rows: inout [ResolvedRow]
+    isBold: Bool, ancestors: [ResolvedRow.Ancestor], platform: Platform,
+    into rows: inout [ResolvedRow]
   ) throws(BulletListError) {
     for (index, item) in items.enumerated() {
       let path = pathPrefix + "items[\(index)]"
@@ -60,10 +77,8 @@ extension OUDSBulletList {
           path: path,
           message: "a fourth nesting level is forbidden by design (at most 3 levels: 0, 1, 2)")
       }
-      if case .rich(let rich) = item.label, isBold, rich.runs.count > 0 {
-        throw BulletListError(
-          path: path,
-          message: "rich text is allowed only when the text is not bold (set isBold or subListHasBoldText to false)")
+      if platform == .ios, case .rich(let rich) = item.label, isBold, rich.runs.count > 0 {
+        throw BulletListError(path: path, message: richTextInBoldMessage)
       }
       rows.append(
         ResolvedRow(
@@ -76,8 +91,10 @@ extension OUDSBulletList {
           type: item.subListType ?? type,
           textStyle: item.subListTextStyle ?? textStyle,
           isBold: item.subListHasBoldText ?? isBold,
-          ancestors: ancestors + [ResolvedRow.Ancestor(level: level, index: index)],
-          into: &rows)
+          ancestors: ancestors + [
+            ResolvedRow.Ancestor(level: level, index: index, isInOrderedList: type == .ordered)
+          ],
+          platform: platform, into: &rows)
       }
     }
   }

@@ -12,6 +12,8 @@ public struct RenderedList: Sendable {
   public var theme: ThemeName
   /// The mode.
   public var mode: ColorMode
+  /// Whose rules the picture follows.
+  public var platform: OUDSBulletList.Platform
   /// The encoded picture (PNG, SVG or PDF bytes).
   public var data: Data
   /// The laid-out scene the picture was drawn from.
@@ -133,7 +135,8 @@ public final class BulletListRenderer {
     let laidOut = try layout(list, theme: theme, mode: mode, options: options)
     let data = try engine(for: theme).renderer.render(laidOut.scene, as: format)
     return RenderedList(
-      theme: theme, mode: mode, data: data, scene: laidOut.scene, warnings: laidOut.warnings)
+      theme: theme, mode: mode, platform: options.platform, data: data, scene: laidOut.scene,
+      warnings: laidOut.warnings)
   }
 
   /// Rasterizes `list` for one theme and mode at `scale`, without encoding.
@@ -146,33 +149,44 @@ public final class BulletListRenderer {
     return (image, laidOut.scene, laidOut.warnings)
   }
 
-  /// Renders `list` for every given theme × mode pair.
+  /// Renders `list` for every given theme × mode pair, and for each platform of `platforms`
+  /// (nil: `options.platform` alone).
   ///
   /// Layout and drawing run on this thread (Pango is not thread-safe), while one background
   /// worker encodes the previous picture as PNG: on two cores the encoder, the costly part, runs
-  /// beside the drawing. The output order is the order of `combinations`.
+  /// beside the drawing. The output order is the order of `combinations`, each followed by its
+  /// platforms in the order given.
   public func renderAll(
     _ list: OUDSBulletList, combinations: [(ThemeName, ColorMode)],
+    platforms: [OUDSBulletList.Platform]? = nil,
     options: LayoutOptions = LayoutOptions(), format: OutputFormat
   ) throws -> [RenderedList] {
-    guard case .png(let scale) = format else {
-      return try combinations.map { try render(list, theme: $0.0, mode: $0.1, options: options, format: format) }
+    let jobs: [(theme: ThemeName, mode: ColorMode, options: LayoutOptions)] = combinations.flatMap {
+      combination in
+      (platforms ?? [options.platform]).map { platform in
+        var options = options
+        options.platform = platform
+        return (combination.0, combination.1, options)
+      }
     }
-    let encoded = ParallelResults<Data>(count: combinations.count)
+    guard case .png(let scale) = format else {
+      return try jobs.map { try render(list, theme: $0.theme, mode: $0.mode, options: $0.options, format: format) }
+    }
+    let encoded = ParallelResults<Data>(count: jobs.count)
     let encoder = DispatchQueue(label: "ouds-render.png-encoder")
     var scenes: [(Scene, [String])] = []
     defer { encoder.sync {} }  // never leave the encoder running past a thrown error
-    for (index, combination) in combinations.enumerated() {
-      let laidOut = try layout(list, theme: combination.0, mode: combination.1, options: options)
-      let bitmap = try engine(for: combination.0).renderer.draw(laidOut.scene, scale: scale)
+    for (index, job) in jobs.enumerated() {
+      let laidOut = try layout(list, theme: job.theme, mode: job.mode, options: job.options)
+      let bitmap = try engine(for: job.theme).renderer.draw(laidOut.scene, scale: scale)
       scenes.append((laidOut.scene, laidOut.warnings))
       encoder.async { encoded.set(index, Result { try bitmap.encodePNG() }) }
     }
     encoder.sync {}
-    return try combinations.enumerated().map { index, combination in
+    return try jobs.enumerated().map { index, job in
       RenderedList(
-        theme: combination.0, mode: combination.1, data: try encoded.get(index),
-        scene: scenes[index].0, warnings: scenes[index].1)
+        theme: job.theme, mode: job.mode, platform: job.options.platform,
+        data: try encoded.get(index), scene: scenes[index].0, warnings: scenes[index].1)
     }
   }
 }

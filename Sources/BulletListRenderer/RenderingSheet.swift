@@ -24,15 +24,17 @@ extension BulletListRenderer {
   /// Lays out `list` for every theme × mode given, side by side, each cell captioned with its
   /// theme and mode and filled with the mode's `bg.primary`.
   ///
-  /// Themes are rows and modes are columns. `options.background == .none` makes the whole
-  /// sheet transparent (cells included).
+  /// Themes are rows and modes are columns; with several `platforms` (nil: `options.platform`
+  /// alone), each mode has one column per platform, side by side, and captions name the
+  /// platform. `options.background == .none` makes the whole sheet transparent (cells included).
   public func sheetLayout(
     _ list: OUDSBulletList, themes names: [ThemeName] = ThemeName.allCases,
-    modes: [ColorMode] = ColorMode.allCases, options: LayoutOptions = LayoutOptions(),
-    style: RenderingSheetStyle = RenderingSheetStyle()
+    modes: [ColorMode] = ColorMode.allCases, platforms: [OUDSBulletList.Platform]? = nil,
+    options: LayoutOptions = LayoutOptions(), style: RenderingSheetStyle = RenderingSheetStyle()
   ) throws -> LayoutResult {
-    var cellOptions = options
-    cellOptions.background = .none
+    let platforms = platforms ?? [options.platform]
+    let columns = modes.flatMap { mode in platforms.map { (mode: mode, platform: $0) } }
+    let namesPlatform = platforms != [.ios]
     var rows: [SceneRow] = []
     var panels: [ScenePanel] = []
     var warnings: [String] = []
@@ -40,7 +42,11 @@ extension BulletListRenderer {
     for name in names {
       var rowHeight = 0.0
       var cells: [(Scene, ScenePanel)] = []
-      for (column, mode) in modes.enumerated() {
+      for (column, cell) in columns.enumerated() {
+        let mode = cell.mode
+        var cellOptions = options
+        cellOptions.background = .none
+        cellOptions.platform = cell.platform
         let theme = try themes.theme(name, mode: mode)
         let result = try layout(list, theme: name, mode: mode, options: cellOptions)
         warnings += result.warnings.filter { !warnings.contains($0) }
@@ -54,7 +60,11 @@ extension BulletListRenderer {
           origin: Point(x: x + indent, y: y + style.captionPadding),
           wrapWidth: options.width - 2 * indent, alignment: .left,
           content: StyledText(
-            spans: [TextSpan("\(name.displayName) · \(mode.rawValue)")],
+            spans: [
+              TextSpan(
+                "\(name.displayName) · \(mode.rawValue)"
+                  + (namesPlatform ? " · \(cell.platform.displayName)" : ""))
+            ],
             appearance: TextAppearance(
               fontFamilies: theme.fontFamilies, fontSize: typography.fontSize,
               lineHeight: typography.lineHeight, letterSpacing: typography.letterSpacing,
@@ -74,12 +84,13 @@ extension BulletListRenderer {
       }
       y += rowHeight + style.gutter
     }
-    let width = 2 * style.margin + Double(modes.count) * options.width
-      + Double(max(0, modes.count - 1)) * style.gutter
+    let width = 2 * style.margin + Double(columns.count) * options.width
+      + Double(max(0, columns.count - 1)) * style.gutter
     let scene = Scene(
       width: width, height: y - style.gutter + style.margin, direction: options.resolvedDirection,
       theme: names.map(\.rawValue).joined(separator: ","),
       mode: modes.map(\.rawValue).joined(separator: ","),
+      platform: platforms.map(\.rawValue).joined(separator: ","),
       background: options.background == .theme ? style.sheetBackground : nil, rows: rows,
       panels: panels)
     return LayoutResult(scene: scene, warnings: warnings)
@@ -88,10 +99,11 @@ extension BulletListRenderer {
   /// Renders a rendering sheet (see `sheetLayout`) as PNG, SVG or PDF.
   public func renderSheet(
     _ list: OUDSBulletList, themes names: [ThemeName] = ThemeName.allCases,
-    modes: [ColorMode] = ColorMode.allCases, options: LayoutOptions = LayoutOptions(),
-    format: OutputFormat
+    modes: [ColorMode] = ColorMode.allCases, platforms: [OUDSBulletList.Platform]? = nil,
+    options: LayoutOptions = LayoutOptions(), format: OutputFormat
   ) throws -> (data: Data, scene: Scene, warnings: [String]) {
-    let laidOut = try sheetLayout(list, themes: names, modes: modes, options: options)
+    let laidOut = try sheetLayout(
+      list, themes: names, modes: modes, platforms: platforms, options: options)
     let data = try renderer(forThemes: names).render(laidOut.scene, as: format)
     return (data, laidOut.scene, laidOut.warnings)
   }

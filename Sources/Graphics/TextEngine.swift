@@ -42,6 +42,16 @@ public final class TextEngine: TextMeasuring {
     layout(text, wrapWidth: nil, alignment: .left).glyphs
   }
 
+  /// The vertical metrics of the font a paragraph in `appearance` is set in: the first font of
+  /// its families that has a space, at its size and weight, as Pango reads them from the font
+  /// (hhea or OS/2 ascent and descent, post underline position and thickness).
+  public func fontMetrics(_ appearance: TextAppearance) -> FontMetrics {
+    pango_context_set_base_dir(context, PANGO_DIRECTION_LTR)
+    let language = pango_language_from_string(appearance.language)
+    pango_context_set_language(context, language)
+    return TextLayout.baseFontMetrics(context: context, appearance: appearance, language: language)
+  }
+
   /// Builds the Pango layout of a paragraph; the only place layouts are made.
   func layout(_ text: StyledText, wrapWidth: Double?, alignment: TextAlignment) -> TextLayout {
     pango_context_set_base_dir(
@@ -51,6 +61,35 @@ public final class TextEngine: TextMeasuring {
     return TextLayout(
       context: context, text: text, language: language, wrapWidth: wrapWidth,
       alignment: alignment)
+  }
+}
+
+/// Vertical metrics of a font at a given size, in points.
+public struct FontMetrics: Hashable, Sendable {
+  /// Distance from the baseline up to the top of the font's line box.
+  public var ascent: Double
+  /// Distance from the baseline down to the bottom of the font's line box.
+  public var descent: Double
+  /// Distance from the baseline up to the top of the font's suggested underline (negative: below).
+  public var underlinePosition: Double
+  /// The font's suggested underline thickness.
+  public var underlineThickness: Double
+
+  /// Creates font metrics.
+  public init(ascent: Double, descent: Double, underlinePosition: Double, underlineThickness: Double) {
+    self.ascent = ascent
+    self.descent = descent
+    self.underlinePosition = underlinePosition
+    self.underlineThickness = underlineThickness
+  }
+
+  /// The first baseline of a line box `lineHeight` tall under a leading rule: `even` puts half
+  /// the extra leading above the ascent, `proportional` the ascent's share of it.
+  public func firstBaseline(lineHeight: Double, leading: LeadingDistribution) -> Double {
+    switch leading {
+    case .even: (lineHeight + ascent - descent) / 2
+    case .proportional: ascent + descent > 0 ? lineHeight * ascent / (ascent + descent) : ascent
+    }
   }
 }
 
@@ -65,6 +104,39 @@ public struct ShapedGlyph: Hashable, Sendable {
 /// One laid-out paragraph (a PangoLayout); owned, released in `deinit`.
 final class TextLayout {
   private let handle: OpaquePointer
+  /// How far every line is moved down from where Pango puts it, in points: 0 for the even
+  /// leading Pango applies itself, the difference to the proportional baseline otherwise.
+  private let baselineShift: Double
+
+  /// The metrics of the paragraph's first font (see ``TextEngine/fontMetrics(_:)``).
+  static func baseFontMetrics(
+    context: OpaquePointer, appearance: TextAppearance, language: OpaquePointer?
+  ) -> FontMetrics {
+    guard let description = fontDescription(appearance) else {
+      return FontMetrics(ascent: 0, descent: 0, underlinePosition: 0, underlineThickness: 0)
+    }
+    defer { pango_font_description_free(description) }
+    guard let metrics = pango_context_get_metrics(context, description, language) else {
+      return FontMetrics(ascent: 0, descent: 0, underlinePosition: 0, underlineThickness: 0)
+    }
+    defer { pango_font_metrics_unref(metrics) }
+    return FontMetrics(
+      ascent: points(pango_font_metrics_get_ascent(metrics)),
+      descent: points(pango_font_metrics_get_descent(metrics)),
+      underlinePosition: points(pango_font_metrics_get_underline_position(metrics)),
+      underlineThickness: points(pango_font_metrics_get_underline_thickness(metrics)))
+  }
+
+  /// A new font description for `appearance`, freed by the caller.
+  static func fontDescription(_ appearance: TextAppearance) -> OpaquePointer? {
+    guard let description = pango_font_description_new() else { return nil }
+    pango_font_description_set_family(description, appearance.fontFamilies.joined(separator: ","))
+    pango_font_description_set_absolute_size(
+      description, appearance.fontSize * Double(PANGO_SCALE))
+    pango_font_description_set_weight(
+      description, PangoWeight(UInt32(clamping: appearance.weight)))
+    return description
+  }
 
   init(
     context: OpaquePointer, text: StyledText, language: OpaquePointer?, wrapWidth: Double?,
@@ -72,18 +144,23 @@ final class TextLayout {
   ) {
     handle = pango_layout_new(context)
     let appearance = text.appearance
+    switch appearance.leading {
+    case .even:
+      baselineShift = 0
+    case .proportional:
+      let font = Self.baseFontMetrics(context: context, appearance: appearance, language: language)
+      baselineShift =
+        font.firstBaseline(lineHeight: appearance.lineHeight, leading: .proportional)
+        - font.firstBaseline(lineHeight: appearance.lineHeight, leading: .even)
+    }
+
     pango_layout_set_auto_dir(handle, 0)
 
     // The characters go in as plain UTF-8: never through markup.
     let plain = text.plainText
     plain.withCString { pango_layout_set_text(handle, $0, Int32(plain.utf8.count)) }
 
-    if let description = pango_font_description_new() {
-      pango_font_description_set_family(description, appearance.fontFamilies.joined(separator: ","))
-      pango_font_description_set_absolute_size(
-        description, appearance.fontSize * Double(PANGO_SCALE))
-      pango_font_description_set_weight(
-        description, PangoWeight(UInt32(clamping: appearance.weight)))
+    if let description = Self.fontDescription(appearance) {
       pango_layout_set_font_description(handle, description)
       pango_font_description_free(description)
     }
@@ -151,7 +228,7 @@ final class TextLayout {
     }
     return TextMetrics(
       width: points(widest), height: points(logical.height), lineCount: lineCount,
-      firstBaseline: points(pango_layout_get_baseline(handle)),
+      firstBaseline: points(pango_layout_get_baseline(handle)) + baselineShift,
       missingCharacters: pango_layout_get_unknown_glyphs_count(handle) > 0 ? missingCharacters : [])
   }
 
@@ -202,7 +279,7 @@ final class TextLayout {
   func draw(on canvas: OpaquePointer, x: Double, y: Double, color: RGBAColor) {
     cairo_save(canvas)
     setSource(canvas, color)
-    cairo_move_to(canvas, x, y)
+    cairo_move_to(canvas, x, y + baselineShift)
     pango_cairo_show_layout(canvas, handle)
     cairo_restore(canvas)
   }

@@ -22,17 +22,22 @@ public struct LayoutOptions: Hashable, Sendable {
   public var direction: LayoutDirection?
   /// Text style override for the whole list (every level), used by snapshot variants.
   public var textStyleOverride: OUDSBulletList.TextStyle?
+  /// Whose rules to follow where iOS and Android differ (see ``OUDSBulletList/Platform``).
+  public var platform: OUDSBulletList.Platform
 
-  /// Creates options; the defaults draw a 360-pt wide, left-to-right, English list.
+  /// Creates options; the defaults draw a 360-pt wide, left-to-right, English list with the
+  /// iOS rules.
   public init(
     width: Double = 360, background: BackgroundOption = .theme, locale: String? = nil,
-    direction: LayoutDirection? = nil, textStyleOverride: OUDSBulletList.TextStyle? = nil
+    direction: LayoutDirection? = nil, textStyleOverride: OUDSBulletList.TextStyle? = nil,
+    platform: OUDSBulletList.Platform = .ios
   ) {
     self.width = width
     self.background = background
     self.locale = locale
     self.direction = direction
     self.textStyleOverride = textStyleOverride
+    self.platform = platform
   }
 
   /// The direction in effect: the override, or RTL for an Arabic locale.
@@ -71,6 +76,9 @@ public struct LayoutError: Error, Hashable, Sendable, CustomStringConvertible {
 /// Indents are measured from the list's start edge (left in LTR, right in RTL); the marker box is
 /// at least the theme's bullet box width and grows to fit a wider ordered prefix; the icon sits at
 /// the end side of the box, centred on the first line; labels wrap at min(available, 640).
+/// `LayoutOptions.platform` selects the iOS or Android rules where the two differ: the bullet
+/// level, the alphabet of ordered prefixes, rich text in bold text, the leading, and (Android)
+/// a label centred on a row whose marker is taller than the label's first line.
 public struct ListLayout {
   /// The resolved theme.
   public let theme: Theme
@@ -87,7 +95,7 @@ public struct ListLayout {
   }
 
   /// Lays out `list`.
-  /// - Throws: `BulletListError` for an invalid list (a fourth level, rich text in bold),
+  /// - Throws: `BulletListError` for an invalid list (a fourth level, rich text in bold on iOS),
   ///   `LayoutError` for a theme that lacks a value or a text that cannot be measured.
   public func layout(_ list: OUDSBulletList, options: LayoutOptions = LayoutOptions()) throws
     -> LayoutResult
@@ -99,9 +107,11 @@ public struct ListLayout {
     if let override = options.textStyleOverride {
       list = list.overridingTextStyle(override)
     }
-    let rows = try list.resolvedRows()
+    let platform = options.platform
+    let rows = try list.resolvedRows(platform: platform)
     let direction = options.resolvedDirection
-    let alphabet = MarkerAlphabet.forLocale(options.locale)
+    let alphabet = MarkerAlphabet.forPlatform(
+      platform, locale: options.locale, isRightToLeft: direction == .rtl)
     let accessibility = AccessibilityText(
       language: AccessibilityText.Language(locale: options.locale), alphabet: alphabet)
     let language = options.locale ?? "en"
@@ -122,7 +132,7 @@ public struct ListLayout {
         lineHeight: typography.lineHeight, letterSpacing: typography.letterSpacing,
         weight: row.isBold ? typography.strongWeight : typography.regularWeight,
         color: try color(theme.colors.contentDefault, "color.content.default"),
-        language: language)
+        language: language, leading: platform == .android ? .proportional : .even)
       let indent = theme.paddingInline[row.level]
       let lineHeight = typography.lineHeight
 
@@ -133,6 +143,7 @@ public struct ListLayout {
       var boxWidth = metrics.bulletBoxWidth
       var prefixText: StyledText?
       var prefixWidth = 0.0
+      var markerHeight = 0.0  // the height of what the box shows: prefix lines or icon
       switch row.listType {
       case .bare:
         kind = .none
@@ -143,16 +154,19 @@ public struct ListLayout {
         let styled = StyledText(spans: [TextSpan(text)], appearance: appearance, direction: direction)
         let measured = try measure(styled, wrapWidth: nil, path: row.path)
         prefixWidth = measured.width
+        markerHeight = measured.height
         boxWidth = max(boxWidth, measured.width)
         prefixText = styled
       case .unordered(let asset, let isBranded):
         let tint = try isBranded
           ? color(theme.colors.contentBrandPrimary, "color.content.brand-primary")
           : color(theme.colors.contentDefault, "color.content.default")
+        markerHeight = metrics.iconSize
         switch asset {
         case .bullet:
           kind = .bullet
-          glyph = SceneGlyph(shape: try shape(theme.shapes.levels[safe: row.level], level: row.level), tint: tint)
+          let level = row.bulletAssetLevel(platform: platform)
+          glyph = SceneGlyph(shape: try shape(theme.shapes.levels[safe: level], level: level), tint: tint)
         case .tick:
           kind = .tick
           glyph = SceneGlyph(shape: try shape(theme.shapes.tick, level: nil), tint: tint)
@@ -183,10 +197,15 @@ public struct ListLayout {
           "\(row.path): no font of the \(theme.name.displayName) theme has \(listed.joined(separator: ", "))\(label.missingCharacters.count > 5 ? " and more" : ""); drawn as boxes")
       }
 
-      // Vertical placement: padding, then the content; the box is the first line box.
+      // Vertical placement: padding, then the content; the box is the first line box. On
+      // Android a marker taller than that line makes the box as tall as the marker, and the
+      // label is centred on the row.
       let top = y + metrics.paddingBlock
-      let boxHeight = min(label.height, lineHeight)
+      let firstLineHeight = min(label.height, lineHeight)
+      let boxHeight =
+        platform == .android ? max(firstLineHeight, markerHeight) : firstLineHeight
       let contentHeight = max(label.height, boxHeight)
+      let labelTop = top + (contentHeight - label.height) / 2
 
       func place(_ logicalX: Double, _ width: Double) -> Double {
         direction == .ltr ? logicalX : options.width - logicalX - width
@@ -210,9 +229,9 @@ public struct ListLayout {
           content: styled)
       }
       let labelRect = Rect(
-        x: place(labelStart, label.width), y: top, width: label.width, height: label.height)
+        x: place(labelStart, label.width), y: labelTop, width: label.width, height: label.height)
       let text = SceneText(
-        origin: Point(x: place(labelStart, wrapWidth), y: top), wrapWidth: wrapWidth,
+        origin: Point(x: place(labelStart, wrapWidth), y: labelTop), wrapWidth: wrapWidth,
         alignment: direction == .ltr ? .left : .right, content: content)
 
       sceneRows.append(
@@ -229,7 +248,8 @@ public struct ListLayout {
       options.background == .theme ? try color(theme.colors.backgroundPrimary, "color.bg.primary") : nil
     let scene = Scene(
       width: options.width, height: y, direction: direction, theme: theme.name.rawValue,
-      mode: theme.mode.rawValue, background: background, rows: sceneRows)
+      mode: theme.mode.rawValue, platform: platform.rawValue, background: background,
+      rows: sceneRows)
     return LayoutResult(scene: scene, warnings: warnings)
   }
 

@@ -13,6 +13,8 @@ public struct Scene: Codable, Hashable, Sendable {
   public var theme: String
   /// Colour mode the scene was laid out with (`light` or `dark`).
   public var mode: String
+  /// Whose rules the scene was laid out with (`ios` or `android`; a sheet joins several with `,`).
+  public var platform: String
   /// Canvas fill; nil leaves the canvas transparent.
   public var background: RGBAColor?
   /// The rows, in reading order (depth first).
@@ -23,23 +25,24 @@ public struct Scene: Codable, Hashable, Sendable {
   /// Creates a scene.
   public init(
     width: Double, height: Double, direction: LayoutDirection, theme: String, mode: String,
-    background: RGBAColor?, rows: [SceneRow], panels: [ScenePanel] = []
+    platform: String = "ios", background: RGBAColor?, rows: [SceneRow], panels: [ScenePanel] = []
   ) {
     self.width = width
     self.height = height
     self.direction = direction
     self.theme = theme
     self.mode = mode
+    self.platform = platform
     self.background = background
     self.rows = rows
     self.panels = panels
   }
 
   enum CodingKeys: String, CodingKey {
-    case width, height, direction, theme, mode, background, rows, panels
+    case width, height, direction, theme, mode, platform, background, rows, panels
   }
 
-  /// Decodes a scene.
+  /// Decodes a scene; an absent `platform` is `ios`.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     width = try c.decode(Double.self, forKey: .width)
@@ -47,12 +50,13 @@ public struct Scene: Codable, Hashable, Sendable {
     direction = try c.decode(LayoutDirection.self, forKey: .direction)
     theme = try c.decode(String.self, forKey: .theme)
     mode = try c.decode(String.self, forKey: .mode)
+    platform = try c.decodeIfPresent(String.self, forKey: .platform) ?? "ios"
     background = try c.decodeIfPresent(RGBAColor.self, forKey: .background)
     rows = try c.decode([SceneRow].self, forKey: .rows)
     panels = try c.decodeIfPresent([ScenePanel].self, forKey: .panels) ?? []
   }
 
-  /// Encodes a scene with numbers rounded to 2 decimals and `background` always present.
+  /// Encodes a scene with numbers rounded to 2 decimals, `background` and `platform` always present.
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encode(width.roundedToHundredths, forKey: .width)
@@ -60,6 +64,7 @@ public struct Scene: Codable, Hashable, Sendable {
     try c.encode(direction, forKey: .direction)
     try c.encode(theme, forKey: .theme)
     try c.encode(mode, forKey: .mode)
+    try c.encode(platform, forKey: .platform)
     try c.encode(background, forKey: .background)
     try c.encode(rows, forKey: .rows)
     if !panels.isEmpty { try c.encode(panels, forKey: .panels) }

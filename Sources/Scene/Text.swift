@@ -1,3 +1,12 @@
+/// How the extra leading of a line (line height − the font's ascent − descent) is placed.
+public enum LeadingDistribution: String, Codable, Hashable, Sendable {
+  /// Half above the line, half below (iOS, and Pango's own line height).
+  case even
+  /// Above and below in proportion to the font's ascent and descent, first line included
+  /// (Android's `LineHeightStyle(Alignment.Proportional, Trim.None)`).
+  case proportional
+}
+
 /// The typographic settings of a block of text, all sizes in points.
 public struct TextAppearance: Codable, Hashable, Sendable {
   /// Font families in preference order: brand family first, then substitutes, then Arabic.
@@ -14,11 +23,13 @@ public struct TextAppearance: Codable, Hashable, Sendable {
   public var color: RGBAColor
   /// BCP 47 language tag given to the shaper (steers font fallback and localized forms).
   public var language: String
+  /// Where the extra leading of each line goes.
+  public var leading: LeadingDistribution
 
   /// Creates a text appearance.
   public init(
     fontFamilies: [String], fontSize: Double, lineHeight: Double, letterSpacing: Double,
-    weight: Int, color: RGBAColor, language: String
+    weight: Int, color: RGBAColor, language: String, leading: LeadingDistribution = .even
   ) {
     self.fontFamilies = fontFamilies
     self.fontSize = fontSize
@@ -27,6 +38,37 @@ public struct TextAppearance: Codable, Hashable, Sendable {
     self.weight = weight
     self.color = color
     self.language = language
+    self.leading = leading
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case fontFamilies, fontSize, lineHeight, letterSpacing, weight, color, language, leading
+  }
+
+  /// Decodes an appearance; an absent `leading` is `even`.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    fontFamilies = try c.decode([String].self, forKey: .fontFamilies)
+    fontSize = try c.decode(Double.self, forKey: .fontSize)
+    lineHeight = try c.decode(Double.self, forKey: .lineHeight)
+    letterSpacing = try c.decode(Double.self, forKey: .letterSpacing)
+    weight = try c.decode(Int.self, forKey: .weight)
+    color = try c.decode(RGBAColor.self, forKey: .color)
+    language = try c.decode(String.self, forKey: .language)
+    leading = try c.decodeIfPresent(LeadingDistribution.self, forKey: .leading) ?? .even
+  }
+
+  /// Encodes an appearance, leaving out `leading` when it is `even` (the iOS rule).
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(fontFamilies, forKey: .fontFamilies)
+    try c.encode(fontSize, forKey: .fontSize)
+    try c.encode(lineHeight, forKey: .lineHeight)
+    try c.encode(letterSpacing, forKey: .letterSpacing)
+    try c.encode(weight, forKey: .weight)
+    try c.encode(color, forKey: .color)
+    try c.encode(language, forKey: .language)
+    if leading != .even { try c.encode(leading, forKey: .leading) }
   }
 }
 

@@ -26,9 +26,9 @@ public struct SnapshotVariant: Hashable, Sendable {
   public var mode: ColorMode
   /// PNG pixels per point.
   public var scale: Int
-  /// The suffix that tells this variant from the plain one (e.g. `body-medium`, `ar`); nil for the plain one.
+  /// The suffix that tells this variant from the plain one (e.g. `body-medium`, `ar`, `android`); nil for the plain one.
   public var suffix: String?
-  /// Width, background, locale, direction and text-style override of the render.
+  /// Width, background, locale, direction, text-style override and platform of the render.
   public var options: LayoutOptions
 
   /// Creates a variant.
@@ -253,10 +253,11 @@ public struct SnapshotShard: Hashable, Sendable, CustomStringConvertible {
 ///
 /// `variants` is absent (every theme × both modes at scale 2), one object, or an array of objects;
 /// each object is a group with optional keys `name`, `themes`, `modes`, `scale`, `textStyle`,
-/// `locale`, `direction`, `width` and `background`.
+/// `locale`, `direction`, `width`, `background` and `platform`.
 enum VariantParser {
   static let allowedKeys = [
     "name", "themes", "modes", "scale", "textStyle", "locale", "direction", "width", "background",
+    "platform",
   ]
 
   static func variants(of document: BulletListDocument, file: String) throws(SnapshotError)
@@ -300,7 +301,8 @@ enum VariantParser {
     var modes = ColorMode.allCases
     var scales = [2]
     var name: String?
-    var options = LayoutOptions(locale: document.locale)
+    var options = LayoutOptions(locale: document.locale, platform: document.platform ?? .ios)
+    var platforms = [options.platform]
     var suffixParts: [String] = []
     for (key, member) in members {
       switch key {
@@ -366,17 +368,36 @@ enum VariantParser {
         }
         options.background = background
         if background == .none { suffixParts.append("transparent") }
+      case "platform":
+        let all = OUDSBulletList.Platform.allCases.map(\.rawValue)
+        platforms = try strings(member, key: key, all: all, fail: fail).map {
+          (text: String) throws(SnapshotError) -> OUDSBulletList.Platform in
+          guard let platform = OUDSBulletList.Platform(name: text) else {
+            throw fail(key, "unknown platform \"\(text.prefix(40))\" (known: \(all.joined(separator: ", ")))")
+          }
+          return platform
+        }
       default:
         throw fail(key, "unknown key \"\(key)\" (allowed: \(allowedKeys.joined(separator: ", ")))")
       }
     }
-    let suffix = name ?? (suffixParts.isEmpty ? nil : suffixParts.joined(separator: "-"))
+    let baseSuffix = name ?? (suffixParts.isEmpty ? nil : suffixParts.joined(separator: "-"))
     var variants: [SnapshotVariant] = []
     for theme in themes {
       for mode in modes {
-        for scale in scales {
-          variants.append(
-            SnapshotVariant(theme: theme, mode: mode, scale: scale, suffix: suffix, options: options))
+        for platform in platforms {
+          // Android variants of a group end in `-android` (iOS ones keep the plain suffix),
+          // unless the whole case is an Android case.
+          var suffix = baseSuffix
+          if platform != (document.platform ?? .ios) {
+            suffix = (baseSuffix.map { $0 + "-" } ?? "") + platform.rawValue
+          }
+          var options = options
+          options.platform = platform
+          for scale in scales {
+            variants.append(
+              SnapshotVariant(theme: theme, mode: mode, scale: scale, suffix: suffix, options: options))
+          }
         }
       }
     }

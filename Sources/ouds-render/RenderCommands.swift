@@ -12,13 +12,15 @@ struct ListJob {
   var renderer: BulletListRenderer
   var themes: [ThemeName]
   var modes: [ColorMode]
+  /// The platforms asked for: one, or both with `--platform all`.
+  var platforms: [OUDSBulletList.Platform]
   var options: LayoutOptions
   var isMatrix: Bool
   var listPath: String
 
   static let valuedOptions: Set<String> = [
     "--theme", "--mode", "--width", "--background", "--font-dir", "--themes", "--locale",
-    "--direction", "--text-style",
+    "--direction", "--text-style", "--platform",
   ]
 
   /// The options of commands that write pictures (`render`, `sheet`).
@@ -34,12 +36,18 @@ struct ListJob {
       --direction ltr|rtl     override the direction alone
       --text-style bodyLarge|bodyMedium
                               draw every level in this text style
+      --platform ios|android|all
+                              whose rules to follow where iOS and Android differ: bullet
+                              level, Arabic letters, rich text in bold, leading, tall
+                              markers (default: the list's "platform", else ios)
       --font-dir <dir>        licensed brand font files (Helvetica Neue, Sosh, Shantell Sans)
                               to use instead of the open substitutes
       --themes <dir>          a Themes/ folder to read tokens from (default: the repository's)
     """
 
   init(arguments: ParsedArguments, listPath: String, defaultTheme: String = "orange", defaultMode: String = "light") throws {
+    let platformChoices = ["ios", "android", "all"]
+    _ = try arguments.choice("--platform", default: "ios", in: platformChoices)  // usage first
     let themesDirectory = arguments.value("--themes").map { URL(fileURLWithPath: $0) }
     let fontDirectory = arguments.value("--font-dir").map { URL(fileURLWithPath: $0) }
     self.listPath = listPath
@@ -54,7 +62,12 @@ struct ListJob {
     }
     let modeName = try arguments.choice("--mode", default: defaultMode, in: ["light", "dark", "all"])
     modes = modeName == "all" ? ColorMode.allCases : [ColorMode(rawValue: modeName) ?? .light]
-    isMatrix = themeName == "all" || modeName == "all"
+    let platformName = try arguments.choice(
+      "--platform", default: document.platform?.rawValue ?? "ios", in: platformChoices)
+    platforms =
+      platformName == "all"
+      ? OUDSBulletList.Platform.allCases : [OUDSBulletList.Platform(name: platformName) ?? .ios]
+    isMatrix = themeName == "all" || modeName == "all" || platformName == "all"
 
     let width = try arguments.number("--width", default: 360, in: 40...10000)
     let background = try arguments.choice("--background", default: "theme", in: ["theme", "none"])
@@ -72,8 +85,12 @@ struct ListJob {
       width: width, background: background == "none" ? .none : .theme,
       locale: locale,
       direction: direction.flatMap(LayoutDirection.init(rawValue:)),
-      textStyleOverride: textStyle.flatMap(OUDSBulletList.TextStyle.init(rawValue:)))
+      textStyleOverride: textStyle.flatMap(OUDSBulletList.TextStyle.init(rawValue:)),
+      platform: platforms.first ?? .ios)
   }
+
+  /// Whether `--platform all` was asked for.
+  var allPlatforms: Bool { platforms.count > 1 }
 
   /// Runs `body`, attributing list errors found after reading (a fourth level, rich text in a
   /// bold list) to the list file, so every message names the file.
@@ -98,7 +115,8 @@ enum RenderCommand {
     USAGE: ouds-render render <list.json> -o <file|dir> [options]
 
     With --theme all or --mode all, -o is a folder and one process writes every combination
-    as <theme>-<mode>.<ext>.
+    as <theme>-<mode>.<ext>; with --platform all, as <theme>-<mode>-<platform>.<ext>
+    (ios, android).
 
     OPTIONS:
       -o, --output <file|dir> where to write (required)
@@ -118,12 +136,16 @@ enum RenderCommand {
 
       let rendered = try job.attributingErrors {
         try job.renderer.renderAll(
-          job.document.list, combinations: job.combinations, options: job.options, format: format)
+          job.document.list, combinations: job.combinations, platforms: job.platforms,
+          options: job.options, format: format)
       }
       if job.isMatrix {
         for picture in rendered {
+          let stem =
+            "\(picture.theme.rawValue)-\(picture.mode.rawValue)"
+            + (job.allPlatforms ? "-\(picture.platform.rawValue)" : "")
           let path = URL(fileURLWithPath: output)
-            .appendingPathComponent("\(picture.theme.rawValue)-\(picture.mode.rawValue).\(format.fileExtension)").path
+            .appendingPathComponent("\(stem).\(format.fileExtension)").path
           try AtomicFile.write(picture.data, to: path, createDirectories: true)
         }
         printError("wrote \(rendered.count) files to \(output)")
@@ -146,7 +168,7 @@ func outputFormat(_ arguments: ParsedArguments, output: String, scale: Int, isFo
   let name: String
   if isFolder {
     if known.contains(extensionName) {
-      throw UsageError("with --theme all or --mode all, -o is a folder, but \(output) names a .\(extensionName) file")
+      throw UsageError("with --theme all, --mode all or --platform all, -o is a folder, but \(output) names a .\(extensionName) file")
     }
     name = requested ?? "png"
   } else if let requested {
@@ -208,7 +230,8 @@ func scaleOption(_ arguments: ParsedArguments) throws -> Int {
 enum SheetCommand {
   static let help = """
     OVERVIEW: Render a theme rendering sheet: one list in every theme (rows) and mode
-    (columns), side by side, each cell captioned and on its mode's background.
+    (columns), side by side, each cell captioned and on its mode's background. With
+    --platform all, each mode has an iOS and an Android column side by side.
 
     USAGE: ouds-render sheet <list.json> -o <file> [options]
 
@@ -230,7 +253,8 @@ enum SheetCommand {
       else { return ExitStatus.success }
       let sheet = try job.attributingErrors {
         try job.renderer.renderSheet(
-          job.document.list, themes: job.themes, modes: job.modes, options: job.options, format: format)
+          job.document.list, themes: job.themes, modes: job.modes, platforms: job.platforms,
+          options: job.options, format: format)
       }
       try AtomicFile.write(sheet.data, to: output)
       printWarnings(sheet.warnings)
@@ -246,7 +270,8 @@ enum LayoutCommand {
 
     USAGE: ouds-render layout <list.json> [options]
 
-    With --theme all or --mode all, prints a JSON array with one scene per combination.
+    With --theme all, --mode all or --platform all, prints a JSON array with one scene per
+    combination (theme, then mode, then platform). Each scene names its "platform".
 
     OPTIONS:
     \(ListJob.optionsHelp)
@@ -264,11 +289,15 @@ enum LayoutCommand {
       var scenes: [Scene] = []
       var warnings: [String] = []
       for (theme, mode) in job.combinations {
-        let result = try job.attributingErrors {
-          try job.renderer.layout(job.document.list, theme: theme, mode: mode, options: job.options)
+        for platform in job.platforms {
+          var options = job.options
+          options.platform = platform
+          let result = try job.attributingErrors {
+            try job.renderer.layout(job.document.list, theme: theme, mode: mode, options: options)
+          }
+          warnings += result.warnings
+          scenes.append(result.scene)
         }
-        warnings += result.warnings
-        scenes.append(result.scene)
       }
       let json = job.isMatrix ? try SceneJSON.encode(scenes) : try SceneJSON.encode(scenes[0])
       writeOutput(json + "\n")

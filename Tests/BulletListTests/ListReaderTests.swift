@@ -74,7 +74,7 @@ struct ListReaderTests {
 
   @Test("errors name the JSON path", arguments: [
     (#"{"items": [{"label": "x"}], "colour": "red"}"#,
-     #"colour: unknown key "colour" (allowed: $schema, isBold, items, locale, textStyle, type, variants)"#),
+     #"colour: unknown key "colour" (allowed: $schema, isBold, items, locale, platform, textStyle, type, variants)"#),
     (#"{"items": [{"label": "x", "items": [{"lable": "y"}]}]}"#,
      #"items[0].items[0].lable: unknown key "lable" (allowed: items, label, markdown, subListHasBoldText, subListTextStyle, subListType)"#),
     (#"{"items": [{"label": 3}]}"#, "items[0].label: expected a string, found a number"),

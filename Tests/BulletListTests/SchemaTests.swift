@@ -36,4 +36,23 @@ struct SchemaTests {
     #expect(keys(definitions?["item2"]) == itemKeys.filter { $0 != "items" })
     #expect(definitions?["items0"]?["items"]?["$ref"] == .string("#/$defs/item0"))
   }
+
+  @Test("the platform values agree with the reader")
+  func platformValues() throws {
+    let schema = try JSONParser.parse(String(contentsOf: schemaURL, encoding: .utf8))
+    guard case .array(let values)? = schema["properties"]?["platform"]?["enum"] else {
+      Issue.record("the schema has no platform enum")
+      return
+    }
+    let names = values.compactMap { value -> String? in
+      if case .string(let name) = value { return name }
+      return nil
+    }
+    #expect(names == OUDSBulletList.Platform.allCases.map(\.rawValue))
+    for name in names {
+      let document = try ListReader().read(
+        json: #"{"platform": "\#(name)", "items": [{"label": "A"}]}"#, baseDirectory: "/tmp")
+      #expect(document.platform?.rawValue == name)
+    }
+  }
 }

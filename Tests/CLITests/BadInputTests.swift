@@ -141,11 +141,13 @@ struct OutputAndWarningTests {
   let list = repositoryRoot.path + "/Snapshots/cases/sample-1.json"
 
   @Test("-o must agree with the format and with 'all'", arguments: [
-    (["--theme", "all", "-o", "out.svg"], "error: with --theme all or --mode all, -o is a folder, but out.svg names a .svg file"),
+    (["--theme", "all", "-o", "out.svg"], "error: with --theme all, --mode all or --platform all, -o is a folder, but out.svg names a .svg file"),
     (["--format", "pdf", "-o", "out.png"], "error: -o out.png ends in .png but --format is pdf"),
     (["-o", "out.jpg"], "error: cannot tell the format of out.jpg: end it in .png, .svg or .pdf, or give --format"),
     (["--locale", "xx-!!", "-o", "out.png"], "error: --locale \"xx-!!\" is not a language tag such as en, fr-FR or ar-MA"),
     (["--width", "20", "-o", "out.png"], "error: --width must be a number from 40 to 10000, got \"20\""),
+    (["--platform", "web", "-o", "out.png"], "error: --platform must be one of ios, android, all, got \"web\""),
+    (["--platform", "all", "-o", "out.png"], "error: with --theme all, --mode all or --platform all, -o is a folder, but out.png names a .png file"),
   ])
   func usage(arguments: [String], message: String) throws {
     let folder = try temporaryFolder()

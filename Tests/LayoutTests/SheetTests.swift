@@ -34,4 +34,27 @@ struct SheetTests {
       #expect(hexAt(icon.midX, icon.midY) == t.colors.contentBrandPrimary.hex)
     }
   }
+
+  @Test("with both platforms each mode has an iOS and an Android column, captioned")
+  func platformColumns() throws {
+    let list = OUDSBulletList(type: .ordered) { OUDSBulletList.Item("Label 1") { OUDSBulletList.Item("Label 2") } }
+    let scene = try SharedRenderer.shared.with { renderer in
+      try renderer.sheetLayout(
+        list, themes: [.orange, .sosh], modes: ColorMode.allCases, platforms: [.ios, .android],
+        options: LayoutOptions(direction: .rtl)
+      ).scene
+    }
+    let width: Double = 16 + 4 * 360 + 3 * 16 + 16
+    #expect(scene.width == width)
+    #expect(scene.platform == "ios,android")
+    #expect(scene.panels.prefix(4).map { $0.caption?.content.plainText } == [
+      "Orange · light · iOS", "Orange · light · Android", "Orange · dark · iOS", "Orange · dark · Android",
+    ])
+    let columnsX: [Double] = [16, 392, 768, 1144]
+    #expect(scene.panels.prefix(4).map(\.rect.x) == columnsX)
+    // Each cell follows its column's rules: in RTL, Latin letters on iOS, Arabic on Android.
+    let letters: [String?] = scene.rows.filter { $0.level == 1 }.map(\.marker.text)
+    let pair: [String?] = ["A.", "\u{0623}."]
+    #expect(letters == pair + pair + pair + pair)
+  }
 }

@@ -54,6 +54,19 @@ struct CatalogueTests {
     #expect(references.map(\.id) == references.map(\.id).sorted(), "sorted by id")
   }
 
+  @Test("the platform key of a variant group: one, an array or all; iOS keeps the plain suffix")
+  func platformKey() throws {
+    let folder = try makeSnapshotsFolder(
+      cases: ["sample-2"],
+      variants: ["sample-2": #"[{ "themes": ["sosh"], "modes": ["dark"], "platform": "all" }, { "name": "narrow", "width": 200, "themes": ["sosh"], "modes": ["dark"], "platform": ["android"] }]"#])
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let catalogue = try SnapshotCatalogue(directory: folder)
+    #expect(catalogue.references.map(\.id) == [
+      "sample-2/sosh-dark-android@2x", "sample-2/sosh-dark-narrow-android@2x", "sample-2/sosh-dark@2x",
+    ])
+    #expect(catalogue.references.map(\.variant.options.platform) == [.android, .android, .ios])
+  }
+
   @Test("a locale variant is read from the document when the variant does not set one")
   func documentLocale() throws {
     let arabic = try #require(catalogue.cases.first { $0.document.locale == "ar" })
@@ -108,6 +121,8 @@ struct CatalogueTests {
       (#"{ "scale": 7 }"#, "cases/sample-2.json: variants.scale: expected a scale 1, 2, 3 or 4"),
       (#"{ "textStyle": "bodySmall" }"#, #"cases/sample-2.json: variants.textStyle: expected "bodyLarge" or "bodyMedium""#),
       (#""all""#, "cases/sample-2.json: variants: expected an object or an array of objects, found a string"),
+      (#"{ "platform": "web" }"#, #"cases/sample-2.json: variants.platform: unknown platform "web" (known: ios, android)"#),
+      (#"[{}, { "platform": ["ios", "android"] }]"#, "cases/sample-2.json: variants[1]: variant orange-light@2x is already produced by variants[0]"),
     ]
     for (variants, message) in cases {
       let folder = try makeSnapshotsFolder(cases: ["sample-2"], variants: ["sample-2": variants])

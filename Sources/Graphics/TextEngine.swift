@@ -108,6 +108,15 @@ final class TextLayout {
   /// leading Pango applies itself, the difference to the proportional baseline otherwise.
   private let baselineShift: Double
 
+  /// The underlined byte ranges and the colour of each underline.
+  private let underlines: [(range: Range<Int>, color: RGBAColor)]
+  /// The size of the paragraph's font, in Pango units.
+  private let fontSize: Int32
+
+  /// A glyph whose ink reaches deeper than this share of the font size below the baseline has a
+  /// descender; the underline may cross descenders (as on Android), never the other glyphs.
+  static let descenderDepth = 0.1
+
   /// The metrics of the paragraph's first font (see ``TextEngine/fontMetrics(_:)``).
   static func baseFontMetrics(
     context: OpaquePointer, appearance: TextAppearance, language: OpaquePointer?
@@ -144,6 +153,7 @@ final class TextLayout {
   ) {
     handle = pango_layout_new(context)
     let appearance = text.appearance
+    fontSize = pangoUnits(appearance.fontSize)
     switch appearance.leading {
     case .even:
       baselineShift = 0
@@ -153,7 +163,16 @@ final class TextLayout {
         font.firstBaseline(lineHeight: appearance.lineHeight, leading: .proportional)
         - font.firstBaseline(lineHeight: appearance.lineHeight, leading: .even)
     }
-
+    var underlines: [(range: Range<Int>, color: RGBAColor)] = []
+    var offset = 0
+    for span in text.spans {
+      let end = offset + span.text.utf8.count
+      if span.underline, end > offset {
+        underlines.append((offset..<end, span.color ?? appearance.color))
+      }
+      offset = end
+    }
+    self.underlines = underlines
     pango_layout_set_auto_dir(handle, 0)
 
     // The characters go in as plain UTF-8: never through markup.
@@ -186,9 +205,7 @@ final class TextLayout {
           add(pango_attr_weight_new(PangoWeight(UInt32(clamping: weight))), from: start, to: end)
         }
         if span.italic { add(pango_attr_style_new(PANGO_STYLE_ITALIC), from: start, to: end) }
-        if span.underline {
-          add(pango_attr_underline_new(PANGO_UNDERLINE_SINGLE), from: start, to: end)
-        }
+        // Underlines are drawn by `drawUnderlines`, clear of the glyphs, not by Pango.
         if let color = span.color {
           add(
             pango_attr_foreground_new(
@@ -282,6 +299,155 @@ final class TextLayout {
     cairo_move_to(canvas, x, y + baselineShift)
     pango_cairo_show_layout(canvas, handle)
     cairo_restore(canvas)
+    drawUnderlines(on: canvas, x: x, y: y + baselineShift)
+  }
+
+  /// One stretch of underline on a line, in Pango units of the layout.
+  private struct UnderlineSegment {
+    var start: Int32
+    var end: Int32
+    var color: RGBAColor
+  }
+
+  /// Draws the underline of every underlined span, line by line.
+  ///
+  /// Position and thickness come from the fonts of the underlined runs (Pango's reading of the
+  /// post table), one per line: the lowest position and the thickest line of its runs, so a link
+  /// that changes font keeps one straight underline. The underline never touches the glyphs that
+  /// sit on the baseline (a round letter's overshoot included): see ``UnderlinePlacement``.
+  private func drawUnderlines(on canvas: OpaquePointer, x: Double, y: Double) {
+    guard !underlines.isEmpty, let iterator = pango_layout_get_iter(handle) else { return }
+    defer { pango_layout_iter_free(iterator) }
+    let bitmap = cairo_surface_get_type(cairo_get_target(canvas)) == CAIRO_SURFACE_TYPE_IMAGE
+    var line: UnsafeMutablePointer<PangoLayoutLine>?
+    var baseline: Int32 = 0
+    var segments: [UnderlineSegment] = []
+    var placement = UnderlinePlacement()
+
+    func flush() {
+      if !segments.isEmpty {
+        let (top, bottom) = placement.edges(
+          baseline: y + points(baseline), on: canvas, snapToPixels: bitmap)
+        for segment in segments {
+          cairo_save(canvas)
+          cairo_rectangle(
+            canvas, x + points(segment.start), top, points(segment.end - segment.start), bottom - top)
+          setSource(canvas, segment.color)
+          cairo_fill(canvas)
+          cairo_restore(canvas)
+        }
+      }
+      segments = []
+      placement = UnderlinePlacement()
+    }
+
+    repeat {
+      let current = pango_layout_iter_get_line_readonly(iterator)
+      if current != line {
+        flush()
+        line = current
+        baseline = pango_layout_iter_get_baseline(iterator)
+      }
+      guard let run = pango_layout_iter_get_run_readonly(iterator), let glyphs = run.pointee.glyphs,
+        let item = run.pointee.item
+      else { continue }
+      var runRect = PangoRectangle()
+      pango_layout_iter_get_run_extents(iterator, nil, &runRect)
+      let font = item.pointee.analysis.font
+      let itemOffset = Int(item.pointee.offset)
+      var glyphX = runRect.x
+      var underlined = false
+      for index in 0..<Int(glyphs.pointee.num_glyphs) {
+        let info = glyphs.pointee.glyphs[index]
+        let width = info.geometry.width
+        defer { glyphX += width }
+        let cluster = itemOffset + Int(glyphs.pointee.log_clusters[index])
+        guard let underline = underlines.first(where: { $0.range.contains(cluster) }) else {
+          continue
+        }
+        underlined = true
+        if let last = segments.last, last.end == glyphX, last.color == underline.color {
+          segments[segments.count - 1].end = glyphX + width
+        } else {
+          segments.append(UnderlineSegment(start: glyphX, end: glyphX + width, color: underline.color))
+        }
+        guard let font, info.glyph != PANGO_GLYPH_EMPTY else { continue }
+        var ink = PangoRectangle()
+        pango_font_get_glyph_extents(font, info.glyph, &ink, nil)
+        let bottom = ink.y + ink.height  // below the baseline when positive
+        if Double(bottom) <= Self.descenderDepth * Double(fontSize) {
+          placement.overshoot = max(placement.overshoot, points(bottom))
+        }
+      }
+      guard underlined else { continue }
+      if let font, let metrics = pango_font_get_metrics(font, item.pointee.analysis.language) {
+        placement.fontDepth = max(
+          placement.fontDepth, -points(pango_font_metrics_get_underline_position(metrics)))
+        placement.thickness = max(
+          placement.thickness, points(pango_font_metrics_get_underline_thickness(metrics)))
+        pango_font_metrics_unref(metrics)
+      }
+      if placement.thickness <= 0 { placement.thickness = points(fontSize) / 16 }
+    } while pango_layout_iter_next_run(iterator) != 0
+    flush()
+  }
+}
+
+/// Where the underline of one line goes, relative to its baseline.
+///
+/// The font says where (its underline position) and how thick. The top of the underline is
+/// moved down when needed so that it stays clear of the glyphs that sit on the baseline: on a
+/// bitmap, at least one whole row of pixels is left between the lowest such glyph (Cairo draws
+/// glyphs on whole device pixels vertically) and the underline, whose edges are on whole pixels
+/// too, so it is drawn in the solid link colour; in SVG and PDF, at least
+/// ``minimumVectorGap`` is left.
+struct UnderlinePlacement {
+  /// How far below the baseline the fonts put the top of their underline, in points.
+  var fontDepth = -Double.infinity
+  /// How thick the fonts draw it, in points.
+  var thickness = 0.0
+  /// How far below the baseline the lowest glyph without a descender reaches, in points.
+  var overshoot = 0.0
+
+  /// The gap kept under the glyphs in vector output, in points: one pixel at 3×.
+  static let minimumVectorGap = 1.0 / 3
+
+  /// The top and bottom of the underline, in user space, for a line whose baseline is at `baseline`.
+  func edges(baseline: Double, on canvas: OpaquePointer, snapToPixels: Bool) -> (Double, Double) {
+    let fontDepth = fontDepth.isFinite ? fontDepth : 0
+    guard snapToPixels else {
+      let top = baseline + max(fontDepth, overshoot + Self.minimumVectorGap)
+      return (top, top + thickness)
+    }
+    // User space → Cairo device space (the CTM) → pixels (the surface's device scale and offset).
+    let target = cairo_get_target(canvas)
+    var scaleX = 1.0
+    var scaleY = 1.0
+    cairo_surface_get_device_scale(target, &scaleX, &scaleY)
+    var offsetX = 0.0
+    var offsetY = 0.0
+    cairo_surface_get_device_offset(target, &offsetX, &offsetY)
+    var originX = 0.0
+    var deviceBaseline = baseline
+    cairo_user_to_device(canvas, &originX, &deviceBaseline)
+    var unitX = 0.0
+    var unitY = 1.0
+    cairo_user_to_device_distance(canvas, &unitX, &unitY)
+    let pixelsPerPoint = max(abs(unitY * scaleY), 1e-6)
+    let pixelBaseline = deviceBaseline * scaleY + offsetY
+    // Cairo rounds glyph positions to whole pixels vertically: the ink may sit that much lower.
+    let glyphBaseline = max(pixelBaseline, (pixelBaseline + 0.5).rounded(.down))
+    let clearOfGlyphs = (glyphBaseline + overshoot * pixelsPerPoint).rounded(.up) + 1
+    let top = max((pixelBaseline + fontDepth * pixelsPerPoint).rounded(), clearOfGlyphs)
+    let bottom = top + max(1, (thickness * pixelsPerPoint).rounded())
+    func user(_ pixelY: Double) -> Double {
+      var x = originX
+      var y = (pixelY - offsetY) / scaleY
+      cairo_device_to_user(canvas, &x, &y)
+      return y
+    }
+    let (topY, bottomY) = (user(top), user(bottom))
+    return (topY, bottomY)
   }
 }
 

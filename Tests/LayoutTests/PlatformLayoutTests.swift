@@ -211,21 +211,10 @@ struct PlatformLayoutTests {
     #expect(row.lines == 1 && row.text.content.appearance.weight == strong)
     let link = row.text.content.spans[3]
     #expect(link.underline && link.color?.hex == t.colors.linkEnabled.hex && link.weight == strong)
-    // A solid row of the link colour under the link, which is at the end of the label.
-    let linkWidth = try measuredWidth("link", theme: theme, role: .bodyLarge, bold: true)
-    let x0 = Int((row.label.maxX - linkWidth + 2) * Double(scale))
-    let x1 = Int((row.label.maxX - 2) * Double(scale))
-    let baseline = row.label.y + row.firstBaseline
-    var solid = 0
-    for y in Int(baseline * Double(scale))..<Int((baseline + 5) * Double(scale)) {
-      var matching = 0
-      for x in x0..<x1 {
-        let p = image.pixel(x: x, y: y)
-        if RGBAColor(red: p.red, green: p.green, blue: p.blue).hex == t.colors.linkEnabled.hex { matching += 1 }
-      }
-      solid = max(solid, matching)
-    }
-    let columns = Array(x0..<x1)
+    let columns = try underlineColumns(
+      image: image, scale: scale, row: row, before: "Second item with a strong text and a ", link: "link",
+      theme: theme, bold: true)
+    let solid = columns.filter { $0.underlineIsLinkColour }.count
     #expect(Double(solid) / Double(columns.count) > 0.95, "underline not in \(t.colors.linkEnabled.hex)")
   }
 }

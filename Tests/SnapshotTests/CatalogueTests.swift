@@ -54,6 +54,27 @@ struct CatalogueTests {
     #expect(references.map(\.id) == references.map(\.id).sorted(), "sorted by id")
   }
 
+  @Test("Android variants of the demo lists, LTR in both modes and RTL in light mode, and an Android case")
+  func platformVariants() throws {
+    let references = catalogue.references
+    for name in ["demo-bare", "demo-ordered", "demo-unordered"] {
+      let mine = references.filter { $0.caseName == name }
+      let android = mine.filter { $0.variant.options.platform == .android }
+      #expect(android.count == 12, "\(name)")
+      #expect(android.filter { $0.variant.suffix == "android" }.allSatisfy { $0.variant.options.resolvedDirection == .ltr })
+      let rtl = android.filter { $0.variant.suffix == "rtl-android" }
+      #expect(rtl.count == 4 && rtl.allSatisfy { $0.variant.mode == .light && $0.variant.options.direction == .rtl })
+      // The iOS references keep their ids: no platform in their names.
+      #expect(mine.filter { $0.variant.options.platform == .ios }.allSatisfy { !$0.id.contains("android") })
+    }
+    let ordered = try #require(references.first { $0.id == "demo-ordered/orange-light-rtl-android@2x" })
+    #expect(ordered.imagePath == "demo-ordered/orange-light-rtl-android@2x.png")
+    // A case whose list says "platform": "android" is Android in every variant, without a suffix.
+    let rich = try #require(catalogue.cases.first { $0.name == "android-rich-text" })
+    #expect(rich.document.platform == .android)
+    #expect(rich.variants.count == 8 && rich.variants.allSatisfy { $0.options.platform == .android && $0.suffix == nil })
+  }
+
   @Test("the platform key of a variant group: one, an array or all; iOS keeps the plain suffix")
   func platformKey() throws {
     let folder = try makeSnapshotsFolder(

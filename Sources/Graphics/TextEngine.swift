@@ -108,7 +108,7 @@ final class TextLayout {
   /// leading Pango applies itself, the difference to the proportional baseline otherwise.
   private let baselineShift: Double
 
-  /// The underlined byte ranges and the colour of each underline.
+  /// The underlined byte ranges, in order and disjoint, and the colour of each underline.
   private let underlines: [(range: Range<Int>, color: RGBAColor)]
   /// The size of the paragraph's font, in Pango units.
   private let fontSize: Int32
@@ -302,6 +302,23 @@ final class TextLayout {
     drawUnderlines(on: canvas, x: x, y: y + baselineShift)
   }
 
+  /// The underlined span that holds the byte at `offset`, found by bisection (a label may hold
+  /// thousands of links).
+  private func underline(at offset: Int) -> (range: Range<Int>, color: RGBAColor)? {
+    var low = 0
+    var high = underlines.count
+    while low < high {
+      let middle = (low + high) / 2
+      if underlines[middle].range.upperBound <= offset {
+        low = middle + 1
+      } else {
+        high = middle
+      }
+    }
+    guard low < underlines.count, underlines[low].range.contains(offset) else { return nil }
+    return underlines[low]
+  }
+
   /// One stretch of underline on a line, in Pango units of the layout.
   private struct UnderlineSegment {
     var start: Int32
@@ -362,9 +379,7 @@ final class TextLayout {
         let width = info.geometry.width
         defer { glyphX += width }
         let cluster = itemOffset + Int(glyphs.pointee.log_clusters[index])
-        guard let underline = underlines.first(where: { $0.range.contains(cluster) }) else {
-          continue
-        }
+        guard let underline = underline(at: cluster) else { continue }
         underlined = true
         if let last = segments.last, last.end == glyphX, last.color == underline.color {
           segments[segments.count - 1].end = glyphX + width

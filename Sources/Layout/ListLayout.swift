@@ -16,7 +16,8 @@ public struct LayoutOptions: Hashable, Sendable {
   public var width: Double
   /// Canvas fill.
   public var background: BackgroundOption
-  /// Locale tag: selects the marker alphabet, the accessibility language and, for Arabic, RTL.
+  /// Locale tag: selects the accessibility language, the marker alphabet (iOS rules) and, for
+  /// Arabic, RTL.
   public var locale: String?
   /// Direction override; nil derives it from the locale (Arabic → RTL, otherwise LTR).
   public var direction: LayoutDirection?

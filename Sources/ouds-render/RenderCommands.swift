@@ -31,8 +31,9 @@ struct ListJob {
       --mode light|dark|all   colour mode (default: light)
       --width <points>        canvas width in points (default: 360)
       --background theme|none theme background (bg.primary) or transparent (default: theme)
-      --locale <tag>          marker alphabet and spoken text; an Arabic tag (ar, ar-MA) also
-                              selects right-to-left (default: the list's "locale", else en)
+      --locale <tag>          spoken text and (iOS rules) the marker alphabet; an Arabic tag
+                              (ar, ar-MA) also selects right-to-left (default: the list's
+                              "locale", else en)
       --direction ltr|rtl     override the direction alone
       --text-style bodyLarge|bodyMedium
                               draw every level in this text style

@@ -1,7 +1,15 @@
 // swift-tools-version: 6.0
 // The OUDS bullet list renderer: draws the Orange Unified Design System bullet list component
 // with Cairo and Pango, and compares the renders with reference snapshots.
+//
+// Platforms. Tested: Debian 12 (x86_64) with the Swift 6 toolchain and the Debian packages below
+// (`scripts/setup` installs them). Should work, untested: other Linux distributions with the same
+// libraries (pkg-config names) and the fonts the manifests name, and macOS with Homebrew
+// (`brew install pango librsvg libspng cmark openssl pkg-config`) with the font files put in a
+// folder given by `--font-dir` or `OUDS_FONT_DIRS`. Fonts are found by file name and SHA-256,
+// never by a Debian path; Linux-only calls sit behind `#if os(Linux)`.
 
+import Foundation
 import PackageDescription
 
 /// Debian packages that provide the C libraries; SwiftPM only prints them as a hint.
@@ -9,6 +17,19 @@ let debianDevPackages = [
   "libcairo2-dev", "libpango1.0-dev", "libfontconfig-dev", "librsvg2-dev", "libspng-dev",
   "libcmark-dev", "libssl-dev",
 ]
+
+/// Everything in the package folder but `Themes/` and `Sources/Themes/`, which the `Themes` target
+/// (rooted at the package folder) must not treat as its files. Hidden entries are ignored by SwiftPM.
+let themesTargetExclusions: [String] = {
+  let root = Context.packageDirectory
+  func entries(_ folder: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: root + "/" + folder)) ?? [])
+      .filter { !$0.hasPrefix(".") }.sorted()
+  }
+  let top = entries("").filter { !["Themes", "Sources", "Package.swift", "Package.resolved"].contains($0) }
+  let sources = entries("Sources").filter { $0 != "Themes" }.map { "Sources/" + $0 }
+  return top + sources
+}()
 
 let package = Package(
   name: "OUDSBulletListRenderer",
@@ -34,8 +55,13 @@ let package = Package(
     .target(name: "StrictJSON"),
     // spec -> model
     .target(name: "BulletList", dependencies: ["StrictJSON"]),
-    // tokens -> theme
-    .target(name: "Themes", dependencies: ["StrictJSON"]),
+    // tokens -> theme. The target's folder is the package root so that `Themes/` itself ships as
+    // a resource bundle (`OUDSBulletListRenderer_Themes.resources` beside the executable): a library
+    // user's `BulletListRenderer()` finds the package's copy without a checkout. Everything else at
+    // the root is excluded; the sources stay in Sources/Themes.
+    .target(
+      name: "Themes", dependencies: ["StrictJSON"], path: ".", exclude: themesTargetExclusions,
+      sources: ["Sources/Themes"], resources: [.copy("Themes")]),
     // the plain value that says what to draw where
     .target(name: "Scene"),
     // model + theme -> scene
@@ -70,6 +96,6 @@ let package = Package(
     .testTarget(
       name: "SnapshotTests",
       dependencies: ["BulletList", "Themes", "Scene", "Graphics", "Snapshot", "OUDSSnapshotTesting"]),
-    .testTarget(name: "CLITests", dependencies: ["BulletListRenderer", "ouds-render"]),
+    .testTarget(name: "CLITests", dependencies: ["BulletListRenderer", "Graphics", "Themes", "ouds-render"]),
   ]
 )

@@ -26,25 +26,49 @@ public struct RenderedList: Sendable {
 ///
 /// Themes are read once; each theme's private font set and text engine are built the first time
 /// the theme is used and then reused, so rendering many lists or every theme × mode in one
-/// process pays the set-up once. Not thread-safe: use one renderer per thread.
+/// process pays the set-up once. Not thread-safe: use one renderer per thread (several renderers
+/// may share one ``FontLocator``).
 public final class BulletListRenderer {
   /// The theme tokens in use.
   public let themes: ThemeLibrary
-  /// The folder of licensed brand fonts, when given.
+  /// Which themes folder the tokens come from, and why that one.
+  public let themesLocation: ThemesLocation
+  /// The folder of licensed brand fonts (also searched first for the manifests' files), when given.
   public let brandFontDirectory: URL?
+  /// Where the manifests' font files are found.
+  public let fontLocator: FontLocator
   private var engines: [ThemeName: (fonts: FontSet, text: TextEngine, renderer: SceneRenderer)] = [:]
   private var sheetRenderer: SceneRenderer?
   private var fontWarnings: [ThemeName: [String]] = [:]
 
-  /// Creates a renderer.
+  /// Creates a renderer, finding the themes folder by ``ThemesLocation``'s rules.
   /// - Parameters:
-  ///   - themesDirectory: a `Themes/` folder; nil uses the repository's.
-  ///   - brandFontDirectory: a folder of licensed brand font files to use instead of substitutes.
-  /// - Throws: `ThemeError` when the themes cannot be read.
-  public init(themesDirectory: URL? = nil, brandFontDirectory: URL? = nil) throws {
-    let directory = try themesDirectory ?? ThemeLibrary.defaultDirectory()
-    self.themes = try ThemeLibrary(directory: directory)
+  ///   - themesDirectory: a `Themes/` folder; nil takes `OUDS_THEMES_DIR`, then a `Themes/` in the
+  ///     current folder or its parents, then the copy shipped in the package's resource bundle.
+  ///   - brandFontDirectory: a folder of licensed brand font files to use instead of substitutes;
+  ///     it is also searched first for the manifests' files.
+  /// - Throws: `ThemeError` when no themes folder is found or it cannot be read.
+  public convenience init(themesDirectory: URL? = nil, brandFontDirectory: URL? = nil) throws {
+    try self.init(
+      themes: try ThemesLocation.resolve(explicit: themesDirectory), brandFontDirectory: brandFontDirectory)
+  }
+
+  /// Creates a renderer over a resolved themes folder.
+  /// - Parameters:
+  ///   - location: the themes folder and why it was chosen.
+  ///   - library: the themes already read from `location`; nil reads them.
+  ///   - brandFontDirectory: a folder of licensed brand font files, searched first for the manifests' files too.
+  ///   - fontLocator: where font files are found; nil searches `brandFontDirectory`, `OUDS_FONT_DIRS`
+  ///     and fontconfig's folders.
+  /// - Throws: `ThemeError` when the themes cannot be read, `GraphicsError` for a brand folder that does not exist.
+  public init(
+    themes location: ThemesLocation, library: ThemeLibrary? = nil, brandFontDirectory: URL? = nil,
+    fontLocator: FontLocator? = nil
+  ) throws {
+    self.themesLocation = location
+    self.themes = try library ?? ThemeLibrary(directory: location.directory)
     self.brandFontDirectory = brandFontDirectory
+    self.fontLocator = fontLocator ?? FontLocator(fontDirectory: brandFontDirectory)
     if let brandFontDirectory {
       var isDirectory: ObjCBool = false
       guard FileManager.default.fileExists(atPath: brandFontDirectory.path, isDirectory: &isDirectory),
@@ -65,33 +89,73 @@ public final class BulletListRenderer {
     try engine(for: theme).fonts
   }
 
+  /// Finds the font files of every theme in `names` and builds their font sets now.
+  ///
+  /// - Throws: one `GraphicsError.fontFilesMissing` listing every missing file of all these
+  ///   themes with its package (rather than one theme at a time), or a theme's error.
+  public func prepareFonts(for names: [ThemeName]) throws {
+    var manifests: [FontManifest] = []
+    for name in names where engines[name] == nil { manifests.append(try themes.fontManifest(for: name)) }
+    _ = try fontLocator.locate(manifests)
+    for name in names { _ = try engine(for: name) }
+  }
+
+  /// The line every rendering command prints: the themes folder and why, and the font files
+  /// (name and folder) of the themes in `names`; builds their font sets when needed.
+  public func sourcesLine(for names: [ThemeName]) throws -> String {
+    try prepareFonts(for: names)
+    var files: [LoadedFont] = []
+    for name in names {
+      for file in try engine(for: name).fonts.files where !files.contains(where: { $0.url == file.url }) {
+        files.append(file)
+      }
+    }
+    return RenderSources.line(themes: themesLocation, fonts: files)
+  }
+
+  /// The file names every manifest of the library uses (they are never brand fonts).
+  private var manifestFileNames: Set<String> {
+    Set(ThemeName.allCases.flatMap { (try? themes.fontManifest(for: $0).files.map(\.fileName)) ?? [] })
+  }
+
   private func engine(for name: ThemeName) throws -> (
     fonts: FontSet, text: TextEngine, renderer: SceneRenderer
   ) {
     if let cached = engines[name] { return cached }
     let manifest = try themes.fontManifest(for: name)
     let manifestFile = ThemeLibrary.fontManifestFileName(for: name)
+    let found = try fontLocator.locate([manifest])
+    let located = manifest.files.compactMap { found[$0] }
     let fonts: FontSet
     do {
-      fonts = try FontSet(manifest: manifest, brandFontDirectory: brandFontDirectory)
+      fonts = try FontSet(
+        fonts: located, brandFontDirectory: brandFontDirectory, reservedFileNames: manifestFileNames)
     } catch {
       switch error {
-      case .fontFileMissing, .fontFileUnreadable: throw LayoutError("\(manifestFile): \(error)")
+      case .fontFileUnreadable: throw LayoutError("\(manifestFile): \(error)")
       default: throw error
       }
     }
-    // A font file that is not the one the manifest declares still renders, but not like the
-    // references: say so once per theme.
-    fontWarnings[name] = manifest.files.compactMap { declared in
-      guard let loaded = fonts.files.first(where: { $0.path == declared.path }),
-        loaded.sha256.lowercased() != declared.sha256.lowercased()
-      else { return nil }
-      return "\(manifestFile): \(declared.path) has SHA-256 \(loaded.sha256.prefix(12))…, the manifest says \(declared.sha256.prefix(12))…: renders may differ from the references"
-    }
+    fontWarnings[name] = located.flatMap { Self.warnings(for: $0, manifestFile: manifestFile, locator: fontLocator) }
     let text = TextEngine(fonts: fonts)
     let made = (fonts, text, SceneRenderer(textEngine: text))
     engines[name] = made
     return made
+  }
+
+  /// What to say about a located file: a same-named file passed over for its hash, or a file
+  /// taken although no file has the manifest's hash.
+  private static func warnings(for font: LocatedFont, manifestFile: String, locator: FontLocator) -> [String] {
+    let declared = font.declared
+    func short(_ sha: String) -> String { String(sha.prefix(12)) + "…" }
+    if font.matchesManifest {
+      return font.otherCandidates.map { other in
+        "\(manifestFile): passed over \(RenderSources.printable(other.path)) (SHA-256 \(short(locator.sha256(of: other) ?? "")), not the manifest's \(short(declared.sha256))); using \(RenderSources.printable(font.url.path))"
+      }
+    }
+    return [
+      "\(manifestFile): \(declared.fileName) in \(RenderSources.printable(font.url.deletingLastPathComponent().path)) has SHA-256 \(short(font.sha256)), the manifest says \(short(declared.sha256)), and no other file of that name has it: renders may differ from the references"
+    ]
   }
 
   /// A renderer whose font set holds every theme's fonts, for sheets that mix themes.
@@ -101,14 +165,18 @@ public final class BulletListRenderer {
   func renderer(forThemes names: [ThemeName]) throws -> SceneRenderer {
     if names.count == 1, let name = names.first { return try engine(for: name).renderer }
     if let sheetRenderer { return sheetRenderer }
-    var files: [FontFile] = []
-    for name in ThemeName.allCases {
-      for file in try themes.fontManifest(for: name).files where !files.contains(where: { $0.path == file.path }) {
-        files.append(file)
+    var manifests: [FontManifest] = []
+    for name in ThemeName.allCases { manifests.append(try themes.fontManifest(for: name)) }
+    let found = try fontLocator.locate(manifests)
+    var located: [LocatedFont] = []
+    for manifest in manifests {
+      for file in manifest.files {
+        guard let font = found[file], !located.contains(where: { $0.url == font.url }) else { continue }
+        located.append(font)
       }
     }
     let fonts = try FontSet(
-      manifest: FontManifest(theme: .orange, files: files), brandFontDirectory: brandFontDirectory)
+      fonts: located, brandFontDirectory: brandFontDirectory, reservedFileNames: manifestFileNames)
     let made = SceneRenderer(textEngine: TextEngine(fonts: fonts))
     sheetRenderer = made
     return made
@@ -212,5 +280,38 @@ final class ParallelResults<Value>: @unchecked Sendable {
     lock.unlock()
     guard let slot else { throw LayoutError("internal error: result \(index) was never produced") }
     return try slot.get()
+  }
+}
+
+/// The one line that says where tokens and fonts came from.
+public enum RenderSources {
+  /// `themes: <folder> (<why>) · fonts: A.ttf, B.ttf in <folder>; C.ttf in <folder>`, files in
+  /// load order grouped by folder, brand fonts marked `(brand)`; control characters escaped.
+  public static func line(themes: ThemesLocation, fonts: [LoadedFont]) -> String {
+    var groups: [(folder: String, names: [String])] = []
+    for font in fonts {
+      let name = printable(font.fileName) + (font.role == "brand" ? " (brand)" : "")
+      if let index = groups.firstIndex(where: { $0.folder == font.folder }) {
+        groups[index].names.append(name)
+      } else {
+        groups.append((font.folder, [name]))
+      }
+    }
+    let fontText = groups.isEmpty
+      ? "none loaded" : groups.map { "\($0.names.joined(separator: ", ")) in \(printable($0.folder))" }.joined(separator: "; ")
+    return "themes: \(printable(themes.directory.path)) (\(themes.source.reason)) · fonts: \(fontText)"
+  }
+
+  /// `text` with control characters written as `\u{…}` escapes, so it stays on one line.
+  public static func printable(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+      if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) {
+        out += "\\u{\(String(scalar.value, radix: 16))}"
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
   }
 }

@@ -9,5 +9,7 @@
 #include <ft2build.h>
 #include FT_FREETYPE_H
 #include <hb.h>
-#include <malloc.h>
+#if defined(__linux__)
+#include <malloc.h>  /* mallopt, glibc only */
+#endif
 #endif

@@ -3,9 +3,9 @@ import Foundation
 import Themes
 
 /// A font file that a ``FontSet`` loaded, with what the render-stack fingerprint records about it.
-public struct LoadedFont: Codable, Hashable, Sendable {
-  /// Absolute path of the file.
-  public var path: String
+public struct LoadedFont: Hashable, Sendable {
+  /// The file loaded.
+  public var url: URL
   /// SHA-256 of the file's bytes, lower-case hex.
   public var sha256: String
   /// Family name of the file's first face, as fontconfig reads it (e.g. `Liberation Sans`).
@@ -14,12 +14,17 @@ public struct LoadedFont: Codable, Hashable, Sendable {
   public var role: String
 
   /// Creates a loaded-font record.
-  public init(path: String, sha256: String, family: String, role: String) {
-    self.path = path
+  public init(url: URL, sha256: String, family: String, role: String) {
+    self.url = url
     self.sha256 = sha256
     self.family = family
     self.role = role
   }
+
+  /// The file name, e.g. `LiberationSans-Regular.ttf`.
+  public var fileName: String { url.lastPathComponent }
+  /// The folder the file was loaded from.
+  public var folder: String { url.deletingLastPathComponent().path }
 }
 
 /// A private, hermetic set of fonts: exactly the manifest's files (plus optional brand fonts).
@@ -37,46 +42,43 @@ public final class FontSet {
   /// The private Pango font map (a PangoCairoFcFontMap); owned, released in `deinit`.
   let fontMap: UnsafeMutablePointer<PangoFontMap>
 
-  /// Loads the manifest's font files, and every `.ttf`/`.otf`/`.ttc` of `brandFontDirectory`.
+  /// Loads located manifest files, and the brand fonts of `brandFontDirectory`.
   ///
-  /// Brand fonts are added first; the family list of each text decides which family wins, so
-  /// theme data that names the brand family first gets the brand face when it is present.
-  /// - Throws: `GraphicsError.fontFileMissing` for a missing manifest file,
-  ///   `.fontDirectoryMissing` for a brand folder that does not exist, `.fontFileUnreadable` when
-  ///   fontconfig rejects a file, `.fontSystemUnavailable` when fontconfig or Pango fail.
-  public init(manifest: FontManifest, brandFontDirectory: URL? = nil) throws(GraphicsError) {
-    var requested: [(path: String, role: String)] = []
+  /// Brand fonts are every `.ttf`/`.otf`/`.ttc` of the folder whose name no manifest uses
+  /// (`reservedFileNames`): a manifest's file placed there serves the manifest, never the brand.
+  /// They are added first; the family list of each text decides which family wins, so theme data
+  /// that names the brand family first gets the brand face when it is present.
+  /// - Throws: `.fontDirectoryMissing` for a brand folder that does not exist,
+  ///   `.fontFileUnreadable` when fontconfig rejects a file, `.fontSystemUnavailable` when
+  ///   fontconfig or Pango fail.
+  public init(
+    fonts located: [LocatedFont], brandFontDirectory: URL? = nil, reservedFileNames: Set<String> = []
+  ) throws(GraphicsError) {
+    var requested: [(url: URL, sha256: String, role: String)] = []
     if let brandFontDirectory {
-      for path in try Self.brandFontFiles(in: brandFontDirectory) {
-        requested.append((path, "brand"))
+      let manifestNames = reservedFileNames.union(located.map(\.declared.fileName))
+      for url in try Self.brandFontFiles(in: brandFontDirectory) where !manifestNames.contains(url.lastPathComponent) {
+        guard FontLocator.isRegularFile(url), let sha = SHA256Digest.hex(ofFileAt: url) else {
+          throw .fontFileUnreadable(path: url.path)
+        }
+        requested.append((url, sha, "brand"))
       }
     }
-    for file in manifest.files {
-      guard FileManager.default.fileExists(atPath: file.path) else {
-        throw .fontFileMissing(path: file.path, package: Self.debianPackage(forFontAt: file.path))
-      }
-      requested.append((file.path, file.role))
-    }
+    for font in located { requested.append((font.url, font.sha256, font.declared.role)) }
 
     let config = try PrivateFontConfig()
-    var hashes: [String] = []
     for file in requested {
-      guard let data = FileManager.default.contents(atPath: file.path) else {
-        throw .fontFileUnreadable(path: file.path)
-      }
-      hashes.append(SHA256Digest.hex(of: data))
-      guard config.addFile(file.path) else { throw .fontFileUnreadable(path: file.path) }
+      guard config.addFile(file.url.path) else { throw .fontFileUnreadable(path: file.url.path) }
     }
     guard config.addSyntheticFaceRules() else {
       throw .fontSystemUnavailable(reason: "fontconfig rejected the synthetic-face rules")
     }
     var loaded: [LoadedFont] = []
-    for (index, file) in requested.enumerated() {
-      guard let family = PrivateFontConfig.family(ofFontAt: file.path) else {
-        throw .fontFileUnreadable(path: file.path)
+    for file in requested {
+      guard let family = PrivateFontConfig.family(ofFontAt: file.url.path) else {
+        throw .fontFileUnreadable(path: file.url.path)
       }
-      loaded.append(
-        LoadedFont(path: file.path, sha256: hashes[index], family: family, role: file.role))
+      loaded.append(LoadedFont(url: file.url, sha256: file.sha256, family: family, role: file.role))
     }
 
     guard let map = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT) else {
@@ -88,12 +90,23 @@ public final class FontSet {
     self.files = loaded
   }
 
+  /// Locates the manifest's files with `locator` (see ``FontLocator``), then loads them.
+  /// - Throws: `.fontFilesMissing` listing every file no font folder holds, and the errors of
+  ///   ``init(fonts:brandFontDirectory:reservedFileNames:)``.
+  public convenience init(
+    manifest: FontManifest, locator: FontLocator = FontLocator(), brandFontDirectory: URL? = nil
+  ) throws(GraphicsError) {
+    let found = try locator.locate([manifest])
+    try self.init(
+      fonts: manifest.files.compactMap { found[$0] }, brandFontDirectory: brandFontDirectory)
+  }
+
   deinit {
     g_object_unref(fontMap)
   }
 
-  /// The font files of a brand folder, sorted by path so the load order is stable.
-  private static func brandFontFiles(in directory: URL) throws(GraphicsError) -> [String] {
+  /// The font files of a brand folder, sorted by name so the load order is stable.
+  private static func brandFontFiles(in directory: URL) throws(GraphicsError) -> [URL] {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory),
       isDirectory.boolValue
@@ -107,27 +120,7 @@ public final class FontSet {
     let extensions: Set<String> = ["ttf", "otf", "ttc"]
     return names.filter { extensions.contains(($0 as NSString).pathExtension.lowercased()) }
       .sorted()
-      .map { directory.appendingPathComponent($0).path }
-  }
-
-  /// The Debian package that installs a font at `path`, for the error message; nil when unknown.
-  static func debianPackage(forFontAt path: String) -> String? {
-    let name = (path as NSString).lastPathComponent
-    let hints: [(String, String)] = [
-      ("/liberation2/", "fonts-liberation2"),
-      ("/liberation/", "fonts-liberation"),
-      ("/croscore/", "fonts-croscore"),
-      ("/inter/", "fonts-inter"),
-      ("/comic-neue/", "fonts-comic-neue"),
-      ("/roboto/", "fonts-roboto-unhinted"),
-      ("/dejavu/", "fonts-dejavu-core"),
-      ("/urw-base35/", "fonts-urw-base35"),
-    ]
-    for (fragment, package) in hints where path.contains(fragment) { return package }
-    if path.contains("/noto/") {
-      return name.contains("UI-") ? "fonts-noto-ui-core" : "fonts-noto-core"
-    }
-    return nil
+      .map { directory.appendingPathComponent($0) }
   }
 }
 

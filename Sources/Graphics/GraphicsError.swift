@@ -5,8 +5,26 @@ import Foundation
 /// Each case's `description` is one line that names the problem and the file involved, so it can
 /// be printed as is by a command-line tool or a test report.
 public enum GraphicsError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// A font file named by the manifest does not exist; `package` is the Debian package that ships it, when known.
-  case fontFileMissing(path: String, package: String?)
+  /// A manifest font file that no font folder holds.
+  public struct MissingFont: Hashable, Sendable {
+    /// The file name the manifest gives.
+    public var fileName: String
+    /// The Debian package that provides it, when the manifest says.
+    public var package: String?
+    /// The themes whose manifests name it.
+    public var themes: [String]
+
+    /// Creates a record.
+    public init(fileName: String, package: String?, themes: [String]) {
+      self.fileName = fileName
+      self.package = package
+      self.themes = themes
+    }
+  }
+
+  /// Font files the manifests name that no searched folder holds: every one of them, with its
+  /// package, and the folders searched (`<folder> (<why>)`, in order).
+  case fontFilesMissing([MissingFont], searched: [String], searchTruncated: Bool)
   /// Fontconfig refused a font file (unreadable or not a font).
   case fontFileUnreadable(path: String)
   /// The brand font folder given by the user does not exist or is not a folder.
@@ -36,11 +54,17 @@ public enum GraphicsError: Error, Hashable, Sendable, CustomStringConvertible {
   /// One human-readable line naming the problem and the file involved.
   public var description: String {
     switch self {
-    case .fontFileMissing(let path, let package):
-      if let package {
-        return "font file not found: \(path) (shipped by the Debian package \(package): install it, or fix the path)"
-      }
-      return "font file not found: \(path)"
+    case .fontFilesMissing(let files, let searched, let truncated):
+      let list = files.map { file in
+        "\(file.fileName) (\(file.package.map { "package \($0)" } ?? "no package named"), for \(file.themes.joined(separator: ", ")))"
+      }.joined(separator: ", ")
+      let folders = searched.isEmpty ? "no folder (fontconfig lists none)" : searched.joined(separator: ", ")
+      let packages = Array(Set(files.compactMap(\.package))).sorted()
+      let install = packages.isEmpty ? "" : "install the package\(packages.count == 1 ? "" : "s") (apt-get install \(packages.joined(separator: " "))) or "
+      let noun = files.count == 1 ? "font file" : "\(files.count) font files"
+      return "missing \(noun): \(list); looked in \(folders)"
+        + (truncated ? " (the search stopped after \(FontLocator.maxEntries) entries)" : "")
+        + "; \(install)put the files in a folder given with --font-dir or \(FontLocator.environmentVariable)"
     case .fontFileUnreadable(let path):
       return "font file could not be loaded by fontconfig: \(path)"
     case .fontDirectoryMissing(let path):

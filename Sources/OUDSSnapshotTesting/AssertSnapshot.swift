@@ -11,7 +11,8 @@ import XCTest
 public struct SnapshotTestSettings: Sendable {
   /// The references folder; nil uses `__Snapshots__/<TestFileName>/` beside the calling test file.
   public var directory: URL?
-  /// A `Themes/` folder; nil uses the repository's (or `OUDS_THEMES_DIR`).
+  /// A `Themes/` folder; nil takes `OUDS_THEMES_DIR`, else a `Themes/` in the current folder or its
+  /// parents, else the copy shipped in the package's resource bundle.
   public var themesDirectory: URL?
   /// A folder of licensed brand fonts, or nil for the open substitutes.
   public var brandFontDirectory: URL?

@@ -123,11 +123,13 @@ public enum SnapshotSummary {
   /// Layout diff lines shown per failure before eliding the rest.
   public static let maxLayoutLines = 24
 
-  /// The failure table: environment first, then one block per failure, then the totals.
+  /// The failure table: where tokens and fonts came from, the environment, then one block per
+  /// failure, then the totals.
   public static func text(
     _ report: SnapshotRunReport, acceptCommand: (SnapshotOutcome) -> String = { _ in "" }
   ) -> String {
     var lines: [String] = []
+    if let sources = report.sources { lines.append(sources) }
     if let headline = report.environmentHeadline { lines.append(headline) }
     lines += table(report.failures)
     for outcome in report.failures {
@@ -221,7 +223,8 @@ public enum SnapshotSummary {
     return line + String(format: " in %.2f s", report.seconds)
   }
 
-  /// `N references: P passed[, R recorded][, K not checked], F failed (C changed, M missing, E errors) in S s`.
+  /// `N references: P passed[, R recorded][, K not checked], F failed (C changed, M missing, E errors) in S s`,
+  /// plus `; failed: the tokens …` when the token digest differs.
   public static func totals(_ report: SnapshotRunReport) -> String {
     let failed = report.failures.count
     var line = "\(report.outcomes.count) reference\(report.outcomes.count == 1 ? "" : "s"): \(report.count(.passed)) passed"
@@ -230,6 +233,8 @@ public enum SnapshotSummary {
     if failed > 0 {
       line += ", \(failed) failed (\(report.count(.changed)) changed, \(report.count(.missing)) missing, \(report.count(.error)) errors)"
     }
-    return line + String(format: " in %.2f s", report.seconds)
+    line += String(format: " in %.2f s", report.seconds)
+    if report.tokenDifference != nil { line += "; failed: the tokens are not the ones the references were recorded with" }
+    return line
   }
 }

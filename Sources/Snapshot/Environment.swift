@@ -3,26 +3,61 @@ import Foundation
 import Graphics
 import Themes
 
-/// The render-stack fingerprint stored as `Snapshots/ENVIRONMENT.json`: library versions and font hashes.
+/// The render-stack fingerprint stored as `Snapshots/ENVIRONMENT.json`: library versions, font
+/// hashes and the digest of the resolved token values.
 ///
 /// References are only comparable pixel for pixel with renders made by the same stack; when the
 /// machine differs, verify says so first ("environment differs: …") and still reports the pixels.
+/// When the tokens differ, verify fails whatever the pixels say: the references were recorded
+/// from other theme data. Nothing in it depends on where files live (font files are named, not
+/// located).
 public struct SnapshotEnvironment: Codable, Hashable, Sendable {
-  /// One font file a theme loaded (role, family, path, SHA-256).
-  public typealias Font = LoadedFont
+  /// One font file a theme loaded: role, family, file name and SHA-256 (no folder).
+  public struct Font: Codable, Hashable, Sendable {
+    /// The manifest role (`latin-regular`…) or `brand`.
+    public var role: String
+    /// The family fontconfig reads from the file.
+    public var family: String
+    /// The file name.
+    public var file: String
+    /// The SHA-256 of the file, lower-case hex.
+    public var sha256: String
+
+    /// Creates a record.
+    public init(role: String, family: String, file: String, sha256: String) {
+      self.role = role
+      self.family = family
+      self.file = file
+      self.sha256 = sha256
+    }
+
+    /// The record of a loaded font.
+    public init(_ font: LoadedFont) {
+      self.init(role: font.role, family: font.family, file: font.fileName, sha256: font.sha256)
+    }
+  }
 
   /// The versions of cairo, pango, harfbuzz, freetype, fontconfig, librsvg and libspng.
   public var renderStack: RenderStack
   /// The font files of each theme, keyed by theme name (`orange`, `sosh`…).
   public var fonts: [String: [Font]]
+  /// The SHA-256 of the resolved token values of every theme × mode
+  /// (``Themes/ThemeLibrary/canonicalTokenText()``); nil in a fingerprint that predates it.
+  public var tokensSHA256: String?
 
   /// The name of the file inside the snapshots folder.
   public static let fileName = "ENVIRONMENT.json"
 
   /// Creates a fingerprint.
-  public init(renderStack: RenderStack, fonts: [String: [Font]]) {
+  public init(renderStack: RenderStack, fonts: [String: [Font]], tokensSHA256: String? = nil) {
     self.renderStack = renderStack
     self.fonts = fonts
+    self.tokensSHA256 = tokensSHA256
+  }
+
+  /// The token digest of a theme library: SHA-256 of its canonical token text.
+  public static func tokenDigest(of library: ThemeLibrary) -> String {
+    SHA256Digest.hex(of: Data(library.canonicalTokenText().utf8))
   }
 
   /// Reads `ENVIRONMENT.json` from a snapshots folder; nil when there is none.
@@ -51,19 +86,34 @@ public struct SnapshotEnvironment: Codable, Hashable, Sendable {
       createDirectories: true)
   }
 
-  /// This fingerprint with the font records of `other`'s themes replaced by `other`'s, and `other`'s stack.
-  public func merging(_ other: SnapshotEnvironment) -> SnapshotEnvironment {
+  /// This fingerprint with the font records of `other`'s themes replaced by `other`'s, and
+  /// `other`'s stack; the token digest becomes `other`'s when `takingTokens`.
+  public func merging(_ other: SnapshotEnvironment, takingTokens: Bool = true) -> SnapshotEnvironment {
     var merged = self
     merged.renderStack = other.renderStack
     for (theme, files) in other.fonts { merged.fonts[theme] = files }
+    if takingTokens || merged.tokensSHA256 == nil { merged.tokensSHA256 = other.tokensSHA256 }
     return merged
+  }
+
+  /// Why the tokens of `themes` are not the ones the references were recorded with, or nil when
+  /// the digests are equal: `tokens: <folder> (<why>) resolves to sha256 … , the references were
+  /// recorded with …`.
+  public func tokenDifference(from current: SnapshotEnvironment, themes: ThemesLocation) -> String? {
+    guard let here = current.tokensSHA256, tokensSHA256 != here else { return nil }
+    let folder = "\(RenderSources.printable(themes.directory.path)) (\(themes.source.reason))"
+    guard let recorded = tokensSHA256 else {
+      return "tokens: \(Self.fileName) records no token digest; \(folder) resolves to sha256 \(here.prefix(12))… (re-record to add it)"
+    }
+    return "tokens: \(folder) resolve to sha256 \(here.prefix(12))…, the references were recorded with \(recorded.prefix(12))…"
   }
 
   /// What differs between the recorded fingerprint (`self`) and `current`, one line each; empty when equal.
   ///
   /// Only the themes present in `current` are compared, so a filtered run does not complain about
   /// the fonts of themes it did not render. Fonts are matched by role and compared by SHA-256; a
-  /// file found at another path with the same hash is not a difference.
+  /// file found in another folder with the same hash is not a difference. Tokens are compared by
+  /// ``tokenDifference(from:themes:)``.
   public func differences(from current: SnapshotEnvironment) -> [String] {
     var lines: [String] = []
     let stacks: [(String, KeyPath<RenderStack, String>)] = [
@@ -79,29 +129,25 @@ public struct SnapshotEnvironment: Codable, Hashable, Sendable {
         lines.append("\(theme): no fonts recorded for this theme")
         continue
       }
-      let recordedByRole = Dictionary(recorded.map { ($0.role + "|" + $0.path, $0) }, uniquingKeysWith: { a, _ in a })
+      let recordedByRole = Dictionary(recorded.map { ($0.role + "|" + $0.file, $0) }, uniquingKeysWith: { a, _ in a })
       let recordedRoles = Dictionary(recorded.map { ($0.role, $0) }, uniquingKeysWith: { a, _ in a })
       for font in here {
-        let old = recordedByRole[font.role + "|" + font.path] ?? recordedRoles[font.role]
+        let old = recordedByRole[font.role + "|" + font.file] ?? recordedRoles[font.role]
         guard let old else {
-          lines.append("\(theme) font \(font.role): \(Self.fileName(font.path)) is new (not in the references)")
+          lines.append("\(theme) font \(font.role): \(font.file) is new (not in the references)")
           continue
         }
         if old.sha256 != font.sha256 {
-          let file = old.path == font.path ? Self.fileName(font.path) : "\(Self.fileName(old.path)) → \(Self.fileName(font.path))"
+          let file = old.file == font.file ? font.file : "\(old.file) → \(font.file)"
           lines.append(
             "\(theme) font \(font.role): \(file) sha256 \(old.sha256.prefix(12))… in the references, \(font.sha256.prefix(12))… here")
         }
       }
       let hereRoles = Set(here.map(\.role))
       for font in recorded where !hereRoles.contains(font.role) {
-        lines.append("\(theme) font \(font.role): \(Self.fileName(font.path)) is in the references but not loaded here")
+        lines.append("\(theme) font \(font.role): \(font.file) is in the references but not loaded here")
       }
     }
     return lines
-  }
-
-  private static func fileName(_ path: String) -> String {
-    (path as NSString).lastPathComponent
   }
 }

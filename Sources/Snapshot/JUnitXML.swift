@@ -2,20 +2,37 @@ import Foundation
 
 /// The JUnit XML form of a run, the format CI systems (GitHub, GitLab, Jenkins) display.
 public enum JUnitXML {
-  /// One `<testsuite>` with one `<testcase>` per reference (`classname` = case, `name` = variant).
+  /// One `<testsuite>` with one `<testcase>` per reference (`classname` = case, `name` = variant),
+  /// a failing `environment/tokens` case when the token digest differs, and the `sources` line as a property.
   public static func document(_ report: SnapshotRunReport, suiteName: String = "ouds-snapshots") -> String {
-    let failures = report.count(.changed) + report.count(.missing)
+    // A token difference fails the run: it is one more failing test case, so CI shows it.
+    let tokenCase = report.tokenDifference == nil ? 0 : 1
+    let failures = report.count(.changed) + report.count(.missing) + tokenCase
     let errors = report.count(.error)
     let skipped = report.count(.skipped)
+    let tests = report.outcomes.count + tokenCase
     var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-    xml += "<testsuites tests=\"\(report.outcomes.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(time(report.seconds))\">\n"
-    xml += "  <testsuite name=\"\(escape(suiteName))\" tests=\"\(report.outcomes.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(time(report.seconds))\">\n"
-    if !report.environmentDifferences.isEmpty {
+    xml += "<testsuites tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(time(report.seconds))\">\n"
+    xml += "  <testsuite name=\"\(escape(suiteName))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(time(report.seconds))\">\n"
+    var properties: [(String, String)] = []
+    if let sources = report.sources { properties.append(("sources", sources)) }
+    if let tokens = report.tokenDifference { properties.append(("environment-tokens", tokens)) }
+    for (index, line) in report.environmentDifferences.enumerated() {
+      properties.append(("environment-difference-\(index + 1)", line))
+    }
+    if !properties.isEmpty {
       xml += "    <properties>\n"
-      for (index, line) in report.environmentDifferences.enumerated() {
-        xml += "      <property name=\"environment-difference-\(index + 1)\" value=\"\(escape(line))\"/>\n"
+      for (name, value) in properties {
+        xml += "      <property name=\"\(name)\" value=\"\(escape(value))\"/>\n"
       }
       xml += "    </properties>\n"
+    }
+    if let tokens = report.tokenDifference {
+      xml += "    <testcase classname=\"environment\" name=\"tokens\" file=\"\(SnapshotEnvironment.fileName)\" time=\"0.000\">\n"
+      xml += "      <failure type=\"environment-differs\" message=\"\(escape("environment differs: " + tokens))\">"
+      xml += escape(report.sources.map { $0 + "\n" } ?? "", attribute: false)
+      xml += escape("environment differs: " + tokens, attribute: false)
+      xml += "</failure>\n    </testcase>\n"
     }
     for outcome in report.outcomes {
       let reference = outcome.reference

@@ -82,11 +82,17 @@ public enum ReviewReport {
     var body = ""
     body += "<header><h1>\(html(title))</h1>"
     body += "<p class=\"totals\" id=\"totals\">\(html(SnapshotSummary.totals(report)))</p>"
+    if let sources = report.sources {
+      body += "<p class=\"sources\" id=\"sources\">\(html(sources))</p>"
+    }
     if let headline = report.environmentHeadline {
       body += "<p class=\"environment\" id=\"environment\">\(html(headline))</p>"
     }
-    if failures.isEmpty {
+    if failures.isEmpty && report.succeeded {
       body += "<p class=\"ok\" id=\"all-passed\">Every reference matches.</p>"
+    } else if failures.isEmpty {
+      body += "<p class=\"environment\" id=\"no-failing-reference\">Every reference matches, but the run fails: the environment differs (above). "
+      body += "Once reviewed, record again: <code>\(html(commands.acceptAll))</code></p>"
     } else {
       body += "<div class=\"bulk\"><label><input type=\"checkbox\" id=\"select-all\"> select all</label> "
       body += "<code id=\"selected-command\" data-prefix=\"\(html(commands.acceptSelectedPrefix))\">\(html(commands.acceptAll))</code> "
@@ -212,6 +218,7 @@ public enum ReviewReport {
     h1 { font-size: 20px; margin: 0 0 4px; }
     h2 { font-size: 16px; margin: 0 0 8px; font-family: ui-monospace, monospace; }
     .environment { background: #fff3cd; color: #5c4400; padding: 6px 10px; border-radius: 4px; }
+    .sources { font-family: ui-monospace, monospace; font-size: 12px; color: #444; overflow-wrap: anywhere; }
     .ok { color: #0a7d32; font-weight: bold; }
     .bulk code, .accept code { background: rgba(127,127,127,.15); padding: 2px 6px; border-radius: 3px; user-select: all; }
     .keys { color: var(--muted); margin-left: 12px; }

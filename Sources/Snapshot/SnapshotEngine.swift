@@ -10,25 +10,30 @@ import Themes
 public struct SnapshotConfiguration: Sendable {
   /// The snapshots folder (references, `cases/`, `ENVIRONMENT.json`).
   public var snapshotsDirectory: URL
-  /// A `Themes/` folder; nil uses the repository's.
+  /// A `Themes/` folder given explicitly (`--themes`); nil finds one by ``Themes/ThemesLocation``'s
+  /// rules, where the `Themes/` beside the snapshots folder comes before the current folder's.
   public var themesDirectory: URL?
-  /// A folder of licensed brand fonts, or nil for the open substitutes.
+  /// A folder of licensed brand fonts, or nil for the open substitutes; searched first for the manifests' files.
   public var brandFontDirectory: URL?
   /// Worker threads, each with its own renderer (Pango is not thread-safe).
   public var jobs: Int
   /// How pixels are compared (exact by default).
   public var diffOptions: DiffOptions
+  /// The environment read for `OUDS_THEMES_DIR` and `OUDS_FONT_DIRS`.
+  public var environment: [String: String]
 
   /// Creates a configuration; `jobs` defaults to the number of active cores.
   public init(
     snapshotsDirectory: URL, themesDirectory: URL? = nil, brandFontDirectory: URL? = nil,
-    jobs: Int = ProcessInfo.processInfo.activeProcessorCount, diffOptions: DiffOptions = DiffOptions()
+    jobs: Int = ProcessInfo.processInfo.activeProcessorCount, diffOptions: DiffOptions = DiffOptions(),
+    environment: [String: String] = ProcessInfo.processInfo.environment
   ) {
     self.snapshotsDirectory = snapshotsDirectory.standardizedFileURL
     self.themesDirectory = themesDirectory
     self.brandFontDirectory = brandFontDirectory
     self.jobs = max(1, jobs)
     self.diffOptions = diffOptions
+    self.environment = environment
   }
 }
 
@@ -43,18 +48,36 @@ public final class SnapshotEngine: Sendable {
   public let configuration: SnapshotConfiguration
   /// The catalogue read from `<snapshots>/cases/`.
   public let catalogue: SnapshotCatalogue
+  /// Where the workers' renderers find font files (shared, so each file is found and hashed once).
+  public let fontLocator: FontLocator
+  private let themes: Result<ThemesLocation, ThemeError>
 
-  /// Reads the catalogue.
+  /// Reads the catalogue and finds the themes folder (an error about the latter is thrown by the
+  /// operations that render, so `list` and `prune` work without one).
   /// - Throws: `SnapshotError` naming the file.
   public init(configuration: SnapshotConfiguration) throws {
     self.configuration = configuration
     self.catalogue = try SnapshotCatalogue(directory: configuration.snapshotsDirectory)
+    self.themes = Result { () throws(ThemeError) in
+      try ThemesLocation.resolve(
+        explicit: configuration.themesDirectory, snapshotsDirectory: configuration.snapshotsDirectory,
+        environment: configuration.environment)
+    }
+    self.fontLocator = FontLocator(
+      fontDirectory: configuration.brandFontDirectory, environment: configuration.environment)
   }
 
-  /// Makes a renderer for one worker.
-  func makeRenderer() throws -> BulletListRenderer {
+  /// The themes folder renders read, and why that one.
+  /// - Throws: `ThemeError` when none is found (the message lists what was tried).
+  public func themesLocation() throws(ThemeError) -> ThemesLocation {
+    try themes.get()
+  }
+
+  /// Makes a renderer for one worker over an already read library.
+  func makeRenderer(location: ThemesLocation, library: ThemeLibrary) throws -> BulletListRenderer {
     try BulletListRenderer(
-      themesDirectory: configuration.themesDirectory, brandFontDirectory: configuration.brandFontDirectory)
+      themes: location, library: library, brandFontDirectory: configuration.brandFontDirectory,
+      fontLocator: fontLocator)
   }
 
   // MARK: - Verify
@@ -154,12 +177,20 @@ public final class SnapshotEngine: Sendable {
     }
     report.written = report.outcomes.filter { $0.status == .recorded }
       .flatMap { $0.message.map { Self.writtenPaths(from: $0) } ?? [] }
-    let existing = try SnapshotEnvironment.read(from: directory)
-    if let environment = report.environment, !report.written.isEmpty || (existing == nil && mode != .never) {
-      let merged = existing?.merging(environment) ?? environment
-      if merged != existing {
-        try merged.write(to: directory)
-        report.written.append(SnapshotEnvironment.fileName)
+    // An unreadable fingerprint (an older format) is rewritten.
+    let existing = (try? SnapshotEnvironment.read(from: directory)) ?? nil
+    if let environment = report.environment, mode != .never {
+      // The token digest is taken when the references were re-rendered (all, failed) or when
+      // there was none; `--missing` does not look at existing references, so it keeps theirs.
+      let takeTokens = mode == .all || mode == .failed || existing?.tokensSHA256 == nil
+      let wroteReferences = !report.written.isEmpty
+      if wroteReferences || existing == nil || (takeTokens && existing?.tokensSHA256 != environment.tokensSHA256) {
+        let merged = existing?.merging(environment, takingTokens: takeTokens) ?? environment
+        if merged != existing {
+          try merged.write(to: directory)
+          report.written.append(SnapshotEnvironment.fileName)
+        }
+        if merged.tokensSHA256 == environment.tokensSHA256 { report.tokenDifference = nil }
       }
     }
     return report
@@ -288,6 +319,16 @@ public final class SnapshotEngine: Sendable {
     _ work: @escaping @Sendable (BulletListRenderer, SnapshotReference) -> SnapshotOutcome
   ) throws -> SnapshotRunReport {
     let start = DispatchTime.now().uptimeNanoseconds
+    let location = try themesLocation()
+    let library = try ThemeLibrary(directory: location.directory)
+    // Every font file the selected themes need is found before anything renders, so a machine
+    // that lacks some gets one error naming them all (and their packages).
+    var manifests: [FontManifest] = []
+    for theme in ThemeName.allCases where references.contains(where: { $0.variant.theme == theme }) {
+      manifests.append(try library.fontManifest(for: theme))
+    }
+    _ = try fontLocator.locate(manifests)
+
     let jobs = max(1, min(configuration.jobs, references.count))
     // Cluster by theme so that each worker builds few font sets.
     let order = references.enumerated().sorted {
@@ -298,7 +339,7 @@ public final class SnapshotEngine: Sendable {
     DispatchQueue.concurrentPerform(iterations: jobs) { worker in
       let renderer: BulletListRenderer
       do {
-        renderer = try self.makeRenderer()
+        renderer = try self.makeRenderer(location: location, library: library)
       } catch {
         failedSetup.setError(worker, error)
         return
@@ -324,19 +365,26 @@ public final class SnapshotEngine: Sendable {
           ?? SnapshotOutcome(reference: reference, status: .error, message: "not rendered: \(failedSetup.firstError.map { "\($0)" } ?? "internal error")"))
     }
     outcomes.sort { $0.reference.id < $1.reference.id }
-    let environment = state.environment()
-    let recorded = try SnapshotEnvironment.read(from: configuration.snapshotsDirectory)
+    var environment = state.environment()
+    environment.tokensSHA256 = SnapshotEnvironment.tokenDigest(of: library)
     var differences: [String] = []
-    if let environment {
-      if let recorded {
+    var tokenDifference: String?
+    let fingerprint = configuration.snapshotsDirectory.appendingPathComponent(SnapshotEnvironment.fileName).path
+    do {
+      if let recorded = try SnapshotEnvironment.read(from: configuration.snapshotsDirectory) {
         differences = recorded.differences(from: environment)
+        tokenDifference = recorded.tokenDifference(from: environment, themes: location)
       } else if !references.isEmpty {
-        differences = ["no \(SnapshotEnvironment.fileName) in \(configuration.snapshotsDirectory.path) (record to create it)"]
+        tokenDifference = "tokens: no \(SnapshotEnvironment.fileName) in \(RenderSources.printable(configuration.snapshotsDirectory.path)) records which tokens the references were made from (record to create it)"
       }
+    } catch {
+      tokenDifference = "tokens: \(RenderSources.printable(fingerprint)) cannot be read (\(error)); record to rewrite it"
     }
     return SnapshotRunReport(
       outcomes: outcomes, environmentDifferences: differences, environment: environment,
-      seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+      seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9,
+      sources: RenderSources.line(themes: location, fonts: state.loadedFonts()),
+      tokenDifference: tokenDifference)
   }
 }
 
@@ -403,7 +451,7 @@ final class WorkerState: @unchecked Sendable {
   private var next = 0
   private var outcomes: [SnapshotOutcome?]
   private var errors: [(any Error)?]
-  private var fonts: [String: [SnapshotEnvironment.Font]] = [:]
+  private var fonts: [ThemeName: [LoadedFont]] = [:]
   private(set) var completed = 0
 
   init(count: Int) {
@@ -447,18 +495,34 @@ final class WorkerState: @unchecked Sendable {
   /// Records the font files of `theme` the first time a worker used it successfully.
   func noteTheme(_ theme: ThemeName, renderer: BulletListRenderer) {
     lock.lock()
-    let known = fonts[theme.rawValue] != nil
+    let known = fonts[theme] != nil
     lock.unlock()
     guard !known, let set = try? renderer.fontSet(for: theme) else { return }
     let files = set.files
     lock.lock()
-    fonts[theme.rawValue] = files
+    fonts[theme] = files
     lock.unlock()
   }
 
-  func environment() -> SnapshotEnvironment? {
+  /// The fingerprint of the stack and of the fonts each rendered theme used.
+  func environment() -> SnapshotEnvironment {
     lock.lock()
     defer { lock.unlock() }
-    return SnapshotEnvironment(renderStack: RenderStack.current(), fonts: fonts)
+    var records: [String: [SnapshotEnvironment.Font]] = [:]
+    for (theme, files) in fonts { records[theme.rawValue] = files.map(SnapshotEnvironment.Font.init) }
+    return SnapshotEnvironment(renderStack: RenderStack.current(), fonts: records)
+  }
+
+  /// Every font file the rendered themes loaded, in theme order, each once.
+  func loadedFonts() -> [LoadedFont] {
+    lock.lock()
+    defer { lock.unlock() }
+    var files: [LoadedFont] = []
+    for theme in ThemeName.allCases {
+      for file in fonts[theme] ?? [] where !files.contains(where: { $0.url == file.url }) {
+        files.append(file)
+      }
+    }
+    return files
   }
 }

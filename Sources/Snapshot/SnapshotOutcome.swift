@@ -86,32 +86,41 @@ public struct SnapshotRunReport: Sendable {
   public var written: [String]
   /// Wall-clock seconds of the run.
   public var seconds: Double
+  /// Where tokens and fonts came from: `themes: <folder> (<why>) · fonts: …` (see `RenderSources`).
+  public var sources: String?
+  /// Why the resolved tokens are not the ones the references were recorded with; a run with one fails.
+  public var tokenDifference: String?
 
   /// Creates a report.
   public init(
     outcomes: [SnapshotOutcome], environmentDifferences: [String] = [],
-    environment: SnapshotEnvironment? = nil, written: [String] = [], seconds: Double = 0
+    environment: SnapshotEnvironment? = nil, written: [String] = [], seconds: Double = 0,
+    sources: String? = nil, tokenDifference: String? = nil
   ) {
     self.outcomes = outcomes
     self.environmentDifferences = environmentDifferences
     self.environment = environment
     self.written = written
     self.seconds = seconds
+    self.sources = sources
+    self.tokenDifference = tokenDifference
   }
 
   /// The outcomes that fail the run.
   public var failures: [SnapshotOutcome] { outcomes.filter(\.isFailure) }
 
-  /// Whether every reference passed (or was recorded).
-  public var succeeded: Bool { failures.isEmpty }
+  /// Whether every reference passed (or was recorded) and the tokens are the references' own.
+  public var succeeded: Bool { failures.isEmpty && tokenDifference == nil }
 
   /// How many outcomes have `status`.
   public func count(_ status: SnapshotOutcome.Status) -> Int {
     outcomes.filter { $0.status == status }.count
   }
 
-  /// The environment headline, `environment differs: …`, or nil when the stacks match.
+  /// The environment headline, `environment differs: tokens: …; pango …`, or nil when the tokens
+  /// and the stack match. The token difference comes first: it fails the run.
   public var environmentHeadline: String? {
-    environmentDifferences.isEmpty ? nil : "environment differs: " + environmentDifferences.joined(separator: "; ")
+    let lines = (tokenDifference.map { [$0] } ?? []) + environmentDifferences
+    return lines.isEmpty ? nil : "environment differs: " + lines.joined(separator: "; ")
   }
 }

@@ -175,33 +175,36 @@ public struct Theme: Hashable, Sendable {
   }
 }
 
-/// One font file a theme declares.
+/// One font file a theme declares: a file name and the SHA-256 of its bytes, never a path.
+///
+/// The file is looked for by name in the font folders (`--font-dir`, `OUDS_FONT_DIRS`, the folders
+/// fontconfig lists) and chosen by its hash, so the same manifest works wherever the fonts live.
 public struct FontFile: Hashable, Sendable {
-  /// Absolute path of the file.
-  public var path: String
+  /// The file name, e.g. `LiberationSans-Regular.ttf` (no folder).
+  public var fileName: String
   /// Expected SHA-256 of the file, lower-case hex.
   public var sha256: String
   /// What the file is for, e.g. `latin-regular`, `latin-bold`, `arabic-regular`.
   public var role: String
   /// The family name the file declares, e.g. `Liberation Sans` (informative; fontconfig reads the file).
   public var family: String? = nil
-  /// The Debian package that installs the file, e.g. `fonts-liberation2`.
+  /// The Debian package that installs the file, e.g. `fonts-liberation2` (named in the missing-file error).
   public var debianPackage: String? = nil
 
   /// Creates a font file entry.
-  public init(path: String, sha256: String, role: String) {
-    self.path = path
-    self.sha256 = sha256
-    self.role = role
-  }
-
-  /// Creates a font file entry with its family name and Debian package.
-  public init(path: String, sha256: String, role: String, family: String?, debianPackage: String?) {
-    self.path = path
+  public init(fileName: String, sha256: String, role: String, family: String? = nil, debianPackage: String? = nil) {
+    self.fileName = fileName
     self.sha256 = sha256
     self.role = role
     self.family = family
     self.debianPackage = debianPackage
+  }
+
+  /// Whether `name` can be a manifest's file name: a plain name (no `/`, not `.` or `..`), printable,
+  /// at most 255 bytes.
+  public static func isValidFileName(_ name: String) -> Bool {
+    !name.isEmpty && name.utf8.count <= 255 && name != "." && name != ".."
+      && !name.unicodeScalars.contains { $0 == "/" || $0.value < 0x20 || $0.value == 0x7F }
   }
 }
 

@@ -89,6 +89,48 @@ public struct ThemeLibrary: Sendable {
     return try result.get()
   }
 
+  /// Every resolved token of every theme × mode as canonical text: what the token digest of
+  /// `Snapshots/ENVIRONMENT.json` is computed from.
+  ///
+  /// One block per context, in `ThemeName.allCases` × `ColorMode.allCases` order: `# <context>`,
+  /// then one `<path>\t<type>\t<value>` line per token sorted by path. Numbers are written in
+  /// Swift's shortest round-trip form, colours as upper-case hex, font families joined by `, `.
+  /// A context that does not resolve is written as `error\t<message>`. File names, aliases and
+  /// formatting of the token files do not enter it: only the values the renderer reads.
+  public func canonicalTokenText() -> String {
+    var text = ""
+    for name in ThemeName.allCases {
+      for mode in ColorMode.allCases {
+        let context = Self.contextName(name, mode)
+        text += "# \(context)\n"
+        switch contexts[context] {
+        case .success(let resolved):
+          for token in resolved.tokens.sorted(by: { $0.path < $1.path }) {
+            text += "\(token.path)\t\(token.type)\t\(Self.canonical(token.value))\n"
+          }
+        case .failure(let error):
+          text += "error\t\(error)\n"
+        case nil:
+          text += "error\tno context\n"
+        }
+      }
+    }
+    return text
+  }
+
+  private static func canonical(_ value: TokenValue) -> String {
+    switch value {
+    case .color(let rgba): return rgba.hex.uppercased()
+    case .dimension(let value, let unit): return "\(value)\(unit)"
+    case .number(let value): return "\(value)"
+    case .fontWeight(let weight): return "\(weight)"
+    case .fontFamily(let families): return families.joined(separator: ", ")
+    case .duration(let value, let unit): return "\(value)\(unit)"
+    case .cubicBezier(let points): return points.map { "\($0)" }.joined(separator: ",")
+    case .composite(let type): return "composite \(type)"
+    }
+  }
+
   private func context(_ name: ThemeName, _ mode: ColorMode) throws(ThemeError) -> ResolvedContext {
     let context = Self.contextName(name, mode)
     guard let result = contexts[context] else {
@@ -410,6 +452,9 @@ enum SpecReader {
 
 /// Reads `fonts/<theme>.fonts.json`.
 enum FontManifestReader {
+  /// The most font files one manifest may name.
+  static let maxFiles = 64
+
   static func read(reader: FileReader, file: String, theme: ThemeName) throws(ThemeError) -> FontManifest {
     let json = try reader.json(file)
     func fail(_ location: String?, _ message: String) -> ThemeError {
@@ -421,11 +466,20 @@ enum FontManifestReader {
     guard case .array(let items) = json["files"], !items.isEmpty else {
       throw fail("files", "expected a non-empty array of font files")
     }
+    guard items.count <= maxFiles else {
+      throw fail("files", "\(items.count) font files, more than the \(maxFiles) a manifest may name")
+    }
     var files: [FontFile] = []
     for (i, item) in items.enumerated() {
       let here = "files[\(i)]"
-      guard let path = item["path"]?.stringValue, path.hasPrefix("/") else {
-        throw fail("\(here).path", "expected an absolute path")
+      guard item.members != nil else { throw fail(here, "expected an object with file, sha256 and role") }
+      if item["path"] != nil {
+        throw fail(
+          "\(here).path",
+          "font files are named by \"file\" (a file name) and \"sha256\", not by a path: a path ties the manifest to one machine")
+      }
+      guard let name = item["file"]?.stringValue, FontFile.isValidFileName(name) else {
+        throw fail("\(here).file", "expected a file name such as \"LiberationSans-Regular.ttf\" (no folder)")
       }
       guard let sha = item["sha256"]?.stringValue, sha.utf8.count == 64,
         sha.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) })
@@ -437,7 +491,7 @@ enum FontManifestReader {
       }
       files.append(
         FontFile(
-          path: path, sha256: sha, role: role, family: item["family"]?.stringValue,
+          fileName: name, sha256: sha, role: role, family: item["family"]?.stringValue,
           debianPackage: item["package"]?.stringValue))
     }
     return FontManifest(theme: theme, files: files)

@@ -41,9 +41,17 @@ struct ListJob {
                               whose rules to follow where iOS and Android differ: bullet
                               level, Arabic letters, rich text in bold, leading, tall
                               markers (default: the list's "platform", else ios)
-      --font-dir <dir>        licensed brand font files (Helvetica Neue, Sosh, Shantell Sans)
-                              to use instead of the open substitutes
-      --themes <dir>          a Themes/ folder to read tokens from (default: the repository's)
+      --font-dir <dir>        a folder of font files, searched first for the manifests' files;
+                              its other fonts are licensed brand fonts (Helvetica Neue, Sosh,
+                              Shantell Sans) used instead of the open substitutes
+      --themes <dir>          a Themes/ folder to read tokens from (default: $OUDS_THEMES_DIR,
+                              else a Themes/ in the current folder or its parents, else the
+                              package's copy)
+
+    Once the output is written, one line on stderr says which themes folder was read (and why)
+    and which font files were used (file and folder); warnings follow it.
+    Font files are also looked for in $OUDS_FONT_DIRS (folders separated by ':') and in the
+    font folders fontconfig lists.
     """
 
   init(arguments: ParsedArguments, listPath: String, defaultTheme: String = "orange", defaultMode: String = "light") throws {
@@ -52,7 +60,8 @@ struct ListJob {
     let themesDirectory = arguments.value("--themes").map { URL(fileURLWithPath: $0) }
     let fontDirectory = arguments.value("--font-dir").map { URL(fileURLWithPath: $0) }
     self.listPath = listPath
-    renderer = try BulletListRenderer(themesDirectory: themesDirectory, brandFontDirectory: fontDirectory)
+    renderer = try BulletListRenderer(
+      themes: try ThemesLocation.resolve(explicit: themesDirectory), brandFontDirectory: fontDirectory)
     document = try renderer.listReader().read(file: listPath)
 
     let themeName = arguments.value("--theme") ?? defaultTheme
@@ -106,6 +115,13 @@ struct ListJob {
   var combinations: [(ThemeName, ColorMode)] {
     themes.flatMap { theme in modes.map { (theme, $0) } }
   }
+
+  /// Finds the fonts of the selected themes (one error listing every missing file, before
+  /// anything renders) and returns the line that says where tokens and fonts come from; commands
+  /// print it on stderr once their output is written, before the warnings.
+  func sourcesLine() throws -> String {
+    try renderer.sourcesLine(for: themes)
+  }
 }
 
 /// `ouds-render render`: draws a list to PNG, SVG or PDF.
@@ -130,7 +146,7 @@ enum RenderCommand {
   static func run(_ rawArguments: [String]) -> Int32 {
     runReportingErrors(command: "render") {
       guard
-        let (job, output, format) = try pictureJob(
+        let (job, output, format, sources) = try pictureJob(
           rawArguments, command: "render", help: help, outputDescription: "file|dir",
           defaultTheme: "orange", defaultMode: "light", matrixWritesFolder: true)
       else { return ExitStatus.success }
@@ -153,6 +169,7 @@ enum RenderCommand {
       } else if let picture = rendered.first {
         try AtomicFile.write(picture.data, to: output)
       }
+      printError(sources)
       printWarnings(rendered.flatMap(\.warnings))
       return ExitStatus.success
     }
@@ -195,7 +212,7 @@ func outputFormat(_ arguments: ParsedArguments, output: String, scale: Int, isFo
 func pictureJob(
   _ rawArguments: [String], command: String, help: String, outputDescription: String,
   defaultTheme: String, defaultMode: String, matrixWritesFolder: Bool
-) throws -> (job: ListJob, output: String, format: OutputFormat)? {
+) throws -> (job: ListJob, output: String, format: OutputFormat, sources: String)? {
   guard
     let arguments = try ParsedArguments.parseOrShowHelp(
       rawArguments, command: command, valued: ListJob.pictureOptions, help: help)
@@ -207,7 +224,7 @@ func pictureJob(
     arguments: arguments, listPath: listPath, defaultTheme: defaultTheme, defaultMode: defaultMode)
   let format = try outputFormat(
     arguments, output: output, scale: scale, isFolder: matrixWritesFolder && job.isMatrix)
-  return (job, output, format)
+  return (job, output, format, try job.sourcesLine())
 }
 
 /// Prints each warning once, in the order they came.
@@ -248,7 +265,7 @@ enum SheetCommand {
   static func run(_ rawArguments: [String]) -> Int32 {
     runReportingErrors(command: "sheet") {
       guard
-        let (job, output, format) = try pictureJob(
+        let (job, output, format, sources) = try pictureJob(
           rawArguments, command: "sheet", help: help, outputDescription: "file",
           defaultTheme: "all", defaultMode: "all", matrixWritesFolder: false)
       else { return ExitStatus.success }
@@ -258,6 +275,7 @@ enum SheetCommand {
           options: job.options, format: format)
       }
       try AtomicFile.write(sheet.data, to: output)
+      printError(sources)
       printWarnings(sheet.warnings)
       return ExitStatus.success
     }
@@ -287,6 +305,7 @@ enum LayoutCommand {
       else { return ExitStatus.success }
       let listPath = try arguments.listPath()
       let job = try ListJob(arguments: arguments, listPath: listPath)
+      let sources = try job.sourcesLine()
       var scenes: [Scene] = []
       var warnings: [String] = []
       for (theme, mode) in job.combinations {
@@ -302,6 +321,7 @@ enum LayoutCommand {
       }
       let json = job.isMatrix ? try SceneJSON.encode(scenes) : try SceneJSON.encode(scenes[0])
       writeOutput(json + "\n")
+      printError(sources)
       printWarnings(warnings)
       return ExitStatus.success
     }
@@ -311,12 +331,14 @@ enum LayoutCommand {
 /// `ouds-render themes`: lists the themes, their modes and fonts.
 enum ThemesCommand {
   static let help = """
-    OVERVIEW: List the themes, their modes and the font files each one uses.
+    OVERVIEW: List the themes, their modes and the font files each one uses (file and folder).
 
-    USAGE: ouds-render themes [--themes <dir>]
+    USAGE: ouds-render themes [--themes <dir>] [--font-dir <dir>]
 
     OPTIONS:
-      --themes <dir>          a Themes/ folder (default: the repository's)
+      --themes <dir>          a Themes/ folder (default: $OUDS_THEMES_DIR, else a Themes/ in the
+                              current folder or its parents, else the package's copy)
+      --font-dir <dir>        a folder searched first for the manifests' font files
       -h, --help              show this help
     """
 
@@ -324,15 +346,15 @@ enum ThemesCommand {
     runReportingErrors(command: "themes") {
       guard
         let arguments = try ParsedArguments.parseOrShowHelp(
-          rawArguments, command: "themes", valued: ["--themes"], help: help)
+          rawArguments, command: "themes", valued: ["--themes", "--font-dir"], help: help)
       else { return ExitStatus.success }
       guard arguments.positionals.isEmpty else {
         throw UsageError("unexpected argument \(arguments.positionals[0])")
       }
-      let directory = try arguments.value("--themes").map { URL(fileURLWithPath: $0) }
-        ?? ThemeLibrary.defaultDirectory()
-      let library = try ThemeLibrary(directory: directory)
-      var text = "Themes in \(directory.path):\n"
+      let location = try ThemesLocation.resolve(explicit: arguments.value("--themes").map { URL(fileURLWithPath: $0) })
+      let library = try ThemeLibrary(directory: location.directory)
+      let locator = FontLocator(fontDirectory: arguments.value("--font-dir").map { URL(fileURLWithPath: $0) })
+      var text = "Themes in \(RenderSources.printable(location.directory.path)) (\(location.source.reason)):\n"
       for name in ThemeName.allCases {
         let light = try library.theme(name, mode: .light)
         let dark = try library.theme(name, mode: .dark)
@@ -345,14 +367,24 @@ enum ThemesCommand {
         }
         text += "  colours light: text \(light.colors.contentDefault), brand \(light.colors.contentBrandPrimary), background \(light.colors.backgroundPrimary)\n"
         text += "  colours dark:  text \(dark.colors.contentDefault), brand \(dark.colors.contentBrandPrimary), background \(dark.colors.backgroundPrimary)\n"
+        text += "  font files (\(ThemeLibrary.fontManifestFileName(for: name))):\n"
         for file in try library.fontManifest(for: name).files {
-          let status = FileManager.default.fileExists(atPath: file.path) ? "" : "  (missing)"
-          text += "  \(file.role): \(file.path)\(status)\n"
+          text += "    \(file.role): \(describe(file, locator: locator))\n"
         }
       }
       writeOutput(text)
       return ExitStatus.success
     }
+  }
+
+  /// `Name.ttf in <folder>`, with what is wrong when the file is missing or has another SHA-256.
+  private static func describe(_ file: FontFile, locator: FontLocator) -> String {
+    guard let found = locator.locate(file) else {
+      return "\(file.fileName) MISSING (package \(file.debianPackage ?? "not named"))"
+    }
+    let folder = RenderSources.printable(found.url.deletingLastPathComponent().path)
+    if found.matchesManifest { return "\(file.fileName) in \(folder)" }
+    return "\(file.fileName) in \(folder) (SHA-256 \(found.sha256.prefix(12))…, not the manifest's \(file.sha256.prefix(12))…)"
   }
 
   private static func format(_ value: Double) -> String {

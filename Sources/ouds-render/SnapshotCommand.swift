@@ -21,8 +21,11 @@ enum SnapshotCommand {
 
   static let commonHelp = """
       --snapshots <dir>       the snapshots folder (default: ./Snapshots)
-      --themes <dir>          a Themes/ folder to read tokens from (default: the repository's)
-      --font-dir <dir>        licensed brand font files to use instead of the open substitutes
+      --themes <dir>          a Themes/ folder to read tokens from (default: $OUDS_THEMES_DIR, else
+                              the Themes/ beside the snapshots folder, else one in the current
+                              folder or its parents, else the package's copy)
+      --font-dir <dir>        a folder searched first for the manifests' font files; its other
+                              fonts are licensed brand fonts used instead of the open substitutes
     """
 
   static let selectionHelp = """
@@ -39,7 +42,9 @@ enum SnapshotCommand {
     USAGE: ouds-render snapshot verify [options]
 
     Exit 0 when every reference matches; 1 with a table (status, reference, changed pixels, ratio,
-    changed regions, layout JSON diff lines) when any differs or is missing; 2 on a usage error.
+    changed regions, layout JSON diff lines) when any differs or is missing, or when the tokens are
+    not the ones ENVIRONMENT.json says the references were recorded with; 2 on a usage error.
+    The first line says which themes folder was read (and why) and which font files were used.
     Status 'layout' with PIXELS 'identical' means only the layout JSON differs.
     Failures write expected.png, actual.png, diff.png, side-by-side.png, the layout JSON diff and
     junit.xml to the artifacts folder.
@@ -223,6 +228,7 @@ enum SnapshotCommand {
       let engine = try engine(arguments)
       let references = try selection(arguments, engine: engine)
       let report = try engine.record(references, mode: mode)
+      if let sources = report.sources { printError(sources) }
       if let headline = report.environmentHeadline, mode != .all {
         printError(headline)
       }

@@ -1,5 +1,7 @@
 import Foundation
+import Graphics
 import Testing
+import Themes
 
 @Suite("Bad input: one clear line, exit 1, no file", .serialized)
 struct BadInputTests {
@@ -54,7 +56,7 @@ struct BadInputTests {
     #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.png").path))
   }
 
-  @Test("a missing font file names the file")
+  @Test("a missing font file names the file and its package")
   func missingFont() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -66,8 +68,8 @@ struct BadInputTests {
       .write(toFile: manifest, atomically: true, encoding: .utf8)
     let result = try run(["render", repositoryRoot.path + "/Snapshots/cases/sample-1.json", "--themes", themes.path, "-o", "out.png"], in: folder)
     #expect(result.status == 1)
-    #expect(result.stderr.hasPrefix("error: "))
-    #expect(result.stderr.contains("/usr/share/fonts/truetype/liberation2/Missing-Regular.ttf"))
+    #expect(result.stderr.hasPrefix("error: missing font file: Missing-Regular.ttf (package fonts-liberation2, for orange); looked in "))
+    #expect(result.stderr.hasSuffix("; install the package (apt-get install fonts-liberation2) or put the files in a folder given with --font-dir or OUDS_FONT_DIRS\n"))
     #expect(result.stderr.split(separator: "\n").count == 1)
     #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.png").path))
   }
@@ -165,10 +167,13 @@ struct OutputAndWarningTests {
     let tofu = try write(#"{"items": [{"label": "Emoji 😀 and 漢"}]}"#, "tofu.json", in: folder)
     let result = try run(["render", tofu, "-o", "out.png"], in: folder)
     #expect(result.status == 0)
-    #expect(result.stderr == "warning: items[0]: no font of the Orange theme has 😀 (U+1F600), 漢 (U+6F22); drawn as boxes\n")
+    let lines = result.stderr.split(separator: "\n")
+    #expect(lines.count == 2)
+    #expect(lines.first?.hasPrefix("themes: ") == true)
+    #expect(lines.last == "warning: items[0]: no font of the Orange theme has 😀 (U+1F600), 漢 (U+6F22); drawn as boxes")
   }
 
-  @Test("a font file that differs from its manifest's SHA-256 is a warning")
+  @Test("a font file that differs from its manifest's SHA-256, with no other file of that name, is a warning")
   func fontHashMismatch() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -181,7 +186,11 @@ struct OutputAndWarningTests {
       .write(toFile: manifest, atomically: true, encoding: .utf8)
     let result = try run(["render", list, "--theme", "sosh", "--themes", themes.path, "-o", "out.png"], in: folder)
     #expect(result.status == 0)
-    #expect(result.stderr == "warning: fonts/sosh.fonts.json: /usr/share/fonts/opentype/inter/Inter-Bold.otf has SHA-256 1e9dfd6a6e33…, the manifest says 000000000000…: renders may differ from the references\n")
+    let installed = try #require(FontLocator().locate(FontFile(fileName: "Inter-Bold.otf", sha256: bold, role: "latin-bold")))
+    let lines = result.stderr.split(separator: "\n")
+    #expect(lines.count == 2)
+    #expect(lines.first?.hasPrefix("themes: \(themes.path) (--themes) · fonts: ") == true)
+    #expect(lines.last == "warning: fonts/sosh.fonts.json: Inter-Bold.otf in \(installed.url.deletingLastPathComponent().path) has SHA-256 1e9dfd6a6e33…, the manifest says 000000000000…, and no other file of that name has it: renders may differ from the references")
   }
 
   @Test("--version names the tool and its render stack")

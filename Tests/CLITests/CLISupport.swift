@@ -57,13 +57,14 @@ struct CLIError: Error, CustomStringConvertible {
 /// binary as `nobody` when the tests run as root (CI containers do).
 let setpriv = "/usr/bin/setpriv"
 
-/// Runs `ouds-render` with `arguments` in `directory` (default: the repository root).
+/// Runs `ouds-render` with `arguments` in `directory` (default: the repository root), with
+/// `environment` added to this process's and the variables of `removing` taken out.
 ///
 /// With `unprivileged`, a run by root is made as user `nobody` (uid and gid 65534) through `setpriv`,
 /// so that permission bits apply; other users run the binary directly.
 func run(
   _ arguments: [String], in directory: URL = repositoryRoot, environment: [String: String] = [:],
-  unprivileged: Bool = false
+  removing: [String] = [], unprivileged: Bool = false
 ) throws -> RunResult {
   let binary = try BuiltBinary.url.get()
   let process = Process()
@@ -82,6 +83,7 @@ func run(
   process.currentDirectoryURL = directory
   var env = ProcessInfo.processInfo.environment
   for (key, value) in environment { env[key] = value }
+  for key in removing { env[key] = nil }
   process.environment = env
   let out = Pipe()
   let err = Pipe()

@@ -19,19 +19,30 @@ enum Fixtures {
     return folder
   }
 
-  static let liberationRegular = "/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf"
-  static let liberationBold = "/usr/share/fonts/truetype/liberation2/LiberationSans-Bold.ttf"
-  static let arabicRegular = "/usr/share/fonts/truetype/noto/NotoSansArabicUI-Regular.ttf"
-  static let arabicBold = "/usr/share/fonts/truetype/noto/NotoSansArabicUI-Bold.ttf"
-
+  /// The Orange manifest's files, named as the manifest names them (found by `FontLocator`).
   static let manifest = FontManifest(
     theme: .orange,
     files: [
-      FontFile(path: liberationRegular, sha256: "", role: "latin-regular"),
-      FontFile(path: liberationBold, sha256: "", role: "latin-bold"),
-      FontFile(path: arabicRegular, sha256: "", role: "arabic-regular"),
-      FontFile(path: arabicBold, sha256: "", role: "arabic-bold"),
+      FontFile(
+        fileName: "LiberationSans-Regular.ttf",
+        sha256: "8d91388f1d3604b3b8ae0e3ee2d140e50cd6122f9214514f4aca772540a4076d", role: "latin-regular",
+        debianPackage: "fonts-liberation2"),
+      FontFile(
+        fileName: "LiberationSans-Bold.ttf",
+        sha256: "ba0e0dc3f7aca5b0afbc31e800531ee43be3aa79ae35b2ef1f6470a9547765c4", role: "latin-bold",
+        debianPackage: "fonts-liberation2"),
+      FontFile(
+        fileName: "NotoSansArabicUI-Regular.ttf",
+        sha256: "43a90e0f0e9ca712ff0588dc2b119823d569367a6d0061eb5f7bfb9bfbe8cecc", role: "arabic-regular",
+        debianPackage: "fonts-noto-ui-core"),
+      FontFile(
+        fileName: "NotoSansArabicUI-Bold.ttf",
+        sha256: "ef5d9ce3d5b20a83bdc156ef48edc1e159322ada95ebacc133476c92f0bd102a", role: "arabic-bold",
+        debianPackage: "fonts-noto-ui-core"),
     ])
+
+  /// A font installed on the machine that no theme uses (fonts-dejavu-core), any version.
+  static let dejaVuSans = FontFile(fileName: "DejaVuSans.ttf", sha256: "", role: "other")
 
   static let families = ["Helvetica Neue", "Liberation Sans", "Noto Sans Arabic UI"]
   static let black = RGBAColor(red: 0, green: 0, blue: 0)

@@ -6,16 +6,30 @@ import Themes
 
 @Suite("Font hashes")
 struct FontHashTests {
-  @Test("the SHA-256 of every loaded font equals its manifest's", arguments: ThemeName.allCases)
+  @Test("every manifest file is found by name with its manifest's SHA-256, and declares its family", arguments: ThemeName.allCases)
   func manifestHashes(theme: ThemeName) throws {
     let manifest = try ThemeLibrary(directory: Fixtures.themesDirectory).fontManifest(for: theme)
     let fonts = try FontSet(manifest: manifest)
     #expect(fonts.files.count == manifest.files.count)
     for declared in manifest.files {
-      let loaded = try #require(fonts.files.first { $0.path == declared.path })
-      #expect(loaded.sha256 == declared.sha256, "\(declared.path): run sha256sum and update the manifest")
+      let loaded = try #require(fonts.files.first { $0.fileName == declared.fileName })
+      #expect(loaded.sha256 == declared.sha256, "\(loaded.url.path): run sha256sum and update the manifest")
+      #expect(SHA256Digest.hex(ofFileAt: loaded.url) == declared.sha256)
       #expect(loaded.family == declared.family)
     }
+  }
+
+  @Test("a file hashed in pieces has the same SHA-256 as its bytes hashed at once")
+  func streamedHash() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ouds-hash-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // 2.5 MiB crosses the 1 MiB read size twice and ends mid-piece.
+    let bytes = Data((0..<(5 << 19)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+    let file = folder.appendingPathComponent("blob.bin")
+    try bytes.write(to: file)
+    #expect(SHA256Digest.hex(ofFileAt: file) == SHA256Digest.hex(of: bytes))
+    #expect(SHA256Digest.hex(ofFileAt: folder.appendingPathComponent("absent.bin")) == nil)
   }
 
   @Test("SHA-256 matches the standard test vectors")

@@ -89,7 +89,7 @@ struct TextEngineTests {
   @Test("the font set holds exactly the manifest's files, with their families and hashes")
   func loadedFonts() throws {
     let files = engine.fonts.files
-    #expect(files.map(\.path) == Fixtures.manifest.files.map(\.path))
+    #expect(files.map(\.fileName) == Fixtures.manifest.files.map(\.fileName))
     #expect(
       files.map(\.family) == [
         "Liberation Sans", "Liberation Sans", "Noto Sans Arabic UI", "Noto Sans Arabic UI",
@@ -108,16 +108,22 @@ struct TextEngineTests {
     #expect(fallback == liberation)
   }
 
-  @Test("a missing font file names the path and the Debian package")
-  func missingFontFile() {
-    let path = "/usr/share/fonts/truetype/liberation2/LiberationSans-Missing.ttf"
+  @Test("a missing font file names the file, its Debian package and the folders searched")
+  func missingFontFile() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ouds-fonts-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
     let manifest = FontManifest(
-      theme: .orange, files: [FontFile(path: path, sha256: "", role: "latin-regular")])
+      theme: .orange,
+      files: [
+        FontFile(fileName: "LiberationSans-Missing.ttf", sha256: String(repeating: "0", count: 64), role: "latin-regular", debianPackage: "fonts-liberation2")
+      ])
+    let locator = FontLocator(folders: [FontFolder(url: folder, origin: .environment)])
     #expect {
-      _ = try FontSet(manifest: manifest)
+      _ = try FontSet(manifest: manifest, locator: locator)
     } throws: { error in
       "\(error)"
-        == "font file not found: /usr/share/fonts/truetype/liberation2/LiberationSans-Missing.ttf (shipped by the Debian package fonts-liberation2: install it, or fix the path)"
+        == "missing font file: LiberationSans-Missing.ttf (package fonts-liberation2, for orange); looked in \(folder.path) (OUDS_FONT_DIRS); install the package (apt-get install fonts-liberation2) or put the files in a folder given with --font-dir or OUDS_FONT_DIRS"
     }
   }
 
@@ -136,8 +142,8 @@ struct TextEngineTests {
     let folder = try Fixtures.temporaryFolder("ouds-brand")
     defer { try? FileManager.default.removeItem(at: folder) }
     try FileManager.default.copyItem(
-      atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-      toPath: folder.appendingPathComponent("Brand.ttf").path)
+      at: try #require(FontLocator().locate(Fixtures.dejaVuSans)).url,
+      to: folder.appendingPathComponent("Brand.ttf"))
     let fonts = try FontSet(manifest: Fixtures.manifest, brandFontDirectory: folder)
     #expect(fonts.files.first?.family == "DejaVu Sans")
     #expect(fonts.files.first?.role == "brand")

@@ -64,10 +64,13 @@ struct ReportTests {
     #expect(FileManager.default.fileExists(atPath: missing.appendingPathComponent("actual.png").path))
     #expect(!FileManager.default.fileExists(atPath: missing.appendingPathComponent("expected.png").path))
     let junit = try String(contentsOf: folder.appendingPathComponent("junit.xml"), encoding: .utf8)
-    #expect(junit.contains(#"<testsuite name="ouds-snapshots" tests="4" failures="3" errors="0""#))
+    // Three references fail, and the edited tokens are a fourth failing case of their own.
+    #expect(junit.contains(#"<testsuite name="ouds-snapshots" tests="5" failures="4" errors="0""#))
     #expect(junit.contains(#"<testcase classname="sample-3" name="orange-light@2x""#))
     #expect(junit.contains(#"<failure type="missing-reference""#))
-    #expect(junit.components(separatedBy: "<failure ").count - 1 == 3)
+    #expect(junit.contains(#"<testcase classname="environment" name="tokens" file="ENVIRONMENT.json""#))
+    #expect(junit.contains(#"<property name="sources" value="themes: "#))
+    #expect(junit.components(separatedBy: "<failure ").count - 1 == 4)
     // A second, passing-free write clears the stale folders of the first.
     try SnapshotArtifacts.write(SnapshotRunReport(outcomes: []), to: folder)
     #expect(!FileManager.default.fileExists(atPath: changed.path))

@@ -113,14 +113,16 @@ struct EngineTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     #expect(try engine(snapshots: folder).record(try engine(snapshots: folder).catalogue.references, mode: .all).succeeded)
     var recorded = try #require(try SnapshotEnvironment.read(from: folder))
-    #expect(recorded.fonts["sosh"]?.contains { $0.role == "latin-bold" && $0.path.hasSuffix("Inter-Bold.otf") } == true)
+    #expect(recorded.fonts["sosh"]?.contains { $0.role == "latin-bold" && $0.file == "Inter-Bold.otf" } == true)
     recorded.renderStack.pango = "0.0.1"
     try recorded.write(to: folder)
     let engine = try engine(snapshots: folder)
     let report = try engine.verify(engine.catalogue.references)
     #expect(report.environmentHeadline?.hasPrefix("environment differs: pango 0.0.1 in the references") == true)
     #expect(report.succeeded, "the pixels still match")
-    #expect(SnapshotSummary.text(report).hasPrefix("environment differs: pango 0.0.1"))
+    let lines = SnapshotSummary.text(report).split(separator: "\n")
+    #expect(lines.first?.hasPrefix("themes: ") == true, "the first line says where tokens and fonts came from")
+    #expect(lines.dropFirst().first?.hasPrefix("environment differs: pango 0.0.1") == true)
   }
 
   @Test("prune lists references no case produces, deletes them, and keeps everything else")

@@ -218,14 +218,4 @@ struct ReferenceTokensTests {
       }
     }
   }
-
-  @Test("the default directory is the repository's Themes/")
-  func defaultDirectory() throws {
-    let found = try ThemeLibrary.defaultDirectory()
-    let expected =
-      ProcessInfo.processInfo.environment["OUDS_THEMES_DIR"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-      ?? Fixture.themesDirectory
-    #expect(found.resolvingSymlinksInPath().path == expected.resolvingSymlinksInPath().path)
-    #expect(FileManager.default.fileExists(atPath: found.appendingPathComponent("themes.resolver.json").path))
-  }
 }

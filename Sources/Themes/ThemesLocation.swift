@@ -1,0 +1,160 @@
+import Foundation
+
+/// Which `Themes/` folder tokens and font manifests are read from, and why that one.
+///
+/// ``resolve(explicit:snapshotsDirectory:environment:currentDirectory:packageCopyCandidates:)``
+/// takes the first of, in order:
+/// 1. the folder given explicitly (`--themes`, `themesDirectory:`);
+/// 2. the environment variable `OUDS_THEMES_DIR`;
+/// 3. for snapshot commands, the `Themes/` beside the snapshots folder (`<snapshots>/../Themes`);
+/// 4. a `Themes/` in the current folder or one of its parents;
+/// 5. the package's own copy, shipped as a SwiftPM resource bundle beside the executable.
+///
+/// No path is ever taken from the build machine: a binary copied elsewhere finds its themes by
+/// these rules or says it cannot.
+public struct ThemesLocation: Hashable, Sendable, CustomStringConvertible {
+  /// Why a folder was chosen.
+  public enum Source: String, Hashable, Sendable, CaseIterable {
+    /// Given by the caller (`--themes`, `themesDirectory:`).
+    case explicit
+    /// Named by the environment variable `OUDS_THEMES_DIR`.
+    case environment
+    /// The `Themes/` beside the snapshots folder.
+    case besideSnapshots
+    /// A `Themes/` in the current folder or one of its parents.
+    case currentFolder
+    /// The copy shipped inside the package's resource bundle.
+    case package
+
+    /// The reason in words, as printed after the folder: `--themes`, `OUDS_THEMES_DIR`…
+    public var reason: String {
+      switch self {
+      case .explicit: return "--themes"
+      case .environment: return ThemesLocation.environmentVariable
+      case .besideSnapshots: return "beside the snapshots folder"
+      case .currentFolder: return "found from the current folder"
+      case .package: return "the package's copy"
+      }
+    }
+  }
+
+  /// The folder that holds `themes.resolver.json`.
+  public var directory: URL
+  /// Why this folder was chosen.
+  public var source: Source
+
+  /// The environment variable that names a themes folder.
+  public static let environmentVariable = "OUDS_THEMES_DIR"
+  /// The name of the folder the resolver looks for beside the snapshots folder and in the current folder's chain.
+  public static let folderName = "Themes"
+  /// The SwiftPM resource bundle that holds the package's copy (`<package>_<target>`), without its extension.
+  public static let packageBundleName = "OUDSBulletListRenderer_Themes"
+
+  /// Creates a location.
+  public init(directory: URL, source: Source) {
+    self.directory = directory.standardizedFileURL
+    self.source = source
+  }
+
+  /// `<folder> (<reason>)`, e.g. `/work/Themes (--themes)`.
+  public var description: String { "\(directory.path) (\(source.reason))" }
+
+  /// Finds the themes folder (see the type's documentation for the order).
+  /// - Parameters:
+  ///   - explicit: a folder the caller names; it must hold `themes.resolver.json`.
+  ///   - snapshotsDirectory: for snapshot commands, the snapshots folder whose sibling `Themes/` comes third.
+  ///   - environment: the process environment (read for `OUDS_THEMES_DIR`).
+  ///   - currentDirectory: where the upward search starts; nil is the process's current folder.
+  ///   - packageCopyCandidates: the folders that may hold the package's copy; nil looks beside the executable.
+  /// - Throws: `ThemeError` when an explicit or environment folder is not a themes folder, or when
+  ///   no step finds one (the message lists what was tried).
+  public static func resolve(
+    explicit: URL? = nil, snapshotsDirectory: URL? = nil,
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    currentDirectory: URL? = nil, packageCopyCandidates: [URL]? = nil
+  ) throws(ThemeError) -> ThemesLocation {
+    if let explicit {
+      guard isThemesFolder(explicit) else {
+        throw ThemeError(message: "--themes \(explicit.path): not a themes folder (no \(ThemeLibrary.resolverFileName) in it)")
+      }
+      return ThemesLocation(directory: explicit, source: .explicit)
+    }
+    if let value = environment[environmentVariable], !value.isEmpty {
+      let url = URL(fileURLWithPath: value)
+      guard isThemesFolder(url) else {
+        throw ThemeError(message: "\(environmentVariable)=\(value): not a themes folder (no \(ThemeLibrary.resolverFileName) in it)")
+      }
+      return ThemesLocation(directory: url, source: .environment)
+    }
+    var tried: [String] = ["no --themes", "\(environmentVariable) is not set"]
+    if let snapshotsDirectory {
+      let beside = snapshotsDirectory.standardizedFileURL.deletingLastPathComponent()
+        .appendingPathComponent(folderName)
+      if isThemesFolder(beside) { return ThemesLocation(directory: beside, source: .besideSnapshots) }
+      tried.append("no \(beside.path)")
+    }
+    let start = currentDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    if let found = findWalkingUp(from: start) { return ThemesLocation(directory: found, source: .currentFolder) }
+    tried.append("no \(folderName)/ in \(start.standardizedFileURL.path) or its parents")
+    let candidates = packageCopyCandidates ?? defaultPackageCopyCandidates()
+    for bundle in candidates {
+      let copy = bundle.appendingPathComponent(folderName)
+      if isThemesFolder(copy) { return ThemesLocation(directory: copy, source: .package) }
+    }
+    let looked = candidates.isEmpty ? "no executable folder is known" : candidates.map(\.path).joined(separator: ", ")
+    tried.append("the package's copy is not installed beside the executable (looked for \(looked))")
+    throw ThemeError(
+      message: "cannot find a themes folder: " + tried.joined(separator: "; ")
+        + ". Pass --themes <dir> (themesDirectory: in Swift) or set \(environmentVariable)")
+  }
+
+  /// Whether `url` is a folder holding `themes.resolver.json`.
+  public static func isThemesFolder(_ url: URL) -> Bool {
+    var isDirectory: ObjCBool = false
+    let resolver = url.appendingPathComponent(ThemeLibrary.resolverFileName).path
+    return FileManager.default.fileExists(atPath: resolver, isDirectory: &isDirectory) && !isDirectory.boolValue
+  }
+
+  /// The places SwiftPM puts this package's resource bundle: beside the running executable
+  /// (`<bin>/OUDSBulletListRenderer_Themes.resources` on Linux, `….bundle` on macOS, also inside an
+  /// app's `Resources`).
+  ///
+  /// SwiftPM's generated `Bundle.module` is deliberately not used: on Linux it falls back to the
+  /// absolute build folder of the machine that compiled it and stops the process with `fatalError`
+  /// when neither exists. This lookup uses the same bundle name in the same place, and the
+  /// resolver reports a clear error instead.
+  public static func defaultPackageCopyCandidates() -> [URL] {
+    var folders: [URL] = [Bundle.main.bundleURL]
+    if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() {
+      folders.append(executable)
+    }
+    #if os(macOS)
+      if let resources = Bundle.main.resourceURL { folders.append(resources) }
+    #endif
+    var candidates: [URL] = []
+    for folder in folders {
+      #if os(Linux)
+        let bundle = folder.appendingPathComponent(packageBundleName + ".resources")
+        if !candidates.contains(bundle) { candidates.append(bundle) }
+      #else
+        let bundle = folder.appendingPathComponent(packageBundleName + ".bundle")
+        for candidate in [bundle, bundle.appendingPathComponent("Contents/Resources")] where !candidates.contains(candidate) {
+          candidates.append(candidate)
+        }
+      #endif
+    }
+    return candidates
+  }
+
+  /// The first `Themes/` holding a resolver in `start` or one of its parents.
+  private static func findWalkingUp(from start: URL) -> URL? {
+    var folder = start.standardizedFileURL
+    while true {
+      let candidate = folder.appendingPathComponent(folderName)
+      if isThemesFolder(candidate) { return candidate }
+      let parent = folder.deletingLastPathComponent()
+      if parent.path == folder.path { return nil }
+      folder = parent
+    }
+  }
+}

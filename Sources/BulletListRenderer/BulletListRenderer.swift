@@ -304,14 +304,6 @@ public enum RenderSources {
 
   /// `text` with control characters written as `\u{…}` escapes, so it stays on one line.
   public static func printable(_ text: String) -> String {
-    var out = ""
-    for scalar in text.unicodeScalars {
-      if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) {
-        out += "\\u{\(String(scalar.value, radix: 16))}"
-      } else {
-        out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
+    ControlCharacters.escaped(text)
   }
 }

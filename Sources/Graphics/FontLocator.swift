@@ -34,8 +34,8 @@ public struct FontFolder: Hashable, Sendable, CustomStringConvertible {
     self.origin = origin
   }
 
-  /// `<folder> (<origin>)`.
-  public var description: String { "\(url.path) (\(origin.label))" }
+  /// `<folder> (<origin>)`, control characters escaped.
+  public var description: String { "\(ControlCharacters.escaped(url.path)) (\(origin.label))" }
 }
 
 /// Where one manifest file was found: the file chosen and its hash.

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import Themes
+
+@testable import Graphics
+
+/// Font files are found by name in an ordered list of folders and chosen by SHA-256.
+@Suite("Font locator")
+struct FontLocatorTests {
+  static let regular = Fixtures.manifest.files[0]
+
+  /// A scratch folder, removed by the caller.
+  func folder(_ name: String = "fonts") throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("ouds-locator-\(UUID().uuidString)/\(name)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  /// The installed Liberation Sans Regular, found through fontconfig's folders.
+  func installedRegular() throws -> URL {
+    try #require(FontLocator(environment: [:]).locate(Self.regular)).url
+  }
+
+  @Test("folders are searched in order --font-dir, OUDS_FONT_DIRS, fontconfig; the first file with the manifest's hash wins")
+  func order() throws {
+    let first = try folder("first")
+    let second = try folder("second")
+    defer { try? FileManager.default.removeItem(at: first.deletingLastPathComponent()) }
+    defer { try? FileManager.default.removeItem(at: second.deletingLastPathComponent()) }
+    try FileManager.default.createDirectory(at: second.appendingPathComponent("deep/er"), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: try installedRegular(), to: second.appendingPathComponent("deep/er/LiberationSans-Regular.ttf"))
+    let locator = FontLocator(
+      fontDirectory: first, environment: [FontLocator.environmentVariable: "\(second.path)::/nonexistent"])
+    #expect(locator.folders.prefix(3).map(\.origin) == [.fontDirectory, .environment, .environment])
+    #expect(locator.folders.prefix(3).map(\.url.path) == [first.path, second.path, "/nonexistent"])
+    #expect(locator.folders.dropFirst(3).allSatisfy { $0.origin == .fontconfig })
+    #expect(Set(locator.folders.dropFirst(3).map(\.url)) == Set(FontLocator.fontconfigFolders().map(\.standardizedFileURL)))
+    let found = try #require(locator.locate(Self.regular))
+    #expect(found.url.path == second.appendingPathComponent("deep/er/LiberationSans-Regular.ttf").path)
+    #expect(found.matchesManifest && found.otherCandidates.isEmpty)
+  }
+
+  @Test("a same-named file with another hash earlier in the order is passed over, and recorded as such")
+  func hashChooses() throws {
+    let early = try folder()
+    defer { try? FileManager.default.removeItem(at: early.deletingLastPathComponent()) }
+    let impostor = early.appendingPathComponent("LiberationSans-Regular.ttf")
+    try Data("not a font".utf8).write(to: impostor)
+    let locator = FontLocator(fontDirectory: early, environment: [:])
+    let found = try #require(locator.locate(Self.regular))
+    #expect(found.url == (try installedRegular()))
+    #expect(found.otherCandidates.map(\.path) == [impostor.path])
+    // With only the impostor, it is the file taken, flagged as not the manifest's.
+    let alone = FontLocator(folders: [FontFolder(url: early, origin: .environment)])
+    let taken = try #require(alone.locate(Self.regular))
+    #expect(taken.url.path == impostor.path)
+    #expect(!taken.matchesManifest)
+    #expect(taken.sha256 == SHA256Digest.hex(of: Data("not a font".utf8)))
+  }
+
+  @Test("a FIFO named like a font is never opened, and a symbolic-link loop ends the walk", .timeLimit(.minutes(1)))
+  func hostileFolders() throws {
+    let hostile = try folder()
+    defer { try? FileManager.default.removeItem(at: hostile.deletingLastPathComponent()) }
+    #expect(mkfifo(hostile.appendingPathComponent("LiberationSans-Regular.ttf").path, 0o600) == 0)
+    try FileManager.default.createSymbolicLink(
+      atPath: hostile.appendingPathComponent("loop").path, withDestinationPath: hostile.path)
+    let locator = FontLocator(folders: [FontFolder(url: hostile, origin: .environment)])
+    #expect(locator.locate(Self.regular) == nil, "the FIFO is not a font file")
+    #expect(!locator.searchWasTruncated)
+    #expect {
+      _ = try locator.locate([Fixtures.manifest])
+    } throws: { error in
+      "\(error)".hasPrefix("missing 4 font files: LiberationSans-Regular.ttf (package fonts-liberation2, for orange), ")
+        && "\(error)".contains("; looked in \(hostile.path) (OUDS_FONT_DIRS); install the packages (apt-get install fonts-liberation2 fonts-noto-ui-core) ")
+    }
+  }
+
+  @Test("folder names with control characters stay on one line in the error")
+  func escapedFolder() throws {
+    let odd = try folder("line\nbreak\u{1B}[31m")
+    defer { try? FileManager.default.removeItem(at: odd.deletingLastPathComponent()) }
+    let locator = FontLocator(folders: [FontFolder(url: odd, origin: .fontDirectory)])
+    #expect {
+      _ = try locator.locate([Fixtures.manifest])
+    } throws: { error in
+      !"\(error)".contains("\n") && "\(error)".contains("line\\u{a}break\\u{1b}[31m (--font-dir)")
+    }
+  }
+}

@@ -369,7 +369,6 @@ public final class SnapshotEngine: Sendable {
     environment.tokensSHA256 = SnapshotEnvironment.tokenDigest(of: library)
     var differences: [String] = []
     var tokenDifference: String?
-    let fingerprint = configuration.snapshotsDirectory.appendingPathComponent(SnapshotEnvironment.fileName).path
     do {
       if let recorded = try SnapshotEnvironment.read(from: configuration.snapshotsDirectory) {
         differences = recorded.differences(from: environment)
@@ -378,7 +377,7 @@ public final class SnapshotEngine: Sendable {
         tokenDifference = "tokens: no \(SnapshotEnvironment.fileName) in \(RenderSources.printable(configuration.snapshotsDirectory.path)) records which tokens the references were made from (record to create it)"
       }
     } catch {
-      tokenDifference = "tokens: \(RenderSources.printable(fingerprint)) cannot be read (\(error)); record to rewrite it"
+      tokenDifference = "tokens: \(error)"
     }
     return SnapshotRunReport(
       outcomes: outcomes, environmentDifferences: differences, environment: environment,

@@ -47,7 +47,9 @@ struct PlatformCLITests {
       ["light", "dark"].flatMap { mode in ["ios", "android"].map { "\(theme)-\(mode)-\($0).svg" } }
     }
     #expect(try FileManager.default.contentsOfDirectory(atPath: every).sorted() == expected.sorted())
-    #expect(all.stderr == "wrote 16 files to \(every)\n")
+    let lines = all.stderr.split(separator: "\n")
+    #expect(lines.first == "wrote 16 files to \(every)")
+    #expect(lines.count == 2 && lines.last?.hasPrefix("themes: ") == true, "then where tokens and fonts came from")
   }
 
   @Test("layout names the platform: ios by default, android, or one scene per platform with all")

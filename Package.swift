@@ -53,6 +53,8 @@ let package = Package(
 
     // a strict JSON parser with line/column errors, for lists, tokens and the catalogue
     .target(name: "StrictJSON"),
+    // a strict reader of SVG and VectorDrawable marker files into filled outlines (pure Swift)
+    .target(name: "VectorAsset"),
     // spec -> model
     .target(name: "BulletList", dependencies: ["StrictJSON"]),
     // tokens -> theme. The target's folder is the package root so that `Themes/` itself ships as
@@ -60,17 +62,18 @@ let package = Package(
     // user's `BulletListRenderer()` finds the package's copy without a checkout. Everything else at
     // the root is excluded; the sources stay in Sources/Themes.
     .target(
-      name: "Themes", dependencies: ["StrictJSON"], path: ".", exclude: themesTargetExclusions,
+      name: "Themes", dependencies: ["StrictJSON", "VectorAsset"], path: ".", exclude: themesTargetExclusions,
       sources: ["Sources/Themes"], resources: [.copy("Themes")]),
     // the plain value that says what to draw where
-    .target(name: "Scene"),
+    .target(name: "Scene", dependencies: ["VectorAsset"]),
     // model + theme -> scene
     .target(name: "Layout", dependencies: ["BulletList", "Themes", "Scene"]),
     // scene -> pixels, vectors; the only target that touches C
     .target(
       name: "Graphics",
       dependencies: [
-        "Scene", "Themes", "BulletList", "CGraphics", "CRsvg", "CSpng", "CCommonMark", "CCrypto",
+        "Scene", "Themes", "BulletList", "VectorAsset", "CGraphics", "CRsvg", "CSpng", "CCommonMark",
+        "CCrypto",
       ]),
     // the whole pipeline behind one call
     .target(
@@ -88,11 +91,14 @@ let package = Package(
     .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
     .testTarget(name: "BulletListTests", dependencies: ["BulletList", "StrictJSON"]),
     // ReferenceTokens/ is read from the source tree (and hashed with Graphics' SHA-256), not bundled.
-    .testTarget(name: "ThemesTests", dependencies: ["Themes", "Graphics"], exclude: ["ReferenceTokens"]),
+    .testTarget(name: "VectorAssetTests", dependencies: ["VectorAsset"]),
+    .testTarget(
+      name: "ThemesTests", dependencies: ["Themes", "VectorAsset", "Graphics"], exclude: ["ReferenceTokens"]),
     .testTarget(
       name: "LayoutTests",
       dependencies: ["BulletList", "Themes", "Scene", "Layout", "Graphics", "BulletListRenderer"]),
-    .testTarget(name: "GraphicsTests", dependencies: ["BulletList", "Scene", "Themes", "Graphics", "CSpng"]),
+    .testTarget(
+      name: "GraphicsTests", dependencies: ["BulletList", "Scene", "Themes", "VectorAsset", "Graphics", "CSpng"]),
     .testTarget(
       name: "SnapshotTests",
       dependencies: ["BulletList", "Themes", "Scene", "Graphics", "Snapshot", "OUDSSnapshotTesting"]),

@@ -37,6 +37,9 @@ public enum GraphicsError: Error, Hashable, Sendable, CustomStringConvertible {
   case iconFileUnreadable(path: String, reason: String)
   /// A free icon file has an extension other than `svg` or `png`.
   case iconFormatUnsupported(path: String)
+  /// A scene names a marker shape without its outline (a scene decoded from JSON carries only
+  /// the shape's name).
+  case shapeWithoutOutline(name: String)
   /// The canvas size is not drawable (zero, negative, not finite, or larger than Cairo allows).
   case invalidCanvasSize(width: Double, height: Double, scale: Int)
   /// The pixel scale is outside 1...4.
@@ -79,6 +82,8 @@ public enum GraphicsError: Error, Hashable, Sendable, CustomStringConvertible {
       return "icon file could not be read: \(path): \(oneLine)"
     case .iconFormatUnsupported(let path):
       return "icon file is neither .svg nor .png: \(path)"
+    case .shapeWithoutOutline(let name):
+      return "marker shape \"\(name)\" has no outline to draw (a scene read back from JSON names its shapes only; lay the list out again)"
     case .invalidCanvasSize(let width, let height, let scale):
       let w = Self.number(width), h = Self.number(height)
       guard width.isFinite, height.isFinite, width > 0, height > 0, scale > 0 else {

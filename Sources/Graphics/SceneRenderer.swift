@@ -1,6 +1,7 @@
 import CGraphics
 import Foundation
 import Scene
+import VectorAsset
 
 /// Draws a ``Scene`` to PNG, SVG or PDF with Cairo, shaping text with a ``TextEngine``.
 ///
@@ -130,7 +131,8 @@ public final class SceneRenderer {
     for row in scene.rows {
       if let glyph = row.glyph, let rect = row.icon {
         if let shape = glyph.shape {
-          fill(shape.path, in: rect, viewport: 24, tint: glyph.tint, on: cr)
+          guard !shape.outline.paths.isEmpty else { throw .shapeWithoutOutline(name: shape.name) }
+          fill(shape.outline, in: rect, tint: glyph.tint, on: cr)
         } else if let file = glyph.imageFile {
           let icon: IconImage
           if let cached = icons[file] {
@@ -148,26 +150,34 @@ public final class SceneRenderer {
     }
   }
 
-  /// Fills a vector path given in a `viewport`×`viewport` box, scaled into `rect`.
-  private func fill(
-    _ path: VectorPath, in rect: Rect, viewport: Double, tint: RGBAColor, on cr: OpaquePointer
-  ) {
+  /// Fills an outline with `tint`, its view box fitted into `rect` (aspect kept, centred),
+  /// each path with its own fill rule. Cairo keeps it a vector in SVG and PDF.
+  private func fill(_ outline: VectorOutline, in rect: Rect, tint: RGBAColor, on cr: OpaquePointer) {
+    let box = outline.viewBox
+    let scaleX = rect.width / box.width
+    let scaleY = rect.height / box.height
+    let scale = min(scaleX, scaleY)
     cairo_save(cr)
-    cairo_translate(cr, rect.x, rect.y)
-    cairo_scale(cr, rect.width / viewport, rect.height / viewport)
-    cairo_new_path(cr)
-    for command in path.commands {
-      switch command {
-      case .move(let p): cairo_move_to(cr, p.x, p.y)
-      case .line(let p): cairo_line_to(cr, p.x, p.y)
-      case .curve(let p, let c1, let c2): cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
-      case .close: cairo_close_path(cr)
-      }
-    }
-    cairo_set_fill_rule(
-      cr, path.fillRule == .evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
+    cairo_translate(
+      cr, rect.x + (scale == scaleX ? 0 : (rect.width - box.width * scale) / 2),
+      rect.y + (scale == scaleY ? 0 : (rect.height - box.height * scale) / 2))
+    cairo_scale(cr, scale, scale)
+    if box.x != 0 || box.y != 0 { cairo_translate(cr, -box.x, -box.y) }
     setSource(cr, tint)
-    cairo_fill(cr)
+    for path in outline.paths {
+      cairo_new_path(cr)
+      for command in path.commands {
+        switch command {
+        case .move(let p): cairo_move_to(cr, p.x, p.y)
+        case .line(let p): cairo_line_to(cr, p.x, p.y)
+        case .curve(let p, let c1, let c2): cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+        case .close: cairo_close_path(cr)
+        }
+      }
+      cairo_set_fill_rule(
+        cr, path.fillRule == .evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
+      cairo_fill(cr)
+    }
     cairo_restore(cr)
   }
 

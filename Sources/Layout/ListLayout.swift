@@ -269,14 +269,12 @@ public struct ListLayout {
     return color
   }
 
-  private func shape(_ name: String?, level: Int?) throws -> BulletShape {
-    let what = level.map { "bullet shape for level \($0)" } ?? "tick shape"
-    guard let name else { throw LayoutError("theme \(theme.name.rawValue) has no \(what)") }
-    guard let shape = BulletShape(rawValue: name) else {
-      throw LayoutError(
-        "theme \(theme.name.rawValue): unknown \(what) \"\(name)\" (known: \(BulletShape.allCases.map(\.rawValue).joined(separator: ", ")))")
+  /// The scene shape of a theme marker asset.
+  private func shape(_ asset: MarkerAsset?, level: Int?) throws -> SceneShape {
+    guard let asset else {
+      throw LayoutError("theme \(theme.name.rawValue) has no \(level.map { "bullet shape for level \($0)" } ?? "tick shape")")
     }
-    return shape
+    return SceneShape(name: asset.name, outline: asset.outline)
   }
 
   private func spans(

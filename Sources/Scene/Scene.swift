@@ -163,15 +163,15 @@ public struct SceneMarker: Codable, Hashable, Sendable {
 
 /// The vector or image drawn in a row's icon square, tinted with one colour.
 public struct SceneGlyph: Codable, Hashable, Sendable {
-  /// A theme shape; nil when `imageFile` is set.
-  public var shape: BulletShape?
+  /// A theme marker shape; nil when `imageFile` is set.
+  public var shape: SceneShape?
   /// Absolute path of a free icon (SVG or PNG); nil when `shape` is set.
   public var imageFile: String?
   /// The single colour the glyph is drawn in (only the glyph's alpha matters).
   public var tint: RGBAColor
 
-  /// Creates a glyph from a theme shape.
-  public init(shape: BulletShape, tint: RGBAColor) {
+  /// Creates a glyph from a theme marker shape.
+  public init(shape: SceneShape, tint: RGBAColor) {
     self.shape = shape
     self.imageFile = nil
     self.tint = tint

@@ -1,4 +1,5 @@
 import Foundation
+import VectorAsset
 
 /// One of the four OUDS themes this renderer knows.
 public enum ThemeName: String, Codable, Sendable, CaseIterable {
@@ -122,15 +123,33 @@ public struct RGBA: Hashable, Sendable, CustomStringConvertible {
   public var description: String { hex }
 }
 
-/// The bullet shape names of a theme, per nesting level, plus its check mark.
-public struct BulletShapeNames: Hashable, Sendable {
-  /// Shape names for levels 0, 1 and 2 (values of `Scene.BulletShape`, e.g. `orange.square`).
-  public var levels: [String]
-  /// The check-mark shape name (e.g. `orange.tick`).
-  public var tick: String
+/// One marker shape of a theme, read from its asset file under `markers/`.
+public struct MarkerAsset: Hashable, Sendable {
+  /// The name scenes and the layout JSON use: the folder and the file name without its
+  /// extension, joined by a dot (`orange.square` for `orange/square.svg`).
+  public var name: String
+  /// The file as the spec file names it, relative to `markers/` (e.g. `orange/square.svg`).
+  public var file: String
+  /// The filled outline read from the file.
+  public var outline: VectorOutline
 
-  /// Creates shape names.
-  public init(levels: [String], tick: String) {
+  /// Creates a marker asset.
+  public init(name: String, file: String, outline: VectorOutline) {
+    self.name = name
+    self.file = file
+    self.outline = outline
+  }
+}
+
+/// A theme's marker shapes: the bullets of nesting levels 0, 1 and 2, and the check mark.
+public struct MarkerShapes: Hashable, Sendable {
+  /// Bullets for levels 0, 1 and 2.
+  public var levels: [MarkerAsset]
+  /// The check mark.
+  public var tick: MarkerAsset
+
+  /// Creates a theme's marker shapes.
+  public init(levels: [MarkerAsset], tick: MarkerAsset) {
     self.levels = levels
     self.tick = tick
   }
@@ -152,8 +171,8 @@ public struct Theme: Hashable, Sendable {
   public var fontFamilies: [String]
   /// Colours of this mode.
   public var colors: ThemeColors
-  /// Shapes per level and the tick.
-  public var shapes: BulletShapeNames
+  /// Marker shapes per level and the tick, read from the theme's asset files.
+  public var shapes: MarkerShapes
   /// Whether the brand allows italic (Orange brands do not).
   public var allowsItalic: Bool
 
@@ -161,7 +180,7 @@ public struct Theme: Hashable, Sendable {
   public init(
     name: ThemeName, mode: ColorMode, paddingInline: [Double],
     metrics: [TypographyRole: BulletListMetrics], typography: [TypographyRole: Typography],
-    fontFamilies: [String], colors: ThemeColors, shapes: BulletShapeNames, allowsItalic: Bool
+    fontFamilies: [String], colors: ThemeColors, shapes: MarkerShapes, allowsItalic: Bool
   ) {
     self.name = name
     self.mode = mode

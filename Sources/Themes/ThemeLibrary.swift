@@ -4,7 +4,8 @@ import StrictJSON
 /// The themes of a `Themes/` directory: reads the DTCG resolver and every file once, then hands out resolved themes.
 ///
 /// `init(directory:)` parses `themes.resolver.json`, every token file it references,
-/// `components/bullet-list.spec.json` and `fonts/*.fonts.json`, and resolves the eight
+/// `components/bullet-list.spec.json`, the marker asset files it names under `markers/`
+/// and `fonts/*.fonts.json`, and resolves the eight
 /// `theme` contexts (`orange-light` … `wireframe-dark`). A context with a problem (a broken
 /// alias, a cycle, a missing token) does not stop the others: its error is thrown by
 /// ``theme(_:mode:)`` for that context only. A file that is not valid JSON stops `init`.
@@ -14,7 +15,7 @@ public struct ThemeLibrary: Sendable {
 
   /// Name of the resolver document inside the themes directory.
   public static let resolverFileName = "themes.resolver.json"
-  /// Non-DTCG file with bullet shapes and the italic rule per theme, relative to the themes directory.
+  /// Non-DTCG file naming each theme's marker asset files and its italic rule, relative to the themes directory.
   public static let specFileName = "components/bullet-list.spec.json"
   /// Name of the modifier whose contexts are `<theme>-<mode>`.
   public static let themeModifierName = "theme"
@@ -35,8 +36,13 @@ public struct ThemeLibrary: Sendable {
     let spec = try reader.json(Self.specFileName)
 
     var contexts: [String: Result<ResolvedContext, ThemeError>] = [:]
+    var markers = MarkerLoader(directory: self.directory)
     for name in ThemeName.allCases {
-      let shapes = Result { () throws(ThemeError) in try SpecReader.read(spec, theme: name) }
+      // Asset files are read once, here; Orange Compact shares Orange's files.
+      let shapes = Result { () throws(ThemeError) in
+        let entry = try SpecReader.read(spec, theme: name)
+        return (try markers.shapes(entry.markers, theme: name), entry.allowsItalic)
+      }
       for mode in ColorMode.allCases {
         let context = Self.contextName(name, mode)
         contexts[context] = Result { () throws(ThemeError) -> ResolvedContext in
@@ -372,7 +378,7 @@ struct ThemeBuilder {
     return f
   }
 
-  func build(name: ThemeName, mode: ColorMode, shapes: BulletShapeNames, allowsItalic: Bool)
+  func build(name: ThemeName, mode: ColorMode, shapes: MarkerShapes, allowsItalic: Bool)
     throws(ThemeError) -> Theme
   {
     // Report a missing token in the order of `requiredTokens`, before any value problem.
@@ -407,46 +413,6 @@ struct ThemeBuilder {
       name: name, mode: mode, paddingInline: paddingInline, metrics: metrics, typography: typography,
       fontFamilies: try families("font.family.brand"), colors: colors, shapes: shapes,
       allowsItalic: allowsItalic)
-  }
-}
-
-/// Reads `components/bullet-list.spec.json` (not DTCG): bullet shapes per level, tick, italic rule.
-enum SpecReader {
-  static func read(_ json: JSON, theme: ThemeName) throws(ThemeError) -> (BulletShapeNames, Bool) {
-    let file = ThemeLibrary.specFileName
-    let base = "themes.\(theme.rawValue)"
-    func fail(_ location: String, _ message: String) -> ThemeError {
-      ThemeError(file: file, token: location, message: message)
-    }
-    guard let entry = json["themes"]?[theme.rawValue], entry.members != nil else {
-      throw fail(base, "missing (each theme needs bullets, tick and allowsItalic)")
-    }
-    guard case .array(let items) = entry["bullets"], items.count == 3 else {
-      throw fail("\(base).bullets", "expected an array of 3 shape names (levels 0, 1, 2)")
-    }
-    var levels: [String] = []
-    for (i, item) in items.enumerated() {
-      guard let s = item.stringValue, isShapeName(s) else {
-        throw fail("\(base).bullets[\(i)]", "expected a shape name like \"orange.square\"")
-      }
-      levels.append(s)
-    }
-    guard let tick = entry["tick"]?.stringValue, isShapeName(tick) else {
-      throw fail("\(base).tick", "expected a shape name like \"orange.tick\"")
-    }
-    guard case .bool(let allowsItalic) = entry["allowsItalic"] else {
-      throw fail("\(base).allowsItalic", "expected true or false")
-    }
-    return (BulletShapeNames(levels: levels, tick: tick), allowsItalic)
-  }
-
-  /// `brand.shape`, lower-case letters, digits and hyphens on both sides of one dot.
-  static func isShapeName(_ s: String) -> Bool {
-    let parts = s.split(separator: ".", omittingEmptySubsequences: false)
-    return parts.count == 2
-      && parts.allSatisfy { part in
-        !part.isEmpty && part.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 }
-      }
   }
 }
 

@@ -49,6 +49,22 @@ enum Fixtures {
   static let white = RGBAColor(red: 255, green: 255, blue: 255)
   static let orange = RGBAColor(red: 0xF1, green: 0x6E, blue: 0x00)
 
+  /// The themes read from the repository, once.
+  static let library = Result { () throws(ThemeError) in try ThemeLibrary(directory: themesDirectory) }
+
+  /// The marker shapes a theme reads from its asset files.
+  static func markers(_ theme: ThemeName) throws -> MarkerShapes {
+    try library.get().theme(theme, mode: .light).shapes
+  }
+
+  /// A marker asset as a scene shape.
+  static func shape(_ asset: MarkerAsset) -> SceneShape {
+    SceneShape(name: asset.name, outline: asset.outline)
+  }
+
+  /// Orange's level-0 square, from `Themes/markers/orange/square.svg`.
+  static func orangeSquare() throws -> SceneShape { shape(try markers(.orange).levels[0]) }
+
   static func engine() throws -> TextEngine {
     TextEngine(fonts: try FontSet(manifest: manifest))
   }

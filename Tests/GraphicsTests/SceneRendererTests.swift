@@ -2,6 +2,7 @@ import Foundation
 import Graphics
 import Scene
 import Testing
+import Themes
 
 @Suite("SceneRenderer")
 struct SceneRendererTests {
@@ -18,7 +19,7 @@ struct SceneRendererTests {
 
   @Test("a square bullet is filled with its tint, the canvas with the background")
   func pixelColours() throws {
-    let scene = Fixtures.scene(glyph: SceneGlyph(shape: .orangeSquare, tint: Fixtures.orange))
+    let scene = Fixtures.scene(glyph: SceneGlyph(shape: try Fixtures.orangeSquare(), tint: Fixtures.orange))
     for scale in [1, 3] {
       let image = try renderer.rasterize(scene, scale: scale)
       // Icon square (10, 8, 20, 20): its centre (20, 18) is inside the 9.4/24 square.
@@ -33,7 +34,7 @@ struct SceneRendererTests {
   @Test("without a background the canvas stays transparent; a translucent tint keeps its colour")
   func transparency() throws {
     let tint = RGBAColor(red: 0xF1, green: 0x6E, blue: 0x00, alpha: 0x80)
-    let scene = Fixtures.scene(glyph: SceneGlyph(shape: .orangeSquare, tint: tint), background: nil)
+    let scene = Fixtures.scene(glyph: SceneGlyph(shape: try Fixtures.orangeSquare(), tint: tint), background: nil)
     let image = try renderer.rasterize(scene, scale: 2)
     #expect(image.pixel(x: 1, y: 1).alpha == 0)
     #expect(image.pixel(x: 700, y: 70).alpha == 0)
@@ -105,29 +106,47 @@ struct SceneRendererTests {
     #expect(colours.contains(Fixtures.black))
   }
 
-  @Test("every bullet shape is drawn inside its icon square, and outlines are hollow")
+  @Test("every theme marker is drawn inside its icon square, and outlined sparkles are hollow")
   func shapes() throws {
-    for shape in BulletShape.allCases {
-      let scene = Fixtures.scene(glyph: SceneGlyph(shape: shape, tint: Fixtures.orange), label: "")
-      let image = try renderer.rasterize(scene, scale: 3)
-      var inked = 0
-      for y in 0..<image.height {
-        for x in 0..<image.width where image.pixel(x: x, y: y).blue < 128 {
-          inked += 1
-          // Icon square (10, 8, 20, 20) at scale 3.
-          #expect((30..<90).contains(x) && (24..<84).contains(y), "\(shape) inks (\(x), \(y))")
+    for theme in ThemeName.allCases {
+      let markers = try Fixtures.markers(theme)
+      for asset in markers.levels + [markers.tick] {
+        let shape = Fixtures.shape(asset)
+        let scene = Fixtures.scene(glyph: SceneGlyph(shape: shape, tint: Fixtures.orange), label: "")
+        let image = try renderer.rasterize(scene, scale: 3)
+        var inked = 0
+        for y in 0..<image.height {
+          for x in 0..<image.width where image.pixel(x: x, y: y).blue < 128 {
+            inked += 1
+            // Icon square (10, 8, 20, 20) at scale 3.
+            #expect((30..<90).contains(x) && (24..<84).contains(y), "\(asset.name) inks (\(x), \(y))")
+          }
+        }
+        #expect(inked > 50, "\(asset.name) draws nothing")
+        let centre = rgba(image, 60, 54)
+        switch asset.name {
+        case "wireframe.sparkle-thick-outline", "wireframe.sparkle-thin-outline":
+          #expect(centre == Fixtures.white, "\(asset.name) is not hollow")
+        case _ where asset.name.hasSuffix(".tick"):
+          break
+        default:
+          #expect(centre == Fixtures.orange, "\(asset.name) centre is \(centre)")
         }
       }
-      #expect(inked > 50, "\(shape) draws nothing")
-      let centre = rgba(image, 60, 54)
-      switch shape {
-      case .wireframeSparkleThickOutline, .wireframeSparkleThinOutline:
-        #expect(centre == Fixtures.white, "\(shape) is not hollow")
-      case .orangeTick, .soshTick, .wireframeTick:
-        break
-      default:
-        #expect(centre == Fixtures.orange, "\(shape) centre is \(centre)")
-      }
+    }
+  }
+
+  @Test("a shape read back from JSON has no outline and is refused with its name")
+  func shapeWithoutOutline() throws {
+    let json = try SceneJSON.encode(SceneGlyph(shape: try Fixtures.orangeSquare(), tint: Fixtures.orange))
+    #expect(json.contains(#""shape" : "orange.square""#))
+    let decoded = try JSONDecoder().decode(SceneGlyph.self, from: Data(json.utf8))
+    #expect(decoded.shape?.name == "orange.square" && decoded.shape?.outline.paths.isEmpty == true)
+    #expect {
+      _ = try renderer.rasterize(Fixtures.scene(glyph: decoded), scale: 1)
+    } throws: { error in
+      "\(error)"
+        == "marker shape \"orange.square\" has no outline to draw (a scene read back from JSON names its shapes only; lay the list out again)"
     }
   }
 
@@ -199,7 +218,7 @@ struct SceneRendererTests {
   @Test("the same scene gives the same PNG bytes, even from another text engine")
   func deterministicPNG() throws {
     let scene = Fixtures.scene(
-      glyph: SceneGlyph(shape: .orangeTick, tint: Fixtures.orange), label: "Label عنصر")
+      glyph: SceneGlyph(shape: Fixtures.shape(try Fixtures.markers(.orange).tick), tint: Fixtures.orange), label: "Label عنصر")
     let first = try renderer.render(scene, as: .png(scale: 2))
     let second = try renderer.render(scene, as: .png(scale: 2))
     let other = try SceneRenderer(textEngine: Fixtures.engine()).render(scene, as: .png(scale: 2))
@@ -210,7 +229,7 @@ struct SceneRendererTests {
 
   @Test("a PNG at scale 3 is three times the scale-1 size")
   func scales() throws {
-    let scene = Fixtures.scene(glyph: SceneGlyph(shape: .soshDisc, tint: Fixtures.orange))
+    let scene = Fixtures.scene(glyph: SceneGlyph(shape: Fixtures.shape(try Fixtures.markers(.sosh).levels[0]), tint: Fixtures.orange))
     for scale in 1...3 {
       let image = try PNGCodec.decode(renderer.render(scene, as: .png(scale: scale)))
       #expect(image.width == 360 * scale)
@@ -225,7 +244,7 @@ struct SceneRendererTests {
 
   @Test("SVG output is byte-identical run to run, in px units, with normalised surface ids")
   func deterministicSVG() throws {
-    let scene = Fixtures.scene(glyph: SceneGlyph(shape: .orangeSquare, tint: Fixtures.orange))
+    let scene = Fixtures.scene(glyph: SceneGlyph(shape: try Fixtures.orangeSquare(), tint: Fixtures.orange))
     let first = try renderer.render(scene, as: .svg)
     _ = try renderer.render(scene, as: .pdf)  // advances Cairo's process-wide surface counter
     _ = try renderer.rasterize(scene, scale: 1)
@@ -240,7 +259,7 @@ struct SceneRendererTests {
 
   @Test("PDF output is byte-identical run to run")
   func deterministicPDF() throws {
-    let scene = Fixtures.scene(glyph: SceneGlyph(shape: .soshTick, tint: Fixtures.orange))
+    let scene = Fixtures.scene(glyph: SceneGlyph(shape: Fixtures.shape(try Fixtures.markers(.sosh).tick), tint: Fixtures.orange))
     let first = try renderer.render(scene, as: .pdf)
     let second = try renderer.render(scene, as: .pdf)
     #expect(first == second)

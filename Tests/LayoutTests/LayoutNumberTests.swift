@@ -123,10 +123,11 @@ struct LayoutNumberTests {
   func shapesAndTint(theme: ThemeName) throws {
     let t = try tokens(theme, .dark)
     let scene = try layout(threeLevelList(.unordered(asset: .bullet, isBranded: true), .bodyLarge), theme, .dark)
-    #expect(scene.rows.prefix(3).map { $0.glyph?.shape?.rawValue } == t.shapes.levels.map { Optional($0) })
+    #expect(scene.rows.prefix(3).map { $0.glyph?.shape?.name } == t.shapes.levels.map { Optional($0.name) })
+    #expect(scene.rows.prefix(3).map { $0.glyph?.shape?.outline } == t.shapes.levels.map { Optional($0.outline) })
     #expect(scene.rows[0].glyph?.tint.hex == t.colors.contentBrandPrimary.hex)
     let plain = try layout(threeLevelList(.unordered(asset: .tick, isBranded: false), .bodyLarge), theme, .dark)
-    #expect(plain.rows.allSatisfy { $0.glyph?.shape?.rawValue == t.shapes.tick && $0.marker.kind == .tick })
+    #expect(plain.rows.allSatisfy { $0.glyph?.shape?.name == t.shapes.tick.name && $0.marker.kind == .tick })
     #expect(plain.rows[0].glyph?.tint.hex == t.colors.contentDefault.hex)
     #expect(scene.background?.hex == t.colors.backgroundPrimary.hex)
     #expect(try layout(threeLevelList(.bare, .bodyLarge), theme, options: LayoutOptions(background: .none)).background == nil)

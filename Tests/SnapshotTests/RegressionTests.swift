@@ -80,7 +80,7 @@ struct RegressionTests {
     defer { try? FileManager.default.removeItem(at: themes.deletingLastPathComponent()) }
     try edit(
       themes.appendingPathComponent("components/bullet-list.spec.json"),
-      replacing: #""wireframe.sparkle-thick-outline","#, with: #""wireframe.sparkle","#)
+      replacing: #""wireframe/sparkle-thick-outline.svg","#, with: #""wireframe/sparkle.svg","#)
     let expected = try Baseline.ids { reference, layout in
       reference.variant.theme == .wireframe
         && layout.contains("\"wireframe.sparkle-thick-outline\"")

@@ -159,27 +159,34 @@ struct ReferenceTokensTests {
     }
   }
 
-  @Test("shapes and the italic rule come from components/bullet-list.spec.json")
+  @Test("marker files and the italic rule come from components/bullet-list.spec.json")
   func shapesAndItalic() throws {
     let library = try Fixture.loadLibrary()
-    let orange = BulletShapeNames(levels: ["orange.square", "orange.bar", "orange.small-square"], tick: "orange.tick")
-    let expected: [ThemeName: (BulletShapeNames, Bool)] = [
+    let orange = ["orange/square.svg", "orange/bar.svg", "orange/small-square.svg", "orange/tick.svg"]
+    let expected: [ThemeName: ([String], Bool)] = [
       .orange: (orange, false),
       .orangeCompact: (orange, false),
-      .sosh: (BulletShapeNames(levels: ["sosh.disc", "sosh.pill", "sosh.small-disc"], tick: "sosh.tick"), true),
+      .sosh: (["sosh/disc.svg", "sosh/pill.svg", "sosh/small-disc.svg", "sosh/tick.svg"], true),
       .wireframe: (
-        BulletShapeNames(
-          levels: ["wireframe.sparkle", "wireframe.sparkle-thick-outline", "wireframe.sparkle-thin-outline"],
-          tick: "wireframe.tick"), true
+        [
+          "wireframe/sparkle.svg", "wireframe/sparkle-thick-outline.svg", "wireframe/sparkle-thin-outline.svg",
+          "wireframe/tick.svg",
+        ], true
       ),
     ]
-    for (name, (shapes, italic)) in expected {
+    for (name, (files, italic)) in expected {
       for mode in ColorMode.allCases {
         let theme = try library.theme(name, mode: mode)
-        #expect(theme.shapes == shapes)
+        let assets = theme.shapes.levels + [theme.shapes.tick]
+        #expect(assets.map(\.file) == files)
+        // The scene name is the folder and the file name without extension.
+        #expect(assets.map(\.name) == files.map { $0.replacingOccurrences(of: ".svg", with: "").replacingOccurrences(of: "/", with: ".") })
+        #expect(assets.allSatisfy { !$0.outline.paths.isEmpty && $0.outline.viewBox.width == 24 })
         #expect(theme.allowsItalic == italic)
       }
     }
+    // Orange Compact reuses Orange's files: the same outlines.
+    #expect(try library.theme(.orangeCompact, mode: .light).shapes == library.theme(.orange, mode: .dark).shapes)
   }
 
   @Test("Orange Compact overrides only values that differ from Orange")

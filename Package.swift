@@ -51,19 +51,21 @@ let package = Package(
       name: "CCommonMark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
+    // reading user files (regular files only, size limits), escaping echoed input, strict numbers
+    .target(name: "SafeInput"),
     // a strict JSON parser with line/column errors, for lists, tokens and the catalogue
-    .target(name: "StrictJSON"),
+    .target(name: "StrictJSON", dependencies: ["SafeInput"]),
     // a strict reader of SVG and VectorDrawable marker files into filled outlines (pure Swift)
     .target(name: "VectorAsset"),
     // spec -> model
-    .target(name: "BulletList", dependencies: ["StrictJSON"]),
+    .target(name: "BulletList", dependencies: ["StrictJSON", "SafeInput"]),
     // tokens -> theme. The target's folder is the package root so that `Themes/` itself ships as
     // a resource bundle (`OUDSBulletListRenderer_Themes.resources` beside the executable): a library
     // user's `BulletListRenderer()` finds the package's copy without a checkout. Everything else at
     // the root is excluded; the sources stay in Sources/Themes.
     .target(
-      name: "Themes", dependencies: ["StrictJSON", "VectorAsset"], path: ".", exclude: themesTargetExclusions,
-      sources: ["Sources/Themes"], resources: [.copy("Themes")]),
+      name: "Themes", dependencies: ["StrictJSON", "VectorAsset", "SafeInput"], path: ".",
+      exclude: themesTargetExclusions, sources: ["Sources/Themes"], resources: [.copy("Themes")]),
     // the plain value that says what to draw where
     .target(name: "Scene", dependencies: ["VectorAsset"]),
     // model + theme -> scene
@@ -72,19 +74,28 @@ let package = Package(
     .target(
       name: "Graphics",
       dependencies: [
-        "Scene", "Themes", "BulletList", "VectorAsset", "CGraphics", "CRsvg", "CSpng", "CCommonMark",
-        "CCrypto",
+        "Scene", "Themes", "BulletList", "VectorAsset", "SafeInput", "CGraphics", "CRsvg", "CSpng",
+        "CCommonMark", "CCrypto",
       ]),
     // the whole pipeline behind one call
     .target(
       name: "BulletListRenderer",
-      dependencies: ["BulletList", "Themes", "Scene", "Layout", "Graphics"]),
+      dependencies: ["BulletList", "Themes", "Scene", "Layout", "Graphics", "SafeInput"]),
     // references, diffs, reports
-    .target(name: "Snapshot", dependencies: ["BulletListRenderer", "Graphics", "StrictJSON"]),
+    .target(
+      name: "Snapshot",
+      dependencies: [
+        "BulletList", "BulletListRenderer", "Graphics", "Layout", "Scene", "StrictJSON", "Themes",
+        "SafeInput",
+      ]),
     // assertSnapshot for other packages' tests
     .target(name: "OUDSSnapshotTesting", dependencies: ["Snapshot", "BulletListRenderer"]),
     .executableTarget(
-      name: "ouds-render", dependencies: ["BulletListRenderer", "Snapshot", "Graphics"]),
+      name: "ouds-render",
+      dependencies: [
+        "BulletList", "BulletListRenderer", "Graphics", "Layout", "Scene", "Snapshot", "Themes",
+        "SafeInput",
+      ]),
 
     // Test targets declare every module they import; CLITests depends on the executable so that
     // SwiftPM builds `ouds-render` before the tests, which run that binary from their own build folder.
@@ -102,6 +113,7 @@ let package = Package(
     .testTarget(
       name: "SnapshotTests",
       dependencies: ["BulletList", "Themes", "Scene", "Graphics", "Snapshot", "OUDSSnapshotTesting"]),
-    .testTarget(name: "CLITests", dependencies: ["BulletListRenderer", "Graphics", "Themes", "ouds-render"]),
+    .testTarget(
+      name: "CLITests", dependencies: ["BulletListRenderer", "Graphics", "Themes", "SafeInput", "ouds-render"]),
   ]
 )

@@ -1,4 +1,11 @@
 import Foundation
+import SafeInput
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A file that could not be written: `cannot write <path>: <reason>`.
 public struct FileWriteError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -13,12 +20,18 @@ public struct FileWriteError: Error, Hashable, Sendable, CustomStringConvertible
     self.reason = reason
   }
 
-  /// One line naming the path and the reason.
-  public var description: String { "cannot write \(path): \(reason)" }
+  /// One line naming the path (escaped) and the reason.
+  public var description: String { "cannot write \(MessageText.path(path)): \(reason)" }
 }
 
 /// Writes files so that a reader never sees a half-written one: a temporary file beside the
 /// target, then a rename.
+///
+/// An output never replaces a file this process read as input (``SafeInput/InputRegistry``,
+/// compared by device and inode, so also through hard links), nor anything but a regular file: a
+/// folder, a symbolic link (such as `/dev/stdout` or `/proc/self/fd/N`), a FIFO, a device or a
+/// socket is refused. The temporary file is named `.<name>.<UUID>.tmp` and is removed when the
+/// write fails.
 public enum AtomicFile {
   /// Writes `data` to `path`, creating missing parent folders when `createDirectories` is true.
   /// - Throws: `FileWriteError` naming the path and the reason.
@@ -34,24 +47,85 @@ public enum AtomicFile {
         throw FileWriteError(path: directory.path, reason: reason(error))
       }
     }
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    else {
-      throw FileWriteError(path: path, reason: "folder \(directory.path) does not exist")
+    guard isDirectory(directory.path) else {
+      throw FileWriteError(path: path, reason: "folder \(MessageText.path(directory.path)) does not exist")
     }
+    try checkTarget(path)
     // Unique per call: two threads (or processes) writing the same file never share a temporary.
-    let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-    guard FileManager.default.createFile(atPath: temporary.path, contents: data) else {
+    let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
+    let descriptor = temporary.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666) }
+    guard descriptor >= 0 else {
+      throw FileWriteError(path: path, reason: String(cString: strerror(errno)))
+    }
+    var failure = data.withUnsafeBytes { Descriptor.writeAll($0, to: descriptor) }
+    if close(descriptor) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+    if failure == nil, rename(temporary, url.path) != 0 { failure = String(cString: strerror(errno)) }
+    if let failure {
+      unlink(temporary)
+      throw FileWriteError(path: path, reason: failure)
+    }
+  }
+
+  /// Refuses a target that is an input of this run or not a regular file.
+  private static func checkTarget(_ path: String) throws(FileWriteError) {
+    var status = stat()
+    guard lstat(path, &status) == 0 else { return }  // nothing there yet
+    let type = FileType(mode: status.st_mode)
+    if type == .symbolicLink {
+      let destination = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map {
+        " (to \(MessageText.path($0)))"
+      } ?? ""
       throw FileWriteError(
-        path: path,
-        reason: FileManager.default.isWritableFile(atPath: directory.path) ? "write failed" : "permission denied")
+        path: path, reason: "it is a symbolic link\(destination), which would be replaced; give the path of a regular file")
     }
-    if rename(temporary.path, url.path) != 0 {
-      let message = String(cString: strerror(errno))
-      try? FileManager.default.removeItem(at: temporary)
-      throw FileWriteError(path: path, reason: message)
+    if let name = type.nonRegularName {
+      throw FileWriteError(path: path, reason: "it is \(name), not a regular file; give the path of a file to create or replace")
     }
+    if let input = InputRegistry.shared.input(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)) {
+      let same = input == path ? "" : " \(MessageText.path(input))"
+      throw FileWriteError(path: path, reason: "it is the input\(same) of this run, which would be replaced; choose another output file")
+    }
+  }
+
+  /// Whether `name` is the name of a temporary file of ``write(_:to:createDirectories:)``: `.<name>.<UUID>.tmp`.
+  public static func isTemporaryFileName(_ name: String) -> Bool {
+    guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return false }
+    let stem = name.dropLast(4)
+    guard let dot = stem.lastIndex(of: "."), dot > stem.index(after: stem.startIndex) else { return false }
+    let uuid = stem[stem.index(after: dot)...]
+    return uuid.count == 36 && UUID(uuidString: String(uuid)) != nil
+  }
+
+  /// Deletes the temporary files of interrupted writes (``isTemporaryFileName(_:)``) anywhere under
+  /// `directory` that were last modified more than `age` seconds ago; returns their paths relative to `directory`.
+  ///
+  /// Symbolic links are not followed. Use it only while no other process writes in `directory`
+  /// (for snapshots, under the record lock).
+  @discardableResult
+  public static func removeStaleTemporaryFiles(under directory: URL, olderThan age: TimeInterval) -> [String] {
+    guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else { return [] }
+    var removed: [String] = []
+    let now = Date()
+    while let relative = enumerator.nextObject() as? String {
+      let name = (relative as NSString).lastPathComponent
+      guard isTemporaryFileName(name) else { continue }
+      let full = directory.appendingPathComponent(relative).path
+      var status = stat()
+      guard lstat(full, &status) == 0, FileType(mode: status.st_mode) == .regular else { continue }
+      #if os(Linux)
+        let modified = Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec))
+      #else
+        let modified = Date(timeIntervalSince1970: TimeInterval(status.st_mtimespec.tv_sec))
+      #endif
+      guard now.timeIntervalSince(modified) > age else { continue }
+      if unlink(full) == 0 { removed.append(relative) }
+    }
+    return removed.sorted()
+  }
+
+  private static func isDirectory(_ path: String) -> Bool {
+    var isDirectory: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
   }
 
   private static func reason(_ error: any Error) -> String {

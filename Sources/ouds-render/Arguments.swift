@@ -89,10 +89,10 @@ extension ParsedArguments {
   /// returns nil when help was asked for.
   static func parseOrShowHelp(
     _ arguments: [String], command: String, valued: Set<String>, help: String
-  ) throws(UsageError) -> ParsedArguments? {
+  ) throws -> ParsedArguments? {
     let parsed = try ParsedArguments(arguments, command: command, valued: valued, flags: ["-h", "--help"])
     if parsed.has("-h") || parsed.has("--help") {
-      writeOutput(help)
+      try writeOutput(help)
       return nil
     }
     return parsed

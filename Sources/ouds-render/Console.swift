@@ -1,13 +1,60 @@
 import Foundation
+import SafeInput
 
-/// Writes a line to standard error.
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Standard output could not be written (closed, full disk, broken pipe): exit 1 with this message.
+struct OutputWriteError: Error, CustomStringConvertible {
+  /// The system's reason, e.g. `No space left on device`.
+  let reason: String
+  /// `cannot write to standard output: <reason>`.
+  var description: String { "cannot write to standard output: \(reason)" }
+}
+
+/// Makes the standard descriptors safe before anything else runs.
+///
+/// A broken pipe becomes an `EPIPE` error (reported, exit 1) instead of a silent `SIGPIPE` death,
+/// and a closed descriptor 0, 1 or 2 is taken by `/dev/null` so that no file opened later lands on
+/// it. A closed standard output gets `/dev/null` opened read-only: every write to it fails, and
+/// the command reports that it could not write its output.
+func prepareStandardDescriptors() {
+  signal(SIGPIPE, SIG_IGN)
+  for descriptor in Int32(0)...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+    let flags = descriptor == 2 ? O_WRONLY : O_RDONLY
+    let opened = open("/dev/null", flags | O_CLOEXEC)
+    if opened >= 0, opened != descriptor {
+      dup2(opened, descriptor)
+      close(opened)
+    }
+  }
+}
+
+/// Writes all of `bytes` to `descriptor`; the system's reason on failure.
+private func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> String? {
+  bytes.withUnsafeBytes { Descriptor.writeAll($0, to: descriptor) }
+}
+
+/// Writes one line to standard error, escaped and cut as by ``MessageText/line(_:)``.
+///
+/// A message that cannot be written (standard error closed or full) is dropped: there is nowhere
+/// left to report it.
 func printError(_ line: String) {
-  FileHandle.standardError.write(Data((line + "\n").utf8))
+  _ = writeAll(Array((MessageText.line(line) + "\n").utf8), to: 2)
+}
+
+/// Writes a block of text (help, usage) to standard error as it is.
+func writeErrorText(_ text: String) {
+  _ = writeAll(Array(text.utf8), to: 2)
 }
 
 /// Writes text to standard output without a trailing newline being added.
-func writeOutput(_ text: String) {
-  FileHandle.standardOutput.write(Data(text.utf8))
+/// - Throws: `OutputWriteError` when standard output is closed, full or a broken pipe.
+func writeOutput(_ text: String) throws(OutputWriteError) {
+  if let reason = writeAll(Array(text.utf8), to: 1) { throw OutputWriteError(reason: reason) }
 }
 
 /// Exit codes of every subcommand.

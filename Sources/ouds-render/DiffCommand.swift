@@ -10,7 +10,7 @@ enum DiffCommand {
   static func run(_ arguments: [String]) -> Int32 {
     DiffTool.run(
       arguments,
-      standardOutput: { print($0) },
-      standardError: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+      standardOutput: { text throws in try writeOutput(text + "\n") },
+      standardError: { printError($0) })
   }
 }

@@ -320,7 +320,7 @@ enum LayoutCommand {
         }
       }
       let json = job.isMatrix ? try SceneJSON.encode(scenes) : try SceneJSON.encode(scenes[0])
-      writeOutput(json + "\n")
+      try writeOutput(json + "\n")
       printError(sources)
       printWarnings(warnings)
       return ExitStatus.success
@@ -372,7 +372,7 @@ enum ThemesCommand {
           text += "    \(file.role): \(describe(file, locator: locator))\n"
         }
       }
-      writeOutput(text)
+      try writeOutput(text)
       return ExitStatus.success
     }
   }

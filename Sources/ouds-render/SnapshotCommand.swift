@@ -111,7 +111,7 @@ enum SnapshotCommand {
   static func run(_ arguments: [String]) -> Int32 {
     guard let subcommand = arguments.first else {
       printError("error: missing subcommand (verify, record, prune or list)")
-      FileHandle.standardError.write(Data(help.utf8))
+      writeErrorText(help)
       return ExitStatus.usage
     }
     let rest = Array(arguments.dropFirst())
@@ -121,8 +121,10 @@ enum SnapshotCommand {
     case "prune": return prune(rest)
     case "list": return list(rest)
     case "-h", "--help", "help":
-      writeOutput(help)
-      return ExitStatus.success
+      return runReportingErrors(command: "snapshot") {
+        try writeOutput(help)
+        return ExitStatus.success
+      }
     default:
       printError("error: unknown snapshot subcommand '\(subcommand)' (expected verify, record, prune or list)")
       printError("See 'ouds-render snapshot --help'.")
@@ -183,7 +185,7 @@ enum SnapshotCommand {
         raw, "snapshot verify", valued: commonValued.union(selectionValued).union(["--artifacts", "--report", "--junit"]),
         flags: [])
       if arguments.has("-h") || arguments.has("--help") {
-        writeOutput(verifyHelp)
+        try writeOutput(verifyHelp)
         return ExitStatus.success
       }
       let engine = try engine(arguments)
@@ -191,7 +193,7 @@ enum SnapshotCommand {
       let report = try engine.verify(references)
       let commands = ReviewReport.Commands.cli(extraArguments: repeatedOptions(arguments), filter: arguments.value("--filter"))
       // The table goes to stdout; it starts with the environment line when the machine differs.
-      writeOutput(SnapshotSummary.text(report, acceptCommand: commands.accept))
+      try writeOutput(SnapshotSummary.text(report, acceptCommand: commands.accept))
       if !report.succeeded {
         let artifacts =
           arguments.value("--artifacts").map { URL(fileURLWithPath: $0) }
@@ -218,7 +220,7 @@ enum SnapshotCommand {
       let arguments = try parse(
         raw, "snapshot record", valued: commonValued.union(selectionValued), flags: ["--missing", "--failed"])
       if arguments.has("-h") || arguments.has("--help") {
-        writeOutput(recordHelp)
+        try writeOutput(recordHelp)
         return ExitStatus.success
       }
       if arguments.has("--missing") && arguments.has("--failed") {
@@ -232,14 +234,14 @@ enum SnapshotCommand {
       if let headline = report.environmentHeadline, mode != .all {
         printError(headline)
       }
-      for path in report.written { writeOutput("wrote \(path)\n") }
+      for path in report.written { try writeOutput("wrote \(path)\n") }
       for outcome in report.failures {
         printError("error: \(outcome.reference.id): \(outcome.reason)")
       }
       if mode == .missing {
-        writeOutput(SnapshotSummary.missingTotals(report) + "\n")
+        try writeOutput(SnapshotSummary.missingTotals(report) + "\n")
       } else {
-        writeOutput(SnapshotSummary.totals(report) + " (record \(mode))\n")
+        try writeOutput(SnapshotSummary.totals(report) + " (record \(mode))\n")
       }
       return report.failures.isEmpty ? ExitStatus.success : ExitStatus.failure
     }
@@ -251,7 +253,7 @@ enum SnapshotCommand {
         raw, command: "snapshot prune", valued: ["--snapshots", "--filter", "--shard"],
         flags: ["--dry-run", "-h", "--help"])
       if arguments.has("-h") || arguments.has("--help") {
-        writeOutput(pruneHelp)
+        try writeOutput(pruneHelp)
         return ExitStatus.success
       }
       if arguments.value("--filter") != nil || arguments.value("--shard") != nil {
@@ -261,7 +263,7 @@ enum SnapshotCommand {
       let engine = try engine(arguments)
       let dryRun = arguments.has("--dry-run")
       let orphans = try engine.prune(dryRun: dryRun)
-      for path in orphans { writeOutput((dryRun ? "orphan " : "deleted ") + path + "\n") }
+      for path in orphans { try writeOutput((dryRun ? "orphan " : "deleted ") + path + "\n") }
       let noun = orphans.count == 1 ? "orphan" : "orphans"
       printError(dryRun ? "\(orphans.count) \(noun) (run without --dry-run to delete)" : "deleted \(orphans.count) \(noun)")
       return dryRun && !orphans.isEmpty ? ExitStatus.failure : ExitStatus.success
@@ -273,7 +275,7 @@ enum SnapshotCommand {
       let arguments = try parse(
         raw, "snapshot list", valued: ["--snapshots", "--filter", "--shard"], flags: ["--paths"])
       if arguments.has("-h") || arguments.has("--help") {
-        writeOutput(listHelp)
+        try writeOutput(listHelp)
         return ExitStatus.success
       }
       let engine = try engine(arguments)
@@ -282,7 +284,7 @@ enum SnapshotCommand {
       for reference in references {
         text += arguments.has("--paths") ? "\(reference.imagePath)\n\(reference.layoutPath)\n" : "\(reference.id)\n"
       }
-      writeOutput(text)
+      try writeOutput(text)
       return ExitStatus.success
     }
   }

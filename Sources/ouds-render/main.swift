@@ -21,6 +21,9 @@ let topLevelHelp = """
 
   """
 
+// A closed descriptor or a broken pipe must not turn into a lost message or a signal.
+prepareStandardDescriptors()
+
 // Large bitmaps reuse heap memory instead of page-faulting fresh maps (no output change).
 MemoryTuning.keepLargeBuffersOnHeap()
 
@@ -37,16 +40,20 @@ case "themes": status = ThemesCommand.run(Array(arguments.dropFirst()))
 case "snapshot": status = SnapshotCommand.run(Array(arguments.dropFirst()))
 case "diff": status = DiffCommand.run(Array(arguments.dropFirst()))
 case "--version":
-  let stack = RenderStack.current()
-  writeOutput(
-    "ouds-render \(toolVersion) (cairo \(stack.cairo), pango \(stack.pango), harfbuzz \(stack.harfbuzz), freetype \(stack.freetype), fontconfig \(stack.fontconfig), librsvg \(stack.librsvg), libspng \(stack.libspng))\n")
-  status = ExitStatus.success
+  status = runReportingErrors(command: "--version") {
+    let stack = RenderStack.current()
+    try writeOutput(
+      "ouds-render \(toolVersion) (cairo \(stack.cairo), pango \(stack.pango), harfbuzz \(stack.harfbuzz), freetype \(stack.freetype), fontconfig \(stack.fontconfig), librsvg \(stack.librsvg), libspng \(stack.libspng))\n")
+    return ExitStatus.success
+  }
 case "-h", "--help", "help":
-  writeOutput(topLevelHelp)
-  status = ExitStatus.success
+  status = runReportingErrors(command: "--help") {
+    try writeOutput(topLevelHelp)
+    return ExitStatus.success
+  }
 case nil:
   printError("error: missing subcommand")
-  FileHandle.standardError.write(Data(topLevelHelp.utf8))
+  writeErrorText(topLevelHelp)
   status = ExitStatus.usage
 case let other?:
   printError("error: unknown subcommand '\(other)'")

@@ -48,9 +48,22 @@ public enum DiffTool {
 
   /// Runs the command with its arguments (after `diff`), writing the summary line through
   /// `standardOutput` and `error: …` lines through `standardError`; returns the exit code.
+  /// An error thrown by `standardOutput` (a closed or full standard output) is reported through
+  /// `standardError` and exits 1.
   public static func run(
-    _ arguments: [String], standardOutput: (String) -> Void, standardError: (String) -> Void
+    _ arguments: [String], standardOutput: (String) throws -> Void, standardError: (String) -> Void
   ) -> Int32 {
+    do {
+      return try runThrowingOutput(arguments, standardOutput: standardOutput, standardError: standardError)
+    } catch {
+      standardError("error: \(error)")
+      return exitDifferent
+    }
+  }
+
+  private static func runThrowingOutput(
+    _ arguments: [String], standardOutput: (String) throws -> Void, standardError: (String) -> Void
+  ) throws -> Int32 {
     let invocation: Invocation
     switch parse(arguments) {
     case .success(let parsed): invocation = parsed
@@ -59,17 +72,18 @@ public enum DiffTool {
       return exitUsage
     }
     if invocation.showHelp {
-      standardOutput(help)
+      try standardOutput(help)
       return exitSame
     }
+    let result: DiffResult
     do throws(DiffToolError) {
-      let result = try compareFiles(invocation)
-      standardOutput(result.summary)
-      return result.passes ? exitSame : exitDifferent
+      result = try compareFiles(invocation)
     } catch {
       standardError("error: \(error.description)")
       return exitDifferent
     }
+    try standardOutput(result.summary)
+    return result.passes ? exitSame : exitDifferent
   }
 
   // MARK: - Comparing files

@@ -1,0 +1,299 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What a user file is for, and the largest size accepted for it.
+///
+/// The limits are far above any real input of the kind and low enough that a hostile file cannot
+/// exhaust memory; they are documented in the README ("Limits").
+public struct UserFileKind: Hashable, Sendable, CustomStringConvertible {
+  /// A few words naming the kind in messages, e.g. `list file`.
+  public var name: String
+  /// The largest accepted size in bytes.
+  public var maximumBytes: Int
+
+  /// Creates a kind.
+  public init(name: String, maximumBytes: Int) {
+    self.name = name
+    self.maximumBytes = maximumBytes
+  }
+
+  /// The kind's name.
+  public var description: String { name }
+
+  /// A bullet list (JSON): 16 MiB.
+  public static let list = UserFileKind(name: "list file", maximumBytes: 16 << 20)
+  /// A snapshot case file (JSON): 16 MiB.
+  public static let caseFile = UserFileKind(name: "case file", maximumBytes: 16 << 20)
+  /// A design-token or resolver file (JSON) of a themes folder: 16 MiB.
+  public static let tokens = UserFileKind(name: "token file", maximumBytes: 16 << 20)
+  /// A font manifest (JSON): 1 MiB.
+  public static let fontManifest = UserFileKind(name: "font manifest", maximumBytes: 1 << 20)
+  /// A font file (TTF, OTF, TTC): 256 MiB.
+  public static let font = UserFileKind(name: "font file", maximumBytes: 256 << 20)
+  /// An icon (SVG or PNG): 8 MiB.
+  public static let icon = UserFileKind(name: "icon file", maximumBytes: 8 << 20)
+  /// A reference PNG of the snapshots folder: 64 MiB.
+  public static let referenceImage = UserFileKind(name: "reference PNG", maximumBytes: 64 << 20)
+  /// A reference layout JSON of the snapshots folder: 64 MiB.
+  public static let referenceLayout = UserFileKind(name: "reference layout JSON", maximumBytes: 64 << 20)
+  /// A PNG given to `ouds-render diff`: 64 MiB.
+  public static let diffInput = UserFileKind(name: "PNG file", maximumBytes: 64 << 20)
+  /// `ENVIRONMENT.json` of a snapshots folder: 1 MiB.
+  public static let environment = UserFileKind(name: "environment file", maximumBytes: 1 << 20)
+}
+
+/// A user file that could not be read: one line naming the file (escaped) and the problem.
+public struct UserFileError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// Why the file was not read.
+  public enum Problem: Hashable, Sendable {
+    /// Nothing exists at the path.
+    case missing
+    /// The path names a folder, a FIFO, a device or a socket (the word is in `kind`).
+    case notRegular(kind: String)
+    /// The file is larger than the kind allows.
+    case tooLarge(bytes: Int, limit: Int)
+    /// The system refused to open or read it (permission denied, I/O error…).
+    case unreadable(reason: String)
+  }
+
+  /// The path as given.
+  public var path: String
+  /// What the file is for.
+  public var kind: UserFileKind
+  /// What went wrong.
+  public var problem: Problem
+
+  /// Creates an error.
+  public init(path: String, kind: UserFileKind, problem: Problem) {
+    self.path = path
+    self.kind = kind
+    self.problem = problem
+  }
+
+  /// The problem alone, without the path: `no such file`, `is a FIFO, not a regular file`…
+  public var reason: String {
+    switch problem {
+    case .missing: return "no such file"
+    case .notRegular(let kind): return "is \(kind), not a regular file"
+    case .tooLarge(let bytes, let limit):
+      return "the \(kind.name) is \(UserFile.describeSize(bytes)), over the limit of \(UserFile.describeSize(limit))"
+    case .unreadable(let reason): return "cannot be read: \(reason)"
+    }
+  }
+
+  /// `<path>: <reason>`, with the path escaped and cut as in ``MessageText/path(_:)``.
+  public var description: String { "\(MessageText.path(path)): \(reason)" }
+}
+
+/// Reads files a user hands in (lists, case files, tokens, manifests, icons, references, diff
+/// inputs) safely: only regular files, never more than the kind's size limit, never blocking.
+///
+/// The file is opened with `O_NONBLOCK` (a FIFO cannot hang the open), checked with `fstat` on
+/// the open descriptor (a folder, FIFO, device or socket is refused), and read with a cap (a file
+/// that grows while being read is refused too). Every file read is noted in ``InputRegistry``, so
+/// an output can never replace it.
+public enum UserFile {
+  /// The bytes of the regular file at `path`.
+  /// - Throws: `UserFileError` naming the file and the problem.
+  public static func read(_ path: String, kind: UserFileKind) throws(UserFileError) -> Data {
+    try read(path, kind: kind, register: true)
+  }
+
+  /// The bytes of the regular file at `path`; `register: false` reads a file this run may
+  /// rewrite (a reference that `record` compares before replacing it).
+  /// - Throws: `UserFileError` naming the file and the problem.
+  public static func read(_ path: String, kind: UserFileKind, register: Bool) throws(UserFileError) -> Data {
+    func fail(_ problem: UserFileError.Problem) -> UserFileError {
+      UserFileError(path: path, kind: kind, problem: problem)
+    }
+    let descriptor = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+    guard descriptor >= 0 else {
+      let code = errno
+      if code == ENOENT || code == ENOTDIR { throw fail(.missing) }
+      if code == ENXIO { throw fail(.notRegular(kind: "a socket or a device without a reader")) }
+      throw fail(.unreadable(reason: String(cString: strerror(code))))
+    }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      throw fail(.unreadable(reason: String(cString: strerror(errno))))
+    }
+    guard let kindName = FileType(mode: status.st_mode).nonRegularName else {
+      return try readRegular(descriptor, size: Int(status.st_size), kind: kind, fail: fail, register: register
+        ? (UInt64(status.st_dev), UInt64(status.st_ino), path) : nil)
+    }
+    throw fail(.notRegular(kind: kindName))
+  }
+
+  private static func readRegular(
+    _ descriptor: Int32, size: Int, kind: UserFileKind, fail: (UserFileError.Problem) -> UserFileError,
+    register: (device: UInt64, inode: UInt64, path: String)?
+  ) throws(UserFileError) -> Data {
+    let limit = kind.maximumBytes
+    guard size <= limit else { throw fail(.tooLarge(bytes: size, limit: limit)) }
+    // Reads until end of file, at most limit + 1 bytes (a file growing past the limit is refused).
+    var data = Data()
+    data.reserveCapacity(size + 1)
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    var total = 0
+    while total <= limit {
+      let wanted = min(chunk.count, limit + 1 - total)
+      let count = chunk.withUnsafeMutableBytes { raw in systemRead(descriptor, raw.baseAddress, wanted) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw fail(.unreadable(reason: String(cString: strerror(errno))))
+      }
+      if count == 0 { break }
+      data.append(contentsOf: chunk[0..<count])
+      total += count
+    }
+    guard total <= limit else { throw fail(.tooLarge(bytes: total, limit: limit)) }
+    if let register { InputRegistry.shared.note(device: register.device, inode: register.inode, path: register.path) }
+    return data
+  }
+
+  /// The type of the file at `path` without following a final symbolic link, or nil when nothing is there.
+  public static func type(atPath path: String) -> FileType? {
+    var status = stat()
+    guard lstat(path, &status) == 0 else { return nil }
+    return FileType(mode: status.st_mode)
+  }
+
+  /// `12 MiB`, `512 KiB` or `300 bytes`.
+  public static func describeSize(_ bytes: Int) -> String {
+    if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+    if bytes >= 1 << 20 { return String(format: "%.1f MiB", Double(bytes) / Double(1 << 20)) }
+    if bytes >= 1 << 10 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+    if bytes >= 1 << 10 { return String(format: "%.1f KiB", Double(bytes) / Double(1 << 10)) }
+    return "\(bytes) bytes"
+  }
+}
+
+/// The type of a file system entry, from the `st_mode` of `stat`.
+public enum FileType: Hashable, Sendable {
+  /// A regular file.
+  case regular
+  /// A folder.
+  case directory
+  /// A symbolic link (only from `lstat`).
+  case symbolicLink
+  /// A named pipe.
+  case fifo
+  /// A character device such as `/dev/zero`.
+  case characterDevice
+  /// A block device.
+  case blockDevice
+  /// A Unix socket.
+  case socket
+  /// Anything else.
+  case other
+
+  /// The type of a `st_mode`.
+  public init(mode: mode_t) {
+    switch mode & S_IFMT {
+    case S_IFREG: self = .regular
+    case S_IFDIR: self = .directory
+    case S_IFLNK: self = .symbolicLink
+    case S_IFIFO: self = .fifo
+    case S_IFCHR: self = .characterDevice
+    case S_IFBLK: self = .blockDevice
+    case S_IFSOCK: self = .socket
+    default: self = .other
+    }
+  }
+
+  /// `a folder`, `a FIFO`, … for messages; nil for a regular file.
+  public var nonRegularName: String? {
+    switch self {
+    case .regular: return nil
+    case .directory: return "a folder"
+    case .symbolicLink: return "a symbolic link"
+    case .fifo: return "a FIFO (named pipe)"
+    case .characterDevice: return "a character device"
+    case .blockDevice: return "a block device"
+    case .socket: return "a socket"
+    case .other: return "a special file"
+    }
+  }
+}
+
+/// The files this process has read as input (by device and inode), so that no output replaces one.
+public final class InputRegistry: @unchecked Sendable {
+  /// The process-wide registry that ``UserFile`` fills and `AtomicFile` consults.
+  public static let shared = InputRegistry()
+
+  private struct Key: Hashable {
+    var device: UInt64
+    var inode: UInt64
+  }
+
+  private let lock = NSLock()
+  private var paths: [Key: String] = [:]
+
+  /// Notes that the file `device`/`inode`, opened as `path`, is an input.
+  public func note(device: UInt64, inode: UInt64, path: String) {
+    lock.lock()
+    defer { lock.unlock() }
+    if paths[Key(device: device, inode: inode)] == nil { paths[Key(device: device, inode: inode)] = path }
+  }
+
+  /// Notes the file at `path` (following symbolic links) as an input; nothing when it does not exist.
+  public func note(path: String) {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return }
+    note(device: UInt64(status.st_dev), inode: UInt64(status.st_ino), path: path)
+  }
+
+  /// The path under which the file `device`/`inode` was read as input, or nil.
+  public func input(device: UInt64, inode: UInt64) -> String? {
+    lock.lock()
+    defer { lock.unlock() }
+    return paths[Key(device: device, inode: inode)]
+  }
+}
+
+/// `read(2)`.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+  #if canImport(Glibc)
+    Glibc.read(descriptor, buffer, count)
+  #else
+    Darwin.read(descriptor, buffer, count)
+  #endif
+}
+
+/// Writing to an open file descriptor.
+public enum Descriptor {
+  /// Writes all of `bytes` to `descriptor`, retrying when interrupted and waiting while a
+  /// non-blocking descriptor is full; returns nil, or the system's reason for the failure.
+  public static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> String? {
+    var offset = 0
+    while offset < bytes.count {
+      let written = systemWrite(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+      if written < 0 {
+        if errno == EINTR { continue }
+        if errno == EAGAIN {
+          var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+          _ = poll(&poller, 1, 1000)
+          continue
+        }
+        return String(cString: strerror(errno))
+      }
+      offset += written
+    }
+    return nil
+  }
+}
+
+/// `write(2)`.
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+  #if canImport(Glibc)
+    Glibc.write(descriptor, buffer, count)
+  #else
+    Darwin.write(descriptor, buffer, count)
+  #endif
+}

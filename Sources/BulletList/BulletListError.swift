@@ -1,3 +1,5 @@
+import SafeInput
+
 /// A problem with a list spec; the description is one line naming where it is.
 public struct BulletListError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The file the list came from, when it came from a file.
@@ -14,9 +16,11 @@ public struct BulletListError: Error, Hashable, Sendable, CustomStringConvertibl
     self.message = message
   }
 
-  /// `file: path: message`, leaving out the parts that are unknown.
+  /// `file: path: message`, leaving out the parts that are unknown; control characters are
+  /// escaped and the file name cut as in ``SafeInput/MessageText``.
   public var description: String {
-    [file, path.isEmpty ? nil : path, message].compactMap { $0 }.joined(separator: ": ")
+    [file.map(MessageText.path), path.isEmpty ? nil : MessageText.escaped(path), MessageText.escaped(message)]
+      .compactMap { $0 }.joined(separator: ": ")
   }
 
   /// The same error attributed to `file`.

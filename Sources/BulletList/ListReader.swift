@@ -1,4 +1,5 @@
 import Foundation
+import SafeInput
 import StrictJSON
 
 /// A list read from a JSON document, with the document-level settings next to it.
@@ -39,16 +40,17 @@ public struct ListReader: Sendable {
   }
 
   /// Reads the file at `path`; icon paths are resolved against the file's folder.
+  ///
+  /// Only a regular file of at most `kind.maximumBytes` is read (see ``SafeInput/UserFile``): a
+  /// folder, FIFO or device is refused without blocking.
   /// - Throws: `BulletListError` naming the file and the JSON path.
-  public func read(file path: String) throws(BulletListError) -> BulletListDocument {
+  public func read(file path: String, kind: UserFileKind = .list) throws(BulletListError) -> BulletListDocument {
     let url = URL(fileURLWithPath: path)
     let data: Data
     do {
-      data = try Data(contentsOf: url)
+      data = try UserFile.read(path, kind: kind)
     } catch {
-      let exists = FileManager.default.fileExists(atPath: path)
-      throw BulletListError(
-        file: path, path: "", message: exists ? "cannot read the file" : "no such file")
+      throw BulletListError(file: path, path: "", message: error.reason)
     }
     guard let text = String(data: data, encoding: .utf8) else {
       throw BulletListError(file: path, path: "", message: "the file is not UTF-8 text")
@@ -92,12 +94,16 @@ public struct ListReader: Sendable {
       for member in members where !allowed.contains(member.key) {
         throw fail(
           join(path, member.key),
-          "unknown key \"\(member.key)\" (allowed: \(allowed.sorted().joined(separator: ", ")))")
+          "unknown key \(MessageText.quoted(member.key)) (allowed: \(allowed.sorted().joined(separator: ", ")))")
       }
       return members
     }
 
-    func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
+    /// `path.key`, the key cut and escaped as an echoed value.
+    func join(_ path: String, _ key: String) -> String {
+      let key = MessageText.value(key)
+      return path.isEmpty ? key : path + "." + key
+    }
 
     func bool(_ value: JSONValue, at path: String) throws(BulletListError) -> Bool {
       guard case .bool(let b) = value else {
@@ -134,7 +140,7 @@ public struct ListReader: Sendable {
         case "items": items = try self.items(value, at: "items")
         case "locale":
           let tag = try string(value, at: key)
-          guard LocaleTag.isValid(tag) else { throw fail(key, "\"\(tag)\" is not a language tag such as \"en\" or \"ar-MA\"") }
+          guard LocaleTag.isValid(tag) else { throw fail(key, "\(MessageText.quoted(tag)) is not a language tag such as \"en\" or \"ar-MA\"") }
           locale = tag
         case "platform":
           let name = try string(value, at: key)
@@ -218,7 +224,7 @@ public struct ListReader: Sendable {
     {
       let name = try string(value, at: path)
       guard let style = OUDSBulletList.TextStyle(rawValue: name) else {
-        throw fail(path, "unknown text style \"\(name)\" (expected \"bodyLarge\" or \"bodyMedium\")")
+        throw fail(path, "unknown text style \(MessageText.quoted(name)) (expected \"bodyLarge\" or \"bodyMedium\")")
       }
       return style
     }
@@ -231,7 +237,7 @@ public struct ListReader: Sendable {
       case .string("unordered"): return .unordered()
       case .string("ordered"): return .ordered
       case .string("bare"): return .bare
-      case .string(let other): throw fail(path, "unknown type \"\(other)\" (\(expected))")
+      case .string(let other): throw fail(path, "unknown type \(MessageText.quoted(other)) (\(expected))")
       case .object:
         let members = try members(value, at: path, allowed: ["unordered"])
         guard let unordered = members.first?.value else { throw fail(path, expected) }
@@ -260,7 +266,7 @@ public struct ListReader: Sendable {
       case .string("bullet"): return .bullet
       case .string("tick"): return .tick
       case .string(let other):
-        throw fail(path, "unknown asset \"\(other)\" (expected \"bullet\", \"tick\" or {\"icon\": \"<file>\"})")
+        throw fail(path, "unknown asset \(MessageText.quoted(other)) (expected \"bullet\", \"tick\" or {\"icon\": \"<file>\"})")
       case .object:
         let members = try members(value, at: path, allowed: ["icon"])
         guard let icon = members.first?.value else {
@@ -270,12 +276,12 @@ public struct ListReader: Sendable {
         let file = try string(icon, at: iconPath)
         let lowered = file.lowercased()
         guard lowered.hasSuffix(".svg") || lowered.hasSuffix(".png") else {
-          throw fail(iconPath, "icon \"\(file)\" must be an .svg or .png file")
+          throw fail(iconPath, "icon \(MessageText.quoted(file)) must be an .svg or .png file")
         }
         let absolute =
           file.hasPrefix("/") ? file : URL(fileURLWithPath: baseDirectory).appendingPathComponent(file).standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: absolute) else {
-          throw fail(iconPath, "icon file not found: \(absolute)")
+          throw fail(iconPath, "icon file not found: \(MessageText.path(absolute))")
         }
         return .icon(OUDSBulletList.Icon(file: absolute))
       default:

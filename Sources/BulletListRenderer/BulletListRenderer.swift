@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Graphics
 import Layout
+import SafeInput
 import Scene
 import Themes
 
@@ -20,6 +21,59 @@ public struct RenderedList: Sendable {
   public var scene: Scene
   /// Layout warnings, one line each.
   public var warnings: [String]
+}
+
+/// A layout or drawing error (a canvas too large, an unreadable icon, a missing font) attributed
+/// to the theme and mode being rendered, and, once known, to the list file.
+public struct RenderError: Error, Sendable, CustomStringConvertible {
+  /// The list file, when the list came from a file.
+  public var file: String?
+  /// The theme being rendered; nil for a sheet of several themes.
+  public var theme: ThemeName?
+  /// The mode being rendered; nil for a sheet of several modes.
+  public var mode: ColorMode?
+  /// The error's own one-line description.
+  public var message: String
+
+  /// Creates an error.
+  public init(file: String? = nil, theme: ThemeName?, mode: ColorMode?, message: String) {
+    self.file = file
+    self.theme = theme
+    self.mode = mode
+    self.message = message
+  }
+
+  /// `<file>: theme <theme> (<mode>): <message>`, leaving out the parts that are unknown.
+  public var description: String {
+    var parts: [String] = []
+    if let file { parts.append(MessageText.path(file)) }
+    switch (theme, mode) {
+    case (let theme?, let mode?): parts.append("theme \(theme.rawValue) (\(mode.rawValue))")
+    case (let theme?, nil): parts.append("theme \(theme.rawValue)")
+    case (nil, let mode?): parts.append("sheet (\(mode.rawValue))")
+    case (nil, nil): parts.append("sheet")
+    }
+    parts.append(MessageText.escaped(message))
+    return parts.joined(separator: ": ")
+  }
+
+  /// The same error attributed to `file`.
+  public func inFile(_ file: String) -> RenderError {
+    var copy = self
+    copy.file = file
+    return copy
+  }
+
+  /// Runs `body`, turning a `GraphicsError` or `LayoutError` into a `RenderError` for `theme` and `mode`.
+  static func attributing<T>(theme: ThemeName?, mode: ColorMode?, _ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as GraphicsError {
+      throw RenderError(theme: theme, mode: mode, message: error.description)
+    } catch let error as LayoutError {
+      throw RenderError(theme: theme, mode: mode, message: error.description)
+    }
+  }
 }
 
 /// The whole pipeline behind one object: list → theme → layout → scene → picture.
@@ -189,8 +243,9 @@ public final class BulletListRenderer {
     options: LayoutOptions = LayoutOptions()
   ) throws -> LayoutResult {
     let resolved = try themes.theme(theme, mode: mode)
-    var result = try ListLayout(theme: resolved, measurer: engine(for: theme).text).layout(
-      list, options: options)
+    var result = try RenderError.attributing(theme: theme, mode: mode) {
+      try ListLayout(theme: resolved, measurer: engine(for: theme).text).layout(list, options: options)
+    }
     result.warnings = (fontWarnings[theme] ?? []) + result.warnings
     return result
   }
@@ -201,7 +256,9 @@ public final class BulletListRenderer {
     options: LayoutOptions = LayoutOptions(), format: OutputFormat
   ) throws -> RenderedList {
     let laidOut = try layout(list, theme: theme, mode: mode, options: options)
-    let data = try engine(for: theme).renderer.render(laidOut.scene, as: format)
+    let data = try RenderError.attributing(theme: theme, mode: mode) {
+      try engine(for: theme).renderer.render(laidOut.scene, as: format)
+    }
     return RenderedList(
       theme: theme, mode: mode, platform: options.platform, data: data, scene: laidOut.scene,
       warnings: laidOut.warnings)
@@ -213,7 +270,9 @@ public final class BulletListRenderer {
     options: LayoutOptions = LayoutOptions(), scale: Int
   ) throws -> (image: RasterImage, scene: Scene, warnings: [String]) {
     let laidOut = try layout(list, theme: theme, mode: mode, options: options)
-    let image = try engine(for: theme).renderer.rasterize(laidOut.scene, scale: scale)
+    let image = try RenderError.attributing(theme: theme, mode: mode) {
+      try engine(for: theme).renderer.rasterize(laidOut.scene, scale: scale)
+    }
     return (image, laidOut.scene, laidOut.warnings)
   }
 
@@ -246,9 +305,15 @@ public final class BulletListRenderer {
     defer { encoder.sync {} }  // never leave the encoder running past a thrown error
     for (index, job) in jobs.enumerated() {
       let laidOut = try layout(list, theme: job.theme, mode: job.mode, options: job.options)
-      let bitmap = try engine(for: job.theme).renderer.draw(laidOut.scene, scale: scale)
+      let bitmap = try RenderError.attributing(theme: job.theme, mode: job.mode) {
+        try engine(for: job.theme).renderer.draw(laidOut.scene, scale: scale)
+      }
       scenes.append((laidOut.scene, laidOut.warnings))
-      encoder.async { encoded.set(index, Result { try bitmap.encodePNG() }) }
+      let (theme, mode) = (job.theme, job.mode)
+      encoder.async {
+        encoded.set(
+          index, Result { try RenderError.attributing(theme: theme, mode: mode) { try bitmap.encodePNG() } })
+      }
     }
     encoder.sync {}
     return try jobs.enumerated().map { index, job in

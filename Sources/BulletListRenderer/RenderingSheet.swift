@@ -102,9 +102,13 @@ extension BulletListRenderer {
     modes: [ColorMode] = ColorMode.allCases, platforms: [OUDSBulletList.Platform]? = nil,
     options: LayoutOptions = LayoutOptions(), format: OutputFormat
   ) throws -> (data: Data, scene: Scene, warnings: [String]) {
-    let laidOut = try sheetLayout(
-      list, themes: names, modes: modes, platforms: platforms, options: options)
-    let data = try renderer(forThemes: names).render(laidOut.scene, as: format)
-    return (data, laidOut.scene, laidOut.warnings)
+    let theme = names.count == 1 ? names.first : nil
+    let mode = modes.count == 1 ? modes.first : nil
+    return try RenderError.attributing(theme: theme, mode: mode) {
+      let laidOut = try sheetLayout(
+        list, themes: names, modes: modes, platforms: platforms, options: options)
+      let data = try renderer(forThemes: names).render(laidOut.scene, as: format)
+      return (data, laidOut.scene, laidOut.warnings)
+    }
   }
 }

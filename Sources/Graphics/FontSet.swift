@@ -1,5 +1,6 @@
 import CGraphics
 import Foundation
+import SafeInput
 import Themes
 
 /// A font file that a ``FontSet`` loaded, with what the render-stack fingerprint records about it.

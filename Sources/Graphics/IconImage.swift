@@ -1,6 +1,7 @@
 import CGraphics
 import CRsvg
 import Foundation
+import SafeInput
 import Scene
 
 /// A free icon loaded from an SVG or PNG file, drawn as a tinted alpha mask.
@@ -20,14 +21,18 @@ final class IconImage {
   /// Loads an icon; the format is chosen by the file extension (`.svg` or `.png`).
   init(path: String) throws(GraphicsError) {
     self.path = path
-    guard FileManager.default.fileExists(atPath: path) else { throw .iconFileMissing(path: path) }
+    // Only a regular file within the icon size limit; a FIFO or a device never blocks or streams.
+    let data: Data
+    do {
+      data = try UserFile.read(path, kind: .icon)
+    } catch {
+      if case .missing = error.problem { throw .iconFileMissing(path: path) }
+      throw .iconFileUnreadable(path: path, reason: error.reason)
+    }
     switch (path as NSString).pathExtension.lowercased() {
     case "svg":
       source = .svg(try SVGDocument(path: path))
     case "png":
-      guard let data = FileManager.default.contents(atPath: path) else {
-        throw .iconFileUnreadable(path: path, reason: "the file cannot be opened")
-      }
       let image: RasterImage
       do {
         image = try PNGCodec.decode(data)

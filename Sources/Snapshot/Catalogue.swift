@@ -3,6 +3,7 @@ import BulletListRenderer
 import Foundation
 import Graphics
 import Layout
+import SafeInput
 import Scene
 import Themes
 import StrictJSON
@@ -190,7 +191,7 @@ public struct SnapshotFilter: Hashable, Sendable, CustomStringConvertible {
   public init(_ text: String) throws(SnapshotError) {
     let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
       .filter { !$0.isEmpty }
-    guard !parts.isEmpty else { throw SnapshotError("--filter needs a pattern, got \"\(text)\"") }
+    guard !parts.isEmpty else { throw SnapshotError("--filter needs a pattern, got \(MessageText.quoted(text))") }
     patterns = parts
   }
 
@@ -232,8 +233,10 @@ public struct SnapshotShard: Hashable, Sendable, CustomStringConvertible {
   /// - Throws: `SnapshotError` naming the text.
   public init(parsing text: String) throws(SnapshotError) {
     let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-    guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else {
-      throw SnapshotError("--shard must be i/n (e.g. 2/4), got \"\(text)\"")
+    guard parts.count == 2, let index = DecimalNumber.integer(String(parts[0])),
+      let count = DecimalNumber.integer(String(parts[1]))
+    else {
+      throw SnapshotError("--shard must be i/n (e.g. 2/4), got \(MessageText.quoted(text))")
     }
     try self.init(index: index, count: count)
   }

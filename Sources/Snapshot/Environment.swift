@@ -1,5 +1,6 @@
 import BulletListRenderer
 import Foundation
+import SafeInput
 import Graphics
 import Themes
 
@@ -64,7 +65,13 @@ public struct SnapshotEnvironment: Codable, Hashable, Sendable {
   /// - Throws: `SnapshotError` when the file exists but cannot be read.
   public static func read(from snapshotsDirectory: URL) throws(SnapshotError) -> SnapshotEnvironment? {
     let url = snapshotsDirectory.appendingPathComponent(fileName)
-    guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+    let data: Data
+    do {
+      data = try UserFile.read(url.path, kind: .environment, register: false)
+    } catch {
+      if case .missing = error.problem { return nil }
+      throw SnapshotError(error.description)
+    }
     do {
       return try JSONDecoder().decode(SnapshotEnvironment.self, from: data)
     } catch {

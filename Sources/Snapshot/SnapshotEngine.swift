@@ -3,6 +3,7 @@ import BulletListRenderer
 import Dispatch
 import Foundation
 import Graphics
+import SafeInput
 import Scene
 import Themes
 
@@ -115,8 +116,29 @@ public final class SnapshotEngine: Sendable {
     }
     let imageURL = directory.appendingPathComponent(reference.imagePath)
     let layoutURL = directory.appendingPathComponent(reference.layoutPath)
-    let expectedData = FileManager.default.contents(atPath: imageURL.path)
-    let expectedLayout = FileManager.default.contents(atPath: layoutURL.path).map { String(decoding: $0, as: UTF8.self) }
+    var unreadable: [String] = []
+    // A reference that is not a regular file, or over its size limit, fails this row only.
+    func readReference(_ url: URL, _ relative: String, kind: UserFileKind) -> Data? {
+      do {
+        return try UserFile.read(url.path, kind: kind, register: false)
+      } catch {
+        if case .missing = error.problem { return nil }
+        unreadable.append("\(MessageText.path(relative)): \(error.reason)")
+        return nil
+      }
+    }
+    let expectedData = readReference(imageURL, reference.imagePath, kind: .referenceImage)
+    let expectedLayout = readReference(layoutURL, reference.layoutPath, kind: .referenceLayout)
+      .map { String(decoding: $0, as: UTF8.self) }
+    if !unreadable.isEmpty {
+      var outcome = SnapshotOutcome(
+        reference: reference, status: .error, message: unreadable.joined(separator: "; ") + "; re-record it",
+        seconds: seconds())
+      outcome.actualImage = render.image
+      outcome.actualLayout = render.layoutJSON
+      outcome.expectedLayout = expectedLayout
+      return outcome
+    }
 
     var outcome = SnapshotOutcome(reference: reference, status: .passed)
     if let expectedData {
@@ -130,7 +152,7 @@ public final class SnapshotEngine: Sendable {
         }
       } catch {
         outcome.status = .error
-        outcome.message = "\(reference.imagePath) is not a readable PNG (\(error)); re-record it"
+        outcome.message = "\(MessageText.path(reference.imagePath)) is not a readable PNG (\(error)); re-record it"
       }
     }
     if let expectedLayout {
@@ -233,12 +255,12 @@ public final class SnapshotEngine: Sendable {
       let render = try Render(reference, renderer: renderer, snapshotsDirectory: directory, sourceDirectory: sourceDirectory)
       var wrote: [String] = []
       let png = try PNGCodec.encode(render.image)
-      if !(mode == .missing && imageExists), FileManager.default.contents(atPath: imageURL.path) != png {
+      if !(mode == .missing && imageExists), existing(imageURL, kind: .referenceImage) != png {
         try AtomicFile.write(png, to: imageURL.path, createDirectories: true)
         wrote.append(reference.imagePath)
       }
       let layout = Data(render.layoutJSON.utf8)
-      if !(mode == .missing && layoutExists), FileManager.default.contents(atPath: layoutURL.path) != layout {
+      if !(mode == .missing && layoutExists), existing(layoutURL, kind: .referenceLayout) != layout {
         try AtomicFile.write(layout, to: layoutURL.path, createDirectories: true)
         wrote.append(reference.layoutPath)
       }
@@ -249,8 +271,13 @@ public final class SnapshotEngine: Sendable {
       return SnapshotOutcome(
         reference: reference, status: .recorded, message: "wrote " + wrote.joined(separator: ", "), seconds: seconds)
     } catch {
-      return SnapshotOutcome(reference: reference, status: .error, message: "cannot record: \(error)".replacingOccurrences(of: "\n", with: " "))
+      return SnapshotOutcome(reference: reference, status: .error, message: "cannot record: \(MessageText.escaped("\(error)"))")
     }
+  }
+
+  /// The bytes of an existing reference, or nil when it is absent or not a readable regular file.
+  private static func existing(_ url: URL, kind: UserFileKind) -> Data? {
+    try? UserFile.read(url.path, kind: kind, register: false)
   }
 
   static func writtenPaths(from message: String) -> [String] {

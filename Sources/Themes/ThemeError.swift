@@ -1,4 +1,5 @@
 import Foundation
+import SafeInput
 
 /// Why a theme could not be loaded: one line naming the file, the token and the problem.
 ///
@@ -20,9 +21,11 @@ public struct ThemeError: Error, CustomStringConvertible, Equatable, Sendable {
     self.message = message
   }
 
-  /// The whole error on one line: `file: token: message`.
+  /// The whole error on one line: `file: token: message`, control characters escaped and the
+  /// file name cut as in ``SafeInput/MessageText``.
   public var description: String {
-    [file, token, message].compactMap { $0 }.joined(separator: ": ")
+    [file.map(MessageText.path), token.map(MessageText.escaped), MessageText.escaped(message)]
+      .compactMap { $0 }.joined(separator: ": ")
   }
 }
 
@@ -34,7 +37,7 @@ extension ThemeName {
     if let name = ThemeName(rawValue: key) { return name }
     if key == "orangecompact" { return .orangeCompact }
     let known = ThemeName.allCases.map(\.rawValue).joined(separator: ", ")
-    throw ThemeError(message: "unknown theme \"\(string)\" (known: \(known))")
+    throw ThemeError(message: "unknown theme \(MessageText.quoted(string)) (known: \(known))")
   }
 }
 
@@ -44,6 +47,6 @@ extension ColorMode {
     let key = string.trimmingCharacters(in: .whitespaces).lowercased()
     if let mode = ColorMode(rawValue: key) { return mode }
     let known = ColorMode.allCases.map(\.rawValue).joined(separator: ", ")
-    throw ThemeError(message: "unknown mode \"\(string)\" (known: \(known))")
+    throw ThemeError(message: "unknown mode \(MessageText.quoted(string)) (known: \(known))")
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SafeInput
 import StrictJSON
 
 /// The themes of a `Themes/` directory: reads the DTCG resolver and every file once, then hands out resolved themes.
@@ -163,11 +164,14 @@ struct FileReader: Sendable {
   /// Reads and parses a JSON file; errors name the file and, for syntax errors, the line.
   func json(_ relative: String) throws(ThemeError) -> JSON {
     let path = url(relative).path
-    guard FileManager.default.fileExists(atPath: path) else {
-      throw ThemeError(file: relative, message: "file not found (looked for \(path))")
-    }
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw ThemeError(file: relative, message: "cannot read the file")
+    let data: Data
+    do {
+      data = try UserFile.read(path, kind: relative.hasSuffix(".fonts.json") ? .fontManifest : .tokens)
+    } catch {
+      if case .missing = error.problem {
+        throw ThemeError(file: relative, message: "file not found (looked for \(MessageText.path(path)))")
+      }
+      throw ThemeError(file: relative, message: error.reason)
     }
     do {
       return try JSONParser.parse(Array(data))

@@ -1,3 +1,5 @@
+import SafeInput
+
 /// A usage mistake on the command line: printed with a pointer to `--help`, exit code 2.
 struct UsageError: Error, CustomStringConvertible {
   let description: String
@@ -37,18 +39,18 @@ struct ParsedArguments {
         inlineValue = String(argument[argument.index(after: equals)...])
       }
       if knownFlags.contains(name) {
-        guard inlineValue == nil else { throw UsageError("\(name) takes no value") }
+        guard inlineValue == nil else { throw UsageError("\(MessageText.value(name)) takes no value") }
         flags.insert(name)
       } else if valued.contains(name) {
         if let inlineValue {
           values[name] = inlineValue
         } else {
-          guard index < arguments.count else { throw UsageError("\(name) needs a value") }
+          guard index < arguments.count else { throw UsageError("\(MessageText.value(name)) needs a value") }
           values[name] = arguments[index]
           index += 1
         }
       } else {
-        throw UsageError("unknown option \(name) for 'ouds-render \(command)'")
+        throw UsageError("unknown option \(MessageText.value(name)) for 'ouds-render \(command)'")
       }
     }
   }
@@ -59,13 +61,23 @@ struct ParsedArguments {
   /// Whether flag `name` was given.
   func has(_ name: String) -> Bool { flags.contains(name) }
 
-  /// The value of `name` as a number within `range`.
+  /// The value of `name` as a decimal number (`40`, `12.5`; no hexadecimal, exponent or sign
+  /// `+`) within `range`.
   func number(_ name: String, default fallback: Double, in range: ClosedRange<Double>) throws(UsageError)
     -> Double
   {
     guard let text = values[name] else { return fallback }
-    guard let value = Double(text), range.contains(value) else {
-      throw UsageError("\(name) must be a number from \(plain(range.lowerBound)) to \(plain(range.upperBound)), got \"\(text)\"")
+    guard let value = DecimalNumber.number(text), range.contains(value) else {
+      throw UsageError("\(name) must be a number from \(plain(range.lowerBound)) to \(plain(range.upperBound)), got \(MessageText.quoted(text))")
+    }
+    return value
+  }
+
+  /// The value of `name` as a whole decimal number within `range`.
+  func integer(_ name: String, default fallback: Int, in range: ClosedRange<Int>) throws(UsageError) -> Int {
+    guard let text = values[name] else { return fallback }
+    guard let value = DecimalNumber.integer(text), range.contains(value) else {
+      throw UsageError("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(MessageText.quoted(text))")
     }
     return value
   }
@@ -78,7 +90,7 @@ struct ParsedArguments {
   func choice(_ name: String, default fallback: String, in choices: [String]) throws(UsageError) -> String {
     guard let text = values[name] else { return fallback }
     guard choices.contains(text) else {
-      throw UsageError("\(name) must be one of \(choices.joined(separator: ", ")), got \"\(text)\"")
+      throw UsageError("\(name) must be one of \(choices.joined(separator: ", ")), got \(MessageText.quoted(text))")
     }
     return text
   }
@@ -104,6 +116,9 @@ extension ParsedArguments {
       throw UsageError(
         positionals.isEmpty ? "missing <list.json>" : "expected one list file, got \(positionals.count)")
     }
+    guard !path.isEmpty else {
+      throw UsageError("the list file name is empty")
+    }
     return path
   }
 
@@ -112,6 +127,7 @@ extension ParsedArguments {
     guard let output = value("-o") ?? value("--output") else {
       throw UsageError("missing -o <\(what)>")
     }
+    guard !output.isEmpty else { throw UsageError("-o needs a file name, got an empty one") }
     return output
   }
 }

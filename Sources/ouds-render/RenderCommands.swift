@@ -1,6 +1,7 @@
 import BulletList
 import BulletListRenderer
 import Foundation
+import SafeInput
 import Graphics
 import Layout
 import Scene
@@ -89,7 +90,7 @@ struct ListJob {
     }
     let locale = arguments.value("--locale") ?? document.locale
     if let locale, !LocaleTag.isValid(locale) {
-      throw UsageError("--locale \"\(locale)\" is not a language tag such as en, fr-FR or ar-MA")
+      throw UsageError("--locale \(MessageText.quoted(locale)) is not a language tag such as en, fr-FR or ar-MA")
     }
     options = LayoutOptions(
       width: width, background: background == "none" ? .none : .theme,
@@ -103,11 +104,14 @@ struct ListJob {
   var allPlatforms: Bool { platforms.count > 1 }
 
   /// Runs `body`, attributing list errors found after reading (a fourth level, rich text in a
-  /// bold list) to the list file, so every message names the file.
+  /// bold list) and render errors (a canvas too large, an unreadable icon, with the theme and
+  /// mode) to the list file, so every message names the file.
   func attributingErrors<T>(_ body: () throws -> T) throws -> T {
     do {
       return try body()
     } catch let error as BulletListError where error.file == nil {
+      throw error.inFile(listPath)
+    }  catch let error as RenderError where error.file == nil {
       throw error.inFile(listPath)
     }
   }
@@ -186,17 +190,17 @@ func outputFormat(_ arguments: ParsedArguments, output: String, scale: Int, isFo
   let name: String
   if isFolder {
     if known.contains(extensionName) {
-      throw UsageError("with --theme all, --mode all or --platform all, -o is a folder, but \(output) names a .\(extensionName) file")
+      throw UsageError("with --theme all, --mode all or --platform all, -o is a folder, but \(MessageText.path(output)) names a .\(extensionName) file")
     }
     name = requested ?? "png"
   } else if let requested {
     if known.contains(extensionName), extensionName != requested {
-      throw UsageError("-o \(output) ends in .\(extensionName) but --format is \(requested)")
+      throw UsageError("-o \(MessageText.path(output)) ends in .\(extensionName) but --format is \(requested)")
     }
     name = requested
   } else {
     guard known.contains(extensionName) else {
-      throw UsageError("cannot tell the format of \(output): end it in .png, .svg or .pdf, or give --format")
+      throw UsageError("cannot tell the format of \(MessageText.path(output)): end it in .png, .svg or .pdf, or give --format")
     }
     name = extensionName
   }
@@ -238,8 +242,8 @@ func printWarnings(_ warnings: [String]) {
 /// The `--scale` option: 1, 2 or 3.
 func scaleOption(_ arguments: ParsedArguments) throws -> Int {
   guard let text = arguments.value("--scale") else { return 2 }
-  guard let scale = Int(text), (1...3).contains(scale) else {
-    throw UsageError("--scale must be 1, 2 or 3, got \"\(text)\"")
+  guard let scale = DecimalNumber.integer(text), (1...3).contains(scale) else {
+    throw UsageError("--scale must be 1, 2 or 3, got \(MessageText.quoted(text))")
   }
   return scale
 }
@@ -349,7 +353,7 @@ enum ThemesCommand {
           rawArguments, command: "themes", valued: ["--themes", "--font-dir"], help: help)
       else { return ExitStatus.success }
       guard arguments.positionals.isEmpty else {
-        throw UsageError("unexpected argument \(arguments.positionals[0])")
+        throw UsageError("unexpected argument \(MessageText.quoted(arguments.positionals[0]))")
       }
       let location = try ThemesLocation.resolve(explicit: arguments.value("--themes").map { URL(fileURLWithPath: $0) })
       let library = try ThemeLibrary(directory: location.directory)

@@ -1,5 +1,6 @@
 import BulletListRenderer
 import Foundation
+import SafeInput
 import Snapshot
 
 /// `ouds-render snapshot`: verify, record, prune and list the reference snapshots.
@@ -126,7 +127,7 @@ enum SnapshotCommand {
         return ExitStatus.success
       }
     default:
-      printError("error: unknown snapshot subcommand '\(subcommand)' (expected verify, record, prune or list)")
+      printError("error: unknown snapshot subcommand '\(MessageText.value(subcommand))' (expected verify, record, prune or list)")
       printError("See 'ouds-render snapshot --help'.")
       return ExitStatus.usage
     }
@@ -138,7 +139,7 @@ enum SnapshotCommand {
   /// The engine for the parsed common options.
   static func engine(_ arguments: ParsedArguments) throws -> SnapshotEngine {
     let snapshots = URL(fileURLWithPath: arguments.value("--snapshots") ?? "Snapshots")
-    let jobs = Int(try arguments.number("--jobs", default: Double(ProcessInfo.processInfo.activeProcessorCount), in: 1...256))
+    let jobs = try arguments.integer("--jobs", default: ProcessInfo.processInfo.activeProcessorCount, in: 1...256)
     return try SnapshotEngine(
       configuration: SnapshotConfiguration(
         snapshotsDirectory: snapshots,
@@ -159,7 +160,7 @@ enum SnapshotCommand {
     }
     let selected = engine.catalogue.select(filter: filter, shard: shard)
     if selected.isEmpty && filter != nil {
-      throw SnapshotError("no reference matches --filter \(arguments.value("--filter") ?? "")")
+      throw SnapshotError("no reference matches --filter \(MessageText.quoted(arguments.value("--filter") ?? ""))")
     }
     return selected
   }
@@ -174,7 +175,7 @@ enum SnapshotCommand {
   static func parse(_ raw: [String], _ command: String, valued: Set<String>, flags: Set<String>) throws -> ParsedArguments {
     let arguments = try ParsedArguments(raw, command: command, valued: valued, flags: flags.union(["-h", "--help"]))
     if let extra = arguments.positionals.first {
-      throw UsageError("unexpected argument '\(extra)'")
+      throw UsageError("unexpected argument '\(MessageText.value(extra))'")
     }
     return arguments
   }
@@ -259,7 +260,7 @@ enum SnapshotCommand {
       if arguments.value("--filter") != nil || arguments.value("--shard") != nil {
         throw UsageError("prune needs the whole catalogue: it refuses --filter and --shard")
       }
-      if let extra = arguments.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
+      if let extra = arguments.positionals.first { throw UsageError("unexpected argument '\(MessageText.value(extra))'") }
       let engine = try engine(arguments)
       let dryRun = arguments.has("--dry-run")
       let orphans = try engine.prune(dryRun: dryRun)

@@ -1,5 +1,6 @@
 import Foundation
 import Graphics
+import SafeInput
 
 /// `ouds-render`: render OUDS bullet lists, and keep their snapshots in check.
 let topLevelHelp = """
@@ -56,7 +57,7 @@ case nil:
   writeErrorText(topLevelHelp)
   status = ExitStatus.usage
 case let other?:
-  printError("error: unknown subcommand '\(other)'")
+  printError("error: unknown subcommand '\(MessageText.value(other))'")
   printError("See 'ouds-render --help'.")
   status = ExitStatus.usage
 }

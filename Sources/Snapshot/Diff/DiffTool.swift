@@ -2,6 +2,7 @@ import BulletListRenderer
 import Dispatch
 import Foundation
 import Graphics
+import SafeInput
 
 #if canImport(Glibc)
   import Glibc
@@ -115,17 +116,12 @@ public enum DiffTool {
   private static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
   private static func readPNG(_ path: String) throws(DiffToolError) -> Data {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw .missing(path: path)
-    }
-    if isDirectory.boolValue { throw .unreadable(path: path, reason: "is a directory") }
     let data: Data
     do {
-      data = try Data(contentsOf: URL(fileURLWithPath: path))
+      data = try UserFile.read(path, kind: .diffInput)
     } catch {
-      let reason = (error as NSError).localizedFailureReason ?? "\(error.localizedDescription)"
-      throw .unreadable(path: path, reason: reason)
+      if case .missing = error.problem { throw .missing(path: path) }
+      throw .unreadable(path: path, reason: error.reason)
     }
     guard data.count >= pngSignature.count, data.prefix(pngSignature.count).elementsEqual(pngSignature) else {
       throw .notPNG(path: path)
@@ -222,8 +218,8 @@ public enum DiffTool {
       case "--max-diff-pixels":
         switch value(for: name, inline: inline) {
         case .success(let text):
-          guard let number = Int(text), number >= 0 else {
-            return .failure(UsageProblem(message: "'\(name)' needs a whole number ≥ 0, got '\(text)'"))
+          guard let number = DecimalNumber.integer(text), number >= 0 else {
+            return .failure(UsageProblem(message: "'\(name)' needs a whole number ≥ 0, got '\(MessageText.value(text))'"))
           }
           invocation.options.maxDiffPixels = number
         case .failure(let problem): return .failure(problem)
@@ -231,8 +227,8 @@ public enum DiffTool {
       case "--max-diff-ratio", "--threshold":
         switch value(for: name, inline: inline) {
         case .success(let text):
-          guard let number = Double(text), number.isFinite, (0...1).contains(number) else {
-            return .failure(UsageProblem(message: "'\(name)' needs a number from 0 to 1, got '\(text)'"))
+          guard let number = DecimalNumber.number(text), (0...1).contains(number) else {
+            return .failure(UsageProblem(message: "'\(name)' needs a number from 0 to 1, got '\(MessageText.value(text))'"))
           }
           if name == "--threshold" {
             invocation.options.threshold = number
@@ -247,7 +243,7 @@ public enum DiffTool {
       case "--include-aa":
         invocation.options.includeAntiAliasing = true
       default:
-        return .failure(UsageProblem(message: "unknown option '\(argument)'"))
+        return .failure(UsageProblem(message: "unknown option '\(MessageText.value(argument))'"))
       }
       if inline != nil && ["--help", "--perceptual", "--include-aa", "--"].contains(name) {
         return .failure(UsageProblem(message: "'\(name)' takes no value"))
@@ -259,7 +255,7 @@ public enum DiffTool {
       let message =
         positionals.count < 2
         ? "expected two PNG files, got \(positionals.count)"
-        : "expected two PNG files, got \(positionals.count): unexpected '\(positionals[2])'"
+        : "expected two PNG files, got \(positionals.count): unexpected '\(MessageText.value(positionals[2]))'"
       return .failure(UsageProblem(message: message))
     }
     invocation.expectedPath = positionals[0]
@@ -278,11 +274,11 @@ enum DiffToolError: Error, CustomStringConvertible {
 
   var description: String {
     switch self {
-    case .missing(let path): return "\(path): no such file"
-    case .unreadable(let path, let reason): return "\(path): cannot be read: \(reason)"
-    case .notPNG(let path): return "\(path): not a PNG file"
-    case .undecodable(let path, let error): return "\(path): \(error.description)"
-    case .unwritable(let path, let reason): return "\(path): cannot be written: \(reason)"
+    case .missing(let path): return "\(MessageText.path(path)): no such file"
+    case .unreadable(let path, let reason): return "\(MessageText.path(path)): \(reason)"
+    case .notPNG(let path): return "\(MessageText.path(path)): not a PNG file"
+    case .undecodable(let path, let error): return "\(MessageText.path(path)): \(error.description)"
+    case .unwritable(let path, let reason): return "\(MessageText.path(path)): cannot be written: \(reason)"
     }
   }
 }

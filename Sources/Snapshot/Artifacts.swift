@@ -131,7 +131,11 @@ public enum SnapshotSummary {
     var lines: [String] = []
     if let sources = report.sources { lines.append(sources) }
     if let headline = report.environmentHeadline { lines.append(headline) }
-    lines += table(report.failures)
+    lines += table(report.failures, caseErrors: report.caseErrors)
+    for caseError in report.caseErrors {
+      lines.append("ERROR   \(caseError.id)")
+      lines.append("        \(caseError.message)")
+    }
     for outcome in report.failures {
       let label = displayStatus(outcome).uppercased().padding(toLength: 7, withPad: " ", startingAt: 0)
       lines.append("\(label) \(outcome.reference.id)")
@@ -179,9 +183,11 @@ public enum SnapshotSummary {
   ///
   /// A layout-only change reads `layout … identical  -  -  4 lines`: the PIXELS column says `identical`
   /// rather than `0`, so it is clear the pictures match.
-  public static func table(_ failures: [SnapshotOutcome]) -> [String] {
-    guard !failures.isEmpty else { return [] }
+  /// Each broken case file (`caseErrors`) is a row `error <case>/(case file) - - - -` first.
+  public static func table(_ failures: [SnapshotOutcome], caseErrors: [SnapshotCaseError] = []) -> [String] {
+    guard !failures.isEmpty || !caseErrors.isEmpty else { return [] }
     var rows = [["STATUS", "REFERENCE", "PIXELS", "RATIO", "REGIONS", "LAYOUT"]]
+    for caseError in caseErrors { rows.append(["error", caseError.id, "-", "-", "-", "-"]) }
     for outcome in failures {
       var pixels = "-"
       var ratio = "-"
@@ -215,7 +221,7 @@ public enum SnapshotSummary {
   public static func missingTotals(_ report: SnapshotRunReport) -> String {
     let recorded = report.count(.recorded)
     let existing = report.count(.skipped)
-    let errors = report.failures.count
+    let errors = report.failures.count + report.caseErrors.count
     var line = "record --missing: wrote \(report.written.count) file\(report.written.count == 1 ? "" : "s")"
       + " for \(recorded) reference\(recorded == 1 ? "" : "s")"
       + "; \(existing) already existed (not checked)"
@@ -223,16 +229,18 @@ public enum SnapshotSummary {
     return line + String(format: " in %.2f s", report.seconds)
   }
 
-  /// `N references: P passed[, R recorded][, K not checked], F failed (C changed, M missing, E errors) in S s`,
+  /// `N references: P passed[, R recorded][, K not checked], F failed (C changed, M missing, E errors)[, B broken case files] in S s`,
   /// plus `; failed: the tokens …` when the token digest differs.
   public static func totals(_ report: SnapshotRunReport) -> String {
     let failed = report.failures.count
+    let broken = report.caseErrors.count
     var line = "\(report.outcomes.count) reference\(report.outcomes.count == 1 ? "" : "s"): \(report.count(.passed)) passed"
     if report.count(.recorded) > 0 { line += ", \(report.count(.recorded)) recorded" }
     if report.count(.skipped) > 0 { line += ", \(report.count(.skipped)) not checked" }
     if failed > 0 {
       line += ", \(failed) failed (\(report.count(.changed)) changed, \(report.count(.missing)) missing, \(report.count(.error)) errors)"
     }
+    if broken > 0 { line += ", \(broken) broken case file\(broken == 1 ? "" : "s")" }
     line += String(format: " in %.2f s", report.seconds)
     if report.tokenDifference != nil { line += "; failed: the tokens are not the ones the references were recorded with" }
     return line

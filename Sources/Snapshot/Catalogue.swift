@@ -13,9 +13,9 @@ public struct SnapshotError: Error, Hashable, Sendable, CustomStringConvertible 
   /// The message.
   public var description: String
 
-  /// Creates an error.
+  /// Creates an error; control characters in `description` are escaped.
   public init(_ description: String) {
-    self.description = description
+    self.description = MessageText.escaped(description)
   }
 }
 
@@ -98,19 +98,50 @@ public struct SnapshotCase: Hashable, Sendable {
   }
 }
 
+/// A case file that could not be read: its name, where it is, and why. It fails only itself.
+public struct SnapshotCaseError: Hashable, Sendable, CustomStringConvertible {
+  /// The case name (the file name without `.json`), escaped and cut for display.
+  public var name: String
+  /// The case file relative to the snapshots folder, e.g. `cases/sample-9.json`, escaped and cut.
+  public var file: String
+  /// Why the case cannot run, one line.
+  public var message: String
+
+  /// Creates a case error.
+  public init(name: String, file: String, message: String) {
+    self.name = name
+    self.file = file
+    self.message = message
+  }
+
+  /// The id under which the error is shown in tables, reports and JUnit: `<case>/(case file)`.
+  public var id: String { "\(name)/(case file)" }
+
+  /// `<message>`, which names the case file.
+  public var description: String { message }
+}
+
 /// The catalogue: every case of a snapshots folder, expanded into references sorted by id.
+///
+/// A case file that cannot be read (malformed JSON, a bad variant, an invalid name, a FIFO) does
+/// not stop the others: it is listed in ``brokenCases`` and reported as an error row.
 public struct SnapshotCatalogue: Sendable {
   /// The snapshots folder (holds `cases/`, the references and `ENVIRONMENT.json`).
   public var directory: URL
   /// The cases, sorted by name.
   public var cases: [SnapshotCase]
+  /// The case files that could not be read, sorted by file name.
+  public var brokenCases: [SnapshotCaseError]
 
   /// The name of the folder of case files inside the snapshots folder.
   public static let casesFolderName = "cases"
 
+  /// The longest case or snapshot name: 100 characters.
+  public static let maximumNameLength = 100
+
   /// Reads every `*.json` file of `<directory>/cases/` and expands its variants.
   /// - Parameter reader: the list reader (use `BulletListRenderer.listReader()` for Markdown labels).
-  /// - Throws: `SnapshotError` naming the case file (list errors are converted).
+  /// - Throws: `SnapshotError` when the case folder is missing or holds no case file at all.
   public init(directory: URL, reader: ListReader) throws {
     self.directory = directory.standardizedFileURL
     let casesFolder = self.directory.appendingPathComponent(Self.casesFolderName)
@@ -126,33 +157,47 @@ public struct SnapshotCatalogue: Sendable {
     } catch {
       throw SnapshotError("cannot list \(casesFolder.path)")
     }
+    // Names of the snapshots folder's own files (README.md, ENVIRONMENT.json…): a case folder
+    // of the same name (in any letter case) would collide with them.
+    let root = self.directory
+    let topLevelFiles = Set(
+      ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [])
+        .filter { UserFile.type(atPath: root.appendingPathComponent($0).path) != .directory }
+        .map { $0.lowercased() })
     var cases: [SnapshotCase] = []
-    for fileName in names.sorted() where fileName.hasSuffix(".json") && !fileName.hasPrefix(".") {
+    var broken: [SnapshotCaseError] = []
+    for fileName in names.sorted() where fileName.hasSuffix(".json") {
       let file = casesFolder.appendingPathComponent(fileName)
       let name = String(fileName.dropLast(5))
-      let displayPath = "\(Self.casesFolderName)/\(fileName)"
-      guard Self.isValidName(name) else {
-        throw SnapshotError(
-          "\(displayPath): a case name may hold letters, digits, '.', '_' and '-' only")
+      let displayPath = "\(Self.casesFolderName)/\(MessageText.value(fileName))"
+      func fail(_ message: String) {
+        broken.append(SnapshotCaseError(name: MessageText.value(name), file: displayPath, message: message))
       }
-      let document: BulletListDocument
+      if let problem = Self.nameProblem(name, reserved: topLevelFiles) {
+        fail("\(displayPath): \(problem)")
+        continue
+      }
       do {
-        document = try reader.read(file: file.path)
+        let document = try reader.read(file: file.path, kind: .caseFile)
+        let variants = try VariantParser.variants(of: document, file: displayPath)
+        cases.append(SnapshotCase(name: name, file: file, document: document, variants: variants))
+      } catch let error as BulletListError {
+        var relative = error
+        relative.file = displayPath
+        fail(relative.description)
       } catch {
-        throw SnapshotError("\(error)")
+        fail("\(error)")
       }
-      let variants = try VariantParser.variants(
-        of: document, file: displayPath)
-      cases.append(SnapshotCase(name: name, file: file, document: document, variants: variants))
     }
-    guard !cases.isEmpty else {
+    guard !cases.isEmpty || !broken.isEmpty else {
       throw SnapshotError("no case files (*.json) in \(casesFolder.path)")
     }
     self.cases = cases
+    self.brokenCases = broken
   }
 
   /// Reads the catalogue with a list reader that understands `markdown` labels (libcmark).
-  /// - Throws: `SnapshotError` naming the case file.
+  /// - Throws: `SnapshotError` when the case folder is missing or empty.
   public init(directory: URL) throws {
     try self.init(directory: directory, reader: ListReader(markdownParser: CommonMarkParser()))
   }
@@ -172,12 +217,46 @@ public struct SnapshotCatalogue: Sendable {
     return selected
   }
 
-  /// Whether `name` can be a case or snapshot name: ASCII letters, digits, `.`, `_` and `-`.
+  /// The broken cases a run with `filter` and `shard` reports: those whose name the filter
+  /// selects (``SnapshotFilter/matchesCase(_:)``), all in shard 1 and none in the other shards,
+  /// so that the shards together report each once.
+  public func selectBroken(filter: SnapshotFilter? = nil, shard: SnapshotShard? = nil) -> [SnapshotCaseError] {
+    if let shard, shard.index != 1 { return [] }
+    guard let filter else { return brokenCases }
+    return brokenCases.filter { filter.matchesCase($0.name) }
+  }
+
+  /// Whether `name` can be a case or snapshot name (see ``nameProblem(_:reserved:)``).
   public static func isValidName(_ name: String) -> Bool {
-    !name.isEmpty
-      && name.unicodeScalars.allSatisfy {
-        ($0.properties.isAlphabetic && $0.isASCII) || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)
-      }
+    nameProblem(name, reserved: []) == nil
+  }
+
+  /// Why `name` cannot be a case or snapshot name, or nil when it can.
+  ///
+  /// A name holds 1 to 100 ASCII letters, digits, `.`, `_` and `-`, starts with a letter or a
+  /// digit, holds no `..`, is not `cases` (the case folder) and, ignoring letter case, is not the
+  /// name of a file of the snapshots folder (`reserved`, lower-case), since each case has a folder
+  /// of its own name there.
+  public static func nameProblem(_ name: String, reserved: Set<String>) -> String? {
+    let allowed = "letters, digits, '.', '_' and '-', starting with a letter or a digit"
+    guard !name.isEmpty else { return "the case name is empty" }
+    guard name.unicodeScalars.count <= maximumNameLength else {
+      return "the case name is longer than \(maximumNameLength) characters"
+    }
+    let valid = name.unicodeScalars.allSatisfy {
+      ($0.properties.isAlphabetic && $0.isASCII) || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)
+    }
+    guard valid, let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic || ("0"..."9").contains(first)
+    else { return "a case name may hold \(allowed) only" }
+    guard !name.contains("..") else { return "a case name may not hold '..'" }
+    let lowered = name.lowercased()
+    guard lowered != casesFolderName else {
+      return "a case may not be named '\(casesFolderName)': its references would go into the case folder"
+    }
+    guard !reserved.contains(lowered) else {
+      return "the case name collides with the file \(name) of the snapshots folder"
+    }
+    return nil
   }
 }
 
@@ -197,6 +276,18 @@ public struct SnapshotFilter: Hashable, Sendable, CustomStringConvertible {
 
   /// The filter as typed.
   public var description: String { patterns.joined(separator: ",") }
+
+  /// Whether a broken case (which has no reference ids) is selected: a substring pattern found in
+  /// its name, or a glob whose part before the first `/` matches the name.
+  public func matchesCase(_ name: String) -> Bool {
+    patterns.contains { pattern in
+      if pattern.contains(where: { "*?[".contains($0) }) {
+        let casePart = pattern.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? pattern
+        return fnmatch(casePart, name, 0) == 0
+      }
+      return name.contains(pattern) || pattern.hasPrefix(name + "/")
+    }
+  }
 
   /// Whether a reference id matches one of the patterns.
   public func matches(_ id: String) -> Bool {

@@ -8,9 +8,9 @@ public enum JUnitXML {
     // A token difference fails the run: it is one more failing test case, so CI shows it.
     let tokenCase = report.tokenDifference == nil ? 0 : 1
     let failures = report.count(.changed) + report.count(.missing) + tokenCase
-    let errors = report.count(.error)
+    let errors = report.count(.error) + report.caseErrors.count
     let skipped = report.count(.skipped)
-    let tests = report.outcomes.count + tokenCase
+    let tests = report.outcomes.count + tokenCase + report.caseErrors.count
     var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     xml += "<testsuites tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(time(report.seconds))\">\n"
     xml += "  <testsuite name=\"\(escape(suiteName))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(time(report.seconds))\">\n"
@@ -33,6 +33,11 @@ public enum JUnitXML {
       xml += escape(report.sources.map { $0 + "\n" } ?? "", attribute: false)
       xml += escape("environment differs: " + tokens, attribute: false)
       xml += "</failure>\n    </testcase>\n"
+    }
+    for caseError in report.caseErrors {
+      xml += "    <testcase classname=\"\(escape(caseError.name))\" name=\"(case file)\" file=\"\(escape(caseError.file))\" time=\"0.000\">\n"
+      xml += "      <error type=\"case-error\" message=\"\(escape(caseError.message))\">\(escape(caseError.message, attribute: false))</error>\n"
+      xml += "    </testcase>\n"
     }
     for outcome in report.outcomes {
       let reference = outcome.reference

@@ -88,12 +88,19 @@ public enum ReviewReport {
     if let headline = report.environmentHeadline {
       body += "<p class=\"environment\" id=\"environment\">\(html(headline))</p>"
     }
+    if !report.caseErrors.isEmpty {
+      body += "<section class=\"case-errors\" id=\"case-errors\"><h2>Case files that could not be read</h2><ul>"
+      for caseError in report.caseErrors {
+        body += "<li class=\"case-error\" data-id=\"\(html(caseError.id))\"><code>\(html(caseError.file))</code> <span class=\"badge error\">error</span> <span class=\"message\">\(html(caseError.message))</span></li>"
+      }
+      body += "</ul></section>"
+    }
     if failures.isEmpty && report.succeeded {
       body += "<p class=\"ok\" id=\"all-passed\">Every reference matches.</p>"
-    } else if failures.isEmpty {
+    } else if failures.isEmpty && report.tokenDifference != nil {
       body += "<p class=\"environment\" id=\"no-failing-reference\">Every reference matches, but the run fails: the environment differs (above). "
       body += "Once reviewed, record again: <code>\(html(commands.acceptAll))</code></p>"
-    } else {
+    } else if !failures.isEmpty {
       body += "<div class=\"bulk\"><label><input type=\"checkbox\" id=\"select-all\"> select all</label> "
       body += "<code id=\"selected-command\" data-prefix=\"\(html(commands.acceptSelectedPrefix))\">\(html(commands.acceptAll))</code> "
       body += "<button type=\"button\" class=\"copy\" data-copy=\"selected-command\">copy</button>"

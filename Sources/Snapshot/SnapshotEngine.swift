@@ -84,13 +84,18 @@ public final class SnapshotEngine: Sendable {
   // MARK: - Verify
 
   /// Renders `references` and compares each with its PNG and layout JSON; writes nothing.
+  ///
+  /// `caseErrors` (usually ``SnapshotCatalogue/selectBroken(filter:shard:)``) are carried into the
+  /// report, where each fails the run as an error row.
   /// - Throws: an error when no renderer can be made (e.g. an unreadable `Themes/`).
-  public func verify(_ references: [SnapshotReference]) throws -> SnapshotRunReport {
-    try run(references) { renderer, reference in
+  public func verify(_ references: [SnapshotReference], caseErrors: [SnapshotCaseError] = []) throws -> SnapshotRunReport {
+    var report = try run(references) { renderer, reference in
       Self.check(
         reference, in: self.configuration.snapshotsDirectory, renderer: renderer,
         options: self.configuration.diffOptions, sourceDirectory: self.casesDirectory)
     }
+    report.caseErrors = caseErrors
+    return report
   }
 
   /// The folder of the case files, against which free icon paths are made relative when outside the snapshots folder.
@@ -188,7 +193,8 @@ public final class SnapshotEngine: Sendable {
   /// `ENVIRONMENT.json` is updated when anything is written. With `checkExisting` (the test suite's
   /// `missing`, like swift-snapshot-testing's), existing references are compared instead of skipped.
   public func record(
-    _ references: [SnapshotReference], mode: SnapshotRecordMode, checkExisting: Bool = false
+    _ references: [SnapshotReference], mode: SnapshotRecordMode, checkExisting: Bool = false,
+    caseErrors: [SnapshotCaseError] = []
   ) throws -> SnapshotRunReport {
     let directory = configuration.snapshotsDirectory
     let cases = casesDirectory
@@ -215,6 +221,7 @@ public final class SnapshotEngine: Sendable {
         if merged.tokensSHA256 == environment.tokensSHA256 { report.tokenDifference = nil }
       }
     }
+    report.caseErrors = caseErrors
     return report
   }
 
@@ -316,7 +323,15 @@ public final class SnapshotEngine: Sendable {
 
   /// Deletes the orphans (or only lists them when `dryRun`), then removes folders left empty.
   /// - Returns: the orphans, relative to the snapshots folder.
+  ///
+  /// Refuses while a case file is broken: the references of that case would look like orphans.
   public func prune(dryRun: Bool) throws -> [String] {
+    if let first = catalogue.brokenCases.first {
+      let more = catalogue.brokenCases.count - 1
+      throw SnapshotError(
+        "cannot look for orphans while a case file is broken (its references would look like orphans): \(first.message)"
+          + (more > 0 ? " (and \(more) more)" : ""))
+    }
     let orphans = try orphans()
     guard !dryRun else { return orphans }
     let root = configuration.snapshotsDirectory

@@ -90,13 +90,16 @@ public struct SnapshotRunReport: Sendable {
   public var sources: String?
   /// Why the resolved tokens are not the ones the references were recorded with; a run with one fails.
   public var tokenDifference: String?
+  /// The case files of the selection that could not be read; each fails the run as an error row.
+  public var caseErrors: [SnapshotCaseError]
 
   /// Creates a report.
   public init(
     outcomes: [SnapshotOutcome], environmentDifferences: [String] = [],
     environment: SnapshotEnvironment? = nil, written: [String] = [], seconds: Double = 0,
-    sources: String? = nil, tokenDifference: String? = nil
+    sources: String? = nil, tokenDifference: String? = nil, caseErrors: [SnapshotCaseError] = []
   ) {
+    self.caseErrors = caseErrors
     self.outcomes = outcomes
     self.environmentDifferences = environmentDifferences
     self.environment = environment
@@ -109,8 +112,9 @@ public struct SnapshotRunReport: Sendable {
   /// The outcomes that fail the run.
   public var failures: [SnapshotOutcome] { outcomes.filter(\.isFailure) }
 
-  /// Whether every reference passed (or was recorded) and the tokens are the references' own.
-  public var succeeded: Bool { failures.isEmpty && tokenDifference == nil }
+  /// Whether every reference passed (or was recorded), every case file could be read and the
+  /// tokens are the references' own.
+  public var succeeded: Bool { failures.isEmpty && caseErrors.isEmpty && tokenDifference == nil }
 
   /// How many outcomes have `status`.
   public func count(_ status: SnapshotOutcome.Status) -> Int {

@@ -148,6 +148,13 @@ enum SnapshotCommand {
         jobs: jobs))
   }
 
+  /// The broken case files the selection reports (see ``SnapshotCatalogue/selectBroken(filter:shard:)``).
+  static func brokenCases(_ arguments: ParsedArguments, engine: SnapshotEngine) -> [SnapshotCaseError] {
+    let filter = arguments.value("--filter").flatMap { try? SnapshotFilter($0) }
+    let shard = arguments.value("--shard").flatMap { try? SnapshotShard(parsing: $0) }
+    return engine.catalogue.selectBroken(filter: filter, shard: shard)
+  }
+
   /// The selected references, or a usage error for a bad filter or shard, or a failure when nothing matches.
   static func selection(_ arguments: ParsedArguments, engine: SnapshotEngine) throws -> [SnapshotReference] {
     let filter: SnapshotFilter?
@@ -159,7 +166,7 @@ enum SnapshotCommand {
       throw UsageError("\(error)")
     }
     let selected = engine.catalogue.select(filter: filter, shard: shard)
-    if selected.isEmpty && filter != nil {
+    if selected.isEmpty && filter != nil && engine.catalogue.selectBroken(filter: filter, shard: shard).isEmpty {
       throw SnapshotError("no reference matches --filter \(MessageText.quoted(arguments.value("--filter") ?? ""))")
     }
     return selected
@@ -191,7 +198,7 @@ enum SnapshotCommand {
       }
       let engine = try engine(arguments)
       let references = try selection(arguments, engine: engine)
-      let report = try engine.verify(references)
+      let report = try engine.verify(references, caseErrors: brokenCases(arguments, engine: engine))
       let commands = ReviewReport.Commands.cli(extraArguments: repeatedOptions(arguments), filter: arguments.value("--filter"))
       // The table goes to stdout; it starts with the environment line when the machine differs.
       try writeOutput(SnapshotSummary.text(report, acceptCommand: commands.accept))
@@ -230,12 +237,15 @@ enum SnapshotCommand {
       let mode: SnapshotRecordMode = arguments.has("--missing") ? .missing : arguments.has("--failed") ? .failed : .all
       let engine = try engine(arguments)
       let references = try selection(arguments, engine: engine)
-      let report = try engine.record(references, mode: mode)
+      let report = try engine.record(references, mode: mode, caseErrors: brokenCases(arguments, engine: engine))
       if let sources = report.sources { printError(sources) }
       if let headline = report.environmentHeadline, mode != .all {
         printError(headline)
       }
       for path in report.written { try writeOutput("wrote \(path)\n") }
+      for caseError in report.caseErrors {
+        printError("error: \(caseError.message)")
+      }
       for outcome in report.failures {
         printError("error: \(outcome.reference.id): \(outcome.reason)")
       }
@@ -244,7 +254,7 @@ enum SnapshotCommand {
       } else {
         try writeOutput(SnapshotSummary.totals(report) + " (record \(mode))\n")
       }
-      return report.failures.isEmpty ? ExitStatus.success : ExitStatus.failure
+      return report.succeeded ? ExitStatus.success : ExitStatus.failure
     }
   }
 
@@ -286,7 +296,9 @@ enum SnapshotCommand {
         text += arguments.has("--paths") ? "\(reference.imagePath)\n\(reference.layoutPath)\n" : "\(reference.id)\n"
       }
       try writeOutput(text)
-      return ExitStatus.success
+      let broken = brokenCases(arguments, engine: engine)
+      for caseError in broken { printError("error: \(caseError.message)") }
+      return broken.isEmpty ? ExitStatus.success : ExitStatus.failure
     }
   }
 }

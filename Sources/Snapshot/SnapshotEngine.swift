@@ -22,6 +22,8 @@ public struct SnapshotConfiguration: Sendable {
   public var diffOptions: DiffOptions
   /// The environment read for `OUDS_THEMES_DIR` and `OUDS_FONT_DIRS`.
   public var environment: [String: String]
+  /// How long `record` and `prune` wait for another run's lock on the snapshots folder: 10 s by default.
+  public var lockTimeout: TimeInterval = 10
 
   /// Creates a configuration; `jobs` defaults to the number of active cores.
   public init(
@@ -198,6 +200,10 @@ public final class SnapshotEngine: Sendable {
   ) throws -> SnapshotRunReport {
     let directory = configuration.snapshotsDirectory
     let cases = casesDirectory
+    // One writer at a time; a killed writer's temporary files are removed under the lock.
+    let lock = try SnapshotLock.acquire(in: directory, timeout: configuration.lockTimeout, command: "snapshot record")
+    defer { withExtendedLifetime(lock) {} }
+    let removed = AtomicFile.removeStaleTemporaryFiles(under: directory, olderThan: Self.staleTemporaryAge)
     var report = try run(references) { renderer, reference in
       Self.record(
         reference, in: directory, renderer: renderer, mode: mode, options: self.configuration.diffOptions,
@@ -222,8 +228,12 @@ public final class SnapshotEngine: Sendable {
       }
     }
     report.caseErrors = caseErrors
+    report.removedTemporaryFiles = removed
     return report
   }
+
+  /// Temporary files of interrupted writes older than this (seconds) are removed by `record`: 5 s.
+  public static let staleTemporaryAge: TimeInterval = 5
 
   /// Records one reference under `directory` in `mode`; the building block of record and `assertSnapshot`.
   ///
@@ -332,8 +342,11 @@ public final class SnapshotEngine: Sendable {
         "cannot look for orphans while a case file is broken (its references would look like orphans): \(first.message)"
           + (more > 0 ? " (and \(more) more)" : ""))
     }
+    guard !dryRun else { return try orphans() }
+    let lock = try SnapshotLock.acquire(
+      in: configuration.snapshotsDirectory, timeout: configuration.lockTimeout, command: "snapshot prune")
+    defer { withExtendedLifetime(lock) {} }
     let orphans = try orphans()
-    guard !dryRun else { return orphans }
     let root = configuration.snapshotsDirectory
     var folders = Set<String>()
     for path in orphans {

@@ -92,6 +92,8 @@ public struct SnapshotRunReport: Sendable {
   public var tokenDifference: String?
   /// The case files of the selection that could not be read; each fails the run as an error row.
   public var caseErrors: [SnapshotCaseError]
+  /// Temporary files of an interrupted earlier run that `record` removed, relative to the snapshots folder.
+  public var removedTemporaryFiles: [String] = []
 
   /// Creates a report.
   public init(

@@ -70,6 +70,9 @@ enum SnapshotCommand {
     --missing renders only references whose PNG or layout JSON is absent, writes the absent files,
     and does not compare the others; it exits 0 unless rendering or writing fails.
     Snapshots/ENVIRONMENT.json is updated with this machine's render stack when anything is written.
+    One record (or prune) at a time: a second run waits up to 10 s for the lock file
+    <snapshots>/.record.lock, then fails naming the process that holds it. Temporary files
+    (.<name>.<UUID>.tmp) left by an interrupted run are removed first.
 
     OPTIONS:
       --missing               only write references that do not exist yet (existing ones are not checked)
@@ -241,6 +244,10 @@ enum SnapshotCommand {
       if let sources = report.sources { printError(sources) }
       if let headline = report.environmentHeadline, mode != .all {
         printError(headline)
+      }
+      if !report.removedTemporaryFiles.isEmpty {
+        let count = report.removedTemporaryFiles.count
+        printError("removed \(count) temporary file\(count == 1 ? "" : "s") left by an interrupted run: \(report.removedTemporaryFiles.joined(separator: ", "))")
       }
       for path in report.written { try writeOutput("wrote \(path)\n") }
       for caseError in report.caseErrors {

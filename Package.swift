@@ -115,5 +115,8 @@ let package = Package(
       dependencies: ["BulletList", "Themes", "Scene", "Graphics", "Snapshot", "OUDSSnapshotTesting"]),
     .testTarget(
       name: "CLITests", dependencies: ["BulletListRenderer", "Graphics", "Themes", "SafeInput", "ouds-render"]),
+    // seeded, in-process fuzzing of the list reader, the token loader and the Markdown parser
+    .testTarget(
+      name: "FuzzTests", dependencies: ["BulletList", "Graphics", "SafeInput", "StrictJSON", "Themes"]),
   ]
 )

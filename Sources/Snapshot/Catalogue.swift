@@ -386,7 +386,7 @@ enum VariantParser {
     _ value: JSONValue, at path: String, file: String, document: BulletListDocument
   ) throws(SnapshotError) -> [SnapshotVariant] {
     func fail(_ key: String?, _ message: String) -> SnapshotError {
-      SnapshotError("\(file): \(path)\(key.map { ".\($0)" } ?? ""): \(message)")
+      SnapshotError("\(file): \(path)\(key.map { ".\(MessageText.value($0))" } ?? ""): \(message)")
     }
     guard case .object(let members) = value else {
       throw fail(nil, "expected an object, found \(value.kindName)")
@@ -411,7 +411,7 @@ enum VariantParser {
         themes = try strings(member, key: key, all: ThemeName.allCases.map(\.rawValue), fail: fail).map {
           (text: String) throws(SnapshotError) -> ThemeName in
           guard let theme = ThemeName(rawValue: text) else {
-            throw fail(key, "unknown theme \"\(text)\" (known: \(ThemeName.allCases.map(\.rawValue).joined(separator: ", ")))")
+            throw fail(key, "unknown theme \(MessageText.quoted(text)) (known: \(ThemeName.allCases.map(\.rawValue).joined(separator: ", ")))")
           }
           return theme
         }
@@ -419,7 +419,7 @@ enum VariantParser {
         modes = try strings(member, key: key, all: ColorMode.allCases.map(\.rawValue), fail: fail).map {
           (text: String) throws(SnapshotError) -> ColorMode in
           guard let mode = ColorMode(rawValue: text) else {
-            throw fail(key, "unknown mode \"\(text)\" (known: light, dark)")
+            throw fail(key, "unknown mode \(MessageText.quoted(text)) (known: light, dark)")
           }
           return mode
         }
@@ -472,7 +472,7 @@ enum VariantParser {
           return platform
         }
       default:
-        throw fail(key, "unknown key \"\(key)\" (allowed: \(allowedKeys.joined(separator: ", ")))")
+        throw fail(key, "unknown key \(MessageText.quoted(key)) (allowed: \(allowedKeys.joined(separator: ", ")))")
       }
     }
     let baseSuffix = name ?? (suffixParts.isEmpty ? nil : suffixParts.joined(separator: "-"))

@@ -1,3 +1,5 @@
+import SafeInput
+
 /// A parsed JSON value that keeps object members in document order and tells booleans from
 /// numbers; shared by the list reader, the token loader and the snapshot catalogue.
 public enum JSONValue: Sendable, Hashable {
@@ -202,11 +204,11 @@ public struct JSONParser {
       let keyStart = index
       let key = try parseString()
       guard seen.insert(key).inserted else {
-        throw error("duplicate key \"\(key)\"", at: keyStart)
+        throw error("duplicate key \(MessageText.quoted(key))", at: keyStart)
       }
       skipWhitespace()
       guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-        throw error("expected ':' after \"\(key)\", found \(describeCurrent())")
+        throw error("expected ':' after \(MessageText.quoted(key)), found \(describeCurrent())")
       }
       index += 1
       skipWhitespace()

@@ -22,9 +22,9 @@ public struct ThemeError: Error, CustomStringConvertible, Equatable, Sendable {
   }
 
   /// The whole error on one line: `file: token: message`, control characters escaped and the
-  /// file name cut as in ``SafeInput/MessageText``.
+  /// file name and token path cut as in ``SafeInput/MessageText``.
   public var description: String {
-    [file.map(MessageText.path), token.map(MessageText.escaped), MessageText.escaped(message)]
+    [file.map(MessageText.path), token.map(MessageText.path), MessageText.escaped(message)]
       .compactMap { $0 }.joined(separator: ": ")
   }
 }

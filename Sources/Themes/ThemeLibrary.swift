@@ -141,7 +141,7 @@ public struct ThemeLibrary: Sendable {
   private func context(_ name: ThemeName, _ mode: ColorMode) throws(ThemeError) -> ResolvedContext {
     let context = Self.contextName(name, mode)
     guard let result = contexts[context] else {
-      throw ThemeError(file: Self.resolverFileName, message: "no context \"\(context)\"")
+      throw ThemeError(file: Self.resolverFileName, message: "no context \(MessageText.quoted(context))")
     }
     return try result.get()
   }
@@ -203,7 +203,7 @@ struct ResolverDocument: Sendable {
     guard json.members != nil else { throw fail(nil, "the resolver must be a JSON object") }
     guard let version = json["version"] else { throw fail("version", "missing (expected \"2025.10\")") }
     guard version.stringValue == "2025.10" else {
-      throw fail("version", "expected \"2025.10\", found \(version.stringValue.map { "\"\($0)\"" } ?? version.kindName)")
+      throw fail("version", "expected \"2025.10\", found \(version.stringValue.map { "\(MessageText.quoted($0))" } ?? version.kindName)")
     }
     var parsedFiles: [String: GroupNode] = [:]
 
@@ -216,16 +216,16 @@ struct ResolverDocument: Sendable {
         if let ref = item["$ref"] {
           guard let path = ref.stringValue else { throw fail(here, "$ref must be a string") }
           if path.contains("://") {
-            throw fail(here, "remote $ref \"\(path)\" is not supported (use a path relative to the themes directory)")
+            throw fail(here, "remote $ref \(MessageText.quoted(path)) is not supported (use a path relative to the themes directory)")
           }
           if path.hasPrefix("#") {
-            throw fail(here, "$ref \"\(path)\" inside a source list is not supported (reference token files)")
+            throw fail(here, "$ref \(MessageText.quoted(path)) inside a source list is not supported (reference token files)")
           }
           if let cached = parsedFiles[path] {
             out.append(cached)
             continue
           }
-          guard reader.exists(path) else { throw fail(here, "$ref \"\(path)\" points to no file") }
+          guard reader.exists(path) else { throw fail(here, "$ref \(MessageText.quoted(path)) points to no file") }
           let tree = try TokenFileParser.parse(try reader.json(path), file: path)
           parsedFiles[path] = tree
           out.append(tree)
@@ -247,11 +247,11 @@ struct ResolverDocument: Sendable {
       }
       if ref.hasPrefix("#/sets/") {
         let name = String(ref.dropFirst("#/sets/".count))
-        guard let set = json["sets"]?[name] else { throw fail(here, "$ref \"\(ref)\" points to no set") }
+        guard let set = json["sets"]?[name] else { throw fail(here, "$ref \(MessageText.quoted(ref)) points to no set") }
         steps.append(.set(try sources(set["sources"], at: "sets.\(name).sources")))
       } else if ref.hasPrefix("#/modifiers/") {
         let name = String(ref.dropFirst("#/modifiers/".count))
-        guard let modifier = json["modifiers"]?[name] else { throw fail(here, "$ref \"\(ref)\" points to no modifier") }
+        guard let modifier = json["modifiers"]?[name] else { throw fail(here, "$ref \(MessageText.quoted(ref)) points to no modifier") }
         guard let contextMembers = modifier["contexts"]?.members, !contextMembers.isEmpty else {
           throw fail("modifiers.\(name).contexts", "expected an object of contexts")
         }
@@ -268,7 +268,7 @@ struct ResolverDocument: Sendable {
         }
         steps.append(.modifier(name: name, contexts: contexts, defaultContext: defaultContext))
       } else {
-        throw fail(here, "$ref \"\(ref)\" must start with #/sets/ or #/modifiers/")
+        throw fail(here, "$ref \(MessageText.quoted(ref)) must start with #/sets/ or #/modifiers/")
       }
     }
     guard steps.contains(where: { if case .modifier(ThemeLibrary.themeModifierName, _, _) = $0 { true } else { false } }) else {
@@ -292,7 +292,7 @@ struct ResolverDocument: Sendable {
           let known = contexts.keys.sorted().joined(separator: ", ")
           throw ThemeError(
             file: Self.file, token: "modifiers.\(name).contexts",
-            message: chosen.map { "no context \"\($0)\" (known: \(known))" } ?? "no input and no default")
+            message: chosen.map { "no context \(MessageText.quoted($0)) (known: \(known))" } ?? "no input and no default")
         }
         trees = sources
       }
@@ -359,7 +359,7 @@ struct ThemeBuilder {
     let t = try token(path)
     guard case .dimension(let value, let unit) = t.value else { throw wrongType(t, "dimension") }
     guard unit == "px" else {
-      throw ThemeError(file: t.file, token: t.path, message: "unit \"\(unit)\"\(origin(t)) is not supported by the renderer (use px)")
+      throw ThemeError(file: t.file, token: t.path, message: "unit \(MessageText.quoted(unit))\(origin(t)) is not supported by the renderer (use px)")
     }
     return value
   }

@@ -1,4 +1,5 @@
 import Foundation
+import SafeInput
 
 /// A token value resolved for one theme and mode (aliases followed, types checked).
 public enum TokenValue: Hashable, Sendable {
@@ -107,7 +108,7 @@ enum TokenFileParser {
         try add(key, value, to: &group, path: path, file: file)
       default:
         if key.hasPrefix("$") {
-          throw ThemeError(file: file, token: here, message: "unknown property \"\(key)\" in a group")
+          throw ThemeError(file: file, token: here, message: "unknown property \(MessageText.quoted(key)) in a group")
         }
         try add(key, value, to: &group, path: path, file: file)
       }
@@ -122,7 +123,7 @@ enum TokenFileParser {
     let dotted = childPath.joined(separator: ".")
     if name.contains(".") || name.contains("{") || name.contains("}") || name.isEmpty {
       throw ThemeError(
-        file: file, token: dotted, message: "invalid name \"\(name)\" (names must not be empty or contain '.', '{' or '}')")
+        file: file, token: dotted, message: "invalid name \(MessageText.quoted(name)) (names must not be empty or contain '.', '{' or '}')")
     }
     guard value.members != nil else {
       throw ThemeError(
@@ -149,7 +150,7 @@ enum TokenFileParser {
       case "$value", "$description", "$extensions", "$deprecated": continue
       case "$type": type = try parseType(member, file: file, token: path)
       default:
-        let what = key.hasPrefix("$") ? "unknown property \"\(key)\" in a token" : "a token cannot contain \"\(key)\" (tokens have no children)"
+        let what = key.hasPrefix("$") ? "unknown property \(MessageText.quoted(key)) in a token" : "a token cannot contain \(MessageText.quoted(key)) (tokens have no children)"
         throw ThemeError(file: file, token: path, message: what)
       }
     }
@@ -168,7 +169,7 @@ enum TokenFileParser {
     guard knownTokenTypes.contains(type) else {
       throw ThemeError(
         file: file, token: token,
-        message: "unknown $type \"\(type)\" (known: \(knownTokenTypes.joined(separator: ", ")))")
+        message: "unknown $type \(MessageText.quoted(type)) (known: \(knownTokenTypes.joined(separator: ", ")))")
     }
     return type
   }
@@ -308,7 +309,7 @@ struct TokenResolver {
     guard s.hasPrefix("{"), s.hasSuffix("}"), s.count > 2 else {
       throw ThemeError(
         file: file, token: path,
-        message: "malformed alias \"\(s)\" (an alias is the whole value, like {a.b.c})")
+        message: "malformed alias \(MessageText.quoted(s)) (an alias is the whole value, like {a.b.c})")
     }
     let inner = String(s.dropFirst().dropLast())
     guard !inner.contains("{"), !inner.contains("}"),
@@ -316,7 +317,7 @@ struct TokenResolver {
     else {
       throw ThemeError(
         file: file, token: path,
-        message: "malformed alias \"\(s)\" (an alias is the whole value, like {a.b.c})")
+        message: "malformed alias \(MessageText.quoted(s)) (an alias is the whole value, like {a.b.c})")
     }
     return inner
   }
@@ -335,7 +336,7 @@ enum TokenValueParser {
         throw fail("a \(type) must be an object {\"value\": number, \"unit\": \(units.map { "\"\($0)\"" }.joined(separator: "|"))}, found \(json.kindName)")
       }
       for (key, _) in members where key != "value" && key != "unit" {
-        throw fail("unknown member \"\(key)\" in a \(type) value")
+        throw fail("unknown member \(MessageText.quoted(key)) in a \(type) value")
       }
       guard let value = json["value"]?.numberValue else { throw fail("a \(type) needs a numeric \"value\"") }
       guard let unit = json["unit"]?.stringValue, units.contains(unit) else {
@@ -388,10 +389,10 @@ enum TokenValueParser {
       throw fail("a color must be an object {\"colorSpace\": \"srgb\", \"components\": [r, g, b], \"hex\": \"#RRGGBB\"}, found \(json.kindName)")
     }
     for (key, _) in members where !["colorSpace", "components", "alpha", "hex"].contains(key) {
-      throw fail("unknown member \"\(key)\" in a color value")
+      throw fail("unknown member \(MessageText.quoted(key)) in a color value")
     }
     guard let space = json["colorSpace"]?.stringValue else { throw fail("a color needs a \"colorSpace\"") }
-    guard space == "srgb" else { throw fail("colorSpace \"\(space)\" is not supported (use \"srgb\")") }
+    guard space == "srgb" else { throw fail("colorSpace \(MessageText.quoted(space)) is not supported (use \"srgb\")") }
     guard case .array(let items) = json["components"], items.count == 3 else {
       throw fail("a color needs \"components\": three numbers from 0 to 1")
     }
@@ -411,7 +412,7 @@ enum TokenValueParser {
     }
     if let hexJSON = json["hex"] {
       guard let hex = hexJSON.stringValue, let hexBytes = parseHex6(hex) else {
-        throw fail("invalid hex \(hexJSON.stringValue.map { "\"\($0)\"" } ?? hexJSON.kindName) (expected \"#RRGGBB\")")
+        throw fail("invalid hex \(hexJSON.stringValue.map { "\(MessageText.quoted($0))" } ?? hexJSON.kindName) (expected \"#RRGGBB\")")
       }
       if hexBytes != bytes {
         let shown = components.map { String($0) }.joined(separator: ", ")

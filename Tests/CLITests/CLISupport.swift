@@ -126,3 +126,63 @@ func copyOfThemes(in folder: URL) throws -> URL {
   try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Themes"), to: copy)
   return copy
 }
+
+/// What one bounded run did.
+struct BoundedRunResult {
+  var status: Int32
+  var stderr: String
+  var timedOut: Bool
+}
+
+/// Runs `ouds-render` with its standard output sent to `stdout` (a path such as `/dev/full`,
+/// `closed` for a closed descriptor, nil for a discarded pipe), killing it after `timeout` seconds.
+func runBounded(_ arguments: [String], in directory: URL, stdout: String?, timeout: TimeInterval) throws
+  -> BoundedRunResult
+{
+  let process = Process()
+  let binary = try binaryURL().path
+  switch stdout {
+  case "closed"?:
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "exec \"$0\" \"$@\" >&-", binary] + arguments
+  case let path?:
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "exec \"$0\" \"$@\" > \"$OUDS_TEST_STDOUT\"", binary] + arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(["OUDS_TEST_STDOUT": path]) { $1 }
+  case nil:
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+  }
+  process.currentDirectoryURL = directory
+  process.standardInput = FileHandle.nullDevice
+  let err = Pipe()
+  process.standardError = err
+  let finished = DispatchSemaphore(value: 0)
+  process.terminationHandler = { _ in finished.signal() }
+  try process.run()
+  // Read stderr while waiting, so a chatty process never blocks on a full pipe.
+  let collected = StderrCollector()
+  let reader = Thread { collected.data = err.fileHandleForReading.readDataToEndOfFile() }
+  reader.start()
+  var timedOut = false
+  if finished.wait(timeout: .now() + timeout) == .timedOut {
+    timedOut = true
+    process.terminate()
+    finished.wait()
+  }
+  while !collected.done { usleep(1000) }
+  return BoundedRunResult(
+    status: process.terminationStatus, stderr: String(decoding: collected.data, as: UTF8.self), timedOut: timedOut)
+}
+
+/// The bytes read from a process's standard error on another thread.
+final class StderrCollector: @unchecked Sendable {
+  private let lock = NSLock()
+  private var bytes: Data?
+  var data: Data {
+    get { lock.lock(); defer { lock.unlock() }; return bytes ?? Data() }
+    set { lock.lock(); bytes = newValue; lock.unlock() }
+  }
+  var done: Bool { lock.lock(); defer { lock.unlock() }; return bytes != nil }
+}

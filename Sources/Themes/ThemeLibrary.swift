@@ -339,7 +339,8 @@ struct ThemeBuilder {
 
   private func token(_ path: String) throws(ThemeError) -> ResolvedToken {
     guard let t = byPath[path] else {
-      throw ThemeError(message: "theme \(context) lacks required token \(path)")
+      throw ThemeError(
+        file: ThemeLibrary.resolverFileName, message: "theme \(context) lacks required token \(path) (no source of the context defines it)")
     }
     return t
   }
@@ -387,7 +388,8 @@ struct ThemeBuilder {
   {
     // Report a missing token in the order of `requiredTokens`, before any value problem.
     for path in Self.requiredTokens where byPath[path] == nil {
-      throw ThemeError(message: "theme \(context) lacks required token \(path)")
+      throw ThemeError(
+        file: ThemeLibrary.resolverFileName, message: "theme \(context) lacks required token \(path) (no source of the context defines it)")
     }
     var paddingInline: [Double] = []
     for level in 0...2 { paddingInline.append(try px("bullet-list.space.padding-inline.level-\(level)")) }

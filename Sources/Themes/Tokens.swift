@@ -274,10 +274,10 @@ struct TokenResolver {
     if let target = try Self.aliasTarget(token.node.value, file: file, path: path) {
       if let cycleStart = stack.firstIndex(of: target) ?? (target == path ? stack.count : nil) {
         let chain = (stack[cycleStart...] + [path, target]).joined(separator: " -> ")
-        throw ThemeError(file: file, token: path, message: "alias cycle \(chain)")
+        throw ThemeError(file: file, token: path, message: "alias cycle \(MessageText.value(chain, limit: 400))")
       }
       guard indexByPath[target] != nil else {
-        throw ThemeError(file: file, token: path, message: "alias {\(target)} points to no token")
+        throw ThemeError(file: file, token: path, message: "alias {\(MessageText.value(target))} points to no token")
       }
       stack.append(path)
       let resolvedTarget = try resolve(target, stack: &stack)
@@ -285,7 +285,7 @@ struct TokenResolver {
       if let declared, declared != resolvedTarget.type {
         throw ThemeError(
           file: file, token: path,
-          message: "is a \(declared) but its alias {\(target)} is a \(resolvedTarget.type)")
+          message: "is a \(declared) but its alias {\(MessageText.value(target))} is a \(resolvedTarget.type)")
       }
       result = ResolvedToken(
         path: path, type: resolvedTarget.type, value: resolvedTarget.value, file: file,

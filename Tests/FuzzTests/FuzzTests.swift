@@ -38,10 +38,13 @@ struct FuzzTests {
     let seeds = try Self.seedLists()
     var mutator = Mutator(seed: FuzzSettings.seed)
     let reader = ListReader(markdownParser: CommonMarkParser())
+    let last = LastInput(target: "list", root: repositoryRoot)
+    defer { last.finish() }
     var accepted = 0
     var failures: [String] = []
     for iteration in 0..<FuzzSettings.iterations(default: 1200) {
       let input = mutator.mutate(seeds[mutator.int(seeds.count)])
+      last.keep(input)
       try Data(input).write(to: URL(fileURLWithPath: file))
       let start = Date()
       do {
@@ -71,11 +74,14 @@ struct FuzzTests {
     ]
     var mutator = Mutator(seed: FuzzSettings.seed &+ 1)
     let parser = CommonMarkParser()
+    let last = LastInput(target: "markdown", root: repositoryRoot)
+    defer { last.finish() }
     var failures: [String] = []
     var accepted = 0
     let iterations = FuzzSettings.iterations(default: 2000)
     for iteration in 0..<iterations {
       let bytes = mutator.mutate(Array(labels[mutator.int(labels.count)].utf8))
+      last.keep(bytes)
       let text = String(decoding: bytes, as: UTF8.self)
       let start = Date()
       do {
@@ -105,6 +111,8 @@ struct FuzzTests {
       .filter { $0.hasSuffix(".json") }.sorted() ?? []
     #expect(files.count > 10)
     var mutator = Mutator(seed: FuzzSettings.seed &+ 2)
+    let last = LastInput(target: "tokens", root: repositoryRoot)
+    defer { last.finish() }
     var failures: [String] = []
     var loaded = 0
     let iterations = FuzzSettings.iterations(default: 300)
@@ -112,7 +120,9 @@ struct FuzzTests {
       let relative = files[mutator.int(files.count)]
       let url = themes.appendingPathComponent(relative)
       let original = try Data(contentsOf: url)
-      try Data(mutator.mutate(Array(original))).write(to: url)
+      let mutated = mutator.mutate(Array(original))
+      last.keep(Array(relative.utf8) + [0x0A] + mutated)
+      try Data(mutated).write(to: url)
       defer { try? original.write(to: url) }
       let start = Date()
       func check(_ error: ThemeError) {

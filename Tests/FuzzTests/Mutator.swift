@@ -109,3 +109,19 @@ func problemsWith(message: String, mustName name: String) -> [String] {
   if !message.contains(name) { problems.append("the message does not name \(name)") }
   return problems
 }
+
+/// Keeps the input being tried in `.build/fuzz/<target>.last`, so that the input of a crash
+/// (which ends the process before any report) can be replayed; removed when the target finishes.
+struct LastInput {
+  let url: URL
+
+  init(target: String, root: URL) {
+    let folder = root.appendingPathComponent(".build/fuzz")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    url = folder.appendingPathComponent("\(target).last")
+  }
+
+  func keep(_ bytes: [UInt8]) { try? Data(bytes).write(to: url) }
+
+  func finish() { try? FileManager.default.removeItem(at: url) }
+}

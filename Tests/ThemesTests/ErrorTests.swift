@@ -75,7 +75,7 @@ struct ErrorTests {
     let library = try ThemeLibrary(directory: dir)
     #expect(
       Fixture.error { () throws(ThemeError) in try library.theme(.sosh, mode: .dark) }?.description
-        == "theme sosh-dark lacks required token color.bg.primary")
+        == "themes.resolver.json: theme sosh-dark lacks required token color.bg.primary (no source of the context defines it)")
     #expect(throws: Never.self) { try library.theme(.sosh, mode: .light) }
   }
 

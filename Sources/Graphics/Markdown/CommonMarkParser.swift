@@ -42,29 +42,41 @@ public struct CommonMarkParser: InlineMarkdownParsing {
     return RichText(runs: merged(runs))
   }
 
+  /// The text runs under `parent`, in document order, walking the tree with an explicit stack:
+  /// thousands of nested `*` or `[` cannot overflow the call stack.
   private func collect(
     _ parent: OpaquePointer, strong: Bool, emphasis: Bool, link: String?,
     into runs: inout [RichText.Run], path: String
   ) throws(BulletListError) {
-    var child = cmark_node_first_child(parent)
-    while let node = child {
+    struct Level {
+      var next: OpaquePointer?
+      var strong: Bool
+      var emphasis: Bool
+      var link: String?
+    }
+    var stack = [Level(next: cmark_node_first_child(parent), strong: strong, emphasis: emphasis, link: link)]
+    while let level = stack.last {
+      guard let node = level.next else {
+        stack.removeLast()
+        continue
+      }
+      stack[stack.count - 1].next = cmark_node_next(node)
       switch cmark_node_get_type(node) {
       case CMARK_NODE_TEXT:
         let text = cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
-        runs.append(RichText.Run(text, isStrong: strong, isEmphasis: emphasis, link: link))
+        runs.append(RichText.Run(text, isStrong: level.strong, isEmphasis: level.emphasis, link: level.link))
       case CMARK_NODE_SOFTBREAK:
-        runs.append(RichText.Run(" ", isStrong: strong, isEmphasis: emphasis, link: link))
+        runs.append(RichText.Run(" ", isStrong: level.strong, isEmphasis: level.emphasis, link: level.link))
       case CMARK_NODE_STRONG:
-        try collect(node, strong: true, emphasis: emphasis, link: link, into: &runs, path: path)
+        stack.append(Level(next: cmark_node_first_child(node), strong: true, emphasis: level.emphasis, link: level.link))
       case CMARK_NODE_EMPH:
-        try collect(node, strong: strong, emphasis: true, link: link, into: &runs, path: path)
+        stack.append(Level(next: cmark_node_first_child(node), strong: level.strong, emphasis: true, link: level.link))
       case CMARK_NODE_LINK:
         let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
-        try collect(node, strong: strong, emphasis: emphasis, link: url, into: &runs, path: path)
+        stack.append(Level(next: cmark_node_first_child(node), strong: level.strong, emphasis: level.emphasis, link: url))
       default:
         throw notAllowed(node, path: path)
       }
-      child = cmark_node_next(node)
     }
   }
 

@@ -112,7 +112,10 @@ let package = Package(
       name: "GraphicsTests", dependencies: ["BulletList", "Scene", "Themes", "VectorAsset", "Graphics", "CSpng"]),
     .testTarget(
       name: "SnapshotTests",
-      dependencies: ["BulletList", "Themes", "Scene", "Graphics", "Snapshot", "OUDSSnapshotTesting"]),
+      dependencies: [
+        "BulletList", "BulletListRenderer", "Themes", "Scene", "Graphics", "SafeInput", "Snapshot",
+        "OUDSSnapshotTesting",
+      ]),
     .testTarget(
       name: "CLITests", dependencies: ["BulletListRenderer", "Graphics", "Themes", "SafeInput", "ouds-render"]),
     // seeded, in-process fuzzing of the list reader, the token loader and the Markdown parser

@@ -83,8 +83,8 @@ public func verifySnapshot(
   settings: SnapshotTestSettings = SnapshotTestSettings(), filePath: String = #filePath,
   environment: [String: String] = ProcessInfo.processInfo.environment
 ) -> String? {
-  guard SnapshotCatalogue.isValidName(name) else {
-    return "snapshot name \"\(name)\" may hold letters, digits, '.', '_' and '-' only"
+  if let problem = SnapshotCatalogue.nameProblem(name, reserved: []) {
+    return "snapshot name \"\(name)\": \(problem)"
   }
   let recordMode: SnapshotRecordMode
   do {

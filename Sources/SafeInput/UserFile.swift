@@ -250,10 +250,19 @@ public final class InputRegistry: @unchecked Sendable {
   }
 
   /// The path under which the file `device`/`inode` was read as input, or nil.
+  ///
+  /// Only while that path still names the same file: once an input is deleted or replaced, the
+  /// system may give its inode number to a new file, which is not an input.
   public func input(device: UInt64, inode: UInt64) -> String? {
     lock.lock()
-    defer { lock.unlock() }
-    return paths[Key(device: device, inode: inode)]
+    let path = paths[Key(device: device, inode: inode)]
+    lock.unlock()
+    guard let path else { return nil }
+    var status = stat()
+    guard stat(path, &status) == 0, UInt64(status.st_dev) == device, UInt64(status.st_ino) == inode else {
+      return nil
+    }
+    return path
   }
 }
 

@@ -238,7 +238,7 @@ public struct SnapshotCatalogue: Sendable {
   /// name of a file of the snapshots folder (`reserved`, lower-case), since each case has a folder
   /// of its own name there.
   public static func nameProblem(_ name: String, reserved: Set<String>) -> String? {
-    let allowed = "letters, digits, '.', '_' and '-', starting with a letter or a digit"
+    let allowed = "only letters, digits, '.', '_' and '-', and starts with a letter or a digit"
     guard !name.isEmpty else { return "the case name is empty" }
     guard name.unicodeScalars.count <= maximumNameLength else {
       return "the case name is longer than \(maximumNameLength) characters"
@@ -247,7 +247,7 @@ public struct SnapshotCatalogue: Sendable {
       ($0.properties.isAlphabetic && $0.isASCII) || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)
     }
     guard valid, let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic || ("0"..."9").contains(first)
-    else { return "a case name may hold \(allowed) only" }
+    else { return "a case name holds \(allowed)" }
     guard !name.contains("..") else { return "a case name may not hold '..'" }
     let lowered = name.lowercased()
     guard lowered != casesFolderName else {

@@ -23,7 +23,7 @@ struct HostileSnapshotTests {
     let catalogue = recorder.catalogue
     #expect(catalogue.cases.map(\.name) == ["sample-1", "sample-2"])
     #expect(catalogue.brokenCases.map(\.message) == [
-      "cases/.hidden.json: a case name may hold letters, digits, '.', '_' and '-', starting with a letter or a digit only",
+      "cases/.hidden.json: a case name holds only letters, digits, '.', '_' and '-', and starts with a letter or a digit",
       "cases/a..b.json: a case name may not hold '..'",
       "cases/broken.json: malformed JSON at line 2, column 1: unexpected end of file, expected a value",
       "cases/cases.json: a case may not be named 'cases': its references would go into the case folder",

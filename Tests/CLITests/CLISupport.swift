@@ -140,7 +140,7 @@ func runBounded(_ arguments: [String], in directory: URL, stdout: String?, timeo
   -> BoundedRunResult
 {
   let process = Process()
-  let binary = try binaryURL().path
+  let binary = try BuiltBinary.url.get().path
   switch stdout {
   case "closed"?:
     process.executableURL = URL(fileURLWithPath: "/bin/sh")

@@ -55,11 +55,11 @@ public enum AtomicFile {
     let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
     let descriptor = temporary.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666) }
     guard descriptor >= 0 else {
-      throw FileWriteError(path: path, reason: String(cString: strerror(errno)))
+      throw FileWriteError(path: path, reason: systemReason(errno))
     }
     var failure = data.withUnsafeBytes { Descriptor.writeAll($0, to: descriptor) }
-    if close(descriptor) != 0, failure == nil { failure = String(cString: strerror(errno)) }
-    if failure == nil, rename(temporary, url.path) != 0 { failure = String(cString: strerror(errno)) }
+    if close(descriptor) != 0, failure == nil { failure = systemReason(errno) }
+    if failure == nil, rename(temporary, url.path) != 0 { failure = systemReason(errno) }
     if let failure {
       unlink(temporary)
       throw FileWriteError(path: path, reason: failure)
@@ -135,4 +135,10 @@ public enum AtomicFile {
     }
     return nsError.localizedDescription
   }
+}
+
+/// The system's text for `code`, starting lower-case like the rest of a message (`permission denied`).
+private func systemReason(_ code: Int32) -> String {
+  let text = String(cString: strerror(code))
+  return text.prefix(1).lowercased() + text.dropFirst()
 }

@@ -73,16 +73,14 @@ struct SafeInputTests {
     #expect(UserFileKind.list.maximumBytes == 16 << 20)
   }
 
-  @Test("an atomic write never replaces a file read as input, a link or a special file; no temporary is left")
+  @Test("an atomic write never replaces a link or a special file; no temporary is left")
   func atomicWriteRefusals() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
+    // An output equal to an input (also through a hard link) is refused: the hostile corpus checks
+    // it through the binary (Tests/Hostile: "-o equal to the input", "-o a hard link of the input").
     let input = try write("{\"items\": []}", "input.json", in: folder)
-    _ = try UserFile.read(input, kind: .list)
     let original = try Data(contentsOf: URL(fileURLWithPath: input))
-    #expect(throws: FileWriteError(path: input, reason: "it is the input of this run, which would be replaced; choose another output file")) {
-      try AtomicFile.write(Data("x".utf8), to: input)
-    }
     let link = folder.appendingPathComponent("link.png").path
     try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "input.json")
     #expect(throws: FileWriteError.self) { try AtomicFile.write(Data("x".utf8), to: link) }

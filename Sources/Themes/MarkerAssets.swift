@@ -1,4 +1,5 @@
 import Foundation
+import SafeInput
 import StrictJSON
 import VectorAsset
 
@@ -108,6 +109,8 @@ struct MarkerLoader {
 
   let directory: URL
   private var cache: [String: Result<VectorOutline, VectorAssetError>] = [:]
+  /// The asset files read (or tried), relative to ``folder``, each once, in the order first named.
+  private(set) var files: [String] = []
 
   init(directory: URL) {
     self.directory = directory
@@ -139,7 +142,17 @@ struct MarkerLoader {
     if let cached = cache[file] {
       result = cached
     } else {
-      let path = directory.appendingPathComponent(Self.folder).appendingPathComponent(file).path
+      // The spec's name is a plain `<folder>/<name>` (no `..`), but a folder on the way may be a
+      // symbolic link: the asset must still be inside the themes folder.
+      let path: String
+      switch FolderReference.resolve(relative, inside: directory) {
+      case .success(let confined): path = confined
+      case .failure(let problem):
+        throw ThemeError(
+          file: ThemeLibrary.specFileName, token: location,
+          message: "asset \(MessageText.quoted(file)) \(problem.message(folder: FileReader.folderName))")
+      }
+      files.append(file)
       result = Result { () throws(VectorAssetError) in
         try VectorAssetReader.outline(contentsOf: path)
       }

@@ -13,6 +13,9 @@ import StrictJSON
 public struct ThemeLibrary: Sendable {
   /// The themes directory this library was read from.
   public let directory: URL
+  /// Every file of the directory the library read or tried to read (resolver, spec, token files,
+  /// marker assets, font manifests), each once: the inputs an output must never replace.
+  public let files: [URL]
 
   /// Name of the resolver document inside the themes directory.
   public static let resolverFileName = "themes.resolver.json"
@@ -66,6 +69,11 @@ public struct ThemeLibrary: Sendable {
       }
     }
     self.manifests = manifests
+    let relative =
+      [Self.resolverFileName] + resolver.files + [Self.specFileName]
+      + markers.files.map { "\(MarkerLoader.folder)/\($0)" }
+      + ThemeName.allCases.map(Self.fontManifestFileName(for:))
+    self.files = relative.compactMap { try? reader.path($0) }.map { URL(fileURLWithPath: $0) }
   }
 
   /// The name of the resolver context for a theme and mode, e.g. `orange-compact-dark`.
@@ -150,20 +158,48 @@ public struct ThemeLibrary: Sendable {
 // MARK: - Files
 
 /// Reads files of the themes directory and reports paths relative to it.
+///
+/// Every path is confined to the directory (see ``SafeInput/FolderReference``): an absolute path,
+/// a `..` above it or a symbolic link out of it is refused, so a crafted themes folder cannot make
+/// the tool read other files.
 struct FileReader: Sendable {
   var directory: URL
 
-  func url(_ relative: String) -> URL {
-    relative.hasPrefix("/") ? URL(fileURLWithPath: relative) : directory.appendingPathComponent(relative)
+  /// How messages name the directory.
+  static let folderName = "the themes folder"
+
+  /// Where a file path was written, for errors: the file, the location in it, and what names the path (`$ref`).
+  struct Reference {
+    var file: String
+    var location: String
+    var label: String
   }
 
-  func exists(_ relative: String) -> Bool {
-    FileManager.default.fileExists(atPath: url(relative).path)
+  /// The path of `relative` inside the directory.
+  /// - Throws: `ThemeError` naming `reference` (the file and location that wrote the path) or,
+  ///   for a file the loader names itself, the file.
+  func path(_ relative: String, reference: Reference? = nil) throws(ThemeError) -> String {
+    switch FolderReference.resolve(relative, inside: directory) {
+    case .success(let path):
+      return path
+    case .failure(let problem):
+      if let reference {
+        throw ThemeError(
+          file: reference.file, token: reference.location,
+          message: "\(reference.label) \(MessageText.quoted(relative)) \(problem.message(folder: Self.folderName))")
+      }
+      throw ThemeError(file: relative, message: problem.message(folder: Self.folderName))
+    }
+  }
+
+  /// Whether a file exists at the confined path of `relative`.
+  func exists(_ relative: String, reference: Reference? = nil) throws(ThemeError) -> Bool {
+    FileManager.default.fileExists(atPath: try path(relative, reference: reference))
   }
 
   /// Reads and parses a JSON file; errors name the file and, for syntax errors, the line.
   func json(_ relative: String) throws(ThemeError) -> JSON {
-    let path = url(relative).path
+    let path = try path(relative)
     let data: Data
     do {
       data = try UserFile.read(path, kind: relative.hasSuffix(".fonts.json") ? .fontManifest : .tokens)
@@ -194,6 +230,8 @@ struct ResolverDocument: Sendable {
 
   private let steps: [Step]
   private static let file = ThemeLibrary.resolverFileName
+  /// The token files the sources reference, relative to the themes directory, each once.
+  let files: [String]
 
   init(json: JSON, reader: FileReader) throws(ThemeError) {
     let file = Self.file
@@ -206,6 +244,7 @@ struct ResolverDocument: Sendable {
       throw fail("version", "expected \"2025.10\", found \(version.stringValue.map { "\(MessageText.quoted($0))" } ?? version.kindName)")
     }
     var parsedFiles: [String: GroupNode] = [:]
+    var files: [String] = []
 
     func sources(_ json: JSON?, at location: String) throws(ThemeError) -> [GroupNode] {
       guard case .array(let items) = json else { throw fail(location, "expected an array of sources") }
@@ -225,9 +264,13 @@ struct ResolverDocument: Sendable {
             out.append(cached)
             continue
           }
-          guard reader.exists(path) else { throw fail(here, "$ref \(MessageText.quoted(path)) points to no file") }
+          let reference = FileReader.Reference(file: file, location: here, label: "$ref")
+          guard try reader.exists(path, reference: reference) else {
+            throw fail(here, "$ref \(MessageText.quoted(path)) points to no file")
+          }
           let tree = try TokenFileParser.parse(try reader.json(path), file: path)
           parsedFiles[path] = tree
+          files.append(path)
           out.append(tree)
         } else {
           out.append(try TokenFileParser.parse(item, file: "\(file)#\(here)"))
@@ -275,6 +318,7 @@ struct ResolverDocument: Sendable {
       throw fail("resolutionOrder", "does not include the modifier \"\(ThemeLibrary.themeModifierName)\"")
     }
     self.steps = steps
+    self.files = files
   }
 
   /// Merges, in resolution order, the sets and the chosen context of each modifier (the

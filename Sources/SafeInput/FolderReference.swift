@@ -1,0 +1,73 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A file reference written inside a file of a folder (a `$ref` of a resolver, an asset named by
+/// a spec), confined to that folder.
+///
+/// A reference must be a relative path that stays inside the folder: an absolute path, a `..`
+/// that climbs above the folder, or a symbolic link (anywhere on the way) that leads outside it
+/// is refused, so a crafted folder cannot make the tool read other files of the machine.
+/// Symbolic links that stay inside the folder are followed.
+public enum FolderReference {
+  /// Why a reference was refused.
+  public enum Problem: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The reference is an absolute path.
+    case absolute
+    /// The reference climbs above the folder with `..`.
+    case climbsOut
+    /// The reference resolves, through symbolic links, to this path outside the folder.
+    case linksOutside(String)
+
+    /// The problem in words, naming the folder as `folder` (e.g. `the themes folder`).
+    public func message(folder: String) -> String {
+      switch self {
+      case .absolute: return "is an absolute path; a reference is a path relative to \(folder)"
+      case .climbsOut: return "leaves \(folder) with '..'; a reference must name a file inside it"
+      case .linksOutside(let target):
+        return "leads outside \(folder) through a symbolic link (to \(MessageText.path(target)))"
+      }
+    }
+
+    /// The problem in words, e.g. `is an absolute path; a reference is a path relative to the folder`.
+    public var description: String { message(folder: "the folder") }
+  }
+
+  /// The path of `reference` inside `folder`; a missing file is not an error here (reading it reports it).
+  ///
+  /// The check is lexical first (`/…`, `..` above the folder), then on the real paths: the
+  /// folder's and, when the file exists, the file's, both with every symbolic link resolved.
+  public static func resolve(_ reference: String, inside folder: URL) -> Result<String, Problem> {
+    if reference.hasPrefix("/") { return .failure(.absolute) }
+    var parts: [Substring] = []
+    for part in reference.split(separator: "/", omittingEmptySubsequences: true) {
+      switch part {
+      case ".": continue
+      case "..":
+        guard !parts.isEmpty else { return .failure(.climbsOut) }
+        parts.removeLast()
+      default: parts.append(part)
+      }
+    }
+    let base = folder.standardizedFileURL.path
+    let path = ([base == "/" ? "" : base] + parts.map(String.init)).joined(separator: "/")
+    guard let realFolder = realPath(base) else { return .success(path) }
+    // Only an existing file has a real path; a missing one is reported when it is read.
+    guard let realFile = realPath(path) else { return .success(path) }
+    let prefix = realFolder.hasSuffix("/") ? realFolder : realFolder + "/"
+    guard realFile == realFolder || realFile.hasPrefix(prefix) else { return .failure(.linksOutside(realFile)) }
+    return .success(path)
+  }
+
+  /// `realpath(3)`: the absolute path with every symbolic link, `.` and `..` resolved; nil when
+  /// the path does not exist or cannot be resolved.
+  public static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+}

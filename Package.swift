@@ -89,7 +89,9 @@ let package = Package(
         "SafeInput",
       ]),
     // assertSnapshot for other packages' tests
-    .target(name: "OUDSSnapshotTesting", dependencies: ["Snapshot", "BulletListRenderer"]),
+    .target(
+      name: "OUDSSnapshotTesting",
+      dependencies: ["BulletList", "BulletListRenderer", "Layout", "SafeInput", "Snapshot", "Themes"]),
     .executableTarget(
       name: "ouds-render",
       dependencies: [

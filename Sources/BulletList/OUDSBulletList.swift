@@ -210,3 +210,22 @@ public enum OUDSBulletListItemBuilder {
     items
   }
 }
+
+extension OUDSBulletList {
+  /// The icon files the list and its sub-lists name (``Icon/file``), each once, in document order.
+  public var iconFiles: [String] {
+    var files: [String] = []
+    func note(_ type: `Type`?) {
+      if case .unordered(.icon(let icon), _)? = type, !files.contains(icon.file) { files.append(icon.file) }
+    }
+    note(type)
+    // Iterative, depth first: a list read from JSON is at most a few levels deep, but a list built
+    // in code may be deeper.
+    var pending: [Item] = items.reversed()
+    while let item = pending.popLast() {
+      note(item.subListType)
+      pending.append(contentsOf: item.subItems.reversed())
+    }
+    return files
+  }
+}

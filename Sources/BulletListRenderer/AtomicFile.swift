@@ -27,17 +27,18 @@ public struct FileWriteError: Error, Hashable, Sendable, CustomStringConvertible
 /// Writes files so that a reader never sees a half-written one: a temporary file beside the
 /// target, then a rename.
 ///
-/// An output never replaces a file this process read as input (``SafeInput/InputRegistry``,
-/// compared by device and inode, so also through hard links), nor anything but a regular file: a
-/// folder, a symbolic link (such as `/dev/stdout` or `/proc/self/fd/N`), a FIFO, a device or a
-/// socket is refused. The temporary file is named `.<name>.<UUID>.tmp` and is removed when the
-/// write fails.
+/// An output never replaces one of the input files the caller hands in (``SafeInput/InputFiles``,
+/// compared by device and inode at write time, so also through hard links), nor anything but a
+/// regular file: a folder, a symbolic link (such as `/dev/stdout` or `/proc/self/fd/N`), a FIFO,
+/// a device or a socket is refused. The temporary file is named `.<name>.<UUID>.tmp` and is
+/// removed when the write fails.
 public enum AtomicFile {
-  /// Writes `data` to `path`, creating missing parent folders when `createDirectories` is true.
+  /// Writes `data` to `path`, creating missing parent folders when `createDirectories` is true;
+  /// refuses when `path` names one of `inputs` (the files the run read).
   /// - Throws: `FileWriteError` naming the path and the reason.
-  public static func write(_ data: Data, to path: String, createDirectories: Bool = false)
-    throws(FileWriteError)
-  {
+  public static func write(
+    _ data: Data, to path: String, createDirectories: Bool = false, protecting inputs: InputFiles
+  ) throws(FileWriteError) {
     let url = URL(fileURLWithPath: path)
     let directory = url.deletingLastPathComponent()
     if createDirectories {
@@ -50,7 +51,7 @@ public enum AtomicFile {
     guard isDirectory(directory.path) else {
       throw FileWriteError(path: path, reason: "folder \(MessageText.path(directory.path)) does not exist")
     }
-    try checkTarget(path)
+    try checkTarget(path, inputs: inputs)
     // Unique per call: two threads (or processes) writing the same file never share a temporary.
     let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
     let descriptor = temporary.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666) }
@@ -66,8 +67,8 @@ public enum AtomicFile {
     }
   }
 
-  /// Refuses a target that is an input of this run or not a regular file.
-  private static func checkTarget(_ path: String) throws(FileWriteError) {
+  /// Refuses a target that is one of `inputs` or not a regular file.
+  private static func checkTarget(_ path: String, inputs: InputFiles) throws(FileWriteError) {
     var status = stat()
     guard lstat(path, &status) == 0 else { return }  // nothing there yet
     let type = FileType(mode: status.st_mode)
@@ -81,7 +82,7 @@ public enum AtomicFile {
     if let name = type.nonRegularName {
       throw FileWriteError(path: path, reason: "it is \(name), not a regular file; give the path of a file to create or replace")
     }
-    if let input = InputRegistry.shared.input(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)) {
+    if let input = inputs.path(naming: UInt64(status.st_dev), inode: UInt64(status.st_ino)) {
       let same = input == path ? "" : " \(MessageText.path(input))"
       throw FileWriteError(path: path, reason: "it is the input\(same) of this run, which would be replaced; choose another output file")
     }

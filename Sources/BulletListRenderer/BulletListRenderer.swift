@@ -167,6 +167,26 @@ public final class BulletListRenderer {
     return RenderSources.line(themes: themesLocation, fonts: files)
   }
 
+  /// The files a render of `list` reads, which none of its outputs may replace: the list's icon
+  /// files, the themes folder's files (``Themes/ThemeLibrary/files``), and the font files of the
+  /// themes in `names` (as the font locator finds them) and of the brand font folder.
+  public func inputFiles(for list: OUDSBulletList, themes names: [ThemeName] = ThemeName.allCases) -> InputFiles {
+    var inputs = InputFiles(list.iconFiles)
+    inputs.formUnion(InputFiles(themes.files.map(\.path)))
+    let manifests = names.compactMap { try? themes.fontManifest(for: $0) }
+    for manifest in manifests {
+      for file in manifest.files {
+        if let located = fontLocator.locate(file) { inputs.insert(located.url.path) }
+      }
+    }
+    if let brandFontDirectory,
+      let names = try? FileManager.default.contentsOfDirectory(atPath: brandFontDirectory.path)
+    {
+      for name in names.sorted() { inputs.insert(brandFontDirectory.appendingPathComponent(name).path) }
+    }
+    return inputs
+  }
+
   /// The file names every manifest of the library uses (they are never brand fonts).
   private var manifestFileNames: Set<String> {
     Set(ThemeName.allCases.flatMap { (try? themes.fontManifest(for: $0).files.map(\.fileName)) ?? [] })

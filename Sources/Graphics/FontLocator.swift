@@ -181,14 +181,16 @@ public final class FontLocator: @unchecked Sendable {
   }
 
   /// The SHA-256 of a regular file (symbolic links followed), computed once per path; nil for
-  /// anything else (a folder, a FIFO, a device) or an unreadable file.
+  /// anything else (a folder, a FIFO, a device), a file over the font size limit
+  /// (``SafeInput/UserFileKind/font``) or an unreadable file. The file is read through
+  /// ``SafeInput/UserFile``: the type is checked on the open descriptor, so nothing can block.
   public func sha256(of url: URL) -> String? {
     let path = url.path
     lock.lock()
     let known = hashes[path]
     lock.unlock()
     if let known { return known }
-    guard Self.isRegularFile(url), let sha = SHA256Digest.hex(ofFileAt: url) else { return nil }
+    guard let sha = SHA256Digest.hex(ofFileAt: url) else { return nil }
     lock.lock()
     hashes[path] = sha
     lock.unlock()
@@ -235,12 +237,5 @@ public final class FontLocator: @unchecked Sendable {
       }
     }
     self.index = index
-  }
-
-  /// Whether `url` (symbolic links followed) is a regular file.
-  static func isRegularFile(_ url: URL) -> Bool {
-    let resolved = url.resolvingSymlinksInPath()
-    guard let attributes = try? FileManager.default.attributesOfItem(atPath: resolved.path) else { return false }
-    return attributes[.type] as? FileAttributeType == .typeRegular
   }
 }

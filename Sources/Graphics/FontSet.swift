@@ -59,7 +59,7 @@ public final class FontSet {
     if let brandFontDirectory {
       let manifestNames = reservedFileNames.union(located.map(\.declared.fileName))
       for url in try Self.brandFontFiles(in: brandFontDirectory) where !manifestNames.contains(url.lastPathComponent) {
-        guard FontLocator.isRegularFile(url), let sha = SHA256Digest.hex(ofFileAt: url) else {
+        guard let sha = SHA256Digest.hex(ofFileAt: url) else {
           throw .fontFileUnreadable(path: url.path)
         }
         requested.append((url, sha, "brand"))

@@ -1,5 +1,6 @@
 import CCrypto
 import Foundation
+import SafeInput
 
 /// SHA-256 digests through OpenSSL's libcrypto, which uses the CPU's SHA instructions (about
 /// 1.4 GB/s here, against 0.2 GB/s for GLib's). Only the font files a render uses are hashed.
@@ -17,32 +18,34 @@ public enum SHA256Digest {
     return hexString(digest)
   }
 
-  /// The SHA-256 of a file's bytes as lower-case hex, read in 1 MiB pieces (memory stays bounded
-  /// whatever the file's size); nil when the file cannot be opened or read.
-  ///
-  /// The caller checks that the path is a regular file first: opening a FIFO would wait for a writer.
+  /// The SHA-256 of a font file's bytes as lower-case hex; nil when it is not a readable regular
+  /// file within the font size limit (see ``hex(ofUserFile:kind:)``).
   public static func hex(ofFileAt url: URL) -> String? {
-    guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
-    defer { try? handle.close() }
-    guard let context = EVP_MD_CTX_new() else { return nil }
+    try? hex(ofUserFile: url.path, kind: .font)
+  }
+
+  /// The SHA-256 of a user file's bytes as lower-case hex, read in 1 MiB pieces through
+  /// ``SafeInput/UserFile`` (memory stays bounded whatever the file's size): only a regular file,
+  /// at most `kind.maximumBytes`, opened without blocking (a FIFO never hangs, a device is refused).
+  /// - Throws: `UserFileError` naming the file and the problem.
+  public static func hex(ofUserFile path: String, kind: UserFileKind) throws(UserFileError) -> String {
+    guard let context = EVP_MD_CTX_new() else {
+      throw UserFileError(path: path, kind: kind, problem: .unreadable(reason: "libcrypto has no digest context"))
+    }
     defer { EVP_MD_CTX_free(context) }
-    guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else { return nil }
-    while true {
-      let chunk: Data
-      do {
-        guard let read = try handle.read(upToCount: 1 << 20) else { break }
-        chunk = read
-      } catch {
-        return nil
-      }
-      if chunk.isEmpty { break }
-      let updated = chunk.withUnsafeBytes { EVP_DigestUpdate(context, $0.baseAddress, $0.count) == 1 }
-      guard updated else { return nil }
+    guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
+      throw UserFileError(path: path, kind: kind, problem: .unreadable(reason: "libcrypto refused SHA-256"))
+    }
+    var updated = true
+    try UserFile.read(path, kind: kind, chunkSize: 1 << 20) { chunk in
+      if updated { updated = EVP_DigestUpdate(context, chunk.baseAddress, chunk.count) == 1 }
     }
     var digest = [UInt8](repeating: 0, count: 32)
     var length: UInt32 = 0
-    let finished = digest.withUnsafeMutableBufferPointer { EVP_DigestFinal_ex(context, $0.baseAddress, &length) == 1 }
-    guard finished, length == 32 else { return nil }
+    let finished = updated && digest.withUnsafeMutableBufferPointer { EVP_DigestFinal_ex(context, $0.baseAddress, &length) == 1 }
+    guard finished, length == 32 else {
+      throw UserFileError(path: path, kind: kind, problem: .unreadable(reason: "libcrypto failed to hash it"))
+    }
     return hexString(digest)
   }
 

@@ -2,6 +2,7 @@ import BulletList
 import BulletListRenderer
 import Foundation
 import Layout
+import SafeInput
 import Snapshot
 import Testing
 import Themes
@@ -132,7 +133,11 @@ public func verifySnapshot(
       text += "\n" + outcome.layoutDiff.prefix(SnapshotSummary.maxLayoutLines).joined(separator: "\n")
     }
     do {
-      try SnapshotArtifacts.writeOne(outcome, to: artifacts)
+      // Artifacts never replace the references, the test file or the list's icons.
+      let inputs = InputFiles(
+        [reference.imagePath, reference.layoutPath].map { directory.appendingPathComponent($0).path }
+          + [filePath] + list.iconFiles)
+      try SnapshotArtifacts.writeOne(outcome, to: artifacts, protecting: inputs)
       text += "\nartifacts: \(artifacts.appendingPathComponent(SnapshotArtifacts.folder(for: reference)).path)"
     } catch {
       text += "\n(cannot write artifacts: \(error))"

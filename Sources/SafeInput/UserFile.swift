@@ -95,19 +95,33 @@ public struct UserFileError: Error, Hashable, Sendable, CustomStringConvertible 
 ///
 /// The file is opened with `O_NONBLOCK` (a FIFO cannot hang the open), checked with `fstat` on
 /// the open descriptor (a folder, FIFO, device or socket is refused), and read with a cap (a file
-/// that grows while being read is refused too). Every file read is noted in ``InputRegistry``, so
-/// an output can never replace it.
+/// that grows while being read is refused too). Nothing is remembered: the files an output must
+/// not replace are handed to the writer explicitly, as ``InputFiles``.
 public enum UserFile {
   /// The bytes of the regular file at `path`.
   /// - Throws: `UserFileError` naming the file and the problem.
   public static func read(_ path: String, kind: UserFileKind) throws(UserFileError) -> Data {
-    try read(path, kind: kind, register: true)
+    var data = Data()
+    try read(path, kind: kind, chunkSize: 1 << 16) { chunk in data.append(contentsOf: chunk) } reserve: {
+      data.reserveCapacity($0)
+    }
+    return data
   }
 
-  /// The bytes of the regular file at `path`; `register: false` reads a file this run may
-  /// rewrite (a reference that `record` compares before replacing it).
+  /// Reads the regular file at `path` in pieces of at most `chunkSize` bytes, handing each to
+  /// `body` (memory stays bounded whatever the size, e.g. to hash a font file), with the same
+  /// checks as ``read(_:kind:)``: only a regular file, never more than the kind's limit, never blocking.
   /// - Throws: `UserFileError` naming the file and the problem.
-  public static func read(_ path: String, kind: UserFileKind, register: Bool) throws(UserFileError) -> Data {
+  public static func read(
+    _ path: String, kind: UserFileKind, chunkSize: Int, _ body: (UnsafeRawBufferPointer) -> Void
+  ) throws(UserFileError) {
+    try read(path, kind: kind, chunkSize: chunkSize, body) { _ in }
+  }
+
+  private static func read(
+    _ path: String, kind: UserFileKind, chunkSize: Int, _ body: (UnsafeRawBufferPointer) -> Void,
+    reserve: (Int) -> Void
+  ) throws(UserFileError) {
     func fail(_ problem: UserFileError.Problem) -> UserFileError {
       UserFileError(path: path, kind: kind, problem: problem)
     }
@@ -123,23 +137,14 @@ public enum UserFile {
     guard fstat(descriptor, &status) == 0 else {
       throw fail(.unreadable(reason: String(cString: strerror(errno))))
     }
-    guard let kindName = FileType(mode: status.st_mode).nonRegularName else {
-      return try readRegular(descriptor, size: Int(status.st_size), kind: kind, fail: fail, register: register
-        ? (UInt64(status.st_dev), UInt64(status.st_ino), path) : nil)
-    }
-    throw fail(.notRegular(kind: kindName))
-  }
-
-  private static func readRegular(
-    _ descriptor: Int32, size: Int, kind: UserFileKind, fail: (UserFileError.Problem) -> UserFileError,
-    register: (device: UInt64, inode: UInt64, path: String)?
-  ) throws(UserFileError) -> Data {
+    if let kindName = FileType(mode: status.st_mode).nonRegularName { throw fail(.notRegular(kind: kindName)) }
     let limit = kind.maximumBytes
+    let size = Int(status.st_size)
     guard size <= limit else { throw fail(.tooLarge(bytes: size, limit: limit)) }
-    // Reads until end of file, at most limit + 1 bytes (a file growing past the limit is refused).
-    var data = Data()
-    data.reserveCapacity(size + 1)
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    reserve(size)
+    // Reads until end of file, at most limit + 1 bytes (a file growing past the limit is refused);
+    // nothing past the limit reaches `body`.
+    var chunk = [UInt8](repeating: 0, count: max(1, min(chunkSize, limit + 1)))
     var total = 0
     while total <= limit {
       let wanted = min(chunk.count, limit + 1 - total)
@@ -149,12 +154,11 @@ public enum UserFile {
         throw fail(.unreadable(reason: String(cString: strerror(errno))))
       }
       if count == 0 { break }
-      data.append(contentsOf: chunk[0..<count])
       total += count
+      guard total <= limit else { break }
+      chunk.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
     }
     guard total <= limit else { throw fail(.tooLarge(bytes: total, limit: limit)) }
-    if let register { InputRegistry.shared.note(device: register.device, inode: register.inode, path: register.path) }
-    return data
   }
 
   /// The type of the file at `path` without following a final symbolic link, or nil when nothing is there.
@@ -222,47 +226,49 @@ public enum FileType: Hashable, Sendable {
   }
 }
 
-/// The files this process has read as input (by device and inode), so that no output replaces one.
-public final class InputRegistry: @unchecked Sendable {
-  /// The process-wide registry that ``UserFile`` fills and `AtomicFile` consults.
-  public static let shared = InputRegistry()
+/// The files a run reads as input, which none of its outputs may replace.
+///
+/// A plain value that whoever writes builds from what it read and hands to the writer
+/// (`AtomicFile.write(_:to:createDirectories:protecting:)`); there is no process-wide record.
+/// Paths are compared with the target at write time, by device and inode, so a hard link or a
+/// symbolic link to an input is recognised too, and an input path that names nothing any more
+/// protects nothing (inode numbers are reused once a file is deleted).
+public struct InputFiles: Hashable, Sendable {
+  /// The input paths, each once, in the order they were added.
+  public private(set) var paths: [String] = []
+  private var known: Set<String> = []
 
-  private struct Key: Hashable {
-    var device: UInt64
-    var inode: UInt64
+  /// A set holding `paths`.
+  public init(_ paths: some Sequence<String> = [String]()) {
+    for path in paths { insert(path) }
   }
 
-  private let lock = NSLock()
-  private var paths: [Key: String] = [:]
-
-  /// Notes that the file `device`/`inode`, opened as `path`, is an input.
-  public func note(device: UInt64, inode: UInt64, path: String) {
-    lock.lock()
-    defer { lock.unlock() }
-    if paths[Key(device: device, inode: inode)] == nil { paths[Key(device: device, inode: inode)] = path }
+  /// Adds the file at `path` (a folder or a missing path is harmless: it never equals a target file).
+  public mutating func insert(_ path: String) {
+    if known.insert(path).inserted { paths.append(path) }
   }
 
-  /// Notes the file at `path` (following symbolic links) as an input; nothing when it does not exist.
-  public func note(path: String) {
-    var status = stat()
-    guard stat(path, &status) == 0 else { return }
-    note(device: UInt64(status.st_dev), inode: UInt64(status.st_ino), path: path)
+  /// Adds every path of `other`.
+  public mutating func formUnion(_ other: InputFiles) {
+    for path in other.paths { insert(path) }
   }
 
-  /// The path under which the file `device`/`inode` was read as input, or nil.
-  ///
-  /// Only while that path still names the same file: once an input is deleted or replaced, the
-  /// system may give its inode number to a new file, which is not an input.
-  public func input(device: UInt64, inode: UInt64) -> String? {
-    lock.lock()
-    let path = paths[Key(device: device, inode: inode)]
-    lock.unlock()
-    guard let path else { return nil }
-    var status = stat()
-    guard stat(path, &status) == 0, UInt64(status.st_dev) == device, UInt64(status.st_ino) == inode else {
-      return nil
+  /// This set with every path of `other` added.
+  public func union(_ other: InputFiles) -> InputFiles {
+    var result = self
+    result.formUnion(other)
+    return result
+  }
+
+  /// The first input path that names, now, the file `device`/`inode` (symbolic links followed), or nil.
+  public func path(naming device: UInt64, inode: UInt64) -> String? {
+    for path in paths {
+      var status = stat()
+      if stat(path, &status) == 0, UInt64(status.st_dev) == device, UInt64(status.st_ino) == inode {
+        return path
+      }
     }
-    return path
+    return nil
   }
 }
 

@@ -2,6 +2,7 @@ import BulletListRenderer
 import Dispatch
 import Foundation
 import Graphics
+import SafeInput
 
 /// Writes what a person needs to see a failure: expected, actual and diff images, layout JSON and a diff, JUnit XML.
 ///
@@ -42,7 +43,9 @@ public enum SnapshotArtifacts {
         try? fm.removeItem(at: directory.appendingPathComponent(entry))
       }
     }
-    try AtomicFile.write(Data(), to: directory.appendingPathComponent(markerFileName).path, createDirectories: true)
+    let inputs = report.inputFiles
+    try AtomicFile.write(
+      Data(), to: directory.appendingPathComponent(markerFileName).path, createDirectories: true, protecting: inputs)
     let failures = report.failures
     let written = ParallelFiles()
     let errors = ParallelFiles()
@@ -52,7 +55,7 @@ public enum SnapshotArtifacts {
       do {
         for (name, data) in try files(for: outcome) {
           let path = folder.appendingPathComponent(name).path
-          try AtomicFile.write(data, to: path, createDirectories: true)
+          try AtomicFile.write(data, to: path, createDirectories: true, protecting: inputs)
           written.append(path)
         }
       } catch {
@@ -62,18 +65,22 @@ public enum SnapshotArtifacts {
     if let first = errors.sorted().first { throw SnapshotError("cannot write artifacts: \(first)") }
     let junit = directory.appendingPathComponent("junit.xml").path
     try AtomicFile.write(
-      Data(JUnitXML.document(report, suiteName: suiteName).utf8), to: junit, createDirectories: true)
+      Data(JUnitXML.document(report, suiteName: suiteName).utf8), to: junit, createDirectories: true,
+      protecting: inputs)
     let summary = directory.appendingPathComponent("summary.txt").path
     try AtomicFile.write(
-      Data(SnapshotSummary.text(report, acceptCommand: acceptCommand).utf8), to: summary, createDirectories: true)
+      Data(SnapshotSummary.text(report, acceptCommand: acceptCommand).utf8), to: summary, createDirectories: true,
+      protecting: inputs)
     return written.sorted() + [junit, summary]
   }
 
-  /// Writes the artifacts of one failure into `<directory>/<case>/<variant>/`, leaving the rest of the folder alone.
-  public static func writeOne(_ outcome: SnapshotOutcome, to directory: URL) throws {
+  /// Writes the artifacts of one failure into `<directory>/<case>/<variant>/`, leaving the rest of
+  /// the folder alone and never replacing one of `inputs`.
+  public static func writeOne(_ outcome: SnapshotOutcome, to directory: URL, protecting inputs: InputFiles) throws {
     let folder = directory.appendingPathComponent(folder(for: outcome.reference))
     for (name, data) in try files(for: outcome) {
-      try AtomicFile.write(data, to: folder.appendingPathComponent(name).path, createDirectories: true)
+      try AtomicFile.write(
+        data, to: folder.appendingPathComponent(name).path, createDirectories: true, protecting: inputs)
     }
   }
 

@@ -67,7 +67,7 @@ public struct SnapshotEnvironment: Codable, Hashable, Sendable {
     let url = snapshotsDirectory.appendingPathComponent(fileName)
     let data: Data
     do {
-      data = try UserFile.read(url.path, kind: .environment, register: false)
+      data = try UserFile.read(url.path, kind: .environment)
     } catch {
       if case .missing = error.problem { return nil }
       throw SnapshotError(error.description)
@@ -86,11 +86,11 @@ public struct SnapshotEnvironment: Codable, Hashable, Sendable {
     return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
   }
 
-  /// Writes the fingerprint atomically into a snapshots folder.
-  public func write(to snapshotsDirectory: URL) throws {
+  /// Writes the fingerprint atomically into a snapshots folder, never over one of `inputs`.
+  public func write(to snapshotsDirectory: URL, protecting inputs: InputFiles = InputFiles()) throws {
     try AtomicFile.write(
       Data(try jsonText().utf8), to: snapshotsDirectory.appendingPathComponent(Self.fileName).path,
-      createDirectories: true)
+      createDirectories: true, protecting: inputs)
   }
 
   /// This fingerprint with the font records of `other`'s themes replaced by `other`'s, and

@@ -2,6 +2,7 @@ import BulletListRenderer
 import Dispatch
 import Foundation
 import Graphics
+import SafeInput
 
 /// The HTML review page: one self-contained `index.html` (inline CSS and JS, no network) with the images beside it.
 ///
@@ -58,7 +59,8 @@ public enum ReviewReport {
       let folder = images.appendingPathComponent(imageFolder(outcome.reference))
       do {
         for (name, data) in try SnapshotArtifacts.files(for: outcome) where name.hasSuffix(".png") && name != "side-by-side.png" {
-          try AtomicFile.write(data, to: folder.appendingPathComponent(name).path, createDirectories: true)
+          try AtomicFile.write(
+            data, to: folder.appendingPathComponent(name).path, createDirectories: true, protecting: report.inputFiles)
         }
       } catch {
         errors.append("\(outcome.reference.id): \(error)")
@@ -67,7 +69,7 @@ public enum ReviewReport {
     if let first = errors.sorted().first { throw SnapshotError("cannot write the review page images: \(first)") }
     let html = page(report, commands: commands, title: title)
     let path = directory.appendingPathComponent("index.html").path
-    try AtomicFile.write(Data(html.utf8), to: path, createDirectories: true)
+    try AtomicFile.write(Data(html.utf8), to: path, createDirectories: true, protecting: report.inputFiles)
     return path
   }
 

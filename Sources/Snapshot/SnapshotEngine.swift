@@ -127,7 +127,7 @@ public final class SnapshotEngine: Sendable {
     // A reference that is not a regular file, or over its size limit, fails this row only.
     func readReference(_ url: URL, _ relative: String, kind: UserFileKind) -> Data? {
       do {
-        return try UserFile.read(url.path, kind: kind, register: false)
+        return try UserFile.read(url.path, kind: kind)
       } catch {
         if case .missing = error.problem { return nil }
         unreadable.append("\(MessageText.path(relative)): \(error.reason)")
@@ -207,7 +207,7 @@ public final class SnapshotEngine: Sendable {
     var report = try run(references) { renderer, reference in
       Self.record(
         reference, in: directory, renderer: renderer, mode: mode, options: self.configuration.diffOptions,
-        sourceDirectory: cases, checkExisting: checkExisting)
+        sourceDirectory: cases, checkExisting: checkExisting, protecting: self.caseFiles)
     }
     report.written = report.outcomes.filter { $0.status == .recorded }
       .flatMap { $0.message.map { Self.writtenPaths(from: $0) } ?? [] }
@@ -221,7 +221,7 @@ public final class SnapshotEngine: Sendable {
       if wroteReferences || existing == nil || (takeTokens && existing?.tokensSHA256 != environment.tokensSHA256) {
         let merged = existing?.merging(environment, takingTokens: takeTokens) ?? environment
         if merged != existing {
-          try merged.write(to: directory)
+          try merged.write(to: directory, protecting: report.inputFiles)
           report.written.append(SnapshotEnvironment.fileName)
         }
         if merged.tokensSHA256 == environment.tokensSHA256 { report.tokenDifference = nil }
@@ -240,10 +240,14 @@ public final class SnapshotEngine: Sendable {
   /// In `missing` mode a reference whose PNG and layout JSON both exist is compared when
   /// `checkExisting` is true (the test suite and `assertSnapshot`), else neither rendered nor compared
   /// (status `skipped`, the CLI's `record --missing`); only absent files are ever written.
+  ///
+  /// A reference is never written over one of the files the render reads (its icons, the themes
+  /// folder's files, the font files: ``BulletListRenderer/inputFiles(for:themes:)``) nor over `inputs`
+  /// (the case files).
   public static func record(
     _ reference: SnapshotReference, in directory: URL, renderer: BulletListRenderer,
     mode: SnapshotRecordMode, options: DiffOptions, sourceDirectory: URL? = nil,
-    checkExisting: Bool = false
+    checkExisting: Bool = false, protecting inputs: InputFiles = InputFiles()
   ) -> SnapshotOutcome {
     let start = DispatchTime.now().uptimeNanoseconds
     let imageURL = directory.appendingPathComponent(reference.imagePath)
@@ -271,14 +275,15 @@ public final class SnapshotEngine: Sendable {
     do {
       let render = try Render(reference, renderer: renderer, snapshotsDirectory: directory, sourceDirectory: sourceDirectory)
       var wrote: [String] = []
+      let protected = inputs.union(renderer.inputFiles(for: reference.list, themes: [reference.variant.theme]))
       let png = try PNGCodec.encode(render.image)
       if !(mode == .missing && imageExists), existing(imageURL, kind: .referenceImage) != png {
-        try AtomicFile.write(png, to: imageURL.path, createDirectories: true)
+        try AtomicFile.write(png, to: imageURL.path, createDirectories: true, protecting: protected)
         wrote.append(reference.imagePath)
       }
       let layout = Data(render.layoutJSON.utf8)
       if !(mode == .missing && layoutExists), existing(layoutURL, kind: .referenceLayout) != layout {
-        try AtomicFile.write(layout, to: layoutURL.path, createDirectories: true)
+        try AtomicFile.write(layout, to: layoutURL.path, createDirectories: true, protecting: protected)
         wrote.append(reference.layoutPath)
       }
       let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
@@ -294,7 +299,7 @@ public final class SnapshotEngine: Sendable {
 
   /// The bytes of an existing reference, or nil when it is absent or not a readable regular file.
   private static func existing(_ url: URL, kind: UserFileKind) -> Data? {
-    try? UserFile.read(url.path, kind: kind, register: false)
+    try? UserFile.read(url.path, kind: kind)
   }
 
   static func writtenPaths(from message: String) -> [String] {
@@ -382,7 +387,8 @@ public final class SnapshotEngine: Sendable {
     for theme in ThemeName.allCases where references.contains(where: { $0.variant.theme == theme }) {
       manifests.append(try library.fontManifest(for: theme))
     }
-    _ = try fontLocator.locate(manifests)
+    let located = try fontLocator.locate(manifests)
+    let inputs = inputFiles(for: references, library: library, fonts: located.values.map(\.url))
 
     let jobs = max(1, min(configuration.jobs, references.count))
     // Cluster by theme so that each worker builds few font sets.
@@ -438,7 +444,34 @@ public final class SnapshotEngine: Sendable {
       outcomes: outcomes, environmentDifferences: differences, environment: environment,
       seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9,
       sources: RenderSources.line(themes: location, fonts: state.loadedFonts()),
-      tokenDifference: tokenDifference)
+      tokenDifference: tokenDifference, inputFiles: inputs)
+  }
+
+  /// Every file of `cases/` (read or refused as a case file).
+  var caseFiles: InputFiles {
+    let folder = casesDirectory
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    return InputFiles(names.sorted().map { folder.appendingPathComponent($0).path })
+  }
+
+  /// The files a run over `references` reads: every case file, the references' PNG and layout
+  /// JSON, their icons, the themes folder's files, the font files and the brand font folder's files.
+  private func inputFiles(for references: [SnapshotReference], library: ThemeLibrary, fonts: [URL]) -> InputFiles {
+    var inputs = caseFiles
+    let directory = configuration.snapshotsDirectory
+    for reference in references {
+      inputs.insert(directory.appendingPathComponent(reference.imagePath).path)
+      inputs.insert(directory.appendingPathComponent(reference.layoutPath).path)
+      for icon in reference.list.iconFiles { inputs.insert(icon) }
+    }
+    for file in library.files { inputs.insert(file.path) }
+    for font in fonts.sorted(by: { $0.path < $1.path }) { inputs.insert(font.path) }
+    if let brand = configuration.brandFontDirectory,
+      let names = try? FileManager.default.contentsOfDirectory(atPath: brand.path)
+    {
+      for name in names.sorted() { inputs.insert(brand.appendingPathComponent(name).path) }
+    }
+    return inputs
   }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SafeInput
 import Graphics
 
 /// What happened to one reference in a verify or record run.
@@ -92,6 +93,9 @@ public struct SnapshotRunReport: Sendable {
   public var tokenDifference: String?
   /// The case files of the selection that could not be read; each fails the run as an error row.
   public var caseErrors: [SnapshotCaseError]
+  /// The files the run read (case files, references, icons, the themes folder's files, font
+  /// files), which none of the files written from the report (artifacts, review page, JUnit) may replace.
+  public var inputFiles = InputFiles()
   /// Temporary files of an interrupted earlier run that `record` removed, relative to the snapshots folder.
   public var removedTemporaryFiles: [String] = []
 
@@ -99,8 +103,10 @@ public struct SnapshotRunReport: Sendable {
   public init(
     outcomes: [SnapshotOutcome], environmentDifferences: [String] = [],
     environment: SnapshotEnvironment? = nil, written: [String] = [], seconds: Double = 0,
-    sources: String? = nil, tokenDifference: String? = nil, caseErrors: [SnapshotCaseError] = []
+    sources: String? = nil, tokenDifference: String? = nil, caseErrors: [SnapshotCaseError] = [],
+    inputFiles: InputFiles = InputFiles()
   ) {
+    self.inputFiles = inputFiles
     self.caseErrors = caseErrors
     self.outcomes = outcomes
     self.environmentDifferences = environmentDifferences

@@ -103,6 +103,12 @@ struct ListJob {
   /// Whether `--platform all` was asked for.
   var allPlatforms: Bool { platforms.count > 1 }
 
+  /// The files this run reads, which no output may replace: the list file first, then its icons,
+  /// the themes folder's files and the font files.
+  var inputFiles: InputFiles {
+    InputFiles([listPath]).union(renderer.inputFiles(for: document.list, themes: themes))
+  }
+
   /// Runs `body`, attributing list errors found after reading (a fourth level, rich text in a
   /// bold list) and render errors (a canvas too large, an unreadable icon, with the theme and
   /// mode) to the list file, so every message names the file.
@@ -160,6 +166,7 @@ enum RenderCommand {
           job.document.list, combinations: job.combinations, platforms: job.platforms,
           options: job.options, format: format)
       }
+      let inputs = job.inputFiles
       if job.isMatrix {
         for picture in rendered {
           let stem =
@@ -167,11 +174,11 @@ enum RenderCommand {
             + (job.allPlatforms ? "-\(picture.platform.rawValue)" : "")
           let path = URL(fileURLWithPath: output)
             .appendingPathComponent("\(stem).\(format.fileExtension)").path
-          try AtomicFile.write(picture.data, to: path, createDirectories: true)
+          try AtomicFile.write(picture.data, to: path, createDirectories: true, protecting: inputs)
         }
         printError("wrote \(rendered.count) files to \(output)")
       } else if let picture = rendered.first {
-        try AtomicFile.write(picture.data, to: output)
+        try AtomicFile.write(picture.data, to: output, protecting: inputs)
       }
       printError(sources)
       printWarnings(rendered.flatMap(\.warnings))
@@ -278,7 +285,7 @@ enum SheetCommand {
           job.document.list, themes: job.themes, modes: job.modes, platforms: job.platforms,
           options: job.options, format: format)
       }
-      try AtomicFile.write(sheet.data, to: output)
+      try AtomicFile.write(sheet.data, to: output, protecting: job.inputFiles)
       printError(sources)
       printWarnings(sheet.warnings)
       return ExitStatus.success

@@ -213,7 +213,8 @@ enum SnapshotCommand {
         printError("artifacts: \(artifacts.path) (expected.png, actual.png, diff.png per failure; junit.xml)")
       }
       if let junit = arguments.value("--junit") {
-        try AtomicFile.write(Data(JUnitXML.document(report).utf8), to: junit, createDirectories: true)
+        try AtomicFile.write(
+          Data(JUnitXML.document(report).utf8), to: junit, createDirectories: true, protecting: report.inputFiles)
       }
       if let reportDirectory = arguments.value("--report") {
         let path = try ReviewReport.write(report, to: URL(fileURLWithPath: reportDirectory), commands: commands)

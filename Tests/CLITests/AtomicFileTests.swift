@@ -1,6 +1,7 @@
 import BulletListRenderer
 import Dispatch
 import Foundation
+import SafeInput
 import Testing
 
 @Suite("Atomic file writes")
@@ -13,7 +14,7 @@ struct AtomicFileTests {
     let contents = (0..<16).map { Data(String(repeating: "\($0 % 10)", count: 100_000).utf8) }
     let failures = Failures()
     DispatchQueue.concurrentPerform(iterations: contents.count) { index in
-      do { try AtomicFile.write(contents[index], to: path) } catch { failures.add("\(error)") }
+      do { try AtomicFile.write(contents[index], to: path, protecting: InputFiles()) } catch { failures.add("\(error)") }
     }
     #expect(failures.all.isEmpty)
     #expect(contents.contains(try Data(contentsOf: URL(fileURLWithPath: path))))

@@ -54,6 +54,10 @@ struct HostileCorpusTests {
       case "copy": try FileManager.default.copyItem(atPath: expand(step[1]), toPath: target(step[2]))
       case "symlink": try FileManager.default.createSymbolicLink(atPath: target(step[2]), withDestinationPath: step[1])
       case "hardlink": try FileManager.default.linkItem(atPath: target(step[1]), toPath: target(step[2]))
+      case "remove": try FileManager.default.removeItem(atPath: target(step[1]))
+      case "replace":
+        try FileManager.default.removeItem(atPath: target(step[2]))
+        try FileManager.default.copyItem(atPath: expand(step[1]), toPath: target(step[2]))
       default: Issue.record("unknown setup step \(step)")
       }
     }

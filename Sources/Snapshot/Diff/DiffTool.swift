@@ -94,11 +94,12 @@ public enum DiffTool {
     let actualPath = invocation.actualPath
     let expectedData = try readPNG(expectedPath)
     let actualData = try readPNG(actualPath)
+    let inputs = InputFiles([expectedPath, actualPath])
 
     if expectedData == actualData {
       if let output = invocation.outputPath {
         let image = try decode(expectedData, path: expectedPath)
-        try write(ImageDiff.diffImage(expected: image, actual: image, result: .identical), to: output)
+        try write(ImageDiff.diffImage(expected: image, actual: image, result: .identical), to: output, protecting: inputs)
       }
       return .identical
     }
@@ -108,7 +109,7 @@ public enum DiffTool {
     let actual = try actualDecoded.mapError { DiffToolError.undecodable(path: actualPath, $0) }.get()
     let result = ImageDiff.compare(expected: expected, actual: actual, options: invocation.options)
     if let output = invocation.outputPath {
-      try write(ImageDiff.diffImage(expected: expected, actual: actual, result: result), to: output)
+      try write(ImageDiff.diffImage(expected: expected, actual: actual, result: result), to: output, protecting: inputs)
     }
     return result
   }
@@ -150,7 +151,7 @@ public enum DiffTool {
     return slots.results()
   }
 
-  private static func write(_ image: RasterImage, to path: String) throws(DiffToolError) {
+  private static func write(_ image: RasterImage, to path: String, protecting inputs: InputFiles) throws(DiffToolError) {
     let data: Data
     do {
       data = try PNGCodec.encode(image)
@@ -158,7 +159,7 @@ public enum DiffTool {
       throw .unwritable(path: path, reason: error.description)
     }
     do {
-      try AtomicFile.write(data, to: path)
+      try AtomicFile.write(data, to: path, protecting: inputs)
     } catch {
       throw .unwritable(path: path, reason: error.reason)
     }

@@ -7,11 +7,14 @@ import SafeInput
   import Darwin
 #endif
 
-/// An exclusive lock on a snapshots folder, held while `record` or `prune` writes in it.
+/// A lock on a snapshots folder: exclusive while `record` or `prune` writes in it, shared while
+/// `verify` reads it.
 ///
 /// The lock is `flock(2)` on the file `.record.lock` in the snapshots folder; the system releases
-/// it when the holder exits, even after `kill -9`, so a stale lock never blocks. The holder
-/// writes its process id, command and start time into the file, so that a second run that gives
+/// it when the holder exits, even after `kill -9`, so a stale lock never blocks. Any number of
+/// verify runs (CI shards of one checkout) read at once; a record waits for them, and they wait
+/// for a record, so a verify never compares against half-rewritten references. The exclusive
+/// holder writes its process id, command and start time into the file, so that a run that gives
 /// up waiting can say who holds the lock.
 public final class SnapshotLock {
   /// The lock file's name inside the snapshots folder.
@@ -40,38 +43,75 @@ public final class SnapshotLock {
     guard descriptor >= 0 else {
       throw SnapshotError("\(MessageText.path(path)): cannot open the lock file: \(String(cString: strerror(errno)))")
     }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0, FileType(mode: status.st_mode) == .regular else {
-      close(descriptor)
-      throw SnapshotError("\(MessageText.path(path)): the lock file is not a regular file")
-    }
-    let deadline = Date().addingTimeInterval(timeout)
-    while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-      guard errno == EWOULDBLOCK || errno == EINTR else {
-        let reason = String(cString: strerror(errno))
-        close(descriptor)
-        throw SnapshotError("\(MessageText.path(path)): cannot lock: \(reason)")
-      }
-      if Date() >= deadline {
-        let holder = holderDescription(descriptor)
-        close(descriptor)
-        throw SnapshotError(
-          "\(MessageText.path(path)): another run is writing this snapshots folder (\(holder)); waited \(Int(timeout.rounded())) s: let it finish or stop it, then run again")
-      }
-      usleep(50_000)
-    }
+    try wait(descriptor, path: path, operation: LOCK_EX, timeout: timeout)
     let note = "pid \(getpid()) (\(command)) since \(ISO8601DateFormatter().string(from: Date()))\n"
     _ = ftruncate(descriptor, 0)
     _ = Array(note.utf8).withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
     return SnapshotLock(descriptor: descriptor)
   }
 
-  /// What the holder wrote into the lock file, escaped and cut, or `holder unknown`.
-  private static func holderDescription(_ descriptor: Int32) -> String {
+  /// Takes the lock of `directory` shared (for reading, as `verify` does), waiting up to `timeout`
+  /// seconds while a `record` or `prune` holds it; other shared holders do not block it.
+  ///
+  /// Returns nil, reading without a lock, when the folder is read-only and holds no lock file
+  /// (then no run can be writing it either).
+  /// - Throws: `SnapshotError` naming the lock file and its holder when the wait times out, or
+  ///   when the lock file is not a regular file.
+  public static func acquireShared(in directory: URL, timeout: TimeInterval) throws(SnapshotError) -> SnapshotLock? {
+    let path = directory.appendingPathComponent(fileName).path
+    var descriptor = path.withCString { open($0, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644) }
+    if descriptor < 0 && (errno == EACCES || errno == EROFS || errno == EPERM) {
+      // A folder this user cannot write: a lock file someone else made can still be locked shared.
+      descriptor = path.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
+      if descriptor < 0 && errno == ENOENT { return nil }
+    }
+    guard descriptor >= 0 else {
+      throw SnapshotError("\(MessageText.path(path)): cannot open the lock file: \(String(cString: strerror(errno)))")
+    }
+    try wait(descriptor, path: path, operation: LOCK_SH, timeout: timeout)
+    return SnapshotLock(descriptor: descriptor)
+  }
+
+  /// Locks `descriptor` with `operation` (`LOCK_EX`, `LOCK_SH`), polling until `timeout`; closes
+  /// the descriptor and throws when the file is not a regular file or the wait times out.
+  private static func wait(_ descriptor: Int32, path: String, operation: Int32, timeout: TimeInterval)
+    throws(SnapshotError)
+  {
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, FileType(mode: status.st_mode) == .regular else {
+      close(descriptor)
+      throw SnapshotError("\(MessageText.path(path)): the lock file is not a regular file")
+    }
+    let deadline = Date().addingTimeInterval(timeout)
+    while flock(descriptor, operation | LOCK_NB) != 0 {
+      guard errno == EWOULDBLOCK || errno == EINTR else {
+        let reason = String(cString: strerror(errno))
+        close(descriptor)
+        throw SnapshotError("\(MessageText.path(path)): cannot lock: \(reason)")
+      }
+      if Date() >= deadline {
+        let holder = holderDescription(descriptor, wantsExclusive: operation == LOCK_EX)
+        close(descriptor)
+        throw SnapshotError(
+          "\(MessageText.path(path)): another run is \(holder); waited \(Int(timeout.rounded())) s: let it finish or stop it, then run again")
+      }
+      usleep(50_000)
+    }
+  }
+
+  /// Who blocks: `reading this snapshots folder (snapshot verify)` when only shared holders do,
+  /// else `writing this snapshots folder (held by <what the holder wrote>)`, escaped and cut.
+  private static func holderDescription(_ descriptor: Int32, wantsExclusive: Bool) -> String {
+    // Blocked from an exclusive lock but granted a shared one: the holders are readers.
+    if wantsExclusive, flock(descriptor, LOCK_SH | LOCK_NB) == 0 {
+      flock(descriptor, LOCK_UN)
+      return "reading this snapshots folder (snapshot verify)"
+    }
     var buffer = [UInt8](repeating: 0, count: 256)
     let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-    guard count > 0 else { return "holder unknown" }
-    let text = String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    return text.isEmpty ? "holder unknown" : "held by " + MessageText.value(text, limit: 160)
+    let text = count > 0
+      ? String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : ""
+    let holder = text.isEmpty ? "holder unknown" : "held by " + MessageText.value(text, limit: 160)
+    return "writing this snapshots folder (\(holder))"
   }
 }

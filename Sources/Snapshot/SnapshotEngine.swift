@@ -22,7 +22,8 @@ public struct SnapshotConfiguration: Sendable {
   public var diffOptions: DiffOptions
   /// The environment read for `OUDS_THEMES_DIR` and `OUDS_FONT_DIRS`.
   public var environment: [String: String]
-  /// How long `record` and `prune` wait for another run's lock on the snapshots folder: 10 s by default.
+  /// How long `record` and `prune` wait for another run's lock on the snapshots folder, and
+  /// `verify` for a `record` or `prune`: 10 s by default.
   public var lockTimeout: TimeInterval = 10
 
   /// Creates a configuration; `jobs` defaults to the number of active cores.
@@ -85,12 +86,17 @@ public final class SnapshotEngine: Sendable {
 
   // MARK: - Verify
 
-  /// Renders `references` and compares each with its PNG and layout JSON; writes nothing.
+  /// Renders `references` and compares each with its PNG and layout JSON; writes nothing but
+  /// the lock file (see ``SnapshotLock``), whose shared lock it holds meanwhile.
   ///
   /// `caseErrors` (usually ``SnapshotCatalogue/selectBroken(filter:shard:)``) are carried into the
   /// report, where each fails the run as an error row.
   /// - Throws: an error when no renderer can be made (e.g. an unreadable `Themes/`).
   public func verify(_ references: [SnapshotReference], caseErrors: [SnapshotCaseError] = []) throws -> SnapshotRunReport {
+    // Read while no record or prune writes: other verify runs share the lock, a record makes
+    // this wait (up to the lock timeout), then fail naming it.
+    let lock = try SnapshotLock.acquireShared(in: configuration.snapshotsDirectory, timeout: configuration.lockTimeout)
+    defer { withExtendedLifetime(lock) {} }
     var report = try run(references) { renderer, reference in
       Self.check(
         reference, in: self.configuration.snapshotsDirectory, renderer: renderer,

@@ -212,6 +212,30 @@ struct RenderErrorAndLockTests {
     #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.png").path))
   }
 
+  @Test("snapshot verify waits while a record holds the lock, then compares the finished references")
+  func verifyWaitsForRecord() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let snapshots = folder.appendingPathComponent("Snapshots")
+    try FileManager.default.createDirectory(at: snapshots.appendingPathComponent("cases"), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: repositoryRoot.appendingPathComponent("Snapshots/cases/sample-1.json"),
+      to: snapshots.appendingPathComponent("cases/sample-1.json"))
+    let common = ["--snapshots", snapshots.path, "--themes", repositoryRoot.path + "/Themes"]
+    #expect(try run(["snapshot", "record"] + common, in: folder).status == 0)
+    let descriptor = open(snapshots.appendingPathComponent(".record.lock").path, O_RDWR | O_CREAT, 0o644)
+    #expect(descriptor >= 0)
+    #expect(flock(descriptor, LOCK_EX) == 0)
+    let release = DispatchWorkItem { flock(descriptor, LOCK_UN); close(descriptor) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + 1.5, execute: release)
+    let start = Date()
+    let result = try run(["snapshot", "verify"] + common, in: folder)
+    let seconds = Date().timeIntervalSince(start)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(seconds >= 1.4, "verify did not wait for the record's lock (\(seconds) s)")
+    #expect(result.stdout.contains(" passed"), "\(result.stdout)")
+  }
+
   @Test("a second snapshot record waits while another holds the lock, then runs")
   func recordWaitsForLock() throws {
     let folder = try temporaryFolder()

@@ -115,6 +115,80 @@ struct HostileSnapshotTests {
     #expect(try second.record(second.catalogue.references, mode: .all).succeeded)
   }
 
+  @Test("verify shares the lock with other verify runs, waits for a record then fails naming it; a record waits for verify runs")
+  func verifyLock() throws {
+    let folder = try makeSnapshotsFolder(cases: ["sample-1"])
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var configuration = SnapshotConfiguration(snapshotsDirectory: folder, themesDirectory: Repo.themes)
+    configuration.lockTimeout = 0.3
+    let engine = try SnapshotEngine(configuration: configuration)
+    let references = engine.catalogue.references
+    #expect(try engine.record(references, mode: .all).succeeded)
+
+    // A record (another process) is rewriting the references: verify compares nothing half-written.
+    var writer: SnapshotLock? = try SnapshotLock.acquire(in: folder, timeout: 0, command: "snapshot record")
+    let start = Date()
+    do {
+      _ = try engine.verify(references)
+      Issue.record("verify ran while a record held the lock")
+    } catch {
+      let message = "\(error)"
+      #expect(message.hasPrefix("\(folder.path)/.record.lock: another run is writing this snapshots folder (held by pid \(getpid()) (snapshot record) since "), "\(message)")
+      #expect(message.hasSuffix("); waited 0 s: let it finish or stop it, then run again"), "\(message)")
+    }
+    #expect(Date().timeIntervalSince(start) >= 0.3)
+    writer = nil
+    _ = writer
+
+    // Another verify (a CI shard of the same checkout) reading at the same time does not block it…
+    var reader: SnapshotLock? = try SnapshotLock.acquireShared(in: folder, timeout: 0)
+    let shared = try engine.verify(references)
+    #expect(shared.succeeded)
+    #expect(shared.outcomes.count == references.count)
+    // …but a record waits for the readers, then says a verify is reading.
+    do {
+      _ = try engine.record(references, mode: .all)
+      Issue.record("record ran while a verify held the lock")
+    } catch {
+      #expect(
+        "\(error)"
+          == "\(folder.path)/.record.lock: another run is reading this snapshots folder (snapshot verify); waited 0 s: let it finish or stop it, then run again")
+    }
+    reader = nil
+    _ = reader
+    #expect(try engine.record(references, mode: .all).succeeded)
+  }
+
+  @Test("verify of a snapshots folder it cannot write, without a lock file, reads it without a lock")
+  func verifyReadOnlyFolder() throws {
+    let folder = try makeSnapshotsFolder(cases: ["sample-1"])
+    let engine = try engine(snapshots: folder)
+    #expect(try engine.record(engine.catalogue.references, mode: .all).succeeded)
+    try FileManager.default.removeItem(at: folder.appendingPathComponent(SnapshotLock.fileName))
+    // No file can be created in the folder: by its mode, or for root (who ignores modes), by the
+    // immutable attribute.
+    let asRoot = geteuid() == 0
+    func immutable(_ on: Bool) throws -> Int32 {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+      process.arguments = [on ? "+i" : "-i", folder.path]
+      try process.run()
+      process.waitUntilExit()
+      return process.terminationStatus
+    }
+    defer {
+      if asRoot { _ = try? immutable(false) } else { chmod(folder.path, 0o755) }
+      try? FileManager.default.removeItem(at: folder)
+    }
+    if asRoot { #expect(try immutable(true) == 0) } else { #expect(chmod(folder.path, 0o555) == 0) }
+    #expect(open(folder.appendingPathComponent("probe").path, O_WRONLY | O_CREAT, 0o644) < 0)
+    #expect(try SnapshotLock.acquireShared(in: folder, timeout: 0) == nil)
+    let report = try engine.verify(engine.catalogue.references)
+    #expect(report.succeeded)
+    #expect(!report.outcomes.isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(SnapshotLock.fileName).path))
+  }
+
   @Test("record removes temporary files an interrupted run left, and only those")
   func staleTemporaryFiles() throws {
     let folder = try makeSnapshotsFolder(cases: ["sample-1"])

@@ -51,7 +51,8 @@ let package = Package(
       name: "CCommonMark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
-    // reading user files (regular files only, size limits), escaping echoed input, strict numbers
+    // reading user files (regular files only, size limits), references confined to a folder,
+    // escaping echoed input, strict numbers
     .target(name: "SafeInput"),
     // a strict JSON parser with line/column errors, for lists, tokens and the catalogue
     .target(name: "StrictJSON", dependencies: ["SafeInput"]),

@@ -210,10 +210,11 @@ public final class SnapshotEngine: Sendable {
     let lock = try SnapshotLock.acquire(in: directory, timeout: configuration.lockTimeout, command: "snapshot record")
     defer { withExtendedLifetime(lock) {} }
     let removed = AtomicFile.removeStaleTemporaryFiles(under: directory, olderThan: Self.staleTemporaryAge)
+    let caseFiles = self.caseFiles
     var report = try run(references) { renderer, reference in
       Self.record(
         reference, in: directory, renderer: renderer, mode: mode, options: self.configuration.diffOptions,
-        sourceDirectory: cases, checkExisting: checkExisting, protecting: self.caseFiles)
+        sourceDirectory: cases, checkExisting: checkExisting, protecting: caseFiles)
     }
     report.written = report.outcomes.filter { $0.status == .recorded }
       .flatMap { $0.message.map { Self.writtenPaths(from: $0) } ?? [] }

@@ -41,7 +41,9 @@ let package = Package(
     .executable(name: "ouds-render", targets: ["ouds-render"]),
   ],
   targets: [
-    // C libraries from Debian, reached through pkg-config. Only `Graphics` imports them.
+    // C libraries from Debian, reached through pkg-config, each behind one door: libcmark only in
+    // `InlineMarkdown`, the others only in `Graphics` (libcrypto's SHA-256 is ~7× faster than
+    // GLib's GChecksum for hashing font files at start-up).
     .systemLibrary(
       name: "CGraphics", pkgConfig: "pangocairo", providers: [.apt(debianDevPackages)]),
     .systemLibrary(
@@ -54,75 +56,84 @@ let package = Package(
     // reading user files (regular files only, size limits), references confined to a folder,
     // escaping echoed input, strict numbers
     .target(name: "SafeInput"),
+    // the plain values every stage speaks: colour, geometry, marker shapes, names, text style
+    .target(name: "Primitives"),
     // a strict JSON parser with line/column errors, for lists, tokens and the catalogue
     .target(name: "StrictJSON", dependencies: ["SafeInput"]),
     // a strict reader of SVG and VectorDrawable marker files into filled outlines (pure Swift)
-    .target(name: "VectorAsset"),
+    .target(name: "VectorAsset", dependencies: ["Primitives"]),
     // spec -> model
-    .target(name: "BulletList", dependencies: ["StrictJSON", "SafeInput"]),
+    .target(name: "BulletList", dependencies: ["StrictJSON", "SafeInput", "Primitives"]),
+    // Markdown labels -> rich text (libcmark's door)
+    .target(name: "InlineMarkdown", dependencies: ["BulletList", "CCommonMark"]),
     // tokens -> theme. The target's folder is the package root so that `Themes/` itself ships as
     // a resource bundle (`OUDSBulletListRenderer_Themes.resources` beside the executable): a library
     // user's `BulletListRenderer()` finds the package's copy without a checkout. Everything else at
     // the root is excluded; the sources stay in Sources/Themes.
     .target(
-      name: "Themes", dependencies: ["StrictJSON", "VectorAsset", "SafeInput"], path: ".",
+      name: "Themes", dependencies: ["StrictJSON", "VectorAsset", "SafeInput", "Primitives"], path: ".",
       exclude: themesTargetExclusions, sources: ["Sources/Themes"], resources: [.copy("Themes")]),
     // the plain value that says what to draw where
-    .target(name: "Scene", dependencies: ["VectorAsset"]),
+    .target(name: "Scene", dependencies: ["Primitives"]),
     // model + theme -> scene
-    .target(name: "Layout", dependencies: ["BulletList", "Themes", "Scene"]),
-    // scene -> pixels, vectors; the only target that touches C
+    .target(name: "Layout", dependencies: ["BulletList", "Themes", "Scene", "Primitives"]),
+    // scene -> pixels, vectors (the door of Cairo, Pango, fontconfig, librsvg, libspng, libcrypto)
     .target(
       name: "Graphics",
-      dependencies: [
-        "Scene", "Themes", "BulletList", "VectorAsset", "SafeInput", "CGraphics", "CRsvg", "CSpng",
-        "CCommonMark", "CCrypto",
-      ]),
+      dependencies: ["Scene", "Primitives", "SafeInput", "CGraphics", "CRsvg", "CSpng", "CCrypto"]),
     // the whole pipeline behind one call
     .target(
       name: "BulletListRenderer",
-      dependencies: ["BulletList", "Themes", "Scene", "Layout", "Graphics", "SafeInput"]),
+      dependencies: [
+        "BulletList", "InlineMarkdown", "Themes", "Scene", "Layout", "Graphics", "Primitives", "SafeInput",
+      ]),
     // references, diffs, reports
     .target(
       name: "Snapshot",
       dependencies: [
         "BulletList", "BulletListRenderer", "Graphics", "Layout", "Scene", "StrictJSON", "Themes",
-        "SafeInput",
+        "SafeInput", "Primitives",
       ]),
     // assertSnapshot for other packages' tests
     .target(
       name: "OUDSSnapshotTesting",
-      dependencies: ["BulletList", "BulletListRenderer", "Layout", "SafeInput", "Snapshot", "Themes"]),
+      dependencies: ["BulletList", "BulletListRenderer", "Layout", "SafeInput", "Snapshot", "Themes", "Primitives"]),
     .executableTarget(
       name: "ouds-render",
       dependencies: [
         "BulletList", "BulletListRenderer", "Graphics", "Layout", "Scene", "Snapshot", "Themes",
-        "SafeInput",
+        "SafeInput", "Primitives",
       ]),
 
     // Test targets declare every module they import; CLITests depends on the executable so that
     // SwiftPM builds `ouds-render` before the tests, which run that binary from their own build folder.
+    .testTarget(name: "PrimitivesTests", dependencies: ["Primitives"]),
     .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
-    .testTarget(name: "BulletListTests", dependencies: ["BulletList", "StrictJSON"]),
+    .testTarget(name: "BulletListTests", dependencies: ["BulletList", "StrictJSON", "Primitives"]),
+    .testTarget(name: "InlineMarkdownTests", dependencies: ["BulletList", "InlineMarkdown"]),
+    .testTarget(name: "VectorAssetTests", dependencies: ["VectorAsset", "Primitives"]),
     // ReferenceTokens/ is read from the source tree (and hashed with Graphics' SHA-256), not bundled.
-    .testTarget(name: "VectorAssetTests", dependencies: ["VectorAsset"]),
     .testTarget(
-      name: "ThemesTests", dependencies: ["Themes", "VectorAsset", "Graphics"], exclude: ["ReferenceTokens"]),
+      name: "ThemesTests", dependencies: ["Themes", "VectorAsset", "Graphics", "Primitives"],
+      exclude: ["ReferenceTokens"]),
     .testTarget(
       name: "LayoutTests",
-      dependencies: ["BulletList", "Themes", "Scene", "Layout", "Graphics", "BulletListRenderer"]),
+      dependencies: ["BulletList", "Themes", "Scene", "Layout", "Graphics", "BulletListRenderer", "Primitives"]),
     .testTarget(
-      name: "GraphicsTests", dependencies: ["BulletList", "Scene", "Themes", "VectorAsset", "Graphics", "CSpng"]),
+      name: "GraphicsTests",
+      dependencies: ["Scene", "Themes", "VectorAsset", "Graphics", "CSpng", "Primitives"]),
     .testTarget(
       name: "SnapshotTests",
       dependencies: [
         "BulletList", "BulletListRenderer", "Themes", "Scene", "Graphics", "SafeInput", "Snapshot",
-        "OUDSSnapshotTesting",
+        "OUDSSnapshotTesting", "Primitives",
       ]),
     .testTarget(
-      name: "CLITests", dependencies: ["BulletListRenderer", "Graphics", "Themes", "SafeInput", "ouds-render"]),
+      name: "CLITests",
+      dependencies: ["BulletListRenderer", "Graphics", "Themes", "SafeInput", "Primitives", "ouds-render"]),
     // seeded, in-process fuzzing of the list reader, the token loader and the Markdown parser
     .testTarget(
-      name: "FuzzTests", dependencies: ["BulletList", "Graphics", "SafeInput", "StrictJSON", "Themes"]),
+      name: "FuzzTests",
+      dependencies: ["BulletList", "InlineMarkdown", "Primitives", "SafeInput", "StrictJSON", "Themes"]),
   ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 import SafeInput
 import StrictJSON
 
@@ -144,7 +145,7 @@ public struct ListReader: Sendable {
           locale = tag
         case "platform":
           let name = try string(value, at: key)
-          guard let named = OUDSBulletList.Platform(name: name) else {
+          guard let named = OUDSBulletList.Platform(rawValue: name) else {
             throw fail(
               key,
               "unknown platform \"\(name.escapedForMessage)\" (expected \(OUDSBulletList.Platform.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")))")

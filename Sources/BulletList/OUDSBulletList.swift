@@ -1,3 +1,5 @@
+import Primitives
+
 /// A bullet list, with the same API as the iOS `OUDSBulletList` component.
 ///
 /// ```swift
@@ -54,13 +56,9 @@ public struct OUDSBulletList: Hashable, Sendable {
     }
   }
 
-  /// The two text styles of the component.
-  public enum TextStyle: String, Hashable, Sendable, CaseIterable {
-    /// Body Large, for visual, engaging content.
-    case bodyLarge
-    /// Body Medium, for functional, task-oriented content.
-    case bodyMedium
-  }
+  /// The two text styles of the component (`.bodyLarge`, `.bodyMedium`): the package's
+  /// ``Primitives/TextStyle``, under the iOS name.
+  public typealias TextStyle = Primitives.TextStyle
 
   /// The marker type of the top-level list.
   public var type: `Type`

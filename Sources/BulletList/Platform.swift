@@ -1,35 +1,9 @@
+import Primitives
+
 extension OUDSBulletList {
-  /// Whose rules to draw with where the iOS and Android components differ (SPEC §2, §3, §6).
-  ///
-  /// Everything else (tokens, sizes, colours, shapes, inheritance) is the same on both. The
-  /// differences, and only those:
-  ///
-  /// | rule | `ios` | `android` |
-  /// |---|---|---|
-  /// | bullet asset level | nesting depth | depth − Ordered ancestors, at most 2 |
-  /// | Arabic letters in ordered prefixes | Arabic locale | right-to-left direction |
-  /// | rich text in bold text | refused | drawn; links underlined, link colour |
-  /// | extra leading of a line | split equally | in proportion to ascent : descent |
-  /// | marker taller than the first line | label at the top | label centred on the row |
-  public enum Platform: String, Hashable, Sendable, CaseIterable {
-    /// The iOS `OUDSBulletList` (the default).
-    case ios
-    /// The Android `OudsBulletList` (Jetpack Compose).
-    case android
-
-    /// The name shown to people: `iOS`, `Android`.
-    public var displayName: String {
-      switch self {
-      case .ios: "iOS"
-      case .android: "Android"
-      }
-    }
-
-    /// The platform named `name` (`ios`, `android`), or nil.
-    public init?(name: String) {
-      self.init(rawValue: name)
-    }
-  }
+  /// Whose rules to draw with where the iOS and Android components differ: the package's
+  /// ``Primitives/Platform`` (`.ios`, `.android`), under the component's namespace.
+  public typealias Platform = Primitives.Platform
 }
 
 extension ResolvedRow {

@@ -1,3 +1,5 @@
+import Primitives
+
 /// One item of a validated list, with everything it inherits made explicit.
 public struct ResolvedRow: Hashable, Sendable {
   /// Where the item is, e.g. `items[1].items[0]`.

@@ -2,7 +2,9 @@ import BulletList
 import Dispatch
 import Foundation
 import Graphics
+import InlineMarkdown
 import Layout
+import Primitives
 import SafeInput
 import Scene
 import Themes
@@ -14,7 +16,7 @@ public struct RenderedList: Sendable {
   /// The mode.
   public var mode: ColorMode
   /// Whose rules the picture follows.
-  public var platform: OUDSBulletList.Platform
+  public var platform: Platform
   /// The encoded picture (PNG, SVG or PDF bytes).
   public var data: Data
   /// The laid-out scene the picture was drawn from.
@@ -23,65 +25,14 @@ public struct RenderedList: Sendable {
   public var warnings: [String]
 }
 
-/// A layout or drawing error (a canvas too large, an unreadable icon, a missing font) attributed
-/// to the theme and mode being rendered, and, once known, to the list file.
-public struct RenderError: Error, Sendable, CustomStringConvertible {
-  /// The list file, when the list came from a file.
-  public var file: String?
-  /// The theme being rendered; nil for a sheet of several themes.
-  public var theme: ThemeName?
-  /// The mode being rendered; nil for a sheet of several modes.
-  public var mode: ColorMode?
-  /// The error's own one-line description.
-  public var message: String
-
-  /// Creates an error.
-  public init(file: String? = nil, theme: ThemeName?, mode: ColorMode?, message: String) {
-    self.file = file
-    self.theme = theme
-    self.mode = mode
-    self.message = message
-  }
-
-  /// `<file>: theme <theme> (<mode>): <message>`, leaving out the parts that are unknown.
-  public var description: String {
-    var parts: [String] = []
-    if let file { parts.append(MessageText.path(file)) }
-    switch (theme, mode) {
-    case (let theme?, let mode?): parts.append("theme \(theme.rawValue) (\(mode.rawValue))")
-    case (let theme?, nil): parts.append("theme \(theme.rawValue)")
-    case (nil, let mode?): parts.append("sheet (\(mode.rawValue))")
-    case (nil, nil): parts.append("sheet")
-    }
-    parts.append(MessageText.escaped(message))
-    return parts.joined(separator: ": ")
-  }
-
-  /// The same error attributed to `file`.
-  public func inFile(_ file: String) -> RenderError {
-    var copy = self
-    copy.file = file
-    return copy
-  }
-
-  /// Runs `body`, turning a `GraphicsError` or `LayoutError` into a `RenderError` for `theme` and `mode`.
-  static func attributing<T>(theme: ThemeName?, mode: ColorMode?, _ body: () throws -> T) throws -> T {
-    do {
-      return try body()
-    } catch let error as GraphicsError {
-      throw RenderError(theme: theme, mode: mode, message: error.description)
-    } catch let error as LayoutError {
-      throw RenderError(theme: theme, mode: mode, message: error.description)
-    }
-  }
-}
-
 /// The whole pipeline behind one object: list → theme → layout → scene → picture.
 ///
 /// Themes are read once; each theme's private font set and text engine are built the first time
 /// the theme is used and then reused, so rendering many lists or every theme × mode in one
 /// process pays the set-up once. Not thread-safe: use one renderer per thread (several renderers
 /// may share one ``FontLocator``).
+///
+/// Every method throws one type, ``RenderError``, whose cases carry the failing stage's error.
 public final class BulletListRenderer {
   /// The theme tokens in use.
   public let themes: ThemeLibrary
@@ -101,10 +52,16 @@ public final class BulletListRenderer {
   ///     current folder or its parents, then the copy shipped in the package's resource bundle.
   ///   - brandFontDirectory: a folder of licensed brand font files to use instead of substitutes;
   ///     it is also searched first for the manifests' files.
-  /// - Throws: `ThemeError` when no themes folder is found or it cannot be read.
-  public convenience init(themesDirectory: URL? = nil, brandFontDirectory: URL? = nil) throws {
-    try self.init(
-      themes: try ThemesLocation.resolve(explicit: themesDirectory), brandFontDirectory: brandFontDirectory)
+  /// - Throws: `RenderError.theme` when no themes folder is found or it cannot be read,
+  ///   `.graphics` for a brand folder that does not exist.
+  public convenience init(themesDirectory: URL? = nil, brandFontDirectory: URL? = nil) throws(RenderError) {
+    let location: ThemesLocation
+    do {
+      location = try ThemesLocation.resolve(explicit: themesDirectory)
+    } catch {
+      throw .theme(error)
+    }
+    try self.init(themes: location, brandFontDirectory: brandFontDirectory)
   }
 
   /// Creates a renderer over a resolved themes folder.
@@ -114,13 +71,22 @@ public final class BulletListRenderer {
   ///   - brandFontDirectory: a folder of licensed brand font files, searched first for the manifests' files too.
   ///   - fontLocator: where font files are found; nil searches `brandFontDirectory`, `OUDS_FONT_DIRS`
   ///     and fontconfig's folders.
-  /// - Throws: `ThemeError` when the themes cannot be read, `GraphicsError` for a brand folder that does not exist.
+  /// - Throws: `RenderError.theme` when the themes cannot be read, `.graphics` for a brand folder
+  ///   that does not exist.
   public init(
     themes location: ThemesLocation, library: ThemeLibrary? = nil, brandFontDirectory: URL? = nil,
     fontLocator: FontLocator? = nil
-  ) throws {
+  ) throws(RenderError) {
     self.themesLocation = location
-    self.themes = try library ?? ThemeLibrary(directory: location.directory)
+    if let library {
+      self.themes = library
+    } else {
+      do {
+        self.themes = try ThemeLibrary(directory: location.directory)
+      } catch {
+        throw .theme(error)
+      }
+    }
     self.brandFontDirectory = brandFontDirectory
     self.fontLocator = fontLocator ?? FontLocator(fontDirectory: brandFontDirectory)
     if let brandFontDirectory {
@@ -128,35 +94,53 @@ public final class BulletListRenderer {
       guard FileManager.default.fileExists(atPath: brandFontDirectory.path, isDirectory: &isDirectory),
         isDirectory.boolValue
       else {
-        throw GraphicsError.fontDirectoryMissing(path: brandFontDirectory.path)
+        throw .graphics(.fontDirectoryMissing(path: brandFontDirectory.path), nil)
       }
     }
   }
 
-  /// A list reader that understands `markdown` labels (parsed with libcmark).
+  /// A list reader that understands `markdown` labels (parsed with libcmark, see `InlineMarkdown`).
   public func listReader() -> ListReader {
+    Self.markdownListReader()
+  }
+
+  /// A list reader that understands `markdown` labels, without a renderer.
+  public static func markdownListReader() -> ListReader {
     ListReader(markdownParser: CommonMarkParser())
   }
 
   /// The font set of `theme`, built on first use.
-  public func fontSet(for theme: ThemeName) throws -> FontSet {
+  public func fontSet(for theme: ThemeName) throws(RenderError) -> FontSet {
     try engine(for: theme).fonts
   }
 
   /// Finds the font files of every theme in `names` and builds their font sets now.
   ///
-  /// - Throws: one `GraphicsError.fontFilesMissing` listing every missing file of all these
-  ///   themes with its package (rather than one theme at a time), or a theme's error.
-  public func prepareFonts(for names: [ThemeName]) throws {
-    var manifests: [FontManifest] = []
-    for name in names where engines[name] == nil { manifests.append(try themes.fontManifest(for: name)) }
-    _ = try fontLocator.locate(manifests)
+  /// - Throws: one `RenderError.graphics(.fontFilesMissing)` listing every missing file of all
+  ///   these themes with its package (rather than one theme at a time), or a theme's error.
+  public func prepareFonts(for names: [ThemeName]) throws(RenderError) {
+    var lists: [FontSourceList] = []
+    for name in names where engines[name] == nil { lists.append(try fontSources(for: name)) }
+    do {
+      _ = try fontLocator.locate(lists)
+    } catch {
+      throw .graphics(error, nil)
+    }
     for name in names { _ = try engine(for: name) }
+  }
+
+  /// The font files of a theme's manifest, as the font set takes them.
+  private func fontSources(for name: ThemeName) throws(RenderError) -> FontSourceList {
+    do {
+      return try themes.fontManifest(for: name).fontSources
+    } catch {
+      throw .theme(error)
+    }
   }
 
   /// The line every rendering command prints: the themes folder and why, and the font files
   /// (name and folder) of the themes in `names`; builds their font sets when needed.
-  public func sourcesLine(for names: [ThemeName]) throws -> String {
+  public func sourcesLine(for names: [ThemeName]) throws(RenderError) -> String {
     try prepareFonts(for: names)
     var files: [LoadedFont] = []
     for name in names {
@@ -175,7 +159,7 @@ public final class BulletListRenderer {
     inputs.formUnion(InputFiles(themes.files.map(\.path)))
     let manifests = names.compactMap { try? themes.fontManifest(for: $0) }
     for manifest in manifests {
-      for file in manifest.files {
+      for file in manifest.fontSources.sources {
         if let located = fontLocator.locate(file) { inputs.insert(located.url.path) }
       }
     }
@@ -192,22 +176,27 @@ public final class BulletListRenderer {
     Set(ThemeName.allCases.flatMap { (try? themes.fontManifest(for: $0).files.map(\.fileName)) ?? [] })
   }
 
-  private func engine(for name: ThemeName) throws -> (
+  private func engine(for name: ThemeName) throws(RenderError) -> (
     fonts: FontSet, text: TextEngine, renderer: SceneRenderer
   ) {
     if let cached = engines[name] { return cached }
-    let manifest = try themes.fontManifest(for: name)
+    let sources = try fontSources(for: name)
     let manifestFile = ThemeLibrary.fontManifestFileName(for: name)
-    let found = try fontLocator.locate([manifest])
-    let located = manifest.files.compactMap { found[$0] }
+    let located: [LocatedFont]
     let fonts: FontSet
+    do {
+      let found = try fontLocator.locate([sources])
+      located = sources.sources.compactMap { found[$0] }
+    } catch {
+      throw .graphics(error, nil)
+    }
     do {
       fonts = try FontSet(
         fonts: located, brandFontDirectory: brandFontDirectory, reservedFileNames: manifestFileNames)
     } catch {
       switch error {
-      case .fontFileUnreadable: throw LayoutError("\(manifestFile): \(error)")
-      default: throw error
+      case .fontFileUnreadable: throw .font(manifest: manifestFile, error, nil)
+      default: throw .graphics(error, nil)
       }
     }
     fontWarnings[name] = located.flatMap { Self.warnings(for: $0, manifestFile: manifestFile, locator: fontLocator) }
@@ -215,6 +204,17 @@ public final class BulletListRenderer {
     let made = (fonts, text, SceneRenderer(textEngine: text))
     engines[name] = made
     return made
+  }
+
+  /// The engine of `name` for a picture in `mode`: its set-up errors name that picture.
+  private func engine(for name: ThemeName, attributedTo mode: ColorMode) throws(RenderError) -> (
+    fonts: FontSet, text: TextEngine, renderer: SceneRenderer
+  ) {
+    do {
+      return try engine(for: name)
+    } catch {
+      throw error.attributed(theme: name, mode: mode)
+    }
   }
 
   /// What to say about a located file: a same-named file passed over for its hash, or a file
@@ -236,48 +236,68 @@ public final class BulletListRenderer {
   ///
   /// Each theme's text names its own substitute family first, so the union draws every cell with
   /// the fonts that cell was measured with.
-  func renderer(forThemes names: [ThemeName]) throws -> SceneRenderer {
+  func renderer(forThemes names: [ThemeName]) throws(RenderError) -> SceneRenderer {
     if names.count == 1, let name = names.first { return try engine(for: name).renderer }
     if let sheetRenderer { return sheetRenderer }
-    var manifests: [FontManifest] = []
-    for name in ThemeName.allCases { manifests.append(try themes.fontManifest(for: name)) }
-    let found = try fontLocator.locate(manifests)
-    var located: [LocatedFont] = []
-    for manifest in manifests {
-      for file in manifest.files {
-        guard let font = found[file], !located.contains(where: { $0.url == font.url }) else { continue }
-        located.append(font)
+    var lists: [FontSourceList] = []
+    for name in ThemeName.allCases { lists.append(try fontSources(for: name)) }
+    do {
+      let found = try fontLocator.locate(lists)
+      var located: [LocatedFont] = []
+      for list in lists {
+        for file in list.sources {
+          guard let font = found[file], !located.contains(where: { $0.url == font.url }) else { continue }
+          located.append(font)
+        }
       }
+      let fonts = try FontSet(
+        fonts: located, brandFontDirectory: brandFontDirectory, reservedFileNames: manifestFileNames)
+      let made = SceneRenderer(textEngine: TextEngine(fonts: fonts))
+      sheetRenderer = made
+      return made
+    } catch {
+      throw .graphics(error, nil)
     }
-    let fonts = try FontSet(
-      fonts: located, brandFontDirectory: brandFontDirectory, reservedFileNames: manifestFileNames)
-    let made = SceneRenderer(textEngine: TextEngine(fonts: fonts))
-    sheetRenderer = made
-    return made
   }
 
   /// Lays out `list` for a theme and mode.
-  /// - Throws: `BulletListError`, `ThemeError`, `LayoutError` or `GraphicsError`, each one line.
+  /// - Throws: `RenderError`: `.list` for a list the platform's rules refuse, `.theme`, `.layout`
+  ///   or `.graphics` (fonts), each one line.
   public func layout(
     _ list: OUDSBulletList, theme: ThemeName, mode: ColorMode,
     options: LayoutOptions = LayoutOptions()
-  ) throws -> LayoutResult {
-    let resolved = try themes.theme(theme, mode: mode)
-    var result = try RenderError.attributing(theme: theme, mode: mode) {
-      try ListLayout(theme: resolved, measurer: engine(for: theme).text).layout(list, options: options)
+  ) throws(RenderError) -> LayoutResult {
+    let resolved: Theme
+    do {
+      resolved = try themes.theme(theme, mode: mode)
+    } catch {
+      throw .theme(error)
+    }
+    let measurer = try engine(for: theme, attributedTo: mode).text
+    var result: LayoutResult
+    do {
+      result = try ListLayout(theme: resolved, measurer: measurer).layout(list, options: options)
+    } catch {
+      throw RenderError(error, theme: theme, mode: mode)
     }
     result.warnings = (fontWarnings[theme] ?? []) + result.warnings
     return result
   }
 
   /// Renders `list` for one theme and mode.
+  /// - Throws: `RenderError` as ``layout(_:theme:mode:options:)``, and `.graphics` when drawing
+  ///   or encoding fails (an icon file that cannot be read, a canvas too large).
   public func render(
     _ list: OUDSBulletList, theme: ThemeName, mode: ColorMode,
     options: LayoutOptions = LayoutOptions(), format: OutputFormat
-  ) throws -> RenderedList {
+  ) throws(RenderError) -> RenderedList {
     let laidOut = try layout(list, theme: theme, mode: mode, options: options)
-    let data = try RenderError.attributing(theme: theme, mode: mode) {
-      try engine(for: theme).renderer.render(laidOut.scene, as: format)
+    let renderer = try engine(for: theme, attributedTo: mode).renderer
+    let data: Data
+    do {
+      data = try renderer.render(laidOut.scene, as: format)
+    } catch {
+      throw .graphics(error, RenderError.Context(theme: theme, mode: mode))
     }
     return RenderedList(
       theme: theme, mode: mode, platform: options.platform, data: data, scene: laidOut.scene,
@@ -285,15 +305,18 @@ public final class BulletListRenderer {
   }
 
   /// Rasterizes `list` for one theme and mode at `scale`, without encoding.
+  /// - Throws: `RenderError` as ``render(_:theme:mode:options:format:)``.
   public func rasterize(
     _ list: OUDSBulletList, theme: ThemeName, mode: ColorMode,
     options: LayoutOptions = LayoutOptions(), scale: Int
-  ) throws -> (image: RasterImage, scene: Scene, warnings: [String]) {
+  ) throws(RenderError) -> (image: RasterImage, scene: Scene, warnings: [String]) {
     let laidOut = try layout(list, theme: theme, mode: mode, options: options)
-    let image = try RenderError.attributing(theme: theme, mode: mode) {
-      try engine(for: theme).renderer.rasterize(laidOut.scene, scale: scale)
+    let renderer = try engine(for: theme, attributedTo: mode).renderer
+    do {
+      return (try renderer.rasterize(laidOut.scene, scale: scale), laidOut.scene, laidOut.warnings)
+    } catch {
+      throw .graphics(error, RenderError.Context(theme: theme, mode: mode))
     }
-    return (image, laidOut.scene, laidOut.warnings)
   }
 
   /// Renders `list` for every given theme × mode pair, and for each platform of `platforms`
@@ -303,11 +326,13 @@ public final class BulletListRenderer {
   /// worker encodes the previous picture as PNG: on two cores the encoder, the costly part, runs
   /// beside the drawing. The output order is the order of `combinations`, each followed by its
   /// platforms in the order given.
+  /// - Throws: `RenderError` as ``render(_:theme:mode:options:format:)``, for the first
+  ///   picture that fails.
   public func renderAll(
     _ list: OUDSBulletList, combinations: [(ThemeName, ColorMode)],
-    platforms: [OUDSBulletList.Platform]? = nil,
+    platforms: [Platform]? = nil,
     options: LayoutOptions = LayoutOptions(), format: OutputFormat
-  ) throws -> [RenderedList] {
+  ) throws(RenderError) -> [RenderedList] {
     let jobs: [(theme: ThemeName, mode: ColorMode, options: LayoutOptions)] = combinations.flatMap {
       combination in
       (platforms ?? [options.platform]).map { platform in
@@ -317,54 +342,63 @@ public final class BulletListRenderer {
       }
     }
     guard case .png(let scale) = format else {
-      return try jobs.map { try render(list, theme: $0.theme, mode: $0.mode, options: $0.options, format: format) }
-    }
-    let encoded = ParallelResults<Data>(count: jobs.count)
-    let encoder = DispatchQueue(label: "ouds-render.png-encoder")
-    var scenes: [(Scene, [String])] = []
-    defer { encoder.sync {} }  // never leave the encoder running past a thrown error
-    for (index, job) in jobs.enumerated() {
-      let laidOut = try layout(list, theme: job.theme, mode: job.mode, options: job.options)
-      let bitmap = try RenderError.attributing(theme: job.theme, mode: job.mode) {
-        try engine(for: job.theme).renderer.draw(laidOut.scene, scale: scale)
+      var pictures: [RenderedList] = []
+      for job in jobs {
+        pictures.append(try render(list, theme: job.theme, mode: job.mode, options: job.options, format: format))
       }
-      scenes.append((laidOut.scene, laidOut.warnings))
-      let (theme, mode) = (job.theme, job.mode)
+      return pictures
+    }
+    // The serial encoder queue appends one result per job, in job order; `sync` waits for them.
+    let encoded = EncodedPictures()
+    let encoder = DispatchQueue(label: "ouds-render.png-encoder")
+    var drawn: [(job: (theme: ThemeName, mode: ColorMode, options: LayoutOptions), scene: Scene, warnings: [String])] = []
+    defer { encoder.sync {} }  // never leave the encoder running past a thrown error
+    for job in jobs {
+      let laidOut = try layout(list, theme: job.theme, mode: job.mode, options: job.options)
+      let renderer = try engine(for: job.theme, attributedTo: job.mode).renderer
+      let bitmap: DrawnBitmap
+      do {
+        bitmap = try renderer.draw(laidOut.scene, scale: scale)
+      } catch {
+        throw .graphics(error, RenderError.Context(theme: job.theme, mode: job.mode))
+      }
+      drawn.append((job, laidOut.scene, laidOut.warnings))
       encoder.async {
-        encoded.set(
-          index, Result { try RenderError.attributing(theme: theme, mode: mode) { try bitmap.encodePNG() } })
+        encoded.results.append(Result { () throws(GraphicsError) in try bitmap.encodePNG() })
       }
     }
     encoder.sync {}
-    return try jobs.enumerated().map { index, job in
-      RenderedList(
-        theme: job.theme, mode: job.mode, platform: job.options.platform,
-        data: try encoded.get(index), scene: scenes[index].0, warnings: scenes[index].1)
+    var pictures: [RenderedList] = []
+    for (picture, result) in zip(drawn, encoded.results) {
+      let data: Data
+      do {
+        data = try result.get()
+      } catch {
+        throw .graphics(error, RenderError.Context(theme: picture.job.theme, mode: picture.job.mode))
+      }
+      pictures.append(
+        RenderedList(
+          theme: picture.job.theme, mode: picture.job.mode, platform: picture.job.options.platform,
+          data: data, scene: picture.scene, warnings: picture.warnings))
     }
+    return pictures
   }
 }
 
-/// A fixed-size array of results filled from several threads, each slot written once.
-final class ParallelResults<Value>: @unchecked Sendable {
-  private var slots: [Result<Value, any Error>?]
-  private let lock = NSLock()
+/// The PNG encodings of ``BulletListRenderer/renderAll(_:combinations:platforms:options:format:)``,
+/// appended only on its serial encoder queue and read after that queue has drained.
+private final class EncodedPictures: @unchecked Sendable {
+  var results: [Result<Data, GraphicsError>] = []
+}
 
-  init(count: Int) {
-    slots = Array(repeating: nil, count: count)
-  }
-
-  func set(_ index: Int, _ result: Result<Value, any Error>) {
-    lock.lock()
-    slots[index] = result
-    lock.unlock()
-  }
-
-  func get(_ index: Int) throws -> Value {
-    lock.lock()
-    let slot = slots[index]
-    lock.unlock()
-    guard let slot else { throw LayoutError("internal error: result \(index) was never produced") }
-    return try slot.get()
+extension FontManifest {
+  /// The manifest's files as the Graphics font set takes them, owned by the theme's name.
+  public var fontSources: FontSourceList {
+    FontSourceList(
+      owner: theme.rawValue,
+      sources: files.map {
+        FontSource(fileName: $0.fileName, sha256: $0.sha256, role: $0.role, package: $0.debianPackage)
+      })
   }
 }
 

@@ -2,6 +2,7 @@ import BulletList
 import Foundation
 import Graphics
 import Layout
+import Primitives
 import Scene
 import Themes
 
@@ -29,9 +30,9 @@ extension BulletListRenderer {
   /// platform. `options.background == .none` makes the whole sheet transparent (cells included).
   public func sheetLayout(
     _ list: OUDSBulletList, themes names: [ThemeName] = ThemeName.allCases,
-    modes: [ColorMode] = ColorMode.allCases, platforms: [OUDSBulletList.Platform]? = nil,
+    modes: [ColorMode] = ColorMode.allCases, platforms: [Platform]? = nil,
     options: LayoutOptions = LayoutOptions(), style: RenderingSheetStyle = RenderingSheetStyle()
-  ) throws -> LayoutResult {
+  ) throws(RenderError) -> LayoutResult {
     let platforms = platforms ?? [options.platform]
     let columns = modes.flatMap { mode in platforms.map { (mode: mode, platform: $0) } }
     let namesPlatform = platforms != [.ios]
@@ -47,13 +48,16 @@ extension BulletListRenderer {
         var cellOptions = options
         cellOptions.background = .none
         cellOptions.platform = cell.platform
-        let theme = try themes.theme(name, mode: mode)
+        let theme: Theme
+        do {
+          theme = try themes.theme(name, mode: mode)
+        } catch {
+          throw .theme(error)
+        }
         let result = try layout(list, theme: name, mode: mode, options: cellOptions)
         warnings += result.warnings.filter { !warnings.contains($0) }
-        guard let typography = theme.typography[.bodyMedium], let indent = theme.paddingInline.first,
-          let textColor = RGBAColor(hex: theme.colors.contentDefault.hex),
-          let background = RGBAColor(hex: theme.colors.backgroundPrimary.hex)
-        else { throw LayoutError("theme \(name.rawValue) lacks body-medium typography, padding or colours") }
+        let typography = theme.typography.bodyMedium
+        let indent = theme.paddingInline[level: 0]
         let captionHeight = typography.lineHeight + 2 * style.captionPadding
         let x = style.margin + Double(column) * (options.width + style.gutter)
         let caption = SceneText(
@@ -68,13 +72,13 @@ extension BulletListRenderer {
             appearance: TextAppearance(
               fontFamilies: theme.fontFamilies, fontSize: typography.fontSize,
               lineHeight: typography.lineHeight, letterSpacing: typography.letterSpacing,
-              weight: typography.strongWeight, color: textColor, language: "en"),
+              weight: typography.strongWeight, color: theme.colors.contentDefault, language: "en"),
             direction: .ltr))
         let scene = result.scene.translated(dx: x, dy: y + captionHeight)
         rowHeight = max(rowHeight, captionHeight + result.scene.height)
         cells.append((scene, ScenePanel(
           rect: Rect(x: x, y: y, width: options.width, height: 0),
-          fill: options.background == .theme ? background : nil, caption: caption)))
+          fill: options.background == .theme ? theme.colors.backgroundPrimary : nil, caption: caption)))
       }
       for (scene, panel) in cells {
         var panel = panel
@@ -88,9 +92,7 @@ extension BulletListRenderer {
       + Double(max(0, columns.count - 1)) * style.gutter
     let scene = Scene(
       width: width, height: y - style.gutter + style.margin, direction: options.resolvedDirection,
-      theme: names.map(\.rawValue).joined(separator: ","),
-      mode: modes.map(\.rawValue).joined(separator: ","),
-      platform: platforms.map(\.rawValue).joined(separator: ","),
+      themes: names, modes: modes, platforms: platforms,
       background: options.background == .theme ? style.sheetBackground : nil, rows: rows,
       panels: panels)
     return LayoutResult(scene: scene, warnings: warnings)
@@ -99,16 +101,25 @@ extension BulletListRenderer {
   /// Renders a rendering sheet (see `sheetLayout`) as PNG, SVG or PDF.
   public func renderSheet(
     _ list: OUDSBulletList, themes names: [ThemeName] = ThemeName.allCases,
-    modes: [ColorMode] = ColorMode.allCases, platforms: [OUDSBulletList.Platform]? = nil,
+    modes: [ColorMode] = ColorMode.allCases, platforms: [Platform]? = nil,
     options: LayoutOptions = LayoutOptions(), format: OutputFormat
-  ) throws -> (data: Data, scene: Scene, warnings: [String]) {
+  ) throws(RenderError) -> (data: Data, scene: Scene, warnings: [String]) {
+    // Errors of the sheet as a whole (its fonts, drawing it) name the sheet; a cell's layout
+    // errors already name the cell's theme and mode.
     let theme = names.count == 1 ? names.first : nil
     let mode = modes.count == 1 ? modes.first : nil
-    return try RenderError.attributing(theme: theme, mode: mode) {
-      let laidOut = try sheetLayout(
-        list, themes: names, modes: modes, platforms: platforms, options: options)
-      let data = try renderer(forThemes: names).render(laidOut.scene, as: format)
-      return (data, laidOut.scene, laidOut.warnings)
+    let laidOut = try sheetLayout(
+      list, themes: names, modes: modes, platforms: platforms, options: options)
+    let renderer: SceneRenderer
+    do {
+      renderer = try self.renderer(forThemes: names)
+    } catch {
+      throw error.attributed(theme: theme, mode: mode)
+    }
+    do {
+      return (try renderer.render(laidOut.scene, as: format), laidOut.scene, laidOut.warnings)
+    } catch {
+      throw .graphics(error, RenderError.Context(theme: theme, mode: mode))
     }
   }
 }

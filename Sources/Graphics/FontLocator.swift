@@ -1,6 +1,5 @@
 import CGraphics
 import Foundation
-import Themes
 
 /// A folder the ``FontLocator`` searches, and why it is searched.
 public struct FontFolder: Hashable, Sendable, CustomStringConvertible {
@@ -38,40 +37,40 @@ public struct FontFolder: Hashable, Sendable, CustomStringConvertible {
   public var description: String { "\(ControlCharacters.escaped(url.path)) (\(origin.label))" }
 }
 
-/// Where one manifest file was found: the file chosen and its hash.
+/// Where one font source was found: the file chosen and its hash.
 public struct LocatedFont: Hashable, Sendable {
-  /// The manifest's entry.
-  public var declared: FontFile
+  /// The source asked for.
+  public var declared: FontSource
   /// The file chosen.
   public var url: URL
   /// The SHA-256 of the chosen file, lower-case hex.
   public var sha256: String
-  /// Files with the same name whose hash is not the manifest's, passed over or (when no file has
-  /// the manifest's hash) the one taken; in search order.
+  /// Files with the same name whose hash is not the declared one, passed over or (when no file
+  /// has the declared hash) the one taken; in search order.
   public var otherCandidates: [URL]
 
   /// Creates a record.
-  public init(declared: FontFile, url: URL, sha256: String, otherCandidates: [URL] = []) {
+  public init(declared: FontSource, url: URL, sha256: String, otherCandidates: [URL] = []) {
     self.declared = declared
     self.url = url
     self.sha256 = sha256
     self.otherCandidates = otherCandidates
   }
 
-  /// Whether the chosen file has the manifest's SHA-256.
+  /// Whether the chosen file has the declared SHA-256.
   public var matchesManifest: Bool { sha256 == declared.sha256 }
 }
 
-/// Finds the font files the manifests name: by file name in the font folders, chosen by SHA-256.
+/// Finds the font files of ``FontSource`` lists: by file name in the font folders, chosen by SHA-256.
 ///
 /// Folders are searched in order: `--font-dir`, each folder of `OUDS_FONT_DIRS` (colon-separated),
 /// then the font folders of the machine's default fontconfig configuration (`FcConfigGetFontDirs`:
 /// `/usr/share/fonts`, `/usr/local/share/fonts`, `~/.local/share/fonts`… on Debian; Homebrew's
 /// and the system's on macOS), each with its sub-folders. The walk is bounded (``maxEntries``
 /// directory entries, ``maxDepth`` levels) and done once per locator. Of the files named like a
-/// manifest entry, the first whose SHA-256 equals the manifest's is chosen; when none does, the
-/// first is taken and ``LocatedFont/matchesManifest`` is false so the caller says so. Only files
-/// named by a requested manifest are hashed, each once.
+/// source, the first whose SHA-256 equals the source's is chosen; when none does, the first is
+/// taken and ``LocatedFont/matchesManifest`` is false so the caller says so. Only files named by a
+/// requested source are hashed, each once.
 ///
 /// Thread-safe: one locator can serve several renderers on several threads.
 public final class FontLocator: @unchecked Sendable {
@@ -127,7 +126,7 @@ public final class FontLocator: @unchecked Sendable {
   }
 
   /// The file for `declared`, or nil when no folder holds a file of that name.
-  public func locate(_ declared: FontFile) -> LocatedFont? {
+  public func locate(_ declared: FontSource) -> LocatedFont? {
     let candidates = files(named: declared.fileName)
     var hashed: [(URL, String)] = []
     for url in candidates {
@@ -143,25 +142,24 @@ public final class FontLocator: @unchecked Sendable {
       declared: declared, url: first.0, sha256: first.1, otherCandidates: hashed.map(\.0))
   }
 
-  /// Locates every file of `manifests`.
-  /// - Returns: the located files, keyed by the manifest entry.
+  /// Locates every file of `lists`.
+  /// - Returns: the located files, keyed by their source.
   /// - Throws: `GraphicsError.fontFilesMissing` listing every file that no folder holds (with the
-  ///   package that provides it), in one error.
-  public func locate(_ manifests: [FontManifest]) throws(GraphicsError) -> [FontFile: LocatedFont] {
-    var found: [FontFile: LocatedFont] = [:]
+  ///   package that provides it and the owners that need it), in one error.
+  public func locate(_ lists: [FontSourceList]) throws(GraphicsError) -> [FontSource: LocatedFont] {
+    var found: [FontSource: LocatedFont] = [:]
     var missing: [GraphicsError.MissingFont] = []
-    for manifest in manifests {
-      for file in manifest.files where found[file] == nil {
+    for list in lists {
+      for file in list.sources where found[file] == nil {
         if let located = locate(file) {
           found[file] = located
         } else if let index = missing.firstIndex(where: { $0.fileName == file.fileName }) {
-          if !missing[index].themes.contains(manifest.theme.rawValue) {
-            missing[index].themes.append(manifest.theme.rawValue)
+          if !missing[index].themes.contains(list.owner) {
+            missing[index].themes.append(list.owner)
           }
         } else {
           missing.append(
-            GraphicsError.MissingFont(
-              fileName: file.fileName, package: file.debianPackage, themes: [manifest.theme.rawValue]))
+            GraphicsError.MissingFont(fileName: file.fileName, package: file.package, themes: [list.owner]))
         }
       }
     }

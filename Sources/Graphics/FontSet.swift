@@ -1,7 +1,6 @@
 import CGraphics
 import Foundation
 import SafeInput
-import Themes
 
 /// A font file that a ``FontSet`` loaded, with what the render-stack fingerprint records about it.
 public struct LoadedFont: Hashable, Sendable {
@@ -11,7 +10,7 @@ public struct LoadedFont: Hashable, Sendable {
   public var sha256: String
   /// Family name of the file's first face, as fontconfig reads it (e.g. `Liberation Sans`).
   public var family: String
-  /// The manifest role of the file (e.g. `latin-regular`), or `brand` for a file of the brand folder.
+  /// The role of the file's ``FontSource`` (e.g. `latin-regular`), or `brand` for a file of the brand folder.
   public var role: String
 
   /// Creates a loaded-font record.
@@ -28,7 +27,7 @@ public struct LoadedFont: Hashable, Sendable {
   public var folder: String { url.deletingLastPathComponent().path }
 }
 
-/// A private, hermetic set of fonts: exactly the manifest's files (plus optional brand fonts).
+/// A private, hermetic set of fonts: exactly the given font files (plus optional brand fonts).
 ///
 /// The fonts live in a fontconfig configuration of their own, handed to a Pango font map of its
 /// own, so the fonts installed on the machine never change a layout or a pixel. Rules for
@@ -37,16 +36,17 @@ public struct LoadedFont: Hashable, Sendable {
 ///
 /// Not thread-safe: use a `FontSet` and the ``TextEngine`` built on it from one thread at a time.
 public final class FontSet {
-  /// The files that were loaded, brand fonts first, then the manifest's files in order.
+  /// The files that were loaded, brand fonts first, then the located sources in order.
   public let files: [LoadedFont]
 
   /// The private Pango font map (a PangoCairoFcFontMap); owned, released in `deinit`.
   let fontMap: UnsafeMutablePointer<PangoFontMap>
 
-  /// Loads located manifest files, and the brand fonts of `brandFontDirectory`.
+  /// Loads located font sources, and the brand fonts of `brandFontDirectory`.
   ///
-  /// Brand fonts are every `.ttf`/`.otf`/`.ttc` of the folder whose name no manifest uses
-  /// (`reservedFileNames`): a manifest's file placed there serves the manifest, never the brand.
+  /// Brand fonts are every `.ttf`/`.otf`/`.ttc` of the folder whose name no source uses
+  /// (`reservedFileNames`, and the located sources' names): a source's file placed there serves
+  /// the source, never the brand.
   /// They are added first; the family list of each text decides which family wins, so theme data
   /// that names the brand family first gets the brand face when it is present.
   /// - Throws: `.fontDirectoryMissing` for a brand folder that does not exist,
@@ -91,15 +91,15 @@ public final class FontSet {
     self.files = loaded
   }
 
-  /// Locates the manifest's files with `locator` (see ``FontLocator``), then loads them.
+  /// Locates the files of `sources` with `locator` (see ``FontLocator``), then loads them.
   /// - Throws: `.fontFilesMissing` listing every file no font folder holds, and the errors of
   ///   ``init(fonts:brandFontDirectory:reservedFileNames:)``.
   public convenience init(
-    manifest: FontManifest, locator: FontLocator = FontLocator(), brandFontDirectory: URL? = nil
+    sources: FontSourceList, locator: FontLocator = FontLocator(), brandFontDirectory: URL? = nil
   ) throws(GraphicsError) {
-    let found = try locator.locate([manifest])
+    let found = try locator.locate([sources])
     try self.init(
-      fonts: manifest.files.compactMap { found[$0] }, brandFontDirectory: brandFontDirectory)
+      fonts: sources.sources.compactMap { found[$0] }, brandFontDirectory: brandFontDirectory)
   }
 
   deinit {

@@ -1,17 +1,18 @@
 import Foundation
+import Primitives
 
 /// Everything that can go wrong while loading fonts, laying out text, drawing or coding images.
 ///
 /// Each case's `description` is one line that names the problem and the file involved, so it can
 /// be printed as is by a command-line tool or a test report.
 public enum GraphicsError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// A manifest font file that no font folder holds.
+  /// A font file (a ``FontSource``) that no font folder holds.
   public struct MissingFont: Hashable, Sendable {
-    /// The file name the manifest gives.
+    /// The file name the source gives.
     public var fileName: String
-    /// The Debian package that provides it, when the manifest says.
+    /// The Debian package that provides it, when the source says.
     public var package: String?
-    /// The themes whose manifests name it.
+    /// The owners (themes) whose source lists name it.
     public var themes: [String]
 
     /// Creates a record.
@@ -42,7 +43,7 @@ public enum GraphicsError: Error, Hashable, Sendable, CustomStringConvertible {
   case shapeWithoutOutline(name: String)
   /// The canvas size is not drawable (zero, negative, not finite, or larger than Cairo allows).
   case invalidCanvasSize(width: Double, height: Double, scale: Int)
-  /// The pixel scale is outside 1...4.
+  /// The pixel scale is outside ``PixelScale/supported`` (1...3).
   case invalidScale(Int)
   /// Cairo reported an error while drawing; `stage` says what was being done.
   case drawingFailed(stage: String, reason: String)
@@ -92,7 +93,7 @@ public enum GraphicsError: Error, Hashable, Sendable, CustomStringConvertible {
       let pixels = "\(Self.number((width * Double(scale)).rounded(.up)))×\(Self.number((height * Double(scale)).rounded(.up)))"
       return "canvas of \(w)×\(h) points at scale \(scale) is \(pixels) pixels, over the \(Int(Self.largestBitmapSide))-pixel limit of a bitmap: use a lower scale, or SVG or PDF"
     case .invalidScale(let scale):
-      return "pixel scale \(scale) is not supported (use 1, 2, 3 or 4)"
+      return "pixel scale \(scale) is not supported (use \(PixelScale.choices))"
     case .drawingFailed(let stage, let reason):
       return "drawing failed while \(stage): \(reason)"
     case .pngEncodingFailed(let reason):

@@ -1,6 +1,7 @@
 import CGraphics
 import CRsvg
 import Foundation
+import Primitives
 import SafeInput
 import Scene
 

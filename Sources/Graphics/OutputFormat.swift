@@ -1,6 +1,8 @@
+import Primitives
+
 /// A file format a scene can be rendered to.
 public enum OutputFormat: Hashable, Sendable {
-  /// A PNG bitmap with `scale` pixels per point (1, 2 or 3; 4 is accepted too).
+  /// A PNG bitmap with `scale` pixels per point (``PixelScale/supported``: 1, 2 or 3).
   case png(scale: Int)
   /// An SVG 1.1 document measured in `px` (1 px per point).
   case svg

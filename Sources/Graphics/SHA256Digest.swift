@@ -1,5 +1,6 @@
 import CCrypto
 import Foundation
+import Primitives
 import SafeInput
 
 /// SHA-256 digests through OpenSSL's libcrypto, which uses the CPU's SHA instructions (about
@@ -15,7 +16,7 @@ public enum SHA256Digest {
       }
     }
     guard succeeded, length == 32 else { return "" }
-    return hexString(digest)
+    return Hex.string(digest)
   }
 
   /// The SHA-256 of a font file's bytes as lower-case hex; nil when it is not a readable regular
@@ -46,13 +47,6 @@ public enum SHA256Digest {
     guard finished, length == 32 else {
       throw UserFileError(path: path, kind: kind, problem: .unreadable(reason: "libcrypto failed to hash it"))
     }
-    return hexString(digest)
-  }
-
-  private static func hexString(_ digest: [UInt8]) -> String {
-    digest.map { byte in
-      let hex = String(byte, radix: 16)
-      return hex.count == 1 ? "0" + hex : hex
-    }.joined()
+    return Hex.string(digest)
   }
 }

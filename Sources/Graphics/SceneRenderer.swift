@@ -1,7 +1,7 @@
 import CGraphics
 import Foundation
+import Primitives
 import Scene
-import VectorAsset
 
 /// Draws a ``Scene`` to PNG, SVG or PDF with Cairo, shaping text with a ``TextEngine``.
 ///
@@ -35,7 +35,7 @@ public final class SceneRenderer {
     }
   }
 
-  /// Draws `scene` into a bitmap with `scale` pixels per point, to be encoded later, possibly on
+  /// Draws `scene` into a bitmap with `scale` pixels per point (``PixelScale/supported``), to be encoded later, possibly on
   /// another thread (see ``DrawnBitmap``).
   /// - Throws: `GraphicsError` as ``render(_:as:)``.
   public func draw(_ scene: Scene, scale: Int) throws(GraphicsError) -> DrawnBitmap {
@@ -54,7 +54,7 @@ public final class SceneRenderer {
   }
 
   private func drawBitmap(_ scene: Scene, scale: Int) throws(GraphicsError) -> CairoSurface {
-    guard (1...4).contains(scale) else { throw .invalidScale(scale) }
+    guard PixelScale.supported.contains(scale) else { throw .invalidScale(scale) }
     try validateSize(scene, scale: scale)
     let width = Self.pixels(scene.width, scale: scale)
     let height = Self.pixels(scene.height, scale: scale)
@@ -130,10 +130,11 @@ public final class SceneRenderer {
     var icons: [String: IconImage] = [:]
     for row in scene.rows {
       if let glyph = row.glyph, let rect = row.icon {
-        if let shape = glyph.shape {
+        switch glyph.content {
+        case .shape(let shape):
           guard !shape.outline.paths.isEmpty else { throw .shapeWithoutOutline(name: shape.name) }
           fill(shape.outline, in: rect, tint: glyph.tint, on: cr)
-        } else if let file = glyph.imageFile {
+        case .image(let file):
           let icon: IconImage
           if let cached = icons[file] {
             icon = cached

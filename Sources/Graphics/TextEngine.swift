@@ -1,4 +1,5 @@
 import CGraphics
+import Primitives
 import Scene
 
 /// Lays out and measures paragraphs with Pango, with pinned, device-independent settings.
@@ -32,7 +33,7 @@ public final class TextEngine: TextMeasuring {
   }
 
   /// Lays out `text` wrapped at `wrapWidth` points (nil: never wrap) and returns its metrics.
-  public func measure(_ text: StyledText, wrapWidth: Double?) throws(GraphicsError) -> TextMetrics {
+  public func measure(_ text: StyledText, wrapWidth: Double?) -> TextMetrics {
     layout(text, wrapWidth: wrapWidth, alignment: .left).metrics
   }
 

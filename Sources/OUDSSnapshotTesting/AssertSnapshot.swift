@@ -2,6 +2,7 @@ import BulletList
 import BulletListRenderer
 import Foundation
 import Layout
+import Primitives
 import SafeInput
 import Snapshot
 import Testing

@@ -1,3 +1,5 @@
+import Primitives
+
 /// Everything a renderer needs to draw one list: a plain value, dumpable as JSON.
 ///
 /// Coordinates are absolute, in points, with the origin at the canvas' top-left corner, whatever
@@ -9,12 +11,13 @@ public struct Scene: Codable, Hashable, Sendable {
   public var height: Double
   /// The list's direction.
   public var direction: LayoutDirection
-  /// Theme identifier the scene was laid out with (e.g. `orange-compact`).
-  public var theme: String
-  /// Colour mode the scene was laid out with (`light` or `dark`).
-  public var mode: String
-  /// Whose rules the scene was laid out with (`ios` or `android`; a sheet joins several with `,`).
-  public var platform: String
+  /// The themes the scene was laid out with: one for a list, each row of a sheet for a sheet.
+  /// JSON key `theme`, the names joined with `,` (e.g. `orange-compact`).
+  public var themes: [ThemeName]
+  /// The colour modes the scene was laid out with (JSON key `mode`, joined with `,`).
+  public var modes: [ColorMode]
+  /// Whose rules the scene was laid out with (JSON key `platform`, joined with `,`; absent is `ios`).
+  public var platforms: [Platform]
   /// Canvas fill; nil leaves the canvas transparent.
   public var background: RGBAColor?
   /// The rows, in reading order (depth first).
@@ -22,17 +25,28 @@ public struct Scene: Codable, Hashable, Sendable {
   /// Filled rectangles with captions drawn under the rows (the cells of a rendering sheet).
   public var panels: [ScenePanel]
 
-  /// Creates a scene.
+  /// Creates the scene of one list laid out for one theme, mode and platform.
   public init(
-    width: Double, height: Double, direction: LayoutDirection, theme: String, mode: String,
-    platform: String = "ios", background: RGBAColor?, rows: [SceneRow], panels: [ScenePanel] = []
+    width: Double, height: Double, direction: LayoutDirection, theme: ThemeName, mode: ColorMode,
+    platform: Platform = .ios, background: RGBAColor?, rows: [SceneRow], panels: [ScenePanel] = []
+  ) {
+    self.init(
+      width: width, height: height, direction: direction, themes: [theme], modes: [mode],
+      platforms: [platform], background: background, rows: rows, panels: panels)
+  }
+
+  /// Creates a scene that may join several themes, modes and platforms (a rendering sheet).
+  public init(
+    width: Double, height: Double, direction: LayoutDirection, themes: [ThemeName],
+    modes: [ColorMode], platforms: [Platform], background: RGBAColor?, rows: [SceneRow],
+    panels: [ScenePanel] = []
   ) {
     self.width = width
     self.height = height
     self.direction = direction
-    self.theme = theme
-    self.mode = mode
-    self.platform = platform
+    self.themes = themes
+    self.modes = modes
+    self.platforms = platforms
     self.background = background
     self.rows = rows
     self.panels = panels
@@ -48,9 +62,9 @@ public struct Scene: Codable, Hashable, Sendable {
     width = try c.decode(Double.self, forKey: .width)
     height = try c.decode(Double.self, forKey: .height)
     direction = try c.decode(LayoutDirection.self, forKey: .direction)
-    theme = try c.decode(String.self, forKey: .theme)
-    mode = try c.decode(String.self, forKey: .mode)
-    platform = try c.decodeIfPresent(String.self, forKey: .platform) ?? "ios"
+    themes = try Self.names(c, .theme)
+    modes = try Self.names(c, .mode)
+    platforms = c.contains(.platform) ? try Self.names(c, .platform) : [.ios]
     background = try c.decodeIfPresent(RGBAColor.self, forKey: .background)
     rows = try c.decode([SceneRow].self, forKey: .rows)
     panels = try c.decodeIfPresent([ScenePanel].self, forKey: .panels) ?? []
@@ -62,17 +76,37 @@ public struct Scene: Codable, Hashable, Sendable {
     try c.encode(width.roundedToHundredths, forKey: .width)
     try c.encode(height.roundedToHundredths, forKey: .height)
     try c.encode(direction, forKey: .direction)
-    try c.encode(theme, forKey: .theme)
-    try c.encode(mode, forKey: .mode)
-    try c.encode(platform, forKey: .platform)
+    try c.encode(Self.joined(themes), forKey: .theme)
+    try c.encode(Self.joined(modes), forKey: .mode)
+    try c.encode(Self.joined(platforms), forKey: .platform)
     try c.encode(background, forKey: .background)
     try c.encode(rows, forKey: .rows)
     if !panels.isEmpty { try c.encode(panels, forKey: .panels) }
   }
 
+  private static func joined<Name: NamedValue>(_ names: [Name]) -> String {
+    names.map(\.rawValue).joined(separator: ",")
+  }
+
+  /// The names of a `,`-joined key, each exactly as written by ``encode(to:)``.
+  private static func names<Name: NamedValue>(
+    _ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys
+  ) throws -> [Name] {
+    let text = try c.decode(String.self, forKey: key)
+    var names: [Name] = []
+    for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+      guard let name = Name(rawValue: String(part)) else {
+        throw DecodingError.dataCorruptedError(
+          forKey: key, in: c,
+          debugDescription: "unknown \(Name.kindName) \"\(part)\" (known: \(Name.names.joined(separator: ", ")))")
+      }
+      names.append(name)
+    }
+    return names
+  }
+
   /// The same scene moved by (`dx`, `dy`): every rect and text origin shifts.
   public func translated(dx: Double, dy: Double) -> Scene {
-    func move(_ r: Rect) -> Rect { Rect(x: r.x + dx, y: r.y + dy, width: r.width, height: r.height) }
     func move(_ t: SceneText) -> SceneText {
       var t = t
       t.origin = Point(x: t.origin.x + dx, y: t.origin.y + dy)
@@ -81,15 +115,15 @@ public struct Scene: Codable, Hashable, Sendable {
     var copy = self
     copy.rows = rows.map { row in
       var row = row
-      row.marker.rect = move(row.marker.rect)
-      row.icon = row.icon.map(move)
+      row.marker.rect = row.marker.rect.offsetBy(dx: dx, dy: dy)
+      row.icon = row.icon.map { $0.offsetBy(dx: dx, dy: dy) }
       row.markerText = row.markerText.map(move)
-      row.label = move(row.label)
+      row.label = row.label.offsetBy(dx: dx, dy: dy)
       row.text = move(row.text)
       return row
     }
     copy.panels = panels.map { panel in
-      ScenePanel(rect: move(panel.rect), fill: panel.fill, caption: panel.caption.map(move))
+      ScenePanel(rect: panel.rect.offsetBy(dx: dx, dy: dy), fill: panel.fill, caption: panel.caption.map(move))
     }
     return copy
   }
@@ -162,26 +196,72 @@ public struct SceneMarker: Codable, Hashable, Sendable {
 }
 
 /// The vector or image drawn in a row's icon square, tinted with one colour.
+///
+/// In JSON: `{"shape": "orange.square", "tint": "#F16E00"}` or `{"imageFile": "/path/heart.svg",
+/// "tint": …}`, exactly one of `shape` and `imageFile`.
 public struct SceneGlyph: Codable, Hashable, Sendable {
-  /// A theme marker shape; nil when `imageFile` is set.
-  public var shape: SceneShape?
-  /// Absolute path of a free icon (SVG or PNG); nil when `shape` is set.
-  public var imageFile: String?
+  /// What a glyph draws: a theme marker shape or a free icon file.
+  public enum Content: Hashable, Sendable {
+    /// A theme marker shape (bullet or tick).
+    case shape(MarkerShape)
+    /// A free icon (SVG or PNG) by absolute path.
+    case image(file: String)
+  }
+
+  /// What is drawn.
+  public var content: Content
   /// The single colour the glyph is drawn in (only the glyph's alpha matters).
   public var tint: RGBAColor
 
-  /// Creates a glyph from a theme marker shape.
-  public init(shape: SceneShape, tint: RGBAColor) {
-    self.shape = shape
-    self.imageFile = nil
+  /// Creates a glyph.
+  public init(_ content: Content, tint: RGBAColor) {
+    self.content = content
     self.tint = tint
+  }
+
+  /// Creates a glyph from a theme marker shape.
+  public init(shape: MarkerShape, tint: RGBAColor) {
+    self.init(.shape(shape), tint: tint)
   }
 
   /// Creates a glyph from an image file.
   public init(imageFile: String, tint: RGBAColor) {
-    self.shape = nil
-    self.imageFile = imageFile
-    self.tint = tint
+    self.init(.image(file: imageFile), tint: tint)
+  }
+
+  /// The marker shape, when the glyph is one.
+  public var shape: MarkerShape? {
+    if case .shape(let shape) = content { shape } else { nil }
+  }
+
+  /// The icon file, when the glyph is one.
+  public var imageFile: String? {
+    if case .image(let file) = content { file } else { nil }
+  }
+
+  enum CodingKeys: String, CodingKey { case shape, imageFile, tint }
+
+  /// Decodes a glyph; exactly one of `shape` and `imageFile` must be present.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    tint = try c.decode(RGBAColor.self, forKey: .tint)
+    switch (try c.decodeIfPresent(MarkerShape.self, forKey: .shape), try c.decodeIfPresent(String.self, forKey: .imageFile)) {
+    case (let shape?, nil): content = .shape(shape)
+    case (nil, let file?): content = .image(file: file)
+    default:
+      throw DecodingError.dataCorruptedError(
+        forKey: .shape, in: c, debugDescription: "a glyph has exactly one of \"shape\" and \"imageFile\"")
+    }
+  }
+
+  /// Encodes `shape` or `imageFile`, and `tint`.
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    switch content {
+    case .shape(let shape): try c.encode(shape, forKey: .shape)
+    case .image(let file): try c.encode(file, forKey: .imageFile)
+    }
+    try c.encode(tint, forKey: .tint)
   }
 }
 
@@ -304,37 +384,5 @@ public struct SceneRow: Codable, Hashable, Sendable {
     try c.encode(lines, forKey: .lines)
     try c.encode(firstBaseline.roundedToHundredths, forKey: .firstBaseline)
     try c.encode(accessibilityLabel, forKey: .accessibilityLabel)
-  }
-}
-
-extension Double {
-  /// The value rounded to 2 decimals, as printed in the layout JSON.
-  public var roundedToHundredths: Double {
-    let r = (self * 100).rounded() / 100
-    return r == 0 ? 0 : r  // no "-0"
-  }
-}
-
-extension Rect {
-  enum CodingKeys: String, CodingKey { case x, y, width, height }
-
-  /// Encodes the rectangle with 2 decimals.
-  public func encode(to encoder: any Encoder) throws {
-    var c = encoder.container(keyedBy: CodingKeys.self)
-    try c.encode(x.roundedToHundredths, forKey: .x)
-    try c.encode(y.roundedToHundredths, forKey: .y)
-    try c.encode(width.roundedToHundredths, forKey: .width)
-    try c.encode(height.roundedToHundredths, forKey: .height)
-  }
-}
-
-extension Point {
-  enum CodingKeys: String, CodingKey { case x, y }
-
-  /// Encodes the point with 2 decimals.
-  public func encode(to encoder: any Encoder) throws {
-    var c = encoder.container(keyedBy: CodingKeys.self)
-    try c.encode(x.roundedToHundredths, forKey: .x)
-    try c.encode(y.roundedToHundredths, forKey: .y)
   }
 }

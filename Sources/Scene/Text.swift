@@ -1,3 +1,5 @@
+import Primitives
+
 /// How the extra leading of a line (line height − the font's ascent − descent) is placed.
 public enum LeadingDistribution: String, Codable, Hashable, Sendable {
   /// Half above the line, half below (iOS, and Pango's own line height).
@@ -182,7 +184,10 @@ public struct TextMetrics: Hashable, Sendable {
 }
 
 /// Measures paragraphs the way they will be drawn; the Graphics target implements it with Pango.
+///
+/// Measuring cannot fail: a character no font has is measured as the box it is drawn as, and
+/// reported in ``TextMetrics/missingCharacters``.
 public protocol TextMeasuring {
   /// Lays out `text` wrapped at `wrapWidth` points (nil: never wrap) and returns its metrics.
-  func measure(_ text: StyledText, wrapWidth: Double?) throws -> TextMetrics
+  func measure(_ text: StyledText, wrapWidth: Double?) -> TextMetrics
 }

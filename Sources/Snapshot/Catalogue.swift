@@ -3,10 +3,11 @@ import BulletListRenderer
 import Foundation
 import Graphics
 import Layout
+import Primitives
 import SafeInput
 import Scene
-import Themes
 import StrictJSON
+import Themes
 
 /// A catalogue problem (a case file, a variant, a filter or a shard), one line naming the file or value.
 public struct SnapshotError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -199,7 +200,7 @@ public struct SnapshotCatalogue: Sendable {
   /// Reads the catalogue with a list reader that understands `markdown` labels (libcmark).
   /// - Throws: `SnapshotError` when the case folder is missing or empty.
   public init(directory: URL) throws {
-    try self.init(directory: directory, reader: ListReader(markdownParser: CommonMarkParser()))
+    try self.init(directory: directory, reader: BulletListRenderer.markdownListReader())
   }
 
   /// Every reference of the catalogue, sorted by id.
@@ -408,48 +409,34 @@ enum VariantParser {
         else { throw fail(key, "expected a name of lower-case letters, digits, '-' and '.'") }
         name = text
       case "themes":
-        themes = try strings(member, key: key, all: ThemeName.allCases.map(\.rawValue), fail: fail).map {
-          (text: String) throws(SnapshotError) -> ThemeName in
-          guard let theme = ThemeName(rawValue: text) else {
-            throw fail(key, "unknown theme \(MessageText.quoted(text)) (known: \(ThemeName.allCases.map(\.rawValue).joined(separator: ", ")))")
-          }
-          return theme
-        }
+        themes = try names(member, key: key, fail: fail)
       case "modes":
-        modes = try strings(member, key: key, all: ColorMode.allCases.map(\.rawValue), fail: fail).map {
-          (text: String) throws(SnapshotError) -> ColorMode in
-          guard let mode = ColorMode(rawValue: text) else {
-            throw fail(key, "unknown mode \(MessageText.quoted(text)) (known: light, dark)")
-          }
-          return mode
-        }
+        modes = try names(member, key: key, fail: fail)
       case "scale":
         let numbers: [JSONValue]
         if case .array(let elements) = member { numbers = elements } else { numbers = [member] }
         scales = []
         for number in numbers {
-          guard case .number(let n) = number, n.rounded() == n, (1...4).contains(n) else {
-            throw fail(key, "expected a scale 1, 2, 3 or 4 (or an array of them)")
+          guard case .number(let n) = number, n.rounded() == n, n >= Double(PixelScale.supported.lowerBound),
+            n <= Double(PixelScale.supported.upperBound)
+          else {
+            throw fail(key, "expected a scale \(PixelScale.choices) (or an array of them)")
           }
           if !scales.contains(Int(n)) { scales.append(Int(n)) }
         }
         guard !scales.isEmpty else { throw fail(key, "expected at least one scale") }
       case "textStyle":
-        guard case .string(let text) = member, let style = OUDSBulletList.TextStyle(rawValue: text) else {
-          throw fail(key, "expected \"bodyLarge\" or \"bodyMedium\"")
-        }
+        let style: TextStyle = try oneName(member, key: key, expected: "\"bodyLarge\" or \"bodyMedium\"", fail: fail)
         options.textStyleOverride = style
-        suffixParts.append(style == .bodyLarge ? "body-large" : "body-medium")
+        suffixParts.append(style.tokenName)
       case "locale":
         guard case .string(let text) = member, LocaleTag.isValid(text) else { throw fail(key, "expected a language tag such as \"ar\" or \"fr-FR\"") }
         options.locale = text
         suffixParts.append(text.lowercased().replacingOccurrences(of: "_", with: "-"))
       case "direction":
-        guard case .string(let text) = member, let direction = LayoutDirection(rawValue: text) else {
-          throw fail(key, "expected \"ltr\" or \"rtl\"")
-        }
+        let direction: LayoutDirection = try oneName(member, key: key, expected: "\"ltr\" or \"rtl\"", fail: fail)
         options.direction = direction
-        suffixParts.append(text)
+        suffixParts.append(direction.rawValue)
       case "width":
         guard case .number(let width) = member, width.isFinite, width >= 40, width <= 10000 else {
           throw fail(key, "expected a width in points from 40 to 10000")
@@ -463,14 +450,7 @@ enum VariantParser {
         options.background = background
         if background == .none { suffixParts.append("transparent") }
       case "platform":
-        let all = OUDSBulletList.Platform.allCases.map(\.rawValue)
-        platforms = try strings(member, key: key, all: all, fail: fail).map {
-          (text: String) throws(SnapshotError) -> OUDSBulletList.Platform in
-          guard let platform = OUDSBulletList.Platform(name: text) else {
-            throw fail(key, "unknown platform \"\(text.prefix(40))\" (known: \(all.joined(separator: ", ")))")
-          }
-          return platform
-        }
+        platforms = try names(member, key: key, fail: fail)
       default:
         throw fail(key, "unknown key \(MessageText.quoted(key)) (allowed: \(allowedKeys.joined(separator: ", ")))")
       }
@@ -498,24 +478,51 @@ enum VariantParser {
     return variants
   }
 
-  private static func strings(
-    _ value: JSONValue, key: String, all: [String], fail: (String?, String) -> SnapshotError
-  ) throws(SnapshotError) -> [String] {
+  /// One name, read by ``Primitives/NamedValue/parse(_:)``; `expected` says what a non-string
+  /// should have been.
+  private static func oneName<Name: NamedValue>(
+    _ value: JSONValue, key: String, expected: String, fail: (String?, String) -> SnapshotError
+  ) throws(SnapshotError) -> Name {
+    guard case .string(let text) = value else { throw fail(key, "expected \(expected), found \(value.kindName)") }
+    do {
+      return try Name.parse(text)
+    } catch {
+      throw fail(key, error.description)
+    }
+  }
+
+  /// `"all"`, one name, or an array of names, each read by ``Primitives/NamedValue/parse(_:)``;
+  /// repeated names count once.
+  private static func names<Name: NamedValue>(
+    _ value: JSONValue, key: String, fail: (String?, String) -> SnapshotError
+  ) throws(SnapshotError) -> [Name] {
+    let texts: [String]
     switch value {
-    case .string("all"): return all
-    case .string(let one): return [one]
+    case .string("all"): return Name.allCases
+    case .string(let one): texts = [one]
     case .array(let elements):
       var result: [String] = []
       for element in elements {
         guard case .string(let text) = element else {
           throw fail(key, "expected \"all\" or an array of names, found \(element.kindName) in the array")
         }
-        if !result.contains(text) { result.append(text) }
+        result.append(text)
       }
       guard !result.isEmpty else { throw fail(key, "the array is empty") }
-      return result
+      texts = result
     default:
       throw fail(key, "expected \"all\" or an array of names, found \(value.kindName)")
     }
+    var names: [Name] = []
+    for text in texts {
+      let name: Name
+      do {
+        name = try Name.parse(text)
+      } catch {
+        throw fail(key, error.description)
+      }
+      if !names.contains(name) { names.append(name) }
+    }
+    return names
   }
 }

@@ -3,6 +3,7 @@ import BulletListRenderer
 import Dispatch
 import Foundation
 import Graphics
+import Primitives
 import SafeInput
 import Scene
 import Themes
@@ -390,11 +391,11 @@ public final class SnapshotEngine: Sendable {
     let library = try ThemeLibrary(directory: location.directory)
     // Every font file the selected themes need is found before anything renders, so a machine
     // that lacks some gets one error naming them all (and their packages).
-    var manifests: [FontManifest] = []
+    var fonts: [FontSourceList] = []
     for theme in ThemeName.allCases where references.contains(where: { $0.variant.theme == theme }) {
-      manifests.append(try library.fontManifest(for: theme))
+      fonts.append(try library.fontManifest(for: theme).fontSources)
     }
-    let located = try fontLocator.locate(manifests)
+    let located = try fontLocator.locate(fonts)
     let inputs = inputFiles(for: references, library: library, fonts: located.values.map(\.url))
 
     let jobs = max(1, min(configuration.jobs, references.count))
@@ -506,9 +507,9 @@ public enum SnapshotLayout {
   public static func portable(_ scene: Scene, snapshotsDirectory: URL, sourceDirectory: URL?) -> Scene {
     var copy = scene
     for index in copy.rows.indices {
-      guard let file = copy.rows[index].glyph?.imageFile else { continue }
-      copy.rows[index].glyph?.imageFile = portablePath(
-        of: file, snapshotsDirectory: snapshotsDirectory, sourceDirectory: sourceDirectory)
+      guard let glyph = copy.rows[index].glyph, case .image(let file) = glyph.content else { continue }
+      copy.rows[index].glyph?.content = .image(
+        file: portablePath(of: file, snapshotsDirectory: snapshotsDirectory, sourceDirectory: sourceDirectory))
     }
     return copy
   }

@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 import SafeInput
 import StrictJSON
 import VectorAsset
@@ -124,7 +125,13 @@ struct MarkerLoader {
     for (file, location) in zip(files.levels, files.levelLocations) {
       levels.append(try asset(file, namedAt: location))
     }
-    return MarkerShapes(levels: levels, tick: try asset(files.tick, namedAt: files.tickLocation))
+    guard levels.count == 3 else {
+      throw ThemeError(
+        file: ThemeLibrary.specFileName, token: "themes.\(theme.rawValue).bullets",
+        message: "expected an array of 3 asset files (levels 0, 1, 2)")
+    }
+    return MarkerShapes(
+      levels: PerLevel(levels[0], levels[1], levels[2]), tick: try asset(files.tick, namedAt: files.tickLocation))
   }
 
   /// The name a scene gives the shape of `file`: `orange/square.svg` → `orange.square`.
@@ -160,7 +167,7 @@ struct MarkerLoader {
     }
     switch result {
     case .success(let outline):
-      return MarkerAsset(name: Self.shapeName(of: file), file: file, outline: outline)
+      return MarkerAsset(shape: MarkerShape(name: Self.shapeName(of: file), outline: outline), file: file)
     case .failure(let error):
       if let line = error.line {
         throw ThemeError(file: relative, token: "line \(line)", message: error.message)

@@ -1,42 +1,50 @@
 import Foundation
-import VectorAsset
+import Primitives
 
-/// One of the four OUDS themes this renderer knows.
-public enum ThemeName: String, Codable, Sendable, CaseIterable {
-  /// Orange.
-  case orange
-  /// Orange Compact (denser Orange).
-  case orangeCompact = "orange-compact"
-  /// Sosh.
-  case sosh
-  /// Wireframe.
-  case wireframe
+/// One value per text style of the bullet list (`body-large`, `body-medium`): a theme has both.
+public struct PerTextStyle<Value: Hashable & Sendable>: Hashable, Sendable {
+  /// The Body Large value.
+  public var bodyLarge: Value
+  /// The Body Medium value.
+  public var bodyMedium: Value
 
-  /// The name people read, e.g. "Orange Compact".
-  public var displayName: String {
-    switch self {
-    case .orange: "Orange"
-    case .orangeCompact: "Orange Compact"
-    case .sosh: "Sosh"
-    case .wireframe: "Wireframe"
+  /// Creates the pair.
+  public init(bodyLarge: Value, bodyMedium: Value) {
+    self.bodyLarge = bodyLarge
+    self.bodyMedium = bodyMedium
+  }
+
+  /// The value of `style`.
+  public subscript(style: TextStyle) -> Value {
+    get {
+      switch style {
+      case .bodyLarge: bodyLarge
+      case .bodyMedium: bodyMedium
+      }
+    }
+    set {
+      switch style {
+      case .bodyLarge: bodyLarge = newValue
+      case .bodyMedium: bodyMedium = newValue
+      }
     }
   }
 }
 
-/// Light or dark mode.
-public enum ColorMode: String, Codable, Sendable, CaseIterable {
-  /// Light mode.
-  case light
-  /// Dark mode.
-  case dark
-}
+/// One value per nesting level of a list, 0, 1 and 2 (a list has at most three levels).
+public struct PerLevel<Value: Hashable & Sendable>: Hashable, Sendable {
+  /// The values of levels 0, 1 and 2, in order; always three.
+  public private(set) var values: [Value]
 
-/// The two text styles of the bullet list (token names `body-large` and `body-medium`).
-public enum TypographyRole: String, Codable, Sendable, CaseIterable {
-  /// Body Large.
-  case bodyLarge = "body-large"
-  /// Body Medium.
-  case bodyMedium = "body-medium"
+  /// Creates the three values.
+  public init(_ level0: Value, _ level1: Value, _ level2: Value) {
+    values = [level0, level1, level2]
+  }
+
+  /// The value of `level`; a level outside 0...2 (which no list has) reads the nearest one.
+  public subscript(level level: Int) -> Value {
+    values[min(max(level, 0), 2)]
+  }
 }
 
 /// The resolved typography of one text style, in points.
@@ -91,19 +99,22 @@ public struct BulletListMetrics: Hashable, Sendable {
   }
 }
 
-/// Colours of one theme in one mode (straight alpha).
+/// Colours of one theme in one mode (straight alpha), resolved from the tokens when the theme loads.
 public struct ThemeColors: Hashable, Sendable {
   /// `color.content.default`: text, ordered prefixes, unbranded bullets.
-  public var contentDefault: RGBA
+  public var contentDefault: RGBAColor
   /// `color.content.brand-primary`: branded bullets.
-  public var contentBrandPrimary: RGBA
+  public var contentBrandPrimary: RGBAColor
   /// `color.bg.primary`: canvas background.
-  public var backgroundPrimary: RGBA
+  public var backgroundPrimary: RGBAColor
   /// Link colour, enabled state.
-  public var linkEnabled: RGBA
+  public var linkEnabled: RGBAColor
 
   /// Creates theme colours.
-  public init(contentDefault: RGBA, contentBrandPrimary: RGBA, backgroundPrimary: RGBA, linkEnabled: RGBA) {
+  public init(
+    contentDefault: RGBAColor, contentBrandPrimary: RGBAColor, backgroundPrimary: RGBAColor,
+    linkEnabled: RGBAColor
+  ) {
     self.contentDefault = contentDefault
     self.contentBrandPrimary = contentBrandPrimary
     self.backgroundPrimary = backgroundPrimary
@@ -111,45 +122,35 @@ public struct ThemeColors: Hashable, Sendable {
   }
 }
 
-/// An sRGB colour as stored in the token files, as `#RRGGBB` or `#RRGGBBAA`.
-public struct RGBA: Hashable, Sendable, CustomStringConvertible {
-  /// `#RRGGBB` (opaque) or `#RRGGBBAA`, upper case.
-  public var hex: String
-
-  /// Creates a colour from its hex string (not validated here; the loader validates).
-  public init(hex: String) { self.hex = hex }
-
-  /// The hex string.
-  public var description: String { hex }
-}
-
-/// One marker shape of a theme, read from its asset file under `markers/`.
+/// One marker shape of a theme and the asset file under `markers/` it was read from.
 public struct MarkerAsset: Hashable, Sendable {
-  /// The name scenes and the layout JSON use: the folder and the file name without its
-  /// extension, joined by a dot (`orange.square` for `orange/square.svg`).
-  public var name: String
+  /// The shape, named after the file (`orange.square` for `orange/square.svg`).
+  public var shape: MarkerShape
   /// The file as the spec file names it, relative to `markers/` (e.g. `orange/square.svg`).
   public var file: String
-  /// The filled outline read from the file.
-  public var outline: VectorOutline
 
   /// Creates a marker asset.
-  public init(name: String, file: String, outline: VectorOutline) {
-    self.name = name
+  public init(shape: MarkerShape, file: String) {
+    self.shape = shape
     self.file = file
-    self.outline = outline
   }
+
+  /// The shape's name (`orange.square`).
+  public var name: String { shape.name }
+  /// The shape's outline.
+  public var outline: VectorOutline { shape.outline }
 }
 
-/// A theme's marker shapes: the bullets of nesting levels 0, 1 and 2, and the check mark.
+/// A theme's marker shapes, read from its asset files when the theme loads: the bullets of
+/// nesting levels 0, 1 and 2, and the check mark.
 public struct MarkerShapes: Hashable, Sendable {
   /// Bullets for levels 0, 1 and 2.
-  public var levels: [MarkerAsset]
+  public var levels: PerLevel<MarkerAsset>
   /// The check mark.
   public var tick: MarkerAsset
 
   /// Creates a theme's marker shapes.
-  public init(levels: [MarkerAsset], tick: MarkerAsset) {
+  public init(levels: PerLevel<MarkerAsset>, tick: MarkerAsset) {
     self.levels = levels
     self.tick = tick
   }
@@ -162,11 +163,11 @@ public struct Theme: Hashable, Sendable {
   /// Which mode.
   public var mode: ColorMode
   /// `bullet-list.space.padding-inline.level-{0,1,2}`: row offset from the list's start edge.
-  public var paddingInline: [Double]
+  public var paddingInline: PerLevel<Double>
   /// Component metrics per text style.
-  public var metrics: [TypographyRole: BulletListMetrics]
+  public var metrics: PerTextStyle<BulletListMetrics>
   /// Typography per text style.
-  public var typography: [TypographyRole: Typography]
+  public var typography: PerTextStyle<Typography>
   /// Font families in preference order: brand, substitute, Arabic.
   public var fontFamilies: [String]
   /// Colours of this mode.
@@ -178,8 +179,8 @@ public struct Theme: Hashable, Sendable {
 
   /// Creates a theme.
   public init(
-    name: ThemeName, mode: ColorMode, paddingInline: [Double],
-    metrics: [TypographyRole: BulletListMetrics], typography: [TypographyRole: Typography],
+    name: ThemeName, mode: ColorMode, paddingInline: PerLevel<Double>,
+    metrics: PerTextStyle<BulletListMetrics>, typography: PerTextStyle<Typography>,
     fontFamilies: [String], colors: ThemeColors, shapes: MarkerShapes, allowsItalic: Bool
   ) {
     self.name = name

@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 import SafeInput
 import StrictJSON
 
@@ -135,7 +136,7 @@ public struct ThemeLibrary: Sendable {
 
   private static func canonical(_ value: TokenValue) -> String {
     switch value {
-    case .color(let rgba): return rgba.hex.uppercased()
+    case .color(let color): return color.hex
     case .dimension(let value, let unit): return "\(value)\(unit)"
     case .number(let value): return "\(value)"
     case .fontWeight(let weight): return "\(weight)"
@@ -365,8 +366,8 @@ struct ThemeBuilder {
   /// Every token path `build` reads, for documentation and tests.
   static let requiredTokens: [String] = {
     var paths = (0...2).map { "bullet-list.space.padding-inline.level-\($0)" }
-    for role in TypographyRole.allCases {
-      let r = role.rawValue
+    for style in TextStyle.allCases {
+      let r = style.tokenName
       paths += [
         "bullet-list.space.column-gap.\(r)", "bullet-list.space.padding-block.\(r)",
         "bullet-list.size.bullet-container.\(r)", "bullet-list.size.icon.\(r)",
@@ -415,7 +416,7 @@ struct ThemeBuilder {
     return w
   }
 
-  func color(_ path: String) throws(ThemeError) -> RGBA {
+  func color(_ path: String) throws(ThemeError) -> RGBAColor {
     let t = try token(path)
     guard case .color(let c) = t.value else { throw wrongType(t, "color") }
     return c
@@ -435,25 +436,33 @@ struct ThemeBuilder {
       throw ThemeError(
         file: ThemeLibrary.resolverFileName, message: "theme \(context) lacks required token \(path) (no source of the context defines it)")
     }
-    var paddingInline: [Double] = []
-    for level in 0...2 { paddingInline.append(try px("bullet-list.space.padding-inline.level-\(level)")) }
-    var metrics: [TypographyRole: BulletListMetrics] = [:]
-    var typography: [TypographyRole: Typography] = [:]
-    for role in TypographyRole.allCases {
-      let r = role.rawValue
-      metrics[role] = BulletListMetrics(
+    func level(_ level: Int) throws(ThemeError) -> Double {
+      try px("bullet-list.space.padding-inline.level-\(level)")
+    }
+    let paddingInline = PerLevel(try level(0), try level(1), try level(2))
+    func metrics(_ style: TextStyle) throws(ThemeError) -> BulletListMetrics {
+      let r = style.tokenName
+      return BulletListMetrics(
         columnGap: try px("bullet-list.space.column-gap.\(r)"),
         paddingBlock: try px("bullet-list.space.padding-block.\(r)"),
         bulletBoxWidth: try px("bullet-list.size.bullet-container.\(r)"),
         iconSize: try px("bullet-list.size.icon.\(r)"),
         labelMaxWidth: try px("bullet-list.size.label-max-width.\(r)"))
-      typography[role] = Typography(
+    }
+    func typography(_ style: TextStyle) throws(ThemeError) -> Typography {
+      let r = style.tokenName
+      return Typography(
         fontSize: try px("typography.\(r).font-size"),
         lineHeight: try px("typography.\(r).line-height"),
         letterSpacing: try px("typography.\(r).letter-spacing"),
         regularWeight: try weight("typography.\(r).font-weight"),
         strongWeight: try weight("typography.\(r).font-weight-strong"))
     }
+    // In the order of `requiredTokens`, so the first bad value reported is the first read.
+    let large = (metrics: try metrics(.bodyLarge), typography: try typography(.bodyLarge))
+    let medium = (metrics: try metrics(.bodyMedium), typography: try typography(.bodyMedium))
+    let metrics = PerTextStyle(bodyLarge: large.metrics, bodyMedium: medium.metrics)
+    let typography = PerTextStyle(bodyLarge: large.typography, bodyMedium: medium.typography)
     let colors = ThemeColors(
       contentDefault: try color("color.content.default"),
       contentBrandPrimary: try color("color.content.brand-primary"),

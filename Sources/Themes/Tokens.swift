@@ -1,10 +1,11 @@
 import Foundation
+import Primitives
 import SafeInput
 
 /// A token value resolved for one theme and mode (aliases followed, types checked).
 public enum TokenValue: Hashable, Sendable {
-  /// An sRGB colour, as `#RRGGBB` or `#RRGGBBAA`.
-  case color(RGBA)
+  /// An sRGB colour (8 bits per component, straight alpha).
+  case color(RGBAColor)
   /// A length; the unit is `px` or `rem` (the renderer accepts only `px`).
   case dimension(value: Double, unit: String)
   /// A plain number.
@@ -384,7 +385,7 @@ enum TokenValueParser {
     "extra-black": 950, "ultra-black": 950,
   ]
 
-  private static func parseColor(_ json: JSON, fail: (String) -> ThemeError) throws(ThemeError) -> RGBA {
+  private static func parseColor(_ json: JSON, fail: (String) -> ThemeError) throws(ThemeError) -> RGBAColor {
     guard let members = json.members else {
       throw fail("a color must be an object {\"colorSpace\": \"srgb\", \"components\": [r, g, b], \"hex\": \"#RRGGBB\"}, found \(json.kindName)")
     }
@@ -396,51 +397,33 @@ enum TokenValueParser {
     guard case .array(let items) = json["components"], items.count == 3 else {
       throw fail("a color needs \"components\": three numbers from 0 to 1")
     }
-    var bytes: [Int] = []
+    var bytes: [UInt8] = []
     var components: [Double] = []
     for item in items {
       guard let c = item.numberValue, c >= 0, c <= 1 else {
         throw fail("a color needs \"components\": three numbers from 0 to 1")
       }
       components.append(c)
-      bytes.append(Int((c * 255).rounded()))
+      bytes.append(UInt8((c * 255).rounded()))
     }
-    var alphaByte: Int?
+    let opaque = RGBAColor(red: bytes[0], green: bytes[1], blue: bytes[2])
+    var alphaByte: UInt8 = 255
     if let alpha = json["alpha"] {
       guard let a = alpha.numberValue, a >= 0, a <= 1 else { throw fail("alpha must be a number from 0 to 1") }
-      if a < 1 { alphaByte = Int((a * 255).rounded()) }
+      alphaByte = UInt8((a * 255).rounded())
     }
     if let hexJSON = json["hex"] {
-      guard let hex = hexJSON.stringValue, let hexBytes = parseHex6(hex) else {
+      // `#RRGGBB` exactly: the DTCG hex has no alpha.
+      guard let hex = hexJSON.stringValue, hex.utf8.count == 7, hex.hasPrefix("#"),
+        let written = RGBAColor(hex: hex)
+      else {
         throw fail("invalid hex \(hexJSON.stringValue.map { "\(MessageText.quoted($0))" } ?? hexJSON.kindName) (expected \"#RRGGBB\")")
       }
-      if hexBytes != bytes {
+      if written != opaque {
         let shown = components.map { String($0) }.joined(separator: ", ")
-        throw fail("hex \(hex) does not match components [\(shown)] (\(hexString(bytes)))")
+        throw fail("hex \(hex) does not match components [\(shown)] (\(opaque.hex))")
       }
     }
-    return RGBA(hex: hexString(bytes) + (alphaByte.map { hexByte($0) } ?? ""))
-  }
-
-  static func parseHex6(_ s: String) -> [Int]? {
-    let chars = Array(s.utf8)
-    guard chars.count == 7, chars[0] == UInt8(ascii: "#"),
-      chars.dropFirst().allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 102) })
-    else { return nil }
-    var out: [Int] = []
-    for i in stride(from: 1, to: 7, by: 2) {
-      guard let v = Int(String(decoding: chars[i...i + 1], as: UTF8.self), radix: 16) else { return nil }
-      out.append(v)
-    }
-    return out
-  }
-
-  static func hexByte(_ v: Int) -> String {
-    let s = String(v, radix: 16, uppercase: true)
-    return s.count == 1 ? "0" + s : s
-  }
-
-  static func hexString(_ bytes: [Int]) -> String {
-    "#" + bytes.map(hexByte).joined()
+    return RGBAColor(red: opaque.red, green: opaque.green, blue: opaque.blue, alpha: alphaByte)
   }
 }

@@ -6,6 +6,8 @@
   import Darwin
 #endif
 
+import Primitives
+
 /// A problem in path data, at a character offset of the attribute value.
 struct PathDataError: Error, Hashable, Sendable {
   /// What is wrong.

@@ -1,3 +1,5 @@
+import Primitives
+
 /// The two file formats a marker shape may be written in.
 public enum VectorAssetFormat: String, Sendable, CaseIterable {
   /// SVG, a strict subset: `<svg viewBox>` with `<path d fill-rule>` children (`.svg`).

@@ -1,9 +1,10 @@
 import BulletList
 import BulletListRenderer
 import Foundation
-import SafeInput
 import Graphics
 import Layout
+import Primitives
+import SafeInput
 import Scene
 import Themes
 
@@ -14,7 +15,7 @@ struct ListJob {
   var themes: [ThemeName]
   var modes: [ColorMode]
   /// The platforms asked for: one, or both with `--platform all`.
-  var platforms: [OUDSBulletList.Platform]
+  var platforms: [Platform]
   var options: LayoutOptions
   var isMatrix: Bool
   var listPath: String
@@ -71,13 +72,17 @@ struct ListJob {
     } else {
       do { themes = [try ThemeName.parse(themeName)] } catch { throw UsageError("\(error)") }
     }
-    let modeName = try arguments.choice("--mode", default: defaultMode, in: ["light", "dark", "all"])
-    modes = modeName == "all" ? ColorMode.allCases : [ColorMode(rawValue: modeName) ?? .light]
+    let modeName = arguments.value("--mode") ?? defaultMode
+    if modeName == "all" {
+      modes = ColorMode.allCases
+    } else {
+      do { modes = [try ColorMode.parse(modeName)] } catch { throw UsageError("\(error)") }
+    }
     let platformName = try arguments.choice(
       "--platform", default: document.platform?.rawValue ?? "ios", in: platformChoices)
     platforms =
       platformName == "all"
-      ? OUDSBulletList.Platform.allCases : [OUDSBulletList.Platform(name: platformName) ?? .ios]
+      ? Platform.allCases : [Platform(rawValue: platformName) ?? .ios]
     isMatrix = themeName == "all" || modeName == "all" || platformName == "all"
 
     let width = try arguments.number("--width", default: 360, in: 40...10000)
@@ -117,7 +122,7 @@ struct ListJob {
       return try body()
     } catch let error as BulletListError where error.file == nil {
       throw error.inFile(listPath)
-    }  catch let error as RenderError where error.file == nil {
+    } catch let error as RenderError where error.file == nil {
       throw error.inFile(listPath)
     }
   }
@@ -246,11 +251,11 @@ func printWarnings(_ warnings: [String]) {
   }
 }
 
-/// The `--scale` option: 1, 2 or 3.
+/// The `--scale` option: ``PixelScale/supported`` (1, 2 or 3).
 func scaleOption(_ arguments: ParsedArguments) throws -> Int {
-  guard let text = arguments.value("--scale") else { return 2 }
-  guard let scale = DecimalNumber.integer(text), (1...3).contains(scale) else {
-    throw UsageError("--scale must be 1, 2 or 3, got \(MessageText.quoted(text))")
+  guard let text = arguments.value("--scale") else { return PixelScale.standard }
+  guard let scale = DecimalNumber.integer(text), PixelScale.supported.contains(scale) else {
+    throw UsageError("--scale must be \(PixelScale.choices), got \(MessageText.quoted(text))")
   }
   return scale
 }
@@ -371,15 +376,14 @@ enum ThemesCommand {
         let dark = try library.theme(name, mode: .dark)
         text += "\n\(name.rawValue) (\(name.displayName)): modes light, dark\n"
         text += "  fonts: \(light.fontFamilies.joined(separator: ", "))\n"
-        for role in TypographyRole.allCases {
-          if let t = light.typography[role], let m = light.metrics[role] {
-            text += "  \(role.rawValue): \(format(t.fontSize))/\(format(t.lineHeight)) pt, letter spacing \(format(t.letterSpacing)), weights \(t.regularWeight)/\(t.strongWeight), bullet box \(format(m.bulletBoxWidth)), icon \(format(m.iconSize))\n"
-          }
+        for style in TextStyle.allCases {
+          let t = light.typography[style], m = light.metrics[style]
+          text += "  \(style.tokenName): \(format(t.fontSize))/\(format(t.lineHeight)) pt, letter spacing \(format(t.letterSpacing)), weights \(t.regularWeight)/\(t.strongWeight), bullet box \(format(m.bulletBoxWidth)), icon \(format(m.iconSize))\n"
         }
         text += "  colours light: text \(light.colors.contentDefault), brand \(light.colors.contentBrandPrimary), background \(light.colors.backgroundPrimary)\n"
         text += "  colours dark:  text \(dark.colors.contentDefault), brand \(dark.colors.contentBrandPrimary), background \(dark.colors.backgroundPrimary)\n"
         text += "  font files (\(ThemeLibrary.fontManifestFileName(for: name))):\n"
-        for file in try library.fontManifest(for: name).files {
+        for file in try library.fontManifest(for: name).fontSources.sources {
           text += "    \(file.role): \(describe(file, locator: locator))\n"
         }
       }
@@ -389,9 +393,9 @@ enum ThemesCommand {
   }
 
   /// `Name.ttf in <folder>`, with what is wrong when the file is missing or has another SHA-256.
-  private static func describe(_ file: FontFile, locator: FontLocator) -> String {
+  private static func describe(_ file: FontSource, locator: FontLocator) -> String {
     guard let found = locator.locate(file) else {
-      return "\(file.fileName) MISSING (package \(file.debianPackage ?? "not named"))"
+      return "\(file.fileName) MISSING (package \(file.package ?? "not named"))"
     }
     let folder = RenderSources.printable(found.url.deletingLastPathComponent().path)
     if found.matchesManifest { return "\(file.fileName) in \(folder)" }

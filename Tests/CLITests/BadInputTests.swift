@@ -186,7 +186,7 @@ struct OutputAndWarningTests {
       .write(toFile: manifest, atomically: true, encoding: .utf8)
     let result = try run(["render", list, "--theme", "sosh", "--themes", themes.path, "-o", "out.png"], in: folder)
     #expect(result.status == 0)
-    let installed = try #require(FontLocator().locate(FontFile(fileName: "Inter-Bold.otf", sha256: bold, role: "latin-bold")))
+    let installed = try #require(FontLocator().locate(FontSource(fileName: "Inter-Bold.otf", sha256: bold, role: "latin-bold")))
     let lines = result.stderr.split(separator: "\n")
     #expect(lines.count == 2)
     #expect(lines.first?.hasPrefix("themes: \(themes.path) (--themes) · fonts: ") == true)

@@ -81,6 +81,15 @@ struct CLITests {
     #expect(rows[0]["firstBaseline"] as? Double != nil)
   }
 
+  @Test("--theme and --mode names follow the one leniency rule: case, spaces, '-' and '_' do not count")
+  func lenientNames() throws {
+    let result = try run(["layout", "Snapshots/cases/sample-3.1.json", "--theme", "Orange_Compact", "--mode", "Dark"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let json = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
+    #expect(json["theme"] as? String == "orange-compact")
+    #expect(json["mode"] as? String == "dark")
+  }
+
   @Test("themes lists the four themes")
   func themes() throws {
     let result = try run(["themes"])
@@ -105,8 +114,12 @@ struct CLITests {
     let unknownTheme = try run(["render", "Snapshots/cases/sample-1.json", "--theme", "pink", "-o", "/tmp/x.png"])
     #expect(unknownTheme.status == 2)
     #expect(unknownTheme.stderr.hasPrefix("error: unknown theme \"pink\" (known: orange, orange-compact, sosh, wireframe)"))
+    let unknownMode = try run(["render", "Snapshots/cases/sample-1.json", "--mode", "dusk", "-o", "/tmp/x.png"])
+    #expect(unknownMode.status == 2)
+    #expect(unknownMode.stderr == "error: unknown mode \"dusk\" (known: light, dark)\nSee 'ouds-render render --help'.\n")
     let badScale = try run(["render", "Snapshots/cases/sample-1.json", "--scale", "4", "-o", "/tmp/x.png"])
     #expect(badScale.status == 2)
+    #expect(badScale.stderr.hasPrefix("error: --scale must be 1, 2 or 3, got \"4\""))
     #expect(try run(["paint"]).status == 2)
     #expect(try run([]).status == 2)
   }

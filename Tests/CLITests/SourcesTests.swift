@@ -1,6 +1,7 @@
 import BulletListRenderer
 import Foundation
 import Graphics
+import Primitives
 import Testing
 import Themes
 
@@ -23,7 +24,7 @@ struct SourcesTests {
   /// The installed copy of a manifest file, found the way the renderer finds it.
   static func installed(_ fileName: String, theme: ThemeName = .orange) throws -> URL {
     let library = try ThemeLibrary(directory: repositoryRoot.appendingPathComponent("Themes"))
-    let file = try #require(try library.fontManifest(for: theme).files.first { $0.fileName == fileName })
+    let file = try #require(try library.fontManifest(for: theme).fontSources.sources.first { $0.fileName == fileName })
     let found = try #require(FontLocator(environment: [:]).locate(file))
     #expect(found.matchesManifest)
     return found.url
@@ -147,7 +148,7 @@ struct SourcesTests {
     let fonts = root.appendingPathComponent("fonts")
     try FileManager.default.createDirectory(at: fonts, withIntermediateDirectories: true)
     let impostor = fonts.appendingPathComponent("LiberationSans-Regular.ttf")
-    let dejaVu = try #require(FontLocator(environment: [:]).locate(FontFile(fileName: "DejaVuSans.ttf", sha256: "", role: "")))
+    let dejaVu = try #require(FontLocator(environment: [:]).locate(FontSource(fileName: "DejaVuSans.ttf", sha256: "", role: "")))
     try FileManager.default.copyItem(at: dejaVu.url, to: impostor)
     let impostorHash = try #require(SHA256Digest.hex(ofFileAt: impostor))
     let regular = try Self.installed("LiberationSans-Regular.ttf")
@@ -183,7 +184,7 @@ struct SourcesTests {
         try FileManager.default.copyItem(at: try Self.installed(name), to: folder.appendingPathComponent(name))
       }
     }
-    let dejaVu = try #require(FontLocator(environment: [:]).locate(FontFile(fileName: "DejaVuSans.ttf", sha256: "", role: "")))
+    let dejaVu = try #require(FontLocator(environment: [:]).locate(FontSource(fileName: "DejaVuSans.ttf", sha256: "", role: "")))
     let impostor = bad.appendingPathComponent("LiberationSans-Regular.ttf")
     try FileManager.default.copyItem(at: dejaVu.url, to: impostor)
     let impostorHash = try #require(SHA256Digest.hex(ofFileAt: impostor))

@@ -1,6 +1,7 @@
 import BulletList
 import Foundation
-import Graphics
+import InlineMarkdown
+import Primitives
 import SafeInput
 import Testing
 import Themes

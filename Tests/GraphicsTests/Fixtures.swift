@@ -1,5 +1,6 @@
 import Foundation
 import Graphics
+import Primitives
 import Scene
 import Themes
 
@@ -20,29 +21,38 @@ enum Fixtures {
   }
 
   /// The Orange manifest's files, named as the manifest names them (found by `FontLocator`).
-  static let manifest = FontManifest(
-    theme: .orange,
-    files: [
-      FontFile(
+  static let manifest = FontSourceList(
+    owner: "orange",
+    sources: [
+      FontSource(
         fileName: "LiberationSans-Regular.ttf",
         sha256: "8d91388f1d3604b3b8ae0e3ee2d140e50cd6122f9214514f4aca772540a4076d", role: "latin-regular",
-        debianPackage: "fonts-liberation2"),
-      FontFile(
+        package: "fonts-liberation2"),
+      FontSource(
         fileName: "LiberationSans-Bold.ttf",
         sha256: "ba0e0dc3f7aca5b0afbc31e800531ee43be3aa79ae35b2ef1f6470a9547765c4", role: "latin-bold",
-        debianPackage: "fonts-liberation2"),
-      FontFile(
+        package: "fonts-liberation2"),
+      FontSource(
         fileName: "NotoSansArabicUI-Regular.ttf",
         sha256: "43a90e0f0e9ca712ff0588dc2b119823d569367a6d0061eb5f7bfb9bfbe8cecc", role: "arabic-regular",
-        debianPackage: "fonts-noto-ui-core"),
-      FontFile(
+        package: "fonts-noto-ui-core"),
+      FontSource(
         fileName: "NotoSansArabicUI-Bold.ttf",
         sha256: "ef5d9ce3d5b20a83bdc156ef48edc1e159322ada95ebacc133476c92f0bd102a", role: "arabic-bold",
-        debianPackage: "fonts-noto-ui-core"),
+        package: "fonts-noto-ui-core"),
     ])
 
   /// A font installed on the machine that no theme uses (fonts-dejavu-core), any version.
-  static let dejaVuSans = FontFile(fileName: "DejaVuSans.ttf", sha256: "", role: "other")
+  static let dejaVuSans = FontSource(fileName: "DejaVuSans.ttf", sha256: "", role: "other")
+
+  /// A theme manifest's files as the font set takes them.
+  static func sources(_ manifest: FontManifest) -> FontSourceList {
+    FontSourceList(
+      owner: manifest.theme.rawValue,
+      sources: manifest.files.map {
+        FontSource(fileName: $0.fileName, sha256: $0.sha256, role: $0.role, package: $0.debianPackage)
+      })
+  }
 
   static let families = ["Helvetica Neue", "Liberation Sans", "Noto Sans Arabic UI"]
   static let black = RGBAColor(red: 0, green: 0, blue: 0)
@@ -58,15 +68,15 @@ enum Fixtures {
   }
 
   /// A marker asset as a scene shape.
-  static func shape(_ asset: MarkerAsset) -> SceneShape {
-    SceneShape(name: asset.name, outline: asset.outline)
+  static func shape(_ asset: MarkerAsset) -> MarkerShape {
+    asset.shape
   }
 
   /// Orange's level-0 square, from `Themes/markers/orange/square.svg`.
-  static func orangeSquare() throws -> SceneShape { shape(try markers(.orange).levels[0]) }
+  static func orangeSquare() throws -> MarkerShape { shape(try markers(.orange).levels[level: 0]) }
 
   static func engine() throws -> TextEngine {
-    TextEngine(fonts: try FontSet(manifest: manifest))
+    TextEngine(fonts: try FontSet(sources: manifest))
   }
 
   static func text(
@@ -96,7 +106,7 @@ enum Fixtures {
         origin: Point(x: 40, y: 6), wrapWidth: 300, alignment: .left, content: text(label)),
       lines: 1, firstBaseline: 17.55, accessibilityLabel: label)
     return Scene(
-      width: width, height: height, direction: .ltr, theme: "orange", mode: "light",
+      width: width, height: height, direction: .ltr, theme: .orange, mode: .light,
       background: background, rows: [row])
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 import Testing
 import Themes
 
@@ -9,7 +10,7 @@ struct FontHashTests {
   @Test("every manifest file is found by name with its manifest's SHA-256, and declares its family", arguments: ThemeName.allCases)
   func manifestHashes(theme: ThemeName) throws {
     let manifest = try ThemeLibrary(directory: Fixtures.themesDirectory).fontManifest(for: theme)
-    let fonts = try FontSet(manifest: manifest)
+    let fonts = try FontSet(sources: Fixtures.sources(manifest))
     #expect(fonts.files.count == manifest.files.count)
     for declared in manifest.files {
       let loaded = try #require(fonts.files.first { $0.fileName == declared.fileName })

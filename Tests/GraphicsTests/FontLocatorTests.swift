@@ -7,7 +7,7 @@ import Themes
 /// Font files are found by name in an ordered list of folders and chosen by SHA-256.
 @Suite("Font locator")
 struct FontLocatorTests {
-  static let regular = Fixtures.manifest.files[0]
+  static let regular = Fixtures.manifest.sources[0]
 
   /// A scratch folder, removed by the caller.
   func folder(_ name: String = "fonts") throws -> URL {

@@ -1,5 +1,6 @@
 import Foundation
 import Graphics
+import Primitives
 import Scene
 import Testing
 import Themes
@@ -36,9 +37,9 @@ struct MarkerAssetDrawingTests {
       </vector>
       """.utf8
     ).write(to: xml)
-    let fromSVG = SceneShape(
+    let fromSVG = MarkerShape(
       name: "t.svg", outline: try VectorAssetReader.outline(contentsOf: svg.path))
-    let fromXML = SceneShape(
+    let fromXML = MarkerShape(
       name: "t.svg", outline: try VectorAssetReader.outline(contentsOf: xml.path))
     let a = try renderer.rasterize(
       Fixtures.scene(glyph: SceneGlyph(shape: fromSVG, tint: Fixtures.orange), label: ""), scale: 3)
@@ -63,7 +64,7 @@ struct MarkerAssetDrawingTests {
     let image = try renderer.rasterize(
       Fixtures.scene(
         glyph: SceneGlyph(
-          shape: SceneShape(name: "t.box", outline: outline), tint: Fixtures.orange), label: ""),
+          shape: MarkerShape(name: "t.box", outline: outline), tint: Fixtures.orange), label: ""),
       scale: 1)
     for (x, y) in [(10, 8), (29, 27), (20, 18)] {
       let p = image.pixel(x: x, y: y)

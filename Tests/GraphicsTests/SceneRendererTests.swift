@@ -1,5 +1,6 @@
 import Foundation
 import Graphics
+import Primitives
 import Scene
 import Testing
 import Themes
@@ -49,7 +50,7 @@ struct SceneRendererTests {
   func measureMatchesDraw() throws {
     let scene = Fixtures.scene(glyph: nil, label: "Label")
     let image = try renderer.rasterize(scene, scale: 1)
-    let measured = try renderer.textEngine.measure(scene.rows[0].text.content, wrapWidth: 300)
+    let measured = renderer.textEngine.measure(scene.rows[0].text.content, wrapWidth: 300)
     var minX = Int.max
     var maxX = Int.min
     var maxY = Int.min
@@ -88,7 +89,7 @@ struct SceneRendererTests {
     let oblique = try renderer.rasterize(slanted, scale: 1)
     #expect(upright != oblique)
     #expect(
-      try renderer.textEngine.measure(slanted.rows[0].text.content, wrapWidth: nil).lineCount == 1)
+      renderer.textEngine.measure(slanted.rows[0].text.content, wrapWidth: nil).lineCount == 1)
   }
 
   @Test("a span colour overrides the paragraph colour for its characters only")
@@ -110,7 +111,7 @@ struct SceneRendererTests {
   func shapes() throws {
     for theme in ThemeName.allCases {
       let markers = try Fixtures.markers(theme)
-      for asset in markers.levels + [markers.tick] {
+      for asset in markers.levels.values + [markers.tick] {
         let shape = Fixtures.shape(asset)
         let scene = Fixtures.scene(glyph: SceneGlyph(shape: shape, tint: Fixtures.orange), label: "")
         let image = try renderer.rasterize(scene, scale: 3)
@@ -133,6 +134,19 @@ struct SceneRendererTests {
           #expect(centre == Fixtures.orange, "\(asset.name) centre is \(centre)")
         }
       }
+    }
+  }
+
+  @Test("a glyph is a shape or an image, never both: its JSON has exactly one of shape and imageFile")
+  func glyphJSON() throws {
+    let shape = SceneGlyph(shape: try Fixtures.orangeSquare(), tint: Fixtures.orange)
+    let image = SceneGlyph(imageFile: "/icons/heart.svg", tint: RGBAColor(red: 0, green: 0, blue: 0, alpha: 0x80))
+    #expect(try SceneJSON.encode(shape) == "{\n  \"shape\" : \"orange.square\",\n  \"tint\" : \"#F16E00\"\n}")
+    #expect(try SceneJSON.encode(image) == "{\n  \"imageFile\" : \"/icons/heart.svg\",\n  \"tint\" : \"#00000080\"\n}")
+    #expect(try JSONDecoder().decode(SceneGlyph.self, from: Data(SceneJSON.encode(image).utf8)) == image)
+    #expect(image.imageFile == "/icons/heart.svg" && image.shape == nil && shape.imageFile == nil)
+    for bad in [##"{"tint": "#000000"}"##, ##"{"shape": "orange.square", "imageFile": "/a.svg", "tint": "#000000"}"##] {
+      #expect(throws: DecodingError.self) { try JSONDecoder().decode(SceneGlyph.self, from: Data(bad.utf8)) }
     }
   }
 
@@ -229,16 +243,15 @@ struct SceneRendererTests {
 
   @Test("a PNG at scale 3 is three times the scale-1 size")
   func scales() throws {
-    let scene = Fixtures.scene(glyph: SceneGlyph(shape: Fixtures.shape(try Fixtures.markers(.sosh).levels[0]), tint: Fixtures.orange))
+    let scene = Fixtures.scene(glyph: SceneGlyph(shape: Fixtures.shape(try Fixtures.markers(.sosh).levels[level: 0]), tint: Fixtures.orange))
     for scale in 1...3 {
       let image = try PNGCodec.decode(renderer.render(scene, as: .png(scale: scale)))
       #expect(image.width == 360 * scale)
       #expect(image.height == 36 * scale)
     }
-    #expect {
-      _ = try renderer.rasterize(scene, scale: 0)
-    } throws: { error in
-      "\(error)" == "pixel scale 0 is not supported (use 1, 2, 3 or 4)"
+    for scale in [0, 4] {
+      #expect(throws: GraphicsError.invalidScale(scale)) { _ = try renderer.rasterize(scene, scale: scale) }
+      #expect("\(GraphicsError.invalidScale(scale))" == "pixel scale \(scale) is not supported (use 1, 2 or 3)")
     }
   }
 

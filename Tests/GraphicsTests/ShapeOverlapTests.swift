@@ -1,5 +1,6 @@
 import Foundation
 import Graphics
+import Primitives
 import Scene
 import Testing
 import Themes
@@ -267,7 +268,7 @@ struct ShapeOverlapTests {
 
   /// The coverage (alpha) of `shape` drawn by the renderer in black at scale 3 in a `size`-point
   /// icon square placed on whole points, as `pixels`×`pixels` values 0…1.
-  func drawnCoverage(_ shape: SceneShape, size: Double) throws -> [Double] {
+  func drawnCoverage(_ shape: MarkerShape, size: Double) throws -> [Double] {
     let origin = 1.0
     let icon = Rect(x: origin, y: origin, width: size, height: size)
     let row = SceneRow(
@@ -278,8 +279,8 @@ struct ShapeOverlapTests {
         origin: Point(x: 0, y: 0), wrapWidth: 10, alignment: .left, content: Fixtures.text("")),
       lines: 1, firstBaseline: 0, accessibilityLabel: "")
     let scene = Scene(
-      width: size + 2 * origin, height: size + 2 * origin, direction: .ltr, theme: "test",
-      mode: "light",
+      width: size + 2 * origin, height: size + 2 * origin, direction: .ltr, theme: .orange,
+      mode: .light,
       background: nil, rows: [row])
     let image = try renderer.rasterize(scene, scale: 3)
     let pixels = Int(size) * 3
@@ -309,9 +310,9 @@ struct ShapeOverlapTests {
   func overlap(theme: ThemeName) throws {
     let library = try Fixtures.library.get()
     let resolved = try library.theme(theme, mode: .light)
-    let assets = resolved.shapes.levels + [resolved.shapes.tick]
-    for role in TypographyRole.allCases {
-      let size = try #require(resolved.metrics[role]?.iconSize)
+    let assets = resolved.shapes.levels.values + [resolved.shapes.tick]
+    for style in TextStyle.allCases {
+      let size = resolved.metrics[style].iconSize
       let pixels = Int(size) * 3
       for (slot, asset) in assets.enumerated() {
         let drawn = try drawnCoverage(Fixtures.shape(asset), size: size)
@@ -319,11 +320,11 @@ struct ShapeOverlapTests {
           ShapesReference.figure(theme, slot), pixels: pixels)
         let overlap = ShapesReference.overlap(drawn, reference)
         print(
-          "shape overlap: \(theme.rawValue) \(Self.slots[slot]) (\(asset.file)) \(role.rawValue) \(Int(size)) pt: "
+          "shape overlap: \(theme.rawValue) \(Self.slots[slot]) (\(asset.file)) \(style.tokenName) \(Int(size)) pt: "
             + String(format: "%.4f", overlap))
         #expect(
           overlap >= 0.98,
-          "\(theme.rawValue) \(Self.slots[slot]) \(role.rawValue): overlap \(overlap)")
+          "\(theme.rawValue) \(Self.slots[slot]) \(style.tokenName): overlap \(overlap)")
       }
     }
   }
@@ -332,13 +333,13 @@ struct ShapeOverlapTests {
   func measureDiscriminates() throws {
     let wireframe = try Fixtures.markers(.wireframe)
     let sosh = try Fixtures.markers(.sosh)
-    let pairs: [(SceneShape, [ShapesReference.Contour], Double)] = [
+    let pairs: [(MarkerShape, [ShapesReference.Contour], Double)] = [
       // The thin outlined sparkle against the filled sparkle's outline.
-      (Fixtures.shape(wireframe.levels[2]), ShapesReference.figure(.wireframe, 0), 0.6),
+      (Fixtures.shape(wireframe.levels[level: 2]), ShapesReference.figure(.wireframe, 0), 0.6),
       // The thick outline against the thin one: same outer star, different hole.
-      (Fixtures.shape(wireframe.levels[1]), ShapesReference.figure(.wireframe, 2), 0.9),
+      (Fixtures.shape(wireframe.levels[level: 1]), ShapesReference.figure(.wireframe, 2), 0.9),
       // Sosh's disc against Orange's square of about the same size.
-      (Fixtures.shape(sosh.levels[0]), ShapesReference.figure(.orange, 0), 0.9),
+      (Fixtures.shape(sosh.levels[level: 0]), ShapesReference.figure(.orange, 0), 0.9),
       // Sosh's tick against Orange's.
       (Fixtures.shape(sosh.tick), ShapesReference.figure(.orange, 3), 0.9),
     ]

@@ -14,7 +14,7 @@ struct TextEngineTests {
 
   @Test("one line of 16 px text in a 24 px line box: height 24, baseline 17.55")
   func singleLineMetrics() throws {
-    let metrics = try engine.measure(Fixtures.text("Label"), wrapWidth: nil)
+    let metrics = engine.measure(Fixtures.text("Label"), wrapWidth: nil)
     #expect(metrics.lineCount == 1)
     #expect(metrics.height == 24)
     // (24 − 17.87) / 2 + 14.48 with Liberation Sans 2 at 16 px (research/rendering.md §1.2).
@@ -26,31 +26,31 @@ struct TextEngineTests {
   func wrapping() throws {
     let label = "Unordered subitem with an ordered sublist that goes on and on"
     let wrap = 120.0
-    let metrics = try engine.measure(Fixtures.text(label), wrapWidth: wrap)
-    let unwrapped = try engine.measure(Fixtures.text(label), wrapWidth: nil)
+    let metrics = engine.measure(Fixtures.text(label), wrapWidth: wrap)
+    let unwrapped = engine.measure(Fixtures.text(label), wrapWidth: nil)
     #expect(metrics.lineCount >= 3)
     #expect(metrics.height == Double(metrics.lineCount) * 24)
     #expect(metrics.width <= wrap)
     #expect(unwrapped.lineCount == 1)
     #expect(unwrapped.width > wrap * 2)
 
-    let medium = try engine.measure(Fixtures.text(label, size: 14, lineHeight: 20), wrapWidth: wrap)
+    let medium = engine.measure(Fixtures.text(label, size: 14, lineHeight: 20), wrapWidth: wrap)
     #expect(medium.height == Double(medium.lineCount) * 20)
   }
 
   @Test("markup characters are drawn literally, never parsed")
   func noMarkup() throws {
-    let literal = try engine.measure(Fixtures.text("<b>&amp;"), wrapWidth: nil)
-    let ampersand = try engine.measure(Fixtures.text("&"), wrapWidth: nil)
+    let literal = engine.measure(Fixtures.text("<b>&amp;"), wrapWidth: nil)
+    let ampersand = engine.measure(Fixtures.text("&"), wrapWidth: nil)
     #expect(literal.lineCount == 1)
     #expect(literal.width > ampersand.width * 4)
     // Splitting the same characters into spans changes nothing.
     var split = Fixtures.text("")
     split.spans = [TextSpan("<b>"), TextSpan("&amp;")]
-    #expect(try engine.measure(split, wrapWidth: nil).width == literal.width)
+    #expect(engine.measure(split, wrapWidth: nil).width == literal.width)
     // Measuring the pieces separately adds up (no character was swallowed as markup).
-    let pieces = try ["<", "b", ">", "&", "a", "m", "p", ";"].map {
-      try engine.measure(Fixtures.text($0), wrapWidth: nil).width
+    let pieces = ["<", "b", ">", "&", "a", "m", "p", ";"].map {
+      engine.measure(Fixtures.text($0), wrapWidth: nil).width
     }
     #expect(abs(pieces.reduce(0, +) - literal.width) < 0.5)
   }
@@ -59,10 +59,10 @@ struct TextEngineTests {
   func spansUseByteRanges() throws {
     var mixed = Fixtures.text("")
     mixed.spans = [TextSpan("éèçàù "), TextSpan("Label", weight: 700)]
-    let prefix = try engine.measure(Fixtures.text("éèçàù "), wrapWidth: nil).width
-    let bold = try engine.measure(Fixtures.text("Label", weight: 700), wrapWidth: nil).width
-    let regular = try engine.measure(Fixtures.text("Label"), wrapWidth: nil).width
-    let total = try engine.measure(mixed, wrapWidth: nil).width
+    let prefix = engine.measure(Fixtures.text("éèçàù "), wrapWidth: nil).width
+    let bold = engine.measure(Fixtures.text("Label", weight: 700), wrapWidth: nil).width
+    let regular = engine.measure(Fixtures.text("Label"), wrapWidth: nil).width
+    let total = engine.measure(mixed, wrapWidth: nil).width
     #expect(bold > regular + 1)
     // Character offsets instead of byte offsets would embolden "èçàù " and leave "Label" half regular.
     #expect(abs(total - (prefix + bold)) < 0.3)
@@ -70,8 +70,8 @@ struct TextEngineTests {
 
   @Test("letter spacing widens the gap between letters by the token value")
   func letterSpacing() throws {
-    let plain = try engine.measure(Fixtures.text("Label"), wrapWidth: nil).width
-    let spaced = try engine.measure(Fixtures.text("Label", letterSpacing: 1), wrapWidth: nil).width
+    let plain = engine.measure(Fixtures.text("Label"), wrapWidth: nil).width
+    let spaced = engine.measure(Fixtures.text("Label", letterSpacing: 1), wrapWidth: nil).width
     // 1 pt between each of the 5 letters of "Label" (Pango trims it at the ends of the line);
     // a value passed in points instead of Pango units would add ~0.004 pt.
     #expect(abs(spaced - plain - 4) < 0.05, "widened by \(spaced - plain)")
@@ -80,7 +80,7 @@ struct TextEngineTests {
   @Test("Arabic text is shaped with the manifest's Arabic font in a right-to-left paragraph")
   func arabic() throws {
     let arabic = Fixtures.text("عنصر فرعي", direction: .rtl, language: "ar")
-    let metrics = try engine.measure(arabic, wrapWidth: nil)
+    let metrics = engine.measure(arabic, wrapWidth: nil)
     #expect(metrics.lineCount == 1)
     #expect(metrics.height == 24)
     #expect(metrics.width > 40)
@@ -89,7 +89,7 @@ struct TextEngineTests {
   @Test("the font set holds exactly the manifest's files, with their families and hashes")
   func loadedFonts() throws {
     let files = engine.fonts.files
-    #expect(files.map(\.fileName) == Fixtures.manifest.files.map(\.fileName))
+    #expect(files.map(\.fileName) == Fixtures.manifest.sources.map(\.fileName))
     #expect(
       files.map(\.family) == [
         "Liberation Sans", "Liberation Sans", "Noto Sans Arabic UI", "Noto Sans Arabic UI",
@@ -103,8 +103,8 @@ struct TextEngineTests {
   func hermetic() throws {
     var text = Fixtures.text("Label")
     text.appearance.fontFamilies = ["DejaVu Sans"]  // installed on the system, absent from the set
-    let fallback = try engine.measure(text, wrapWidth: nil).width
-    let liberation = try engine.measure(Fixtures.text("Label"), wrapWidth: nil).width
+    let fallback = engine.measure(text, wrapWidth: nil).width
+    let liberation = engine.measure(Fixtures.text("Label"), wrapWidth: nil).width
     #expect(fallback == liberation)
   }
 
@@ -113,14 +113,14 @@ struct TextEngineTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ouds-fonts-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    let manifest = FontManifest(
-      theme: .orange,
-      files: [
-        FontFile(fileName: "LiberationSans-Missing.ttf", sha256: String(repeating: "0", count: 64), role: "latin-regular", debianPackage: "fonts-liberation2")
+    let manifest = FontSourceList(
+      owner: "orange",
+      sources: [
+        FontSource(fileName: "LiberationSans-Missing.ttf", sha256: String(repeating: "0", count: 64), role: "latin-regular", package: "fonts-liberation2")
       ])
     let locator = FontLocator(folders: [FontFolder(url: folder, origin: .environment)])
     #expect {
-      _ = try FontSet(manifest: manifest, locator: locator)
+      _ = try FontSet(sources: manifest, locator: locator)
     } throws: { error in
       "\(error)"
         == "missing font file: LiberationSans-Missing.ttf (package fonts-liberation2, for orange); looked in \(folder.path) (OUDS_FONT_DIRS); install the package (apt-get install fonts-liberation2) or put the files in a folder given with --font-dir or OUDS_FONT_DIRS"
@@ -131,7 +131,7 @@ struct TextEngineTests {
   func missingBrandFolder() {
     #expect {
       _ = try FontSet(
-        manifest: Fixtures.manifest, brandFontDirectory: URL(fileURLWithPath: "/nonexistent/brand"))
+        sources: Fixtures.manifest, brandFontDirectory: URL(fileURLWithPath: "/nonexistent/brand"))
     } throws: { error in
       "\(error)" == "brand font folder not found: /nonexistent/brand"
     }
@@ -144,14 +144,14 @@ struct TextEngineTests {
     try FileManager.default.copyItem(
       at: try #require(FontLocator().locate(Fixtures.dejaVuSans)).url,
       to: folder.appendingPathComponent("Brand.ttf"))
-    let fonts = try FontSet(manifest: Fixtures.manifest, brandFontDirectory: folder)
+    let fonts = try FontSet(sources: Fixtures.manifest, brandFontDirectory: folder)
     #expect(fonts.files.first?.family == "DejaVu Sans")
     #expect(fonts.files.first?.role == "brand")
     let engine = TextEngine(fonts: fonts)
     var brandFirst = Fixtures.text("Label")
     brandFirst.appearance.fontFamilies = ["DejaVu Sans"] + Fixtures.families
-    let brand = try engine.measure(brandFirst, wrapWidth: nil).width
-    let substitute = try engine.measure(Fixtures.text("Label"), wrapWidth: nil).width
+    let brand = engine.measure(brandFirst, wrapWidth: nil).width
+    let substitute = engine.measure(Fixtures.text("Label"), wrapWidth: nil).width
     #expect(brand != substitute)
   }
 }

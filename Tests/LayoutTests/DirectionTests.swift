@@ -1,5 +1,6 @@
 import BulletList
 import Layout
+import Primitives
 import Scene
 import Testing
 import Themes

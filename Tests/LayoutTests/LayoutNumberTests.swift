@@ -1,5 +1,6 @@
 import BulletList
 import Layout
+import Primitives
 import Scene
 import Testing
 import Themes
@@ -14,14 +15,14 @@ struct LayoutNumberTests {
   @Test("label x, row pitch and icon rect at every level", arguments: themeStyles)
   func rowGeometry(theme: ThemeName, style: OUDSBulletList.TextStyle) throws {
     let t = try tokens(theme)
-    let metrics = try #require(t.metrics[style.role])
-    let typography = try #require(t.typography[style.role])
+    let metrics = t.metrics[style]
+    let typography = t.typography[style]
     let scene = try layout(threeLevelList(.unordered(asset: .bullet, isBranded: true), style), theme)
     #expect(scene.rows.map(\.level) == [0, 1, 2, 2, 0])
 
     var expectedTop = metrics.paddingBlock
     for row in scene.rows {
-      let indent = t.paddingInline[row.level]
+      let indent = t.paddingInline[level: row.level]
       #expect(row.lines == 1)
       #expect(abs(row.marker.rect.x - indent) < 0.001)
       #expect(row.marker.rect.width == metrics.bulletBoxWidth)
@@ -68,7 +69,7 @@ struct LayoutNumberTests {
   @Test("an ordered prefix wider than the box grows it and pushes the label", arguments: ThemeName.allCases)
   func boxGrowth(theme: ThemeName) throws {
     let t = try tokens(theme)
-    let metrics = try #require(t.metrics[.bodyLarge])
+    let metrics = t.metrics[.bodyLarge]
     let list = OUDSBulletList(type: .ordered, isBold: true) {
       OUDSBulletList.Item("Parent") {
         for n in 0..<28 { OUDSBulletList.Item("Item \(n)") }
@@ -83,7 +84,7 @@ struct LayoutNumberTests {
       let width = try measuredWidth(text, theme: theme, role: .bodyLarge, bold: true)
       let box = max(metrics.bulletBoxWidth, width)
       #expect(abs(row.marker.rect.width - box) < 0.001, "\(text)")
-      #expect(abs(row.label.x - (t.paddingInline[row.level] + box + metrics.columnGap)) < 0.001, "\(text)")
+      #expect(abs(row.label.x - (t.paddingInline[level: row.level] + box + metrics.columnGap)) < 0.001, "\(text)")
     }
     if theme != .wireframe {  // "AA." in bold 16 is wider than 24, except in narrow Comic Neue
       #expect(aa.marker.rect.width > metrics.bulletBoxWidth)
@@ -123,8 +124,8 @@ struct LayoutNumberTests {
   func shapesAndTint(theme: ThemeName) throws {
     let t = try tokens(theme, .dark)
     let scene = try layout(threeLevelList(.unordered(asset: .bullet, isBranded: true), .bodyLarge), theme, .dark)
-    #expect(scene.rows.prefix(3).map { $0.glyph?.shape?.name } == t.shapes.levels.map { Optional($0.name) })
-    #expect(scene.rows.prefix(3).map { $0.glyph?.shape?.outline } == t.shapes.levels.map { Optional($0.outline) })
+    #expect(scene.rows.prefix(3).map { $0.glyph?.shape?.name } == t.shapes.levels.values.map { Optional($0.name) })
+    #expect(scene.rows.prefix(3).map { $0.glyph?.shape?.outline } == t.shapes.levels.values.map { Optional($0.outline) })
     #expect(scene.rows[0].glyph?.tint.hex == t.colors.contentBrandPrimary.hex)
     let plain = try layout(threeLevelList(.unordered(asset: .tick, isBranded: false), .bodyLarge), theme, .dark)
     #expect(plain.rows.allSatisfy { $0.glyph?.shape?.name == t.shapes.tick.name && $0.marker.kind == .tick })

@@ -3,6 +3,7 @@ import BulletListRenderer
 import Foundation
 import Graphics
 import Layout
+import Primitives
 import Scene
 import Testing
 import Themes
@@ -28,8 +29,8 @@ struct PlatformLayoutTests {
   @Test("the scene names its platform; iOS is the default")
   func sceneNamesPlatform() throws {
     let list = threeLevelList(.ordered, .bodyLarge)
-    #expect(try layout(list, .orange).platform == "ios")
-    #expect(try layout(list, .orange, options: LayoutOptions(platform: .android)).platform == "android")
+    #expect(try layout(list, .orange).platforms == [.ios])
+    #expect(try layout(list, .orange, options: LayoutOptions(platform: .android)).platforms == [.android])
     let json = try SceneJSON.encode(try layout(list, .orange, options: LayoutOptions(platform: .android)))
     #expect(json.contains(#""platform" : "android""#))
   }
@@ -84,7 +85,7 @@ struct PlatformLayoutTests {
     arguments: themeStyles)
   func firstBaseline(theme: ThemeName, style: OUDSBulletList.TextStyle) throws {
     let t = try tokens(theme)
-    let typography = try #require(t.typography[style.role])
+    let typography = t.typography[style]
     for bold in [false, true] {
       let list = OUDSBulletList(type: .bare, textStyle: style, isBold: bold) {
         OUDSBulletList.Item("Hamburgefonstiv")
@@ -142,9 +143,9 @@ struct PlatformLayoutTests {
   func tallMarker(theme: ThemeName) throws {
     var t = try tokens(theme)
     let style = OUDSBulletList.TextStyle.bodyMedium
-    let lineHeight = try #require(t.typography[style.role]).lineHeight
-    let padding = try #require(t.metrics[style.role]).paddingBlock
-    t.metrics[style.role]?.iconSize = lineHeight + 10
+    let lineHeight = t.typography[style].lineHeight
+    let padding = t.metrics[style].paddingBlock
+    t.metrics[style].iconSize = lineHeight + 10
     let list = OUDSBulletList(type: .unordered(), textStyle: style, isBold: false) {
       OUDSBulletList.Item("One line")
       OUDSBulletList.Item(String(repeating: "Many words on many lines ", count: 12))
@@ -197,17 +198,17 @@ struct PlatformLayoutTests {
         .init("link", link: "https://unified-design-system.orange.com"),
       ]))
     }
-    #expect(throws: BulletListError(
+    #expect(throws: RenderError.list(BulletListError(
       path: "items[0]",
       message: "rich text is allowed only when the text is not bold (set isBold or subListHasBoldText to false)"
-    )) {
+    ))) {
       try layout(list, theme, mode)
     }
     let scale = 3
     let (image, scene) = try rasterize(
       list, theme, mode, scale: scale, options: LayoutOptions(width: 640, platform: .android))
     let row = scene.rows[0]
-    let strong = try #require(t.typography[.bodyLarge]).strongWeight
+    let strong = t.typography[.bodyLarge].strongWeight
     #expect(row.lines == 1 && row.text.content.appearance.weight == strong)
     let link = row.text.content.spans[3]
     #expect(link.underline && link.color?.hex == t.colors.linkEnabled.hex && link.weight == strong)

@@ -1,6 +1,7 @@
 import BulletList
 import Graphics
 import Layout
+import Primitives
 import Scene
 import Testing
 import Themes
@@ -22,8 +23,8 @@ struct RichTextTests {
     #expect(row.lines == 1)
     let spans = row.text.content.spans
     #expect(spans[3].underline && spans[3].color?.hex == t.colors.linkEnabled.hex)
-    #expect(spans[3].weight == t.typography[.bodyLarge]?.strongWeight)
-    #expect(spans[1].weight == t.typography[.bodyLarge]?.strongWeight && !spans[1].underline)
+    #expect(spans[3].weight == t.typography[.bodyLarge].strongWeight)
+    #expect(spans[1].weight == t.typography[.bodyLarge].strongWeight && !spans[1].underline)
 
     // Where the link sits: after the width of the text before it, measured with its own weights.
     let before = try measuredWidth("Read the ", theme: theme, role: .bodyLarge, bold: false)

@@ -1,4 +1,5 @@
 import Graphics
+import Primitives
 import Scene
 import Testing
 import Themes

@@ -1,7 +1,9 @@
 import BulletList
 import BulletListRenderer
+import Foundation
 import Graphics
 import Layout
+import Primitives
 import Scene
 import Testing
 import Themes
@@ -46,7 +48,11 @@ struct SheetTests {
     }
     let width: Double = 16 + 4 * 360 + 3 * 16 + 16
     #expect(scene.width == width)
-    #expect(scene.platform == "ios,android")
+    #expect(scene.platforms == [.ios, .android])
+    #expect(scene.themes == [.orange, .sosh] && scene.modes == [.light, .dark])
+    let json = try SceneJSON.encode(scene)
+    #expect(json.contains(#""platform" : "ios,android""#) && json.contains(#""mode" : "light,dark""#))
+    #expect(try JSONDecoder().decode(Scene.self, from: Data(json.utf8)).platforms == [.ios, .android])
     #expect(scene.panels.prefix(4).map { $0.caption?.content.plainText } == [
       "Orange · light · iOS", "Orange · light · Android", "Orange · dark · iOS", "Orange · dark · Android",
     ])

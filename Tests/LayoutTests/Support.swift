@@ -3,6 +3,7 @@ import BulletListRenderer
 import Foundation
 import Graphics
 import Layout
+import Primitives
 import Scene
 import Themes
 
@@ -19,10 +20,9 @@ final class SharedRenderer: @unchecked Sendable {
   func with<T>(_ body: (BulletListRenderer) throws -> T) throws -> T {
     lock.lock()
     defer { lock.unlock() }
-    if renderer == nil {
-      renderer = try BulletListRenderer(themesDirectory: repositoryRoot.appendingPathComponent("Themes"))
-    }
-    guard let renderer else { throw LayoutError("no renderer") }
+    let renderer =
+      try self.renderer ?? BulletListRenderer(themesDirectory: repositoryRoot.appendingPathComponent("Themes"))
+    self.renderer = renderer
     return try body(renderer)
   }
 }
@@ -39,24 +39,20 @@ func tokens(_ theme: ThemeName, _ mode: ColorMode = .light) throws -> Theme {
 }
 
 /// Width of `text` in the label style of `role`, measured by the real text engine.
-func measuredWidth(_ text: String, theme: ThemeName, role: TypographyRole, bold: Bool) throws -> Double {
+func measuredWidth(_ text: String, theme: ThemeName, role: TextStyle, bold: Bool) throws -> Double {
   try SharedRenderer.shared.with { renderer in
     let t = try renderer.themes.theme(theme, mode: .light)
-    guard let typography = t.typography[role] else { throw LayoutError("no typography") }
+    let typography = t.typography[role]
     let engine = TextEngine(fonts: try renderer.fontSet(for: theme))
     let appearance = TextAppearance(
       fontFamilies: t.fontFamilies, fontSize: typography.fontSize, lineHeight: typography.lineHeight,
       letterSpacing: typography.letterSpacing,
       weight: bold ? typography.strongWeight : typography.regularWeight,
       color: RGBAColor(red: 0, green: 0, blue: 0), language: "en")
-    return try engine.measure(
+    return engine.measure(
       StyledText(spans: [TextSpan(text)], appearance: appearance, direction: .ltr), wrapWidth: nil
     ).width
   }
-}
-
-extension OUDSBulletList.TextStyle {
-  var role: TypographyRole { self == .bodyLarge ? .bodyLarge : .bodyMedium }
 }
 
 /// A three-level list of short single-line labels of one type and style.

@@ -2,6 +2,7 @@ import BulletList
 import BulletListRenderer
 import Graphics
 import Layout
+import Primitives
 import Scene
 import Testing
 import Themes
@@ -37,11 +38,11 @@ func underlineColumns(
   let (beforeWidth, linkWidth) = try SharedRenderer.shared.with { renderer in
     let engine = TextEngine(fonts: try renderer.fontSet(for: theme))
     return (
-      try engine.measure(
+      engine.measure(
         StyledText(spans: Array(spans[..<linkIndex]), appearance: content.appearance, direction: .ltr),
         wrapWidth: nil
       ).width,
-      try engine.measure(
+      engine.measure(
         StyledText(spans: [spans[linkIndex]], appearance: content.appearance, direction: .ltr),
         wrapWidth: nil
       ).width
@@ -123,7 +124,7 @@ struct UnderlineTests {
       }
       // Position and thickness from the font: never above the font's own underline position,
       // on it when that position already clears the glyphs, as thick as the font says.
-      let typography = try #require(t.typography[.bodyLarge])
+      let typography = t.typography[.bodyLarge]
       let font = try fontMetrics(theme, TextAppearance(
         fontFamilies: t.fontFamilies, fontSize: typography.fontSize, lineHeight: typography.lineHeight,
         letterSpacing: typography.letterSpacing, weight: typography.strongWeight,

@@ -1,5 +1,6 @@
 import BulletList
 import Foundation
+import Primitives
 import Snapshot
 import Testing
 import Themes
@@ -136,11 +137,15 @@ struct CatalogueTests {
   @Test("variant errors name the case file and the JSON path")
   func variantErrors() throws {
     let cases: [(String, String)] = [
-      (#"{ "themes": ["pink"] }"#, #"cases/sample-2.json: variants.themes: unknown theme "pink""#),
+      (#"{ "themes": ["pink"] }"#, #"cases/sample-2.json: variants.themes: unknown theme "pink" (known: orange, orange-compact, sosh, wireframe)"#),
       (#"[{}, { "colour": 1 }]"#, #"cases/sample-2.json: variants[1].colour: unknown key "colour""#),
       (#"[{}, { "modes": ["light"] }]"#, "cases/sample-2.json: variants[1]: variant orange-light@2x is already produced by variants[0]"),
-      (#"{ "scale": 7 }"#, "cases/sample-2.json: variants.scale: expected a scale 1, 2, 3 or 4"),
-      (#"{ "textStyle": "bodySmall" }"#, #"cases/sample-2.json: variants.textStyle: expected "bodyLarge" or "bodyMedium""#),
+      (#"{ "scale": 7 }"#, "cases/sample-2.json: variants.scale: expected a scale 1, 2 or 3"),
+      (#"{ "scale": 4 }"#, "cases/sample-2.json: variants.scale: expected a scale 1, 2 or 3 (or an array of them)"),
+      (#"{ "textStyle": "bodySmall" }"#, #"cases/sample-2.json: variants.textStyle: unknown text style "bodySmall" (known: bodyLarge, bodyMedium)"#),
+      (#"{ "textStyle": 1 }"#, #"cases/sample-2.json: variants.textStyle: expected "bodyLarge" or "bodyMedium", found a number"#),
+      (#"{ "direction": "up" }"#, #"cases/sample-2.json: variants.direction: unknown direction "up" (known: ltr, rtl)"#),
+      (#"{ "modes": ["Dusk\u001b[31m"] }"#, #"cases/sample-2.json: variants.modes: unknown mode "Dusk\u{1B}[31m" (known: light, dark)"#),
       (#""all""#, "cases/sample-2.json: variants: expected an object or an array of objects, found a string"),
       (#"{ "platform": "web" }"#, #"cases/sample-2.json: variants.platform: unknown platform "web" (known: ios, android)"#),
       (#"[{}, { "platform": ["ios", "android"] }]"#, "cases/sample-2.json: variants[1]: variant orange-light@2x is already produced by variants[0]"),
@@ -167,5 +172,16 @@ struct CatalogueTests {
     #expect(catalogue.references.map(\.id) == ["sample-2/sosh-dark-narrow@1x", "sample-2/sosh-dark-narrow@2x", "sample-2/sosh-dark@2x"])
     #expect(catalogue.references[0].variant.options.width == 200)
     #expect(catalogue.references[0].layoutPath == catalogue.references[1].layoutPath)
+  }
+
+  @Test("names in variants follow the one leniency rule; the same name twice counts once")
+  func lenientNames() throws {
+    let folder = try makeSnapshotsFolder(
+      cases: ["sample-2"],
+      variants: ["sample-2": #"{ "themes": ["Orange_Compact", "orange compact"], "modes": "Dark", "textStyle": "body-medium", "direction": "RTL" }"#])
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let catalogue = try SnapshotCatalogue(directory: folder)
+    #expect(catalogue.references.map(\.id) == ["sample-2/orange-compact-dark-body-medium-rtl@2x"])
+    #expect(catalogue.references[0].variant.options.textStyleOverride == .bodyMedium)
   }
 }

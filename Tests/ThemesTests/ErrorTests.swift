@@ -162,20 +162,6 @@ struct ErrorTests {
         == "themes.resolver.json: sets.core.sources[1]: $ref \"core/fonts.tokens.json\" points to no file")
   }
 
-  @Test("unknown theme and mode names list the known ones")
-  func unknownNames() throws {
-    #expect(
-      Fixture.error { () throws(ThemeError) in try ThemeName.parse("foo") }?.description
-        == "unknown theme \"foo\" (known: orange, orange-compact, sosh, wireframe)")
-    #expect(
-      Fixture.error { () throws(ThemeError) in try ColorMode.parse("dusk") }?.description
-        == "unknown mode \"dusk\" (known: light, dark)")
-    #expect(try ThemeName.parse("orange-compact") == .orangeCompact)
-    #expect(try ThemeName.parse("Orange_Compact") == .orangeCompact)
-    #expect(try ThemeName.parse("sosh") == .sosh)
-    #expect(try ColorMode.parse("Dark") == .dark)
-  }
-
   @Test("a missing themes directory is reported")
   func missingDirectory() {
     let dir = URL(fileURLWithPath: "/nonexistent/Themes")

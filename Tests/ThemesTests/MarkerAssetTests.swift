@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 import Testing
 import VectorAsset
 
@@ -14,7 +15,7 @@ struct MarkerAssetTests {
     let library = try Fixture.loadLibrary()
     let wireframe = try library.theme(.wireframe, mode: .dark).shapes
     #expect(
-      wireframe.levels.map(\.name) == [
+      wireframe.levels.values.map(\.name) == [
         "wireframe.sparkle", "wireframe.sparkle-thick-outline", "wireframe.sparkle-thin-outline",
       ])
     // The outline is the file's content: re-reading the file gives the same value.
@@ -36,10 +37,10 @@ struct MarkerAssetTests {
       """.utf8
     ).write(to: dir.appendingPathComponent("markers/sosh/ic_sosh_component_bullet_list_level0.xml"))
     let shapes = try ThemeLibrary(directory: dir).theme(.sosh, mode: .light).shapes
-    #expect(shapes.levels[0].name == "sosh.ic_sosh_component_bullet_list_level0")
-    #expect(shapes.levels[0].file == "sosh/ic_sosh_component_bullet_list_level0.xml")
+    #expect(shapes.levels[level: 0].name == "sosh.ic_sosh_component_bullet_list_level0")
+    #expect(shapes.levels[level: 0].file == "sosh/ic_sosh_component_bullet_list_level0.xml")
     #expect(
-      shapes.levels[0].outline.paths.first?.commands.first
+      shapes.levels[level: 0].outline.paths.first?.commands.first
         == .move(to: VectorPath.Point(x: 2, y: 2)))
   }
 

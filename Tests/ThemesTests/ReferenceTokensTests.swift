@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 import Testing
 
 @testable import Themes
@@ -108,18 +109,18 @@ struct ReferenceTokensTests {
     #expect(theme.name == name)
     #expect(theme.mode == mode)
     #expect(
-      theme.paddingInline == [
+      theme.paddingInline.values == [
         try number("spacing.paddingInlineStart.level0.value"), try number("spacing.paddingInlineStart.level1.value"),
         try number("spacing.paddingInlineStart.level2.value"),
       ])
-    for (role, key) in [(TypographyRole.bodyLarge, "bodyLarge"), (.bodyMedium, "bodyMedium")] {
-      let m = try #require(theme.metrics[role])
+    for (style, key) in [(TextStyle.bodyLarge, "bodyLarge"), (.bodyMedium, "bodyMedium")] {
+      let m = theme.metrics[style]
       #expect(m.columnGap == (try number("spacing.columnGap.\(key).value")))
       #expect(m.paddingBlock == (try number("spacing.paddingBlock.\(key).value")))
       #expect(m.bulletBoxWidth == (try number("sizes.bulletContainerMinWidth.\(key).value")))
       #expect(m.iconSize == (try number("sizes.bulletIconSize.\(key).value")))
       #expect(m.labelMaxWidth == (try number("sizes.labelMaxWidth.\(key).value")))
-      let t = try #require(theme.typography[role])
+      let t = theme.typography[style]
       #expect(t.fontSize == (try number("typography.\(key).fontSize.value")))
       #expect(t.lineHeight == (try number("typography.\(key).lineHeight.value")))
       #expect(t.lineHeight == (try number("sizes.bulletContainerMaxHeight.\(key).value")))
@@ -130,7 +131,7 @@ struct ReferenceTokensTests {
       let labelX = try #require(
         ((reference["derivedLayoutLTR"] as? [String: Any])?["values"] as? [String: Any])
           .flatMap { ($0[key] as? [String: Any])?["labelStartX"] as? [NSNumber] })
-      #expect(labelX.map(\.doubleValue) == theme.paddingInline.map { $0 + m.bulletBoxWidth + m.columnGap })
+      #expect(labelX.map(\.doubleValue) == theme.paddingInline.values.map { $0 + m.bulletBoxWidth + m.columnGap })
       let pitch = try number("derivedLayoutLTR.values.\(key).singleLineRowHeight")
       #expect(pitch == 2 * m.paddingBlock + t.lineHeight)
     }
@@ -177,7 +178,7 @@ struct ReferenceTokensTests {
     for (name, (files, italic)) in expected {
       for mode in ColorMode.allCases {
         let theme = try library.theme(name, mode: mode)
-        let assets = theme.shapes.levels + [theme.shapes.tick]
+        let assets = theme.shapes.levels.values + [theme.shapes.tick]
         #expect(assets.map(\.file) == files)
         // The scene name is the folder and the file name without extension.
         #expect(assets.map(\.name) == files.map { $0.replacingOccurrences(of: ".svg", with: "").replacingOccurrences(of: "/", with: ".") })

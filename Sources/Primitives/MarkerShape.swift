@@ -1,12 +1,10 @@
-import VectorAsset
-
-/// A theme's marker shape as a scene draws it: the outline read from the theme's asset file,
-/// and a name for people and diffs.
+/// A marker shape (a theme's bullet or tick): its name, and the outline read from the theme's
+/// asset file.
 ///
 /// In JSON a shape is its name alone (`"orange.square"`: the asset's folder and file name without
 /// extension), so the layout JSON does not repeat the path data. A shape decoded from JSON has
 /// that name and an empty outline; renderers refuse to draw it.
-public struct SceneShape: Codable, Hashable, Sendable {
+public struct MarkerShape: Codable, Hashable, Sendable {
   /// The name, such as `orange.square` for `Themes/markers/orange/square.svg`.
   public var name: String
   /// The filled outline in its own view box.

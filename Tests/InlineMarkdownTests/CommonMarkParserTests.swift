@@ -1,5 +1,5 @@
 import BulletList
-import Graphics
+import InlineMarkdown
 import Testing
 
 @Suite("Inline Markdown through libcmark")

@@ -1,5 +1,8 @@
 /// A filled vector drawing read from an asset file: one or more filled paths in a viewport.
 ///
+/// `VectorAsset` reads these from SVG and VectorDrawable files; `Themes` loads a theme's marker
+/// shapes with it, and `Graphics` fills them.
+///
 /// This is all a marker shape is: no strokes, no colours (the renderer tints it with one colour),
 /// no transforms. Coordinates are in the file's own viewport, y pointing down.
 public struct VectorOutline: Hashable, Sendable {
@@ -37,19 +40,8 @@ public struct ViewBox: Hashable, Sendable {
 
 /// One filled path: absolute drawing commands and the rule that decides what is inside.
 public struct VectorPath: Hashable, Sendable {
-  /// A point in the outline's viewport.
-  public struct Point: Hashable, Sendable {
-    /// Horizontal coordinate.
-    public var x: Double
-    /// Vertical coordinate (y down).
-    public var y: Double
-
-    /// Creates a point.
-    public init(x: Double, y: Double) {
-      self.x = x
-      self.y = y
-    }
-  }
+  /// A point in the outline's viewport (y down): the package's ``Primitives/Point``.
+  public typealias Point = Primitives.Point
 
   /// One drawing command, in absolute coordinates.
   public enum Command: Hashable, Sendable {

@@ -55,8 +55,9 @@ let package = Package(
 
     // reading user files (regular files only, size limits), references confined to a folder,
     // escaping echoed input, strict numbers
-    .target(name: "SafeInput"),
-    // the plain values every stage speaks: colour, geometry, marker shapes, names, text style
+    .target(name: "SafeInput", dependencies: ["Primitives"]),
+    // the plain values every stage speaks: colour, geometry, marker shapes, names, text style,
+    // and the one rule for echoing input in a message
     .target(name: "Primitives"),
     // a strict JSON parser with line/column errors, for lists, tokens and the catalogue
     .target(name: "StrictJSON", dependencies: ["SafeInput"]),

@@ -39,9 +39,8 @@ enum NameKey {
 /// A name that is not one of the known names of its kind.
 ///
 /// The description is one line: `unknown theme "foo" (known: orange, orange-compact, sosh,
-/// wireframe)`, the given name escaped and cut as `SafeInput.MessageText.quoted` does (control
-/// characters, separators and bidirectional controls as `\n`, `\t`, `\u{1B}`…; after 80
-/// characters, `…`), so an input can neither break the message nor drive the terminal.
+/// wireframe)`, the given name escaped and cut by ``MessageText``, so an input can neither break
+/// the message nor drive the terminal.
 public struct UnknownNameError: Error, Hashable, Sendable, CustomStringConvertible {
   /// What was being named (`theme`, `mode`, `platform`…).
   public var kind: String
@@ -57,30 +56,9 @@ public struct UnknownNameError: Error, Hashable, Sendable, CustomStringConvertib
     self.known = known
   }
 
-  /// `unknown <kind> "<name>" (known: a, b)`.
+  /// `unknown <kind> "<name>" (known: a, b)`, the name as ``MessageText/quoted(_:limit:)`` writes it.
   public var description: String {
-    "unknown \(kind) \"\(Self.shown(name))\" (known: \(known.joined(separator: ", ")))"
-  }
-
-  /// How many characters of the name the message keeps (as `MessageText.valueLimit`).
-  static let shownLimit = 80
-
-  /// `name` cut after ``shownLimit`` characters (with `…`), with what could break the line or
-  /// drive a terminal escaped.
-  static func shown(_ name: String) -> String {
-    var out = ""
-    for (count, scalar) in name.unicodeScalars.enumerated() {
-      if count == shownLimit { return out + "…" }
-      switch scalar.value {
-      case 0x0A: out += "\\n"
-      case 0x0D: out += "\\r"
-      case 0x09: out += "\\t"
-      case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
-        out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
+    "unknown \(kind) \(MessageText.quoted(name)) (known: \(known.joined(separator: ", ")))"
   }
 }
 

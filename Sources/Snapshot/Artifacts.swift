@@ -47,8 +47,8 @@ public enum SnapshotArtifacts {
     try AtomicFile.write(
       Data(), to: directory.appendingPathComponent(markerFileName).path, createDirectories: true, protecting: inputs)
     let failures = report.failures
-    let written = ParallelFiles()
-    let errors = ParallelFiles()
+    let written = ParallelItems<String>()
+    let errors = ParallelItems<WriteFailure>()
     DispatchQueue.concurrentPerform(iterations: failures.count) { index in
       let outcome = failures[index]
       let folder = directory.appendingPathComponent(folder(for: outcome.reference))
@@ -59,10 +59,12 @@ public enum SnapshotArtifacts {
           written.append(path)
         }
       } catch {
-        errors.append("\(outcome.reference.id): \(error)")
+        errors.append((outcome.reference.id, "\(error)"))
       }
     }
-    if let first = errors.sorted().first { throw SnapshotError("cannot write artifacts: \(first)") }
+    if let first = firstFailure(errors.all) {
+      throw SnapshotError.artifactsNotWritten(reference: first.reference, reason: first.reason)
+    }
     let junit = directory.appendingPathComponent("junit.xml").path
     try AtomicFile.write(
       Data(JUnitXML.document(report, suiteName: suiteName).utf8), to: junit, createDirectories: true,
@@ -71,7 +73,7 @@ public enum SnapshotArtifacts {
     try AtomicFile.write(
       Data(SnapshotSummary.text(report, acceptCommand: acceptCommand).utf8), to: summary, createDirectories: true,
       protecting: inputs)
-    return written.sorted() + [junit, summary]
+    return written.all.sorted() + [junit, summary]
   }
 
   /// Writes the artifacts of one failure into `<directory>/<case>/<variant>/`, leaving the rest of
@@ -107,22 +109,32 @@ public enum SnapshotArtifacts {
   }
 }
 
-/// A list of strings filled from several threads.
-final class ParallelFiles: @unchecked Sendable {
+/// A list filled from several threads.
+final class ParallelItems<Item: Sendable>: @unchecked Sendable {
   private let lock = NSLock()
-  private var items: [String] = []
+  private var items: [Item] = []
 
-  func append(_ item: String) {
+  func append(_ item: Item) {
     lock.lock()
     items.append(item)
     lock.unlock()
   }
 
-  func sorted() -> [String] {
+  /// Everything appended so far, in no particular order.
+  var all: [Item] {
     lock.lock()
     defer { lock.unlock() }
-    return items.sorted()
+    return items
   }
+}
+
+/// A reference whose files could not be written, and why; the first by reference id is reported.
+typealias WriteFailure = (reference: String, reason: String)
+
+/// The failure with the smallest reference id (then reason), so the report does not depend on
+/// which thread failed first.
+func firstFailure(_ failures: [WriteFailure]) -> WriteFailure? {
+  failures.min { ($0.reference, $0.reason) < ($1.reference, $1.reason) }
 }
 
 /// The plain-text summary of a run, as printed by `ouds-render snapshot verify`.

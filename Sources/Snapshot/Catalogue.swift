@@ -9,17 +9,6 @@ import Scene
 import StrictJSON
 import Themes
 
-/// A catalogue problem (a case file, a variant, a filter or a shard), one line naming the file or value.
-public struct SnapshotError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// The message.
-  public var description: String
-
-  /// Creates an error; control characters in `description` are escaped.
-  public init(_ description: String) {
-    self.description = MessageText.escaped(description)
-  }
-}
-
 /// One way to render a case: a theme, a mode, a scale and the layout settings, with a readable name.
 public struct SnapshotVariant: Hashable, Sendable {
   /// The theme.
@@ -150,13 +139,13 @@ public struct SnapshotCatalogue: Sendable {
     guard FileManager.default.fileExists(atPath: casesFolder.path, isDirectory: &isDirectory),
       isDirectory.boolValue
     else {
-      throw SnapshotError("no case folder \(casesFolder.path) (a snapshots folder holds cases/*.json)")
+      throw SnapshotError.noCaseFolder(path: casesFolder.path)
     }
     let names: [String]
     do {
       names = try FileManager.default.contentsOfDirectory(atPath: casesFolder.path)
     } catch {
-      throw SnapshotError("cannot list \(casesFolder.path)")
+      throw SnapshotError.folderUnreadable(path: casesFolder.path)
     }
     // Names of the snapshots folder's own files (README.md, ENVIRONMENT.json…): a case folder
     // of the same name (in any letter case) would collide with them.
@@ -191,7 +180,7 @@ public struct SnapshotCatalogue: Sendable {
       }
     }
     guard !cases.isEmpty || !broken.isEmpty else {
-      throw SnapshotError("no case files (*.json) in \(casesFolder.path)")
+      throw SnapshotError.noCaseFiles(folder: casesFolder.path)
     }
     self.cases = cases
     self.brokenCases = broken
@@ -271,7 +260,7 @@ public struct SnapshotFilter: Hashable, Sendable, CustomStringConvertible {
   public init(_ text: String) throws(SnapshotError) {
     let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
       .filter { !$0.isEmpty }
-    guard !parts.isEmpty else { throw SnapshotError("--filter needs a pattern, got \(MessageText.quoted(text))") }
+    guard !parts.isEmpty else { throw .emptyFilter(text) }
     patterns = parts
   }
 
@@ -315,7 +304,7 @@ public struct SnapshotShard: Hashable, Sendable, CustomStringConvertible {
   /// - Throws: `SnapshotError` unless 1 ≤ index ≤ count.
   public init(index: Int, count: Int) throws(SnapshotError) {
     guard count >= 1, index >= 1, index <= count else {
-      throw SnapshotError("--shard must be i/n with 1 ≤ i ≤ n, got \(index)/\(count)")
+      throw .shardOutOfRange(index: index, count: count)
     }
     self.index = index
     self.count = count
@@ -328,7 +317,7 @@ public struct SnapshotShard: Hashable, Sendable, CustomStringConvertible {
     guard parts.count == 2, let index = DecimalNumber.integer(String(parts[0])),
       let count = DecimalNumber.integer(String(parts[1]))
     else {
-      throw SnapshotError("--shard must be i/n (e.g. 2/4), got \(MessageText.quoted(text))")
+      throw .malformedShard(text)
     }
     try self.init(index: index, count: count)
   }
@@ -363,18 +352,19 @@ enum VariantParser {
     case nil: groups = [("variants", .object([]))]
     case .object?: groups = [("variants", document.variants ?? .object([]))]
     case .array(let elements)?:
-      guard !elements.isEmpty else { throw SnapshotError("\(file): variants: the array is empty") }
+      guard !elements.isEmpty else { throw .variants(file: file, path: "variants", problem: "the array is empty") }
       groups = elements.enumerated().map { ("variants[\($0.offset)]", $0.element) }
     case let other?:
-      throw SnapshotError("\(file): variants: expected an object or an array of objects, found \(other.kindName)")
+      throw .variants(
+        file: file, path: "variants", problem: "expected an object or an array of objects, found \(other.kindName)")
     }
     var result: [SnapshotVariant] = []
     var seen: [String: String] = [:]
     for (path, value) in groups {
       for variant in try group(value, at: path, file: file, document: document) {
         if let earlier = seen[variant.name] {
-          throw SnapshotError(
-            "\(file): \(path): variant \(variant.name) is already produced by \(earlier); give one a \"name\"")
+          throw .variants(
+            file: file, path: path, problem: "variant \(variant.name) is already produced by \(earlier); give one a \"name\"")
         }
         seen[variant.name] = path
         result.append(variant)
@@ -387,7 +377,7 @@ enum VariantParser {
     _ value: JSONValue, at path: String, file: String, document: BulletListDocument
   ) throws(SnapshotError) -> [SnapshotVariant] {
     func fail(_ key: String?, _ message: String) -> SnapshotError {
-      SnapshotError("\(file): \(path)\(key.map { ".\(MessageText.value($0))" } ?? ""): \(message)")
+      .variants(file: file, path: path + (key.map { ".\(MessageText.value($0))" } ?? ""), problem: message)
     }
     guard case .object(let members) = value else {
       throw fail(nil, "expected an object, found \(value.kindName)")

@@ -70,12 +70,12 @@ public struct SnapshotEnvironment: Codable, Hashable, Sendable {
       data = try UserFile.read(url.path, kind: .environment)
     } catch {
       if case .missing = error.problem { return nil }
-      throw SnapshotError(error.description)
+      throw .environmentUnreadable(error)
     }
     do {
       return try JSONDecoder().decode(SnapshotEnvironment.self, from: data)
     } catch {
-      throw SnapshotError("\(url.path): not a valid environment fingerprint (re-record to rewrite it)")
+      throw .environmentInvalid(path: url.path)
     }
   }
 

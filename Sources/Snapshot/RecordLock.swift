@@ -41,7 +41,7 @@ public final class SnapshotLock {
     let path = directory.appendingPathComponent(fileName).path
     let descriptor = path.withCString { open($0, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644) }
     guard descriptor >= 0 else {
-      throw SnapshotError("\(MessageText.path(path)): cannot open the lock file: \(String(cString: strerror(errno)))")
+      throw .lock(path: path, .cannotOpen(reason: String(cString: strerror(errno))))
     }
     try wait(descriptor, path: path, operation: LOCK_EX, timeout: timeout)
     let note = "pid \(getpid()) (\(command)) since \(ISO8601DateFormatter().string(from: Date()))\n"
@@ -66,7 +66,7 @@ public final class SnapshotLock {
       if descriptor < 0 && errno == ENOENT { return nil }
     }
     guard descriptor >= 0 else {
-      throw SnapshotError("\(MessageText.path(path)): cannot open the lock file: \(String(cString: strerror(errno)))")
+      throw .lock(path: path, .cannotOpen(reason: String(cString: strerror(errno))))
     }
     try wait(descriptor, path: path, operation: LOCK_SH, timeout: timeout)
     return SnapshotLock(descriptor: descriptor)
@@ -80,20 +80,19 @@ public final class SnapshotLock {
     var status = stat()
     guard fstat(descriptor, &status) == 0, FileType(mode: status.st_mode) == .regular else {
       close(descriptor)
-      throw SnapshotError("\(MessageText.path(path)): the lock file is not a regular file")
+      throw .lock(path: path, .notRegularFile)
     }
     let deadline = Date().addingTimeInterval(timeout)
     while flock(descriptor, operation | LOCK_NB) != 0 {
       guard errno == EWOULDBLOCK || errno == EINTR else {
         let reason = String(cString: strerror(errno))
         close(descriptor)
-        throw SnapshotError("\(MessageText.path(path)): cannot lock: \(reason)")
+        throw .lock(path: path, .cannotLock(reason: reason))
       }
       if Date() >= deadline {
         let holder = holderDescription(descriptor, wantsExclusive: operation == LOCK_EX)
         close(descriptor)
-        throw SnapshotError(
-          "\(MessageText.path(path)): another run is \(holder); waited \(Int(timeout.rounded())) s: let it finish or stop it, then run again")
+        throw .lock(path: path, .held(by: holder, waitedSeconds: Int(timeout.rounded())))
       }
       usleep(50_000)
     }

@@ -30,8 +30,7 @@ public enum SnapshotRecordMode: String, Sendable, CaseIterable, CustomStringConv
   ) throws(SnapshotError) -> SnapshotRecordMode {
     if let text = environment[environmentVariable], !text.isEmpty {
       guard let mode = SnapshotRecordMode(rawValue: text.lowercased()) else {
-        throw SnapshotError(
-          "\(environmentVariable)=\(text) is not a record mode (use all, missing, failed or never)")
+        throw .unknownRecordMode(variable: environmentVariable, value: text)
       }
       return mode
     }

@@ -53,7 +53,7 @@ public enum ReviewReport {
     if FileManager.default.fileExists(atPath: images.path) {
       try? FileManager.default.removeItem(at: images)
     }
-    let errors = ParallelFiles()
+    let errors = ParallelItems<WriteFailure>()
     DispatchQueue.concurrentPerform(iterations: failures.count) { index in
       let outcome = failures[index]
       let folder = images.appendingPathComponent(imageFolder(outcome.reference))
@@ -63,10 +63,12 @@ public enum ReviewReport {
             data, to: folder.appendingPathComponent(name).path, createDirectories: true, protecting: report.inputFiles)
         }
       } catch {
-        errors.append("\(outcome.reference.id): \(error)")
+        errors.append((outcome.reference.id, "\(error)"))
       }
     }
-    if let first = errors.sorted().first { throw SnapshotError("cannot write the review page images: \(first)") }
+    if let first = firstFailure(errors.all) {
+      throw SnapshotError.reviewImagesNotWritten(reference: first.reference, reason: first.reason)
+    }
     let html = page(report, commands: commands, title: title)
     let path = directory.appendingPathComponent("index.html").path
     try AtomicFile.write(Data(html.utf8), to: path, createDirectories: true, protecting: report.inputFiles)

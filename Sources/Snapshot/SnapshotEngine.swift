@@ -325,7 +325,7 @@ public final class SnapshotEngine: Sendable {
     let produced = Set(catalogue.references.flatMap { [$0.imagePath, $0.layoutPath] })
     let root = configuration.snapshotsDirectory
     guard let enumerator = FileManager.default.enumerator(atPath: root.path) else {
-      throw SnapshotError("cannot list \(root.path)")
+      throw SnapshotError.folderUnreadable(path: root.path)
     }
     var result: [String] = []
     while let path = enumerator.nextObject() as? String {
@@ -351,9 +351,7 @@ public final class SnapshotEngine: Sendable {
   public func prune(dryRun: Bool) throws -> [String] {
     if let first = catalogue.brokenCases.first {
       let more = catalogue.brokenCases.count - 1
-      throw SnapshotError(
-        "cannot look for orphans while a case file is broken (its references would look like orphans): \(first.message)"
-          + (more > 0 ? " (and \(more) more)" : ""))
+      throw SnapshotError.pruneWithBrokenCases(first: first.message, more: more)
     }
     guard !dryRun else { return try orphans() }
     let lock = try SnapshotLock.acquire(
@@ -366,7 +364,7 @@ public final class SnapshotEngine: Sendable {
       do {
         try FileManager.default.removeItem(at: root.appendingPathComponent(path))
       } catch {
-        throw SnapshotError("cannot delete \(root.appendingPathComponent(path).path): \(error.localizedDescription)")
+        throw SnapshotError.cannotDelete(path: root.appendingPathComponent(path).path, reason: error.localizedDescription)
       }
       folders.insert((path as NSString).deletingLastPathComponent)
     }

@@ -170,7 +170,7 @@ enum SnapshotCommand {
     }
     let selected = engine.catalogue.select(filter: filter, shard: shard)
     if selected.isEmpty && filter != nil && engine.catalogue.selectBroken(filter: filter, shard: shard).isEmpty {
-      throw SnapshotError("no reference matches --filter \(MessageText.quoted(arguments.value("--filter") ?? ""))")
+      throw SnapshotError.nothingMatches(filter: arguments.value("--filter") ?? "")
     }
     return selected
   }

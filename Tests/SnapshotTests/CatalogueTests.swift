@@ -131,7 +131,11 @@ struct CatalogueTests {
     for text in ["0/4", "5/4", "2", "a/b", "1/0"] {
       #expect(throws: SnapshotError.self) { try SnapshotShard(parsing: text) }
     }
-    #expect(throws: SnapshotError("--shard must be i/n with 1 ≤ i ≤ n, got 5/4")) { try SnapshotShard(parsing: "5/4") }
+    #expect(throws: SnapshotError.shardOutOfRange(index: 5, count: 4)) { try SnapshotShard(parsing: "5/4") }
+    #expect("\(SnapshotError.shardOutOfRange(index: 5, count: 4))" == "--shard must be i/n with 1 ≤ i ≤ n, got 5/4")
+    #expect(throws: SnapshotError.malformedShard("a/b")) { try SnapshotShard(parsing: "a/b") }
+    #expect("\(SnapshotError.malformedShard("a\u{1B}/b"))" == #"--shard must be i/n (e.g. 2/4), got "a\u{1B}/b""#)
+    #expect(throws: SnapshotError.emptyFilter(" , ")) { try SnapshotFilter(" , ") }
   }
 
   @Test("variant errors name the case file and the JSON path")

@@ -17,9 +17,12 @@ struct RecordModeTests {
     for mode in SnapshotRecordMode.allCases {
       #expect(try SnapshotRecordMode.fromEnvironment(["OUDS_SNAPSHOT_RECORD": mode.rawValue]) == mode)
     }
-    #expect(throws: SnapshotError("OUDS_SNAPSHOT_RECORD=sometimes is not a record mode (use all, missing, failed or never)")) {
+    #expect(throws: SnapshotError.unknownRecordMode(variable: "OUDS_SNAPSHOT_RECORD", value: "sometimes")) {
       try SnapshotRecordMode.fromEnvironment(["OUDS_SNAPSHOT_RECORD": "sometimes"])
     }
+    #expect(
+      "\(SnapshotError.unknownRecordMode(variable: "OUDS_SNAPSHOT_RECORD", value: "sometimes\n"))"
+        == "OUDS_SNAPSHOT_RECORD=sometimes\\n is not a record mode (use all, missing, failed or never)")
   }
 
   static let list = OUDSBulletList(

@@ -16,7 +16,7 @@ enum FailingRun {
     // A set-up failure is thrown, so every test that uses the run fails with it (not only the first).
     let recorded = try engine(snapshots: folder).record(try engine(snapshots: folder).catalogue.references, mode: .all)
     guard recorded.succeeded else {
-      throw SnapshotError("FailingRun: recording the baseline failed: \(SnapshotSummary.text(recorded))")
+      throw SupportFailure("FailingRun: recording the baseline failed: \(SnapshotSummary.text(recorded))")
     }
     try FileManager.default.removeItem(at: folder.appendingPathComponent("sample-1.1/orange-dark@2x.png"))
     let themes = try copyOfThemes()
@@ -149,7 +149,7 @@ func runProcess(_ path: String, _ arguments: [String]) throws -> String {
   let data = output.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
   guard process.terminationStatus == 0 else {
-    throw SnapshotError("\(path) exited with \(process.terminationStatus)")
+    throw SupportFailure("\(path) exited with \(process.terminationStatus)")
   }
   return String(decoding: data, as: UTF8.self)
 }

@@ -67,7 +67,7 @@ func edit(_ file: URL, replacing old: String, with new: String) throws {
   let text = try String(contentsOf: file, encoding: .utf8)
   let count = text.components(separatedBy: old).count - 1
   guard count == 1 else {
-    throw SnapshotError("\(file.lastPathComponent): expected \"\(old)\" once, found \(count)")
+    throw SupportFailure("\(file.lastPathComponent): expected \"\(old)\" once, found \(count)")
   }
   try text.replacingOccurrences(of: old, with: new).write(
     to: file, atomically: true, encoding: .utf8)
@@ -108,12 +108,12 @@ enum Baseline {
     let errors = report.outcomes.filter { $0.status == .error }.map {
       "\($0.reference.id): \($0.reason)"
     }
-    guard errors.isEmpty else { throw SnapshotError("baseline: \(errors.joined(separator: "; "))") }
+    guard errors.isEmpty else { throw SupportFailure("baseline: \(errors.joined(separator: "; "))") }
     let folder = try temporaryFolder("baseline").appendingPathComponent("Snapshots")
     try FileManager.default.copyItem(at: Repo.snapshots, to: folder)
     for outcome in report.failures {
       guard let image = outcome.actualImage, let layout = outcome.actualLayout else {
-        throw SnapshotError(
+        throw SupportFailure(
           "baseline: \(outcome.reference.id) failed without a render: \(outcome.reason)")
       }
       let png = folder.appendingPathComponent(outcome.reference.imagePath)
@@ -123,7 +123,7 @@ enum Baseline {
       try Data(layout.utf8).write(to: folder.appendingPathComponent(outcome.reference.layoutPath))
     }
     guard let environment = report.environment else {
-      throw SnapshotError("baseline: the shared run has no environment")
+      throw SupportFailure("baseline: the shared run has no environment")
     }
     try environment.write(to: folder)
     return folder
@@ -188,4 +188,10 @@ func controlSample(
     }
   }
   return sample
+}
+
+/// A set-up step of a test that went wrong (not a snapshot error): its message.
+struct SupportFailure: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
 }

@@ -106,8 +106,9 @@ let package = Package(
         "SafeInput", "Primitives",
       ]),
 
-    // Test targets declare every module they import; CLITests depends on the executable so that
-    // SwiftPM builds `ouds-render` before the tests, which run that binary from their own build folder.
+    // Test targets declare every module they import; CLITests and SnapshotTests depend on the
+    // executable so that SwiftPM builds `ouds-render` before the tests, which run that binary from
+    // their own build folder (SnapshotTests runs the review page's accept command).
     .testTarget(name: "PrimitivesTests", dependencies: ["Primitives"]),
     .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
     .testTarget(name: "BulletListTests", dependencies: ["BulletList", "StrictJSON", "Primitives"]),
@@ -127,7 +128,7 @@ let package = Package(
       name: "SnapshotTests",
       dependencies: [
         "BulletList", "BulletListRenderer", "Themes", "Scene", "Graphics", "SafeInput", "Snapshot",
-        "OUDSSnapshotTesting", "Primitives",
+        "OUDSSnapshotTesting", "Primitives", "ouds-render",
       ]),
     .testTarget(
       name: "CLITests",

@@ -86,8 +86,8 @@ public enum SnapshotArtifacts {
     }
   }
 
-  /// The artifact files of one failure, name → bytes.
-  static func files(for outcome: SnapshotOutcome) throws -> [(String, Data)] {
+  /// The artifact files of one failure, name → bytes; without `side-by-side.png` when `sideBySide` is false.
+  static func files(for outcome: SnapshotOutcome, sideBySide: Bool = true) throws -> [(String, Data)] {
     var files: [(String, Data)] = []
     if let expectedPNG = outcome.expectedPNG { files.append(("expected.png", expectedPNG)) }
     if let actual = outcome.actualImage {
@@ -95,8 +95,10 @@ public enum SnapshotArtifacts {
       if let expected = outcome.expectedImage, let diff = outcome.diff {
         let diffImage = ImageDiff.diffImage(expected: expected, actual: actual, result: diff)
         files.append(("diff.png", try PNGCodec.encode(diffImage)))
-        files.append(
-          ("side-by-side.png", try PNGCodec.encode(ImageDiff.sideBySide(expected: expected, actual: actual, diff: diffImage))))
+        if sideBySide {
+          files.append(
+            ("side-by-side.png", try PNGCodec.encode(ImageDiff.sideBySide(expected: expected, actual: actual, diff: diffImage))))
+        }
       }
     }
     if let expectedLayout = outcome.expectedLayout { files.append(("expected.layout.json", Data(expectedLayout.utf8))) }

@@ -250,7 +250,8 @@ public struct SnapshotCatalogue: Sendable {
   }
 }
 
-/// Selects references by id: comma-separated patterns, each a substring or, with `*`, `?` or `[…]`, a glob on the whole id.
+/// Selects references by id: comma-separated patterns, each a whole id (that reference only), a
+/// glob on the whole id (with `*`, `?` or `[…]`), or else a substring of the id.
 public struct SnapshotFilter: Hashable, Sendable, CustomStringConvertible {
   /// The patterns, as given.
   public var patterns: [String]
@@ -279,14 +280,30 @@ public struct SnapshotFilter: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// Whether a reference id matches one of the patterns.
+  /// Whether a reference id matches one of the patterns: a glob the whole id, a whole id
+  /// (``isWholeID(_:)``) only itself, any other pattern a substring of the id.
   public func matches(_ id: String) -> Bool {
     patterns.contains { pattern in
       if pattern.contains(where: { "*?[".contains($0) }) {
         return fnmatch(pattern, id, 0) == 0
       }
+      if Self.isWholeID(pattern) { return id == pattern }
       return id.contains(pattern)
     }
+  }
+
+  /// Whether `pattern` has the form of a whole reference id, `<case>/<theme>-<mode>[-<suffix>]@<scale>x`:
+  /// a valid case name, one `/`, and a variant name that ends in `@` and a scale followed by `x`.
+  ///
+  /// Such a pattern selects that one reference, not every id that holds it: `rich-text/orange-light@2x`
+  /// does not select `android-rich-text/orange-light@2x`, so an accept command accepts what it names.
+  public static func isWholeID(_ pattern: String) -> Bool {
+    let parts = pattern.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 2, SnapshotCatalogue.isValidName(String(parts[0])) else { return false }
+    let variant = parts[1]
+    guard variant.hasSuffix("x"), let at = variant.lastIndex(of: "@"), at != variant.startIndex else { return false }
+    let scale = variant[variant.index(after: at)..<variant.index(before: variant.endIndex)]
+    return !scale.isEmpty && scale.allSatisfy { $0.isASCII && $0.isNumber }
   }
 }
 

@@ -30,8 +30,9 @@ enum SnapshotCommand {
     """
 
   static let selectionHelp = """
-      --filter <patterns>     comma-separated; a substring of the id, or a glob (*, ?, [..]) on
-                              the whole id <case>/<theme>-<mode>[-<variant>]@<scale>x
+      --filter <patterns>     comma-separated; a whole id <case>/<theme>-<mode>[-<variant>]@<scale>x
+                              selects that reference only, a glob (*, ?, [..]) matches the whole
+                              id, any other pattern a substring of the id
       --shard <i>/<n>         only shard i of n (round-robin over the ids sorted; the n shards
                               together cover every reference exactly once)
       --jobs <n>              worker threads, each with its own renderer (default: cores)

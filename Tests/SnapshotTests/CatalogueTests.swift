@@ -95,7 +95,7 @@ struct CatalogueTests {
     #expect(arabic.variants.allSatisfy { $0.options.locale == "ar" && $0.suffix == nil })
   }
 
-  @Test("filters: substring, glob on the whole id, comma-separated")
+  @Test("filters: substring, glob on the whole id, a whole id exactly, comma-separated")
   func filters() throws {
     let sample3 = catalogue.select(filter: try SnapshotFilter("sample-3")).map(\.id)
     #expect(sample3.allSatisfy { $0.contains("sample-3") })
@@ -104,6 +104,16 @@ struct CatalogueTests {
     #expect(glob.count == 8)
     let exact = catalogue.select(filter: try SnapshotFilter("sample-3/sosh-dark@2x")).map(\.id)
     #expect(exact == ["sample-3/sosh-dark@2x"])
+    // A whole id selects that reference only, though another case's id ends with it.
+    #expect(catalogue.references.contains { $0.id == "android-rich-text/orange-light@2x" })
+    let whole = catalogue.select(filter: try SnapshotFilter("rich-text/orange-light@2x")).map(\.id)
+    #expect(whole == ["rich-text/orange-light@2x"])
+    let part = catalogue.select(filter: try SnapshotFilter("rich-text/orange-light")).map(\.id)
+    #expect(Set(part) == ["rich-text/orange-light@2x", "android-rich-text/orange-light@2x"])
+    for pattern in ["rich-text/orange-light@x", "rich-text/orange-light@2", "/orange-light@2x", "a/b/c@2x", "-x/a@2x"] {
+      #expect(!SnapshotFilter.isWholeID(pattern), "\(pattern)")
+    }
+    #expect(SnapshotFilter.isWholeID("sample-1.1/orange-compact-dark-body-medium@3x"))
     let two = catalogue.select(filter: try SnapshotFilter("sample-2/orange-light@2x, sample-3/*-dark@2x"))
     #expect(two.count == 5)
     #expect(throws: SnapshotError.self) { try SnapshotFilter(" , ") }

@@ -90,7 +90,7 @@ struct ReportTests {
     #expect(html.contains("ouds-render snapshot record --failed --themes /tmp/T --filter sample-3/orange-light@2x"))
     #expect(html.contains("ouds-render snapshot record --missing --themes /tmp/T --filter sample-1.1/orange-dark@2x"))
     #expect(html.contains("type=\"range\""))
-    #expect(html.contains("class=\"flip\""))
+    #expect(html.contains("class=\"flip for-toggle\""))
     #expect(html.contains("class=\"changed-pixels\""))
     #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("images/sample-3__orange-light@2x/diff.png").path))
   }

@@ -29,7 +29,7 @@ public struct LayoutOptions: Hashable, Sendable {
   /// Creates options; the defaults draw a 360-pt wide, left-to-right, English list with the
   /// iOS rules.
   public init(
-    width: Double = 360, background: BackgroundOption = .theme, locale: String? = nil,
+    width: Double = CanvasWidth.standard, background: BackgroundOption = .theme, locale: String? = nil,
     direction: LayoutDirection? = nil, textStyleOverride: TextStyle? = nil,
     platform: Platform = .ios
   ) {

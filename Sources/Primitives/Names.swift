@@ -23,10 +23,11 @@ extension NamedValue {
   }
 }
 
-/// How ``NamedValue/parse(_:)`` compares names.
-enum NameKey {
+/// How ``NamedValue/parse(_:)`` compares names; the command line matches its other closed sets of
+/// names (formats, shells) with the same rule.
+public enum NameKey {
   /// `text` lower-cased, without spaces (any white space), `-` and `_`.
-  static func normalized(_ text: String) -> String {
+  public static func normalized(_ text: String) -> String {
     var out = String.UnicodeScalarView()
     for scalar in text.lowercased().unicodeScalars
     where scalar != "-" && scalar != "_" && !scalar.properties.isWhitespace {
@@ -160,4 +161,13 @@ public enum PixelScale {
     let all = supported.map(String.init)
     return all.dropLast().joined(separator: ", ") + " or " + (all.last ?? "")
   }
+}
+
+/// The canvas widths a list can be laid out at, in points: the same range for the command line
+/// (`--width`) and the snapshot catalogue (`"widths"`).
+public enum CanvasWidth {
+  /// 40 to 10000 points.
+  public static let supported: ClosedRange<Double> = 40...10000
+  /// The width used when none is given: 360 points, the width of the OUDS previews.
+  public static let standard: Double = 360
 }

@@ -445,8 +445,9 @@ enum VariantParser {
         options.direction = direction
         suffixParts.append(direction.rawValue)
       case "width":
-        guard case .number(let width) = member, width.isFinite, width >= 40, width <= 10000 else {
-          throw fail(key, "expected a width in points from 40 to 10000")
+        guard case .number(let width) = member, width.isFinite, CanvasWidth.supported.contains(width) else {
+          let range = CanvasWidth.supported
+          throw fail(key, "expected a width in points from \(Int(range.lowerBound)) to \(Int(range.upperBound))")
         }
         options.width = width
         suffixParts.append("w\(width.rounded() == width ? String(Int(width)) : String(width))")

@@ -57,6 +57,16 @@ func writeOutput(_ text: String) throws(OutputWriteError) {
   if let reason = writeAll(Array(text.utf8), to: 1) { throw OutputWriteError(reason: reason) }
 }
 
+/// Writes bytes (a picture for `-o -`) to standard output.
+/// - Throws: `OutputWriteError` when standard output is closed, full or a broken pipe.
+func writeOutput(_ data: Data) throws(OutputWriteError) {
+  let reason = data.withUnsafeBytes { Descriptor.writeAll($0, to: 1) }
+  if let reason { throw OutputWriteError(reason: reason) }
+}
+
+/// Whether standard output is a terminal (where a PNG or PDF is not written).
+var standardOutputIsTerminal: Bool { isatty(1) == 1 }
+
 /// Exit codes of every subcommand.
 enum ExitStatus {
   /// Success.
@@ -67,13 +77,14 @@ enum ExitStatus {
   static let usage: Int32 = 2
 }
 
-/// Runs a subcommand body, mapping errors to messages and exit codes.
+/// Runs a command body, mapping errors to messages and exit codes: a ``UsageError`` is followed by
+/// a pointer to the command's `--help` and exits 2, any other error exits 1.
 func runReportingErrors(command: String, _ body: () throws -> Int32) -> Int32 {
   do {
     return try body()
   } catch let error as UsageError {
     printError("error: \(error)")
-    printError("See 'ouds-render \(command) --help'.")
+    printError("See '\(ParsedArguments.commandLine(command)) --help'.")
     return ExitStatus.usage
   } catch {
     printError("error: \(error)")

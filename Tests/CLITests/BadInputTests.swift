@@ -148,7 +148,7 @@ struct OutputAndWarningTests {
     (["-o", "out.jpg"], "error: cannot tell the format of out.jpg: end it in .png, .svg or .pdf, or give --format"),
     (["--locale", "xx-!!", "-o", "out.png"], "error: --locale \"xx-!!\" is not a language tag such as en, fr-FR or ar-MA"),
     (["--width", "20", "-o", "out.png"], "error: --width must be a number from 40 to 10000, got \"20\""),
-    (["--platform", "web", "-o", "out.png"], "error: --platform must be one of ios, android, all, got \"web\""),
+    (["--platform", "web", "-o", "out.png"], "error: unknown platform \"web\" (known: ios, android)"),
     (["--platform", "all", "-o", "out.png"], "error: with --theme all, --mode all or --platform all, -o is a folder, but out.png names a .png file"),
   ])
   func usage(arguments: [String], message: String) throws {

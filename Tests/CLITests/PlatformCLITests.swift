@@ -106,9 +106,20 @@ struct PlatformCLITests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let list = try write(ordered, "list.json", in: folder)
     let output = command == "layout" ? [] : ["-o", folder.appendingPathComponent("out.png").path]
-    let result = try run([command, list, "--platform", "Android"] + output)
+    let result = try run([command, list, "--platform", "andriod"] + output)
     #expect(result.status == 2)
-    #expect(result.stderr == "error: --platform must be one of ios, android, all, got \"Android\"\nSee 'ouds-render \(command) --help'.\n")
+    #expect(result.stderr == "error: unknown platform \"andriod\" (known: ios, android); did you mean android?\nSee 'ouds-render \(command) --help'.\n")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["list.json"])
+  }
+
+  @Test("--platform follows the names' one leniency rule: Android names android")
+  func lenientName() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let list = try write(ordered, "list.json", in: folder)
+    let result = try run(["layout", list, "--platform", "Android"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try scenes(result).map { $0["platform"] as? String } == ["android"])
   }
 
   @Test("sheet --platform all puts an iOS and an Android column side by side for each mode")

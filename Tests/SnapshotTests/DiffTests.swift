@@ -25,7 +25,8 @@ private func filling(
   return copy
 }
 
-/// Tests of the image-diff engine and of `ouds-render diff`; filter with `--filter DiffTests`.
+/// Tests of the image-diff engine and of comparing PNG files (`ouds-render diff` itself is tested
+/// through the binary in CLITests); filter with `--filter DiffTests`.
 enum DiffTests {}
 
 extension DiffTests {
@@ -263,19 +264,8 @@ struct Engine {
 }
 
 extension DiffTests {
-@Suite("ouds-render diff")
-final class Command {
-  /// Output captured from one run of the command.
-  struct Run {
-    var code: Int32
-    var output: [String]
-    var errors: [String]
-  }
-
-  final class Lines {
-    var lines: [String] = []
-  }
-
+@Suite("Comparing PNG files (ImageDiff.compareFiles)")
+final class Files {
   let folder: URL
 
   init() throws {
@@ -286,14 +276,6 @@ final class Command {
     try? FileManager.default.removeItem(at: folder)
   }
 
-  func run(_ arguments: [String]) -> Run {
-    let output = Lines()
-    let errors = Lines()
-    let code = DiffTool.run(
-      arguments, standardOutput: { output.lines.append($0) }, standardError: { errors.lines.append($0) })
-    return Run(code: code, output: output.lines, errors: errors.lines)
-  }
-
   func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
   func writePNG(_ image: RasterImage, _ name: String) throws -> String {
@@ -301,13 +283,21 @@ final class Command {
     return path(name)
   }
 
-  @Test func identicalFilesExitZero() throws {
+  /// The error `body` throws.
+  func failure(_ body: () throws(DiffFileError) -> Void) -> DiffFileError? {
+    do {
+      try body()
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  @Test func identicalFilesAreIdentical() throws {
     let a = try writePNG(solid(30, 20), "a.png")
     let b = try writePNG(solid(30, 20), "b.png")
-    let result = run([a, b])
-    #expect(result.code == 0)
-    #expect(result.output == ["images are identical"])
-    #expect(result.errors.isEmpty)
+    #expect(try ImageDiff.compareFiles(a, b) == .identical)
+    #expect(try ImageDiff.compareFiles(a, b).summary == "images are identical")
   }
 
   @Test func byteEqualFilesAreIdenticalWithoutDecoding() throws {
@@ -315,112 +305,83 @@ final class Command {
     let bytes = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 64))
     try bytes.write(to: folder.appendingPathComponent("x.png"))
     try bytes.write(to: folder.appendingPathComponent("y.png"))
-    let result = run([path("x.png"), path("y.png")])
-    #expect(result.code == 0)
-    #expect(result.output == ["images are identical"])
+    #expect(try ImageDiff.compareFiles(path("x.png"), path("y.png")) == .identical)
   }
 
   @Test func identicalFilesStillGiveADiffImageWhenAsked() throws {
     let a = try writePNG(solid(6, 4, [0, 0, 0, 255]), "a.png")
-    let result = run([a, a, "--output=\(path("diff.png"))"])
-    #expect(result.code == 0)
-    let diff = try PNGCodec.decode(Data(contentsOf: folder.appendingPathComponent("diff.png")))
+    let comparison = try ImageDiff.compareFiles(a, a, makingDiffImage: true)
+    #expect(comparison.result == .identical)
+    let diff = try #require(comparison.diffImage)
     #expect(diff.width == 6 && diff.height == 4)
     #expect(diff.pixel(x: 5, y: 3) == (230, 230, 230, 255))
   }
 
-  @Test func aChangedPixelExitsOneWithTheSummaryAndWritesTheDiff() throws {
+  @Test func aChangedPixelIsCountedAndDrawnRed() throws {
     let a = try writePNG(solid(30, 20), "a.png")
     let b = try writePNG(filling(solid(30, 20), x: 4, y: 5, width: 1, height: 1, [0, 0, 0, 255]), "b.png")
-    let result = run([a, b, "-o", path("diff.png")])
-    #expect(result.code == 1)
-    #expect(result.output == ["1 pixel differs (0.167%) in 1 region: 1×1 at (4,5)"])
-    let diff = try PNGCodec.decode(Data(contentsOf: folder.appendingPathComponent("diff.png")))
+    let comparison = try ImageDiff.compareFiles(a, b, makingDiffImage: true)
+    #expect(comparison.result.summary == "1 pixel differs (0.167%) in 1 region: 1×1 at (4,5)")
+    #expect(!comparison.result.passes)
+    let diff = try #require(comparison.diffImage)
     #expect(diff.pixel(x: 4, y: 5) == (255, 0, 0, 255))
     #expect(diff.pixel(x: 0, y: 0) == (255, 255, 255, 255))
-    let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".tmp") }
-    #expect(leftovers.isEmpty)
+    #expect(try ImageDiff.compareFiles(a, b).changedPixels == 1)
   }
 
-  @Test func noDiffImageIsWrittenUnlessAsked() throws {
+  @Test func noDiffImageUnlessAsked() throws {
     let a = try writePNG(solid(30, 20), "a.png")
     let b = try writePNG(solid(30, 20, [0, 0, 0, 255]), "b.png")
-    #expect(run([a, b]).code == 1)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["a.png", "b.png"])
+    #expect(try ImageDiff.compareFiles(a, b, makingDiffImage: false).diffImage == nil)
   }
 
-  @Test func toleranceFlagsDecideTheExitCode() throws {
+  @Test func optionsDecideWhetherItPasses() throws {
     let a = try writePNG(solid(10, 10), "a.png")
     let b = try writePNG(filling(solid(10, 10), x: 0, y: 0, width: 2, height: 2, [0, 0, 255, 255]), "b.png")
-    #expect(run([a, b, "--max-diff-pixels", "4"]).code == 0)
-    #expect(run([a, b, "--max-diff-pixels=3"]).code == 1)
-    #expect(run([a, b, "--max-diff-ratio", "0.04"]).code == 0)
-    #expect(run([a, b, "--max-diff-ratio", "0.039"]).code == 1)
+    #expect(try ImageDiff.compareFiles(a, b, options: DiffOptions(maxDiffPixels: 4)).passes)
+    #expect(try !ImageDiff.compareFiles(a, b, options: DiffOptions(maxDiffPixels: 3)).passes)
+    let grey = try writePNG(solid(10, 10, [128, 128, 128, 255]), "grey.png")
+    let greyish = try writePNG(solid(10, 10, [129, 128, 128, 255]), "greyish.png")
+    #expect(try !ImageDiff.compareFiles(grey, greyish).passes)
+    #expect(try ImageDiff.compareFiles(grey, greyish, options: DiffOptions(mode: .perceptual)).passes)
   }
 
-  @Test func perceptualFlagIgnoresTinyChanges() throws {
-    let a = try writePNG(solid(10, 10, [128, 128, 128, 255]), "a.png")
-    let b = try writePNG(solid(10, 10, [129, 128, 128, 255]), "b.png")
-    #expect(run([a, b]).code == 1)
-    #expect(run([a, b, "--perceptual"]).code == 0)
-    #expect(run([a, b, "--threshold", "0"]).code == 1)
-  }
-
-  @Test func differentSizesExitOne() throws {
+  @Test func differentSizesAreReportedWithBothSizes() throws {
     let a = try writePNG(solid(10, 10), "a.png")
     let b = try writePNG(solid(10, 12), "b.png")
-    let result = run([a, b])
-    #expect(result.code == 1)
-    #expect(result.output == ["size differs: expected 10×10, actual 10×12"])
+    #expect(try ImageDiff.compareFiles(a, b).summary == "size differs: expected 10×10, actual 10×12")
   }
 
-  @Test func aMissingFileIsAOneLineErrorNamingIt() throws {
+  @Test func aMissingFileIsAnErrorNamingIt() throws {
     let a = try writePNG(solid(10, 10), "a.png")
-    let missing = path("missing.png")
-    let result = run([a, missing])
-    #expect(result.code == 1)
-    #expect(result.output.isEmpty)
-    #expect(result.errors == ["error: \(missing): no such file"])
+    let error = failure { () throws(DiffFileError) in _ = try ImageDiff.compareFiles(a, path("missing.png")) }
+    #expect(error == .missing(path: path("missing.png")))
+    #expect(error?.description == "\(path("missing.png")): no such file")
   }
 
   @Test func aFileThatIsNotAPNGIsAnError() throws {
     let a = try writePNG(solid(10, 10), "a.png")
     try Data("hello".utf8).write(to: folder.appendingPathComponent("notes.png"))
-    let result = run([path("notes.png"), a])
-    #expect(result.code == 1)
-    #expect(result.errors == ["error: \(path("notes.png")): not a PNG file"])
+    let error = failure { () throws(DiffFileError) in _ = try ImageDiff.compareFiles(path("notes.png"), a) }
+    #expect(error?.description == "\(path("notes.png")): not a PNG file")
+  }
+
+  @Test func aFolderIsAnErrorNamingIt() throws {
+    let a = try writePNG(solid(10, 10), "a.png")
+    let error = failure { () throws(DiffFileError) in _ = try ImageDiff.compareFiles(folder.path, a) }
+    guard case .unreadable(let path, _)? = error else {
+      Issue.record("expected .unreadable, got \(String(describing: error))")
+      return
+    }
+    #expect(path == folder.path)
   }
 
   @Test func aTruncatedPNGIsADecodingErrorNamingTheFile() throws {
     let a = try writePNG(solid(10, 10), "a.png")
     let data = try PNGCodec.encode(solid(10, 10, [0, 0, 0, 255]))
     try data.prefix(40).write(to: folder.appendingPathComponent("cut.png"))
-    let result = run([a, path("cut.png")])
-    #expect(result.code == 1)
-    #expect(result.errors.count == 1)
-    #expect(result.errors.first?.hasPrefix("error: \(path("cut.png")): PNG decoding failed") == true)
-  }
-
-  @Test func usageErrorsExitTwo() throws {
-    let a = try writePNG(solid(10, 10), "a.png")
-    let noFiles = run([])
-    #expect(noFiles.code == 2)
-    #expect(noFiles.errors == ["error: expected two PNG files, got 0 (see 'ouds-render diff --help')"])
-    #expect(run([a]).code == 2)
-    #expect(run([a, a, a]).code == 2)
-    let unknown = run([a, a, "--fuzzy"])
-    #expect(unknown.code == 2)
-    #expect(unknown.errors == ["error: unknown option '--fuzzy' (see 'ouds-render diff --help')"])
-    #expect(run([a, a, "--max-diff-pixels", "-3"]).code == 2)
-    #expect(run([a, a, "--max-diff-ratio", "1.5"]).code == 2)
-    #expect(run([a, a, "--threshold", "x"]).code == 2)
-    #expect(run([a, a, "-o"]).code == 2)
-  }
-
-  @Test func helpExitsZero() {
-    let result = run(["--help"])
-    #expect(result.code == 0)
-    #expect(result.output.first?.hasPrefix("OVERVIEW: Compare two PNG images") == true)
+    let error = failure { () throws(DiffFileError) in _ = try ImageDiff.compareFiles(a, path("cut.png")) }
+    #expect(error?.description.hasPrefix("\(path("cut.png")): PNG decoding failed") == true)
   }
 }
 }

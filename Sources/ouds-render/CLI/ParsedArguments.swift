@@ -1,0 +1,200 @@
+import SafeInput
+
+/// A usage mistake on the command line: printed with a pointer to `--help`, exit code 2. The one
+/// usage-error type of every command.
+struct UsageError: Error, CustomStringConvertible {
+  /// The message, one line.
+  let description: String
+  /// Creates an error with its message.
+  init(_ description: String) { self.description = description }
+}
+
+/// The arguments of one command, parsed and checked against its ``CommandSpec``.
+///
+/// Follows swift-argument-parser's conventions: `--name value` or `--name=value`, `-o value`,
+/// flags without values, `--` ends the options, a lone `-` is an argument (or a value). Unknown
+/// options, missing values, values outside their choices or range, a wrong number of arguments
+/// and missing required options are ``UsageError``s, found before the command touches a file.
+/// Numbers are strict decimals (``DecimalNumber``): `0x28`, `4e2` and `+2` are refused.
+struct ParsedArguments {
+  /// A value as checked by its ``OptionValue``.
+  enum Value: Hashable {
+    case text(String)
+    case choice(String)
+    case integer(Int)
+    case number(Double)
+  }
+
+  /// The command path after `ouds-render`, as in messages: `render`, `snapshot verify`.
+  let command: String
+  /// Whether `-h` or `--help` was given: the command prints its help and nothing is checked.
+  private(set) var helpRequested = false
+  /// The positional arguments.
+  private(set) var positionals: [String] = []
+  private var values: [String: Value] = [:]
+  private var flags: Set<String> = []
+  /// The command's own options by key, for their defaults (commands share options, not defaults).
+  private let table: [String: OptionSpec]
+
+  /// Parses `arguments` (those after the command's name) against `spec`.
+  init(_ arguments: [String], spec: CommandSpec, command: String) throws(UsageError) {
+    self.command = command
+    let known = spec.allOptions
+    table = Dictionary(known.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+    var given: [(option: OptionSpec, name: String, text: String)] = []
+    var index = 0
+    var optionsEnded = false
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
+        positionals.append(argument)
+        continue
+      }
+      if argument == "--" {
+        optionsEnded = true
+        continue
+      }
+      var name = argument
+      var inlineValue: String?
+      if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+        name = String(argument[..<equals])
+        inlineValue = String(argument[argument.index(after: equals)...])
+      }
+      guard let option = known.first(where: { $0.names.contains(name) }) else {
+        let names = known.filter { !$0.isHidden }.flatMap(\.names)
+        throw UsageError(
+          "unknown option \(MessageText.value(name)) for '\(Self.commandLine(command))'"
+            + Suggestion.clause(for: name, among: names))
+      }
+      if option.value.takesValue {
+        if let inlineValue {
+          given.append((option, name, inlineValue))
+        } else {
+          guard index < arguments.count else { throw UsageError("\(MessageText.value(name)) needs a value") }
+          given.append((option, name, arguments[index]))
+          index += 1
+        }
+      } else {
+        guard inlineValue == nil else { throw UsageError("\(MessageText.value(name)) takes no value") }
+        flags.insert(option.key)
+      }
+    }
+    if flags.contains(OptionSpec.help.key) {
+      helpRequested = true
+      return
+    }
+    for (option, _, text) in given {
+      values[option.key] = try Self.check(text, for: option)
+    }
+    try checkPositionals(spec)
+    for option in spec.options where option.isRequired && values[option.key] == nil {
+      throw UsageError("missing \(option.messageName) \(HelpText.placeholder(option.value))")
+    }
+  }
+
+  /// `ouds-render <command>`, or `ouds-render` for the top level.
+  static func commandLine(_ command: String) -> String {
+    command.isEmpty ? "ouds-render" : "ouds-render \(command)"
+  }
+
+  /// The command's version of `option` (with its own default).
+  private func own(_ option: OptionSpec) -> OptionSpec { table[option.key] ?? option }
+
+  /// Checks the value `text` given to `option`.
+  private static func check(_ text: String, for option: OptionSpec) throws(UsageError) -> Value {
+    let name = option.messageName
+    switch option.value {
+    case .flag:
+      return .text(text)
+    case .text(_, let completion):
+      if text.isEmpty {
+        switch completion {
+        case .file: throw UsageError("\(name) needs a file name, got an empty one")
+        case .directory: throw UsageError("\(name) needs a folder name, got an empty one")
+        case .none: break
+        }
+      }
+      return .text(text)
+    case .choice(let choices, _):
+      return .choice(try Self.choice(text, in: choices))
+    case .integer(_, let range, _):
+      guard let value = DecimalNumber.integer(text), range.contains(value) else {
+        throw UsageError("\(name) must be \(HelpText.describe(range)), got \(MessageText.quoted(text))")
+      }
+      return .integer(value)
+    case .number(_, let range, _):
+      guard let value = DecimalNumber.number(text), range.contains(value) else {
+        throw UsageError("\(name) must be \(HelpText.describe(range)), got \(MessageText.quoted(text))")
+      }
+      return .number(value)
+    }
+  }
+
+  /// The accepted word `text` names in `choices`, or the error listing the names.
+  static func choice(_ text: String, in choices: Choices) throws(UsageError) -> String {
+    if let match = choices.match(text) { return match }
+    throw UsageError(
+      "unknown \(choices.kind) \(MessageText.quoted(text)) (known: \(choices.names.joined(separator: ", ")))"
+        + Suggestion.clause(for: text, among: choices.accepted))
+  }
+
+  /// Checks the number of positional arguments, and their choices.
+  private mutating func checkPositionals(_ spec: CommandSpec) throws(UsageError) {
+    let expected = spec.arguments.count
+    if positionals.count != expected {
+      if expected == 0 {
+        throw UsageError("unexpected argument \(MessageText.quoted(positionals[0]))")
+      }
+      if expected == 1, positionals.isEmpty, let argument = spec.arguments.first {
+        throw UsageError("missing <\(argument.name)>")
+      }
+      var message = "expected \(spec.argumentsInWords), got \(positionals.count)"
+      if positionals.count > expected {
+        message += ": unexpected \(MessageText.quoted(positionals[expected]))"
+      }
+      throw UsageError(message)
+    }
+    for (position, argument) in spec.arguments.enumerated() {
+      if positionals[position].isEmpty {
+        throw UsageError("<\(argument.name)> is empty")
+      }
+      if let choices = argument.choices {
+        positionals[position] = try Self.choice(positionals[position], in: choices)
+      }
+    }
+  }
+
+  /// Whether the flag `option` was given.
+  func has(_ option: OptionSpec) -> Bool { flags.contains(option.key) }
+
+  /// Whether `option` was given a value on the command line (its default does not count).
+  func isGiven(_ option: OptionSpec) -> Bool { values[option.key] != nil }
+
+  /// The text given to `option`, if any.
+  func text(_ option: OptionSpec) -> String? {
+    if case .text(let text)? = values[option.key] { return text }
+    return nil
+  }
+
+  /// The choice given to `option` (as spelled in its ``Choices``), else its default.
+  func choice(_ option: OptionSpec) -> String? {
+    if case .choice(let name)? = values[option.key] { return name }
+    if case .choice(_, let fallback) = own(option).value { return fallback }
+    return nil
+  }
+
+  /// The whole number given to `option`, else its default.
+  func integer(_ option: OptionSpec) -> Int? {
+    if case .integer(let value)? = values[option.key] { return value }
+    if case .integer(_, _, let fallback) = own(option).value { return fallback }
+    return nil
+  }
+
+  /// The number given to `option`, else its default.
+  func number(_ option: OptionSpec) -> Double? {
+    if case .number(let value)? = values[option.key] { return value }
+    if case .number(_, _, let fallback) = own(option).value { return fallback }
+    return nil
+  }
+}

@@ -1,0 +1,47 @@
+import Graphics
+
+/// The whole command line: `ouds-render` and its subcommands.
+enum CommandTree {
+  /// The version of this tool.
+  static let version = "1.0.0"
+
+  /// `--version`.
+  static let versionOption = OptionSpec(
+    names: ["--version"], value: .flag, help: "print the versions of the tool and its render stack")
+
+  /// `ouds-render`.
+  static let root = CommandSpec(
+    name: "ouds-render",
+    abstract: "Render OUDS bullet lists and check them against reference snapshots",
+    overview: """
+      Render the OUDS bullet list component with Cairo and Pango, and check renders against the \
+      reference snapshots.
+      """,
+    options: [versionOption],
+    footer: """
+      See 'ouds-render <subcommand> --help' for the options of each, and 'ouds-render --version'
+      for the versions of the tool and its render stack.
+      """,
+    examples: [
+      Example(command: "render Snapshots/cases/sample-1.json -o out.png", explanation: "draw a list"),
+      Example(command: "snapshot verify", explanation: "compare every render with Snapshots/"),
+      Example(command: "help render", explanation: "the options of render"),
+    ],
+    subcommands: [
+      RenderCommand.spec, SheetCommand.spec, LayoutCommand.spec, ThemesCommand.spec, SnapshotCommand.spec,
+      DiffCommand.spec, CompletionCommand.spec,
+    ],
+    run: run)
+
+  /// `ouds-render --version`; without it, a missing subcommand.
+  static func run(_ arguments: ParsedArguments) throws -> Int32 {
+    guard arguments.has(versionOption) else {
+      throw UsageError("missing subcommand")
+    }
+    let stack = RenderStack.current()
+    try writeOutput(
+      "ouds-render \(version) (cairo \(stack.cairo), pango \(stack.pango), harfbuzz \(stack.harfbuzz), freetype \(stack.freetype), fontconfig \(stack.fontconfig), librsvg \(stack.librsvg), libspng \(stack.libspng))\n"
+    )
+    return ExitStatus.success
+  }
+}

@@ -1,0 +1,49 @@
+import Scene
+
+/// `ouds-render layout`: prints the scene as JSON.
+enum LayoutCommand {
+  /// The command's table.
+  static let spec = CommandSpec(
+    name: "layout",
+    abstract: "Print the laid-out scene as JSON",
+    overview: "Print the laid-out scene of a list as JSON (points, 2 decimals).",
+    arguments: [ListOptions.listArgument],
+    argumentsInWords: "one list file",
+    discussion: """
+      With --theme all, --mode all or --platform all, prints a JSON array with one scene per
+      combination (theme, then mode, then platform). Each scene names its "platform".
+      """,
+    options: ListOptions.all,
+    footer: ListOptions.sourcesFooter,
+    examples: [
+      Example(command: "layout list.json --theme orange --mode light", explanation: "the scene as JSON"),
+      Example(
+        command: "layout list.json --platform all --width 320",
+        explanation: "the iOS and Android scenes of a 320-point canvas"),
+    ],
+    run: run)
+
+  /// Lays the list out and prints the scene (or scenes); returns the exit status.
+  static func run(_ arguments: ParsedArguments) throws -> Int32 {
+    let job = try ListJob(arguments: arguments)
+    let sources = try job.sourcesLine()
+    var scenes: [Scene] = []
+    var warnings: [String] = []
+    for (theme, mode) in job.combinations {
+      for platform in job.platforms {
+        var options = job.options
+        options.platform = platform
+        let result = try job.attributingErrors {
+          try job.renderer.layout(job.document.list, theme: theme, mode: mode, options: options)
+        }
+        warnings += result.warnings
+        scenes.append(result.scene)
+      }
+    }
+    let json = job.isMatrix || scenes.count != 1 ? try SceneJSON.encode(scenes) : try SceneJSON.encode(scenes[0])
+    try writeOutput(json + "\n")
+    printError(sources)
+    printWarnings(warnings)
+    return ExitStatus.success
+  }
+}

@@ -1,0 +1,83 @@
+/// The options of the commands that read a list (`render`, `sheet`, `layout`) and of those that
+/// write pictures (`render`, `sheet`), one table row each.
+enum ListOptions {
+  /// `--theme <theme>|all`.
+  static let theme = OptionSpec(
+    names: ["--theme"], value: .choice(Vocabulary.themes.orAll, default: "orange"), help: "the theme")
+  /// `--mode light|dark|all`.
+  static let mode = OptionSpec(
+    names: ["--mode"], value: .choice(Vocabulary.modes.orAll, default: "light"), help: "colour mode")
+  /// `--width <points>`.
+  static let width = OptionSpec(
+    names: ["--width"],
+    value: .number(placeholder: "points", range: Vocabulary.canvasWidths, default: Vocabulary.standardCanvasWidth),
+    help: "canvas width in points; the height fits the content")
+  /// `--background theme|none`.
+  static let background = OptionSpec(
+    names: ["--background"], value: .choice(Vocabulary.backgrounds, default: "theme"),
+    help: "the mode's color.bg.primary (theme) or transparent (none)")
+  /// `--locale <tag>`.
+  static let locale = OptionSpec(
+    names: ["--locale"], value: .text(placeholder: "tag", completion: .none),
+    help:
+      "spoken text and (iOS rules) the marker alphabet; an Arabic tag (ar, ar-MA) also selects right-to-left",
+    defaultDescription: "the list's \"locale\", else en")
+  /// `--direction ltr|rtl`.
+  static let direction = OptionSpec(
+    names: ["--direction"], value: .choice(Vocabulary.directions, default: nil),
+    help: "override the direction alone", defaultDescription: "from the locale")
+  /// `--text-style bodyLarge|bodyMedium`.
+  static let textStyle = OptionSpec(
+    names: ["--text-style"], value: .choice(Vocabulary.textStyles, default: nil),
+    help: "draw every level in this text style", defaultDescription: "the list's")
+  /// `--platform ios|android|all`.
+  static let platform = OptionSpec(
+    names: ["--platform"], value: .choice(Vocabulary.platforms.orAll, default: nil),
+    help:
+      "whose rules to follow where iOS and Android differ: bullet level, Arabic letters, rich text in bold, leading, tall markers",
+    defaultDescription: "the list's \"platform\", else ios")
+  /// `--font-dir <dir>`.
+  static let fontDirectory = OptionSpec(
+    names: ["--font-dir"], value: .text(placeholder: "dir", completion: .directory),
+    help:
+      "a folder of font files, searched first for the manifests' files; its other fonts are licensed brand fonts (Helvetica Neue, Sosh, Shantell Sans) used instead of the open substitutes"
+  )
+  /// `--themes <dir>`.
+  static let themesDirectory = OptionSpec(
+    names: ["--themes"], value: .text(placeholder: "dir", completion: .directory),
+    help: "a Themes/ folder to read tokens from",
+    defaultDescription: "$OUDS_THEMES_DIR, else a Themes/ in the current folder or its parents, else the package's copy")
+
+  /// The options of every command that reads a list.
+  static let all: [OptionSpec] = [
+    theme, mode, width, background, locale, direction, textStyle, platform, fontDirectory, themesDirectory,
+  ]
+
+  /// `--format png|svg|pdf`.
+  static let format = OptionSpec(
+    names: ["--format"], value: .choice(Vocabulary.formats, default: nil), help: "output format",
+    defaultDescription: "from the -o extension; png for -o -")
+  /// `--scale 1|2|3`.
+  static let scale = OptionSpec(
+    names: ["--scale"],
+    value: .integer(placeholder: "n", range: Vocabulary.pixelScales, default: Vocabulary.standardPixelScale),
+    help: "PNG pixels per point")
+
+  /// `-o, --output <file>`, required: where the picture goes; `-` is standard output.
+  static let output = OptionSpec(
+    names: ["-o", "--output"], value: .text(placeholder: "file", completion: .file(extensions: [])),
+    help: "where to write; - writes to standard output", isRequired: true)
+
+  /// The paragraph after the options of the commands that render.
+  static let sourcesFooter = """
+    Once the output is written, one line on stderr says which themes folder was read (and why)
+    and which font files were used (file and folder); warnings follow it.
+    Font files are also looked for in $OUDS_FONT_DIRS (folders separated by ':') and in the
+    font folders fontconfig lists.
+    """
+
+  /// The list file argument.
+  static let listArgument = ArgumentSpec(
+    name: "list.json", help: "the list to draw (JSON; see the README's list format)",
+    completion: .file(extensions: ["json"]))
+}

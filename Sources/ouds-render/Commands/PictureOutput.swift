@@ -1,0 +1,101 @@
+import BulletListRenderer
+import Foundation
+import Graphics
+import SafeInput
+
+/// Where the commands that write pictures (`render`, `sheet`, `diff`) put them: the `-o` value.
+enum PictureDestination: Equatable {
+  /// One file.
+  case file(String)
+  /// A folder of files `<theme>-<mode>[-<platform>].<ext>` (`render` with `all`).
+  case folder(String)
+  /// Standard output: `-o -`.
+  case standardOutput
+
+  /// The `-o` value that means standard output.
+  static let standardOutputName = "-"
+
+  /// Writes one picture here (a file or standard output), never replacing one of `inputs`.
+  func write(_ data: Data, protecting inputs: InputFiles) throws {
+    switch self {
+    case .file(let path), .folder(let path): try AtomicFile.write(data, to: path, protecting: inputs)
+    case .standardOutput: try writeOutput(data)
+    }
+  }
+
+  /// Refuses a PNG or PDF for standard output when it is a terminal (SVG is text and may go there).
+  static func checkTerminal(for formatName: String) throws(UsageError) {
+    if formatName != "svg", standardOutputIsTerminal {
+      throw UsageError(
+        "standard output is a terminal: redirect it (> out.\(formatName)) or give -o <file> for \(formatName.uppercased()) data")
+    }
+  }
+}
+
+/// What `render` and `sheet` write: the list job, where, and in which format.
+struct PictureJob {
+  /// The list, renderer and settings.
+  var job: ListJob
+  /// Where the picture (or pictures) go.
+  var destination: PictureDestination
+  /// The output format.
+  var format: OutputFormat
+  /// The line on stderr that says which themes folder and fonts were used.
+  var sources: String
+
+  /// Sets up a picture job; with `matrixWritesFolder` (`render`), `all` makes `-o` a folder.
+  init(_ arguments: ParsedArguments, matrixWritesFolder: Bool) throws {
+    let output = arguments.text(ListOptions.output) ?? ""
+    let isFolder = matrixWritesFolder && ListJob.isMatrix(arguments)
+    let formatName = try Self.formatName(arguments, output: output, isFolder: isFolder)
+    if output == PictureDestination.standardOutputName {
+      try PictureDestination.checkTerminal(for: formatName)
+      destination = .standardOutput
+    } else {
+      destination = isFolder ? .folder(output) : .file(output)
+    }
+    job = try ListJob(arguments: arguments)
+    let scale = arguments.integer(ListOptions.scale) ?? Vocabulary.standardPixelScale
+    switch formatName {
+    case "svg": format = .svg
+    case "pdf": format = .pdf
+    default: format = .png(scale: scale)
+    }
+    sources = try job.sourcesLine()
+  }
+
+  /// The output format's name: `--format`, else the extension of `-o` (png for `-o -`). With `all`,
+  /// `-o` is a folder (never `-`).
+  private static func formatName(_ arguments: ParsedArguments, output: String, isFolder: Bool) throws(UsageError)
+    -> String
+  {
+    let known = Vocabulary.formats.names
+    let requested = arguments.choice(ListOptions.format)
+    if output == PictureDestination.standardOutputName {
+      if isFolder {
+        throw UsageError(
+          "-o - writes one picture to standard output, but --theme all, --mode all or --platform all make several: give a folder")
+      }
+      return requested ?? "png"
+    }
+    let extensionName = URL(fileURLWithPath: output).pathExtension.lowercased()
+    if isFolder {
+      if known.contains(extensionName) {
+        throw UsageError(
+          "with --theme all, --mode all or --platform all, -o is a folder, but \(MessageText.path(output)) names a .\(extensionName) file")
+      }
+      return requested ?? "png"
+    }
+    if let requested {
+      if known.contains(extensionName), extensionName != requested {
+        throw UsageError("-o \(MessageText.path(output)) ends in .\(extensionName) but --format is \(requested)")
+      }
+      return requested
+    }
+    guard known.contains(extensionName) else {
+      throw UsageError(
+        "cannot tell the format of \(MessageText.path(output)): end it in .png, .svg or .pdf, or give --format")
+    }
+    return extensionName
+  }
+}

@@ -1,0 +1,104 @@
+import BulletListRenderer
+import Foundation
+import SafeInput
+import Snapshot
+
+/// `ouds-render snapshot`: verify, record, prune and list the reference snapshots. This file holds
+/// the group and what its subcommands share: options and the selection of references.
+enum SnapshotCommand {
+  /// The group's table.
+  static let spec = CommandSpec(
+    name: "snapshot",
+    abstract: "Verify, record or prune the reference snapshots",
+    overview: "Check renders against the reference snapshots in Snapshots/, record them, prune them.",
+    examples: [
+      Example(command: "snapshot verify", explanation: "CI: compare with Snapshots/"),
+      Example(command: "snapshot record --failed", explanation: "accept every change"),
+    ],
+    subcommands: [
+      SnapshotVerifyCommand.spec, SnapshotRecordCommand.spec, SnapshotPruneCommand.spec, SnapshotListCommand.spec,
+    ])
+
+  // MARK: - Options the subcommands share
+
+  /// `--snapshots <dir>`.
+  static let snapshots = OptionSpec(
+    names: ["--snapshots"], value: .text(placeholder: "dir", completion: .directory),
+    help: "the snapshots folder", defaultDescription: "./Snapshots")
+  /// `--themes <dir>`, found from the snapshots folder when not given.
+  static let themes = ListOptions.themesDirectory.defaulting(
+    to:
+      "$OUDS_THEMES_DIR, else the Themes/ beside the snapshots folder, else one in the current folder or its parents, else the package's copy"
+  )
+  /// `--font-dir <dir>`.
+  static let fontDirectory = ListOptions.fontDirectory.describing(
+    "dir",
+    help:
+      "a folder searched first for the manifests' font files; its other fonts are licensed brand fonts used instead of the open substitutes"
+  )
+  /// `--filter <patterns>`.
+  static let filter = OptionSpec(
+    names: ["--filter"], value: .text(placeholder: "patterns", completion: .none),
+    help:
+      "comma-separated; a whole id <case>/<theme>-<mode>[-<variant>]@<scale>x selects that reference only, a glob (*, ?, [..]) matches the whole id, any other pattern a substring of the id"
+  )
+  /// `--shard <i>/<n>`.
+  static let shard = OptionSpec(
+    names: ["--shard"], value: .text(placeholder: "i/n", completion: .none),
+    help: "only shard i of n (round-robin over the ids sorted; the n shards together cover every reference exactly once)")
+  /// `--jobs <n>`.
+  static let jobs = OptionSpec(
+    names: ["--jobs"], value: .integer(placeholder: "n", range: 1...256, default: nil),
+    help: "worker threads, each with its own renderer", defaultDescription: "the number of cores")
+
+  /// The folder, tokens and fonts options of `verify` and `record`.
+  static let common = [snapshots, themes, fontDirectory]
+  /// The options that choose references.
+  static let selection = [filter, shard, jobs]
+
+  // MARK: - Shared steps
+
+  /// The engine for the parsed common options.
+  static func engine(_ arguments: ParsedArguments) throws -> SnapshotEngine {
+    let folder = URL(fileURLWithPath: arguments.text(snapshots) ?? "Snapshots")
+    return try SnapshotEngine(
+      configuration: SnapshotConfiguration(
+        snapshotsDirectory: folder,
+        themesDirectory: arguments.text(themes).map { URL(fileURLWithPath: $0) },
+        brandFontDirectory: arguments.text(fontDirectory).map { URL(fileURLWithPath: $0) },
+        jobs: arguments.integer(jobs) ?? ProcessInfo.processInfo.activeProcessorCount))
+  }
+
+  /// The broken case files the selection reports (see ``SnapshotCatalogue/selectBroken(filter:shard:)``).
+  static func brokenCases(_ arguments: ParsedArguments, engine: SnapshotEngine) -> [SnapshotCaseError] {
+    let filter = arguments.text(filter).flatMap { try? SnapshotFilter($0) }
+    let shard = arguments.text(shard).flatMap { try? SnapshotShard(parsing: $0) }
+    return engine.catalogue.selectBroken(filter: filter, shard: shard)
+  }
+
+  /// The selected references, or a usage error for a bad filter or shard, or a failure when nothing matches.
+  static func selection(_ arguments: ParsedArguments, engine: SnapshotEngine) throws -> [SnapshotReference] {
+    let selectedFilter: SnapshotFilter?
+    let selectedShard: SnapshotShard?
+    do {
+      selectedFilter = try arguments.text(filter).map { text throws(SnapshotError) in try SnapshotFilter(text) }
+      selectedShard = try arguments.text(shard).map { text throws(SnapshotError) in try SnapshotShard(parsing: text) }
+    } catch {
+      throw UsageError("\(error)")
+    }
+    let selected = engine.catalogue.select(filter: selectedFilter, shard: selectedShard)
+    if selected.isEmpty && selectedFilter != nil
+      && engine.catalogue.selectBroken(filter: selectedFilter, shard: selectedShard).isEmpty
+    {
+      throw SnapshotError.nothingMatches(filter: arguments.text(filter) ?? "")
+    }
+    return selected
+  }
+
+  /// The options a follow-up command must repeat (`--snapshots`, `--themes`, `--font-dir`), shell-quoted.
+  static func repeatedOptions(_ arguments: ParsedArguments) -> String {
+    common.compactMap { option in
+      arguments.text(option).map { "\(option.key) \(shellQuote($0))" }
+    }.joined(separator: " ")
+  }
+}

@@ -9,7 +9,7 @@ import SafeInput
 
 /// Standard output could not be written (closed, full disk, broken pipe): exit 1 with this message.
 struct OutputWriteError: Error, CustomStringConvertible {
-  /// The system's reason, e.g. `No space left on device`.
+  /// The system's reason, for example `No space left on device`.
   let reason: String
   /// `cannot write to standard output: <reason>`.
   var description: String { "cannot write to standard output: \(reason)" }

@@ -3,7 +3,9 @@ import Graphics
 import Testing
 
 /// A solid `width`×`height` image in one RGBA colour, with the pixels of `changed` set to black.
-private func image(_ width: Int, _ height: Int, _ rgba: [UInt8] = [255, 255, 255, 255], changed: [(Int, Int)] = [])
+private func image(
+  _ width: Int, _ height: Int, _ rgba: [UInt8] = [255, 255, 255, 255], changed: [(Int, Int)] = []
+)
   -> RasterImage
 {
   var pixels = [UInt8]()
@@ -51,7 +53,10 @@ final class DiffCommandTests {
     let written = try PNGCodec.decode(Data(contentsOf: folder.appendingPathComponent("diff.png")))
     #expect(written.pixel(x: 4, y: 5) == (255, 0, 0, 255))
     #expect(written.pixel(x: 0, y: 0) == (255, 255, 255, 255))
-    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["a.png", "b.png", "diff.png"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [
+        "a.png", "b.png", "diff.png",
+      ])
   }
 
   @Test("-o - writes the diff PNG to standard output and the summary to stderr")
@@ -64,7 +69,10 @@ final class DiffCommandTests {
     let written = try PNGCodec.decode(result.stdoutData)
     #expect(written.width == 30 && written.height == 20)
     #expect(written.pixel(x: 4, y: 5) == (255, 0, 0, 255))
-    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["a.png", "b.png"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [
+        "a.png", "b.png",
+      ])
   }
 
   @Test("tolerance and perceptual flags decide the exit status")
@@ -91,11 +99,14 @@ final class DiffCommandTests {
     #expect(missing.stdout.isEmpty)
     #expect(missing.stderr == "error: \(path("missing.png")): no such file\n")
     try Data("hello".utf8).write(to: folder.appendingPathComponent("notes.png"))
-    #expect(try diff([path("notes.png"), a]).stderr == "error: \(path("notes.png")): not a PNG file\n")
+    #expect(
+      try diff([path("notes.png"), a]).stderr == "error: \(path("notes.png")): not a PNG file\n")
     let sizes = try diff([a, try png(image(10, 12), "tall.png")])
     #expect(sizes.status == 1)
     #expect(sizes.stdout == "size differs: expected 10×10, actual 10×12\n")
-    let input = try diff([a, try png(image(10, 10, changed: [(1, 1)]), "b.png"), "-o", path("b.png")])
+    let input = try diff([
+      a, try png(image(10, 10, changed: [(1, 1)]), "b.png"), "-o", path("b.png"),
+    ])
     #expect(input.status == 1)
     #expect(input.stderr.hasPrefix("error: \(path("b.png")): cannot be written: it is the input"))
   }
@@ -110,14 +121,22 @@ final class DiffCommandTests {
     #expect(try diff([a, a, a]).status == 2)
     let unknown = try diff([a, a, "--fuzzy"])
     #expect(unknown.status == 2)
-    #expect(unknown.stderr == "error: unknown option --fuzzy for 'ouds-render diff'\nSee 'ouds-render diff --help'.\n")
+    #expect(
+      unknown.stderr
+        == "error: unknown option --fuzzy for 'ouds-render diff'\nSee 'ouds-render diff --help'.\n")
     let typo = try diff([a, a, "--max-diff-pixel", "3"])
-    #expect(typo.stderr.hasPrefix("error: unknown option --max-diff-pixel for 'ouds-render diff'; did you mean --max-diff-pixels?\n"))
-    #expect(try diff([a, a, "--max-diff-pixels", "-3"]).stderr.hasPrefix("error: --max-diff-pixels must be a whole number of 0 or more, got \"-3\"\n"))
+    #expect(
+      typo.stderr.hasPrefix(
+        "error: unknown option --max-diff-pixel for 'ouds-render diff'; did you mean --max-diff-pixels?\n"
+      ))
+    #expect(
+      try diff([a, a, "--max-diff-pixels", "-3"]).stderr.hasPrefix(
+        "error: --max-diff-pixels must be a whole number of 0 or more, got \"-3\"\n"))
     #expect(try diff([a, a, "--max-diff-ratio", "1.5"]).status == 2)
     #expect(try diff([a, a, "--threshold", "x"]).status == 2)
     #expect(try diff([a, a, "-o"]).stderr.hasPrefix("error: -o needs a value\n"))
-    #expect(try diff([a, a, "--perceptual=yes"]).stderr.hasPrefix("error: --perceptual takes no value\n"))
+    #expect(
+      try diff([a, a, "--perceptual=yes"]).stderr.hasPrefix("error: --perceptual takes no value\n"))
   }
 
   @Test("--help exits 0 and lists the options")
@@ -125,7 +144,10 @@ final class DiffCommandTests {
     let result = try diff(["--help"])
     #expect(result.status == 0)
     #expect(result.stdout.hasPrefix("OVERVIEW: Compare two PNG images"))
-    for option in ["--output", "--max-diff-pixels", "--max-diff-ratio", "--perceptual", "--threshold", "--include-aa"] {
+    for option in [
+      "--output", "--max-diff-pixels", "--max-diff-ratio", "--perceptual", "--threshold",
+      "--include-aa",
+    ] {
       #expect(result.stdout.contains(option))
     }
   }

@@ -7,7 +7,9 @@ private let allCommands = Completion.walk(CommandTree.root, path: [])
 
 /// Parses `arguments` for the command at `path`; the usage error's message, or nil when it parses.
 private func usageError(_ path: [String], _ arguments: [String]) -> String? {
-  guard let spec = allCommands.first(where: { $0.path == path })?.spec else { return "no command \(path)" }
+  guard let spec = allCommands.first(where: { $0.path == path })?.spec else {
+    return "no command \(path)"
+  }
   do {
     _ = try ParsedArguments(arguments, spec: spec, command: path.joined(separator: " "))
     return nil
@@ -52,7 +54,8 @@ private func shellWords(_ command: String) -> [String] {
 
 @Suite("The option tables: help, parsing and messages come from one place")
 struct OptionTableTests {
-  @Test("every command's help shows every option, its choices and default, examples, and ends with one newline",
+  @Test(
+    "every command's help shows every option, its choices and default, examples, and ends with one newline",
     arguments: allCommands.map { $0.path.joined(separator: " ") })
   func helpListsEveryOption(command: String) throws {
     let path = command.isEmpty ? [] : command.split(separator: " ").map(String.init)
@@ -62,29 +65,38 @@ struct OptionTableTests {
     let flat = help.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
     #expect(help.hasPrefix("OVERVIEW: "))
     #expect(help.contains("USAGE: ouds-render\(command.isEmpty ? "" : " " + command)"))
-    #expect(help.hasSuffix("\n") && !help.hasSuffix("\n\n"), "help must end with exactly one newline")
+    #expect(
+      help.hasSuffix("\n") && !help.hasSuffix("\n\n"), "help must end with exactly one newline")
     #expect(help.contains("\nEXAMPLES:\n  # "), "no examples")
     for option in spec.allOptions where !option.isHidden {
       for name in option.names {
-        #expect(help.contains("  \(name)") || help.contains(", \(name)"), "\(name) is not in the help of '\(command)'")
+        #expect(
+          help.contains("  \(name)") || help.contains(", \(name)"),
+          "\(name) is not in the help of '\(command)'")
       }
       switch option.value {
       case .choice(let choices, let fallback):
         for word in choices.accepted { #expect(help.contains(word), "\(option.key): \(word)") }
-        if let fallback { #expect(flat.contains("default: \(fallback)"), "\(option.key)'s default") }
+        if let fallback {
+          #expect(flat.contains("default: \(fallback)"), "\(option.key)'s default")
+        }
       case .integer(_, let range, let fallback):
         #expect(help.contains("\(range.lowerBound)"))
         if let fallback { #expect(flat.contains("default: \(fallback)")) }
       case .number(_, let range, let fallback):
-        #expect(flat.contains("\(HelpText.plain(range.lowerBound)) to \(HelpText.plain(range.upperBound))"))
+        #expect(
+          flat.contains(
+            "\(HelpText.plain(range.lowerBound)) to \(HelpText.plain(range.upperBound))"))
         if let fallback { #expect(flat.contains("default: \(HelpText.plain(fallback))")) }
       default:
         break
       }
     }
-    let optionsSection = help.components(separatedBy: "\nOPTIONS:\n").last?.components(separatedBy: "\n\n").first ?? ""
+    let optionsSection =
+      help.components(separatedBy: "\nOPTIONS:\n").last?.components(separatedBy: "\n\n").first ?? ""
     for option in spec.allOptions where option.isHidden {
-      #expect(!optionsSection.contains(option.key), "hidden \(option.key) is in the options of the help")
+      #expect(
+        !optionsSection.contains(option.key), "hidden \(option.key) is in the options of the help")
     }
     for argument in spec.arguments { #expect(help.contains("<\(argument.name)>")) }
     for subcommand in spec.subcommands { #expect(help.contains("  \(subcommand.name)  ")) }
@@ -100,7 +112,8 @@ struct OptionTableTests {
       #expect(Set(names).count == names.count, "\(path): \(names)")
       #expect((spec.run == nil) != spec.subcommands.isEmpty || path.isEmpty, "\(path)")
       for option in spec.allOptions {
-        #expect(option.names.allSatisfy { $0.hasPrefix("--") || ($0.count == 2 && $0.hasPrefix("-")) })
+        #expect(
+          option.names.allSatisfy { $0.hasPrefix("--") || ($0.count == 2 && $0.hasPrefix("-")) })
       }
     }
   }
@@ -122,7 +135,9 @@ struct OptionTableTests {
         if example.command.hasPrefix("help ") {
           #expect(words.isEmpty, "\(example.command)")
         } else {
-          #expect(usageError(path, words) == nil, "ouds-render \(example.command): \(usageError(path, words) ?? "")")
+          #expect(
+            usageError(path, words) == nil,
+            "ouds-render \(example.command): \(usageError(path, words) ?? "")")
         }
         count += 1
       }
@@ -130,37 +145,68 @@ struct OptionTableTests {
     #expect(count >= 25)
   }
 
-  @Test("an unknown option names the command and the closest option", arguments: [
-    (["render"], ["l.json", "--widht", "9", "-o", "x.png"], "unknown option --widht for 'ouds-render render'; did you mean --width?"),
-    (["render"], ["l.json", "--them", "sosh", "-o", "x.png"], "unknown option --them for 'ouds-render render'; did you mean --theme?"),
-    (["render"], ["l.json", "--colour", "red"], "unknown option --colour for 'ouds-render render'"),
-    (["snapshot", "prune"], ["--dryrun"], "unknown option --dryrun for 'ouds-render snapshot prune'; did you mean --dry-run?"),
-    (["diff"], ["a.png", "b.png", "--treshold", "0.2"], "unknown option --treshold for 'ouds-render diff'; did you mean --threshold?"),
-    (["diff"], ["a.png", "b.png", "--perc"], "unknown option --perc for 'ouds-render diff'; did you mean --perceptual?"),
-    ([], ["--verison"], "unknown option --verison for 'ouds-render'; did you mean --version?"),
-  ])
+  @Test(
+    "an unknown option names the command and the closest option",
+    arguments: [
+      (
+        ["render"], ["l.json", "--widht", "9", "-o", "x.png"],
+        "unknown option --widht for 'ouds-render render'; did you mean --width?"
+      ),
+      (
+        ["render"], ["l.json", "--them", "sosh", "-o", "x.png"],
+        "unknown option --them for 'ouds-render render'; did you mean --theme?"
+      ),
+      (
+        ["render"], ["l.json", "--colour", "red"],
+        "unknown option --colour for 'ouds-render render'"
+      ),
+      (
+        ["snapshot", "prune"], ["--dryrun"],
+        "unknown option --dryrun for 'ouds-render snapshot prune'; did you mean --dry-run?"
+      ),
+      (
+        ["diff"], ["a.png", "b.png", "--treshold", "0.2"],
+        "unknown option --treshold for 'ouds-render diff'; did you mean --threshold?"
+      ),
+      (
+        ["diff"], ["a.png", "b.png", "--perc"],
+        "unknown option --perc for 'ouds-render diff'; did you mean --perceptual?"
+      ),
+      ([], ["--verison"], "unknown option --verison for 'ouds-render'; did you mean --version?"),
+    ])
   func unknownOption(path: [String], arguments: [String], message: String) {
     #expect(usageError(path, arguments) == message)
   }
 
-  @Test("a mistyped name gets the closest one; names follow one leniency rule (case, '-', '_', spaces)")
+  @Test(
+    "a mistyped name gets the closest one; names follow one leniency rule (case, '-', '_', spaces)")
   func names() throws {
     #expect(
       usageError(["render"], ["l.json", "--theme", "ornage", "-o", "x.png"])
-        == "unknown theme \"ornage\" (known: orange, orange-compact, sosh, wireframe); did you mean orange?")
+        == "unknown theme \"ornage\" (known: orange, orange-compact, sosh, wireframe); did you mean orange?"
+    )
     #expect(
-      usageError(["layout"], ["l.json", "--mode", "drak"]) == "unknown mode \"drak\" (known: light, dark); did you mean dark?")
-    #expect(usageError(["layout"], ["l.json", "--mode", "dusk"]) == "unknown mode \"dusk\" (known: light, dark)")
+      usageError(["layout"], ["l.json", "--mode", "drak"])
+        == "unknown mode \"drak\" (known: light, dark); did you mean dark?")
+    #expect(
+      usageError(["layout"], ["l.json", "--mode", "dusk"])
+        == "unknown mode \"dusk\" (known: light, dark)")
     #expect(
       usageError(["layout"], ["l.json", "--platform", "andriod"])
         == "unknown platform \"andriod\" (known: ios, android); did you mean android?")
     #expect(
-      usageError(["render"], ["l.json", "--format", "jpg", "-o", "x"]) == "unknown format \"jpg\" (known: png, svg, pdf)")
-    #expect(usageError(["completion"], ["bsh"]) == "unknown shell \"bsh\" (known: bash, zsh, fish); did you mean bash?")
+      usageError(["render"], ["l.json", "--format", "jpg", "-o", "x"])
+        == "unknown format \"jpg\" (known: png, svg, pdf)")
+    #expect(
+      usageError(["completion"], ["bsh"])
+        == "unknown shell \"bsh\" (known: bash, zsh, fish); did you mean bash?")
     let lenient = try parsed(
       ["render"],
-      ["l.json", "--theme", "Orange_Compact", "--mode", "DARK", "--platform", "Android", "--format", "PNG",
-       "--text-style", "body-medium", "--direction", "RTL", "--background", "None", "-o", "-"])
+      [
+        "l.json", "--theme", "Orange_Compact", "--mode", "DARK", "--platform", "Android",
+        "--format", "PNG",
+        "--text-style", "body-medium", "--direction", "RTL", "--background", "None", "-o", "-",
+      ])
     #expect(lenient.choice(ListOptions.theme) == "orange-compact")
     #expect(lenient.choice(ListOptions.mode) == "dark")
     #expect(lenient.choice(ListOptions.platform) == "android")
@@ -168,20 +214,29 @@ struct OptionTableTests {
     #expect(lenient.choice(ListOptions.textStyle) == "bodyMedium")
     #expect(lenient.choice(ListOptions.direction) == "rtl")
     #expect(lenient.choice(ListOptions.background) == "none")
-    #expect(try parsed(["render"], ["l.json", "--theme", "ALL", "-o", "out"]).choice(ListOptions.theme) == "all")
+    #expect(
+      try parsed(["render"], ["l.json", "--theme", "ALL", "-o", "out"]).choice(ListOptions.theme)
+        == "all")
   }
 
-  @Test("numbers are strict decimals within the table's range", arguments: [
-    "0x28", "4e2", "+40", " 40", "40 ", "inf", "nan", "", "٤٠", "40.", ".5", "1_000",
-  ])
+  @Test(
+    "numbers are strict decimals within the table's range",
+    arguments: [
+      "0x28", "4e2", "+40", " 40", "40 ", "inf", "nan", "", "٤٠", "40.", ".5", "1_000",
+    ])
   func strictNumbers(text: String) {
     #expect(
       usageError(["render"], ["l.json", "--width", text, "-o", "x.png"])
         == "--width must be a number from 40 to 10000, got \"\(text)\"")
-    #expect(usageError(["render"], ["l.json", "--scale", text, "-o", "x.png"]) == "--scale must be 1, 2 or 3, got \"\(text)\"")
     #expect(
-      usageError(["snapshot", "verify"], ["--jobs", text]) == "--jobs must be a whole number from 1 to 256, got \"\(text)\"")
-    #expect(usageError(["diff"], ["a.png", "b.png", "--threshold", text]) == "--threshold must be a number from 0 to 1, got \"\(text)\"")
+      usageError(["render"], ["l.json", "--scale", text, "-o", "x.png"])
+        == "--scale must be 1, 2 or 3, got \"\(text)\"")
+    #expect(
+      usageError(["snapshot", "verify"], ["--jobs", text])
+        == "--jobs must be a whole number from 1 to 256, got \"\(text)\"")
+    #expect(
+      usageError(["diff"], ["a.png", "b.png", "--threshold", text])
+        == "--threshold must be a number from 0 to 1, got \"\(text)\"")
     #expect(
       usageError(["diff"], ["a.png", "b.png", "--max-diff-pixels", text])
         == "--max-diff-pixels must be a whole number of 0 or more, got \"\(text)\"")
@@ -192,7 +247,9 @@ struct OptionTableTests {
     let arguments = try parsed(["render"], ["l.json", "--width", "40", "--scale=3", "-o", "x.png"])
     #expect(arguments.number(ListOptions.width) == 40)
     #expect(arguments.integer(ListOptions.scale) == 3)
-    #expect(try parsed(["render"], ["l.json", "--width", "10000", "-o", "x.png"]).number(ListOptions.width) == 10000)
+    #expect(
+      try parsed(["render"], ["l.json", "--width", "10000", "-o", "x.png"]).number(
+        ListOptions.width) == 10000)
     #expect(usageError(["render"], ["l.json", "--width", "10000.5", "-o", "x.png"]) != nil)
     #expect(usageError(["render"], ["l.json", "--width", "39.99", "-o", "x.png"]) != nil)
     // Defaults come from the table when the option is not given.
@@ -200,25 +257,38 @@ struct OptionTableTests {
     #expect(defaults.number(ListOptions.width) == Vocabulary.standardCanvasWidth)
     #expect(defaults.integer(ListOptions.scale) == Vocabulary.standardPixelScale)
     #expect(defaults.choice(ListOptions.theme) == "all")
-    #expect(try parsed(["render"], ["l.json", "-o", "x.png"]).choice(ListOptions.theme) == "orange")
+    #expect(
+      try parsed(["render"], ["l.json", "-o", "x.png"]).choice(ListOptions.theme) == "orange")
     #expect(Vocabulary.pixelScales == 1...3)
-    #expect(usageError(["render"], ["l.json", "--scale", "4", "-o", "x.png"]) == "--scale must be 1, 2 or 3, got \"4\"")
+    #expect(
+      usageError(["render"], ["l.json", "--scale", "4", "-o", "x.png"])
+        == "--scale must be 1, 2 or 3, got \"4\"")
   }
 
-  @Test("arguments, values and required options", arguments: [
-    (["render"], [String](), "missing <list.json>"),
-    (["render"], ["a.json", "b.json", "-o", "x.png"], "expected one list file, got 2: unexpected \"b.json\""),
-    (["render"], ["a.json"], "missing -o <file|dir>"),
-    (["render"], ["a.json", "-o"], "-o needs a value"),
-    (["render"], ["a.json", "-o", ""], "-o needs a file name, got an empty one"),
-    (["render"], ["", "-o", "x.png"], "<list.json> is empty"),
-    (["render"], ["a.json", "--help=yes"], "--help takes no value"),
-    (["diff"], [String](), "expected two PNG files, got 0"),
-    (["diff"], ["a.png", "b.png", "c.png"], "expected two PNG files, got 3: unexpected \"c.png\""),
-    (["snapshot", "verify"], ["extra"], "unexpected argument \"extra\""),
-    (["snapshot", "verify"], ["--snapshots", ""], "--snapshots needs a folder name, got an empty one"),
-    (["completion"], [String](), "missing <shell>"),
-  ])
+  @Test(
+    "arguments, values and required options",
+    arguments: [
+      (["render"], [String](), "missing <list.json>"),
+      (
+        ["render"], ["a.json", "b.json", "-o", "x.png"],
+        "expected one list file, got 2: unexpected \"b.json\""
+      ),
+      (["render"], ["a.json"], "missing -o <file|dir>"),
+      (["render"], ["a.json", "-o"], "-o needs a value"),
+      (["render"], ["a.json", "-o", ""], "-o needs a file name, got an empty one"),
+      (["render"], ["", "-o", "x.png"], "<list.json> is empty"),
+      (["render"], ["a.json", "--help=yes"], "--help takes no value"),
+      (["diff"], [String](), "expected two PNG files, got 0"),
+      (
+        ["diff"], ["a.png", "b.png", "c.png"], "expected two PNG files, got 3: unexpected \"c.png\""
+      ),
+      (["snapshot", "verify"], ["extra"], "unexpected argument \"extra\""),
+      (
+        ["snapshot", "verify"], ["--snapshots", ""],
+        "--snapshots needs a folder name, got an empty one"
+      ),
+      (["completion"], [String](), "missing <shell>"),
+    ])
   func argumentErrors(path: [String], arguments: [String], message: String) {
     #expect(usageError(path, arguments) == message)
   }
@@ -229,7 +299,8 @@ struct OptionTableTests {
     let ended = try parsed(["diff"], ["--", "-a.png", "--b.png"])
     #expect(ended.positionals == ["-a.png", "--b.png"])
     #expect(try parsed(["diff"], ["-", "b.png"]).positionals == ["-", "b.png"])
-    let twice = try parsed(["render"], ["l.json", "--theme", "sosh", "--theme=wireframe", "-o", "-"])
+    let twice = try parsed(
+      ["render"], ["l.json", "--theme", "sosh", "--theme=wireframe", "-o", "-"])
     #expect(twice.choice(ListOptions.theme) == "wireframe")
     #expect(twice.text(ListOptions.output) == "-")
   }

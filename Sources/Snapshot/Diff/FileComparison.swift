@@ -55,7 +55,8 @@ extension ImageDiff {
   /// Compares two PNG files as ``compareFiles(_:_:options:)`` does and, with `makingDiffImage`,
   /// also draws the diff picture (for byte-equal files, the expected image faded).
   public static func compareFiles(
-    _ expectedPath: String, _ actualPath: String, options: DiffOptions = .exact, makingDiffImage: Bool
+    _ expectedPath: String, _ actualPath: String, options: DiffOptions = .exact,
+    makingDiffImage: Bool
   ) throws(DiffFileError) -> FileComparison {
     let expectedData = try readPNG(expectedPath)
     let actualData = try readPNG(actualPath)
@@ -63,15 +64,20 @@ extension ImageDiff {
       guard makingDiffImage else { return FileComparison(result: .identical, diffImage: nil) }
       let image = try decode(expectedData, path: expectedPath)
       return FileComparison(
-        result: .identical, diffImage: diffImage(expected: image, actual: image, result: .identical))
+        result: .identical, diffImage: diffImage(expected: image, actual: image, result: .identical)
+      )
     }
     let (expectedDecoded, actualDecoded) = decodeInParallel(expectedData, actualData)
-    let expected = try expectedDecoded.mapError { DiffFileError.undecodable(path: expectedPath, $0) }.get()
-    let actual = try actualDecoded.mapError { DiffFileError.undecodable(path: actualPath, $0) }.get()
+    let expected = try expectedDecoded.mapError {
+      DiffFileError.undecodable(path: expectedPath, $0)
+    }.get()
+    let actual = try actualDecoded.mapError { DiffFileError.undecodable(path: actualPath, $0) }
+      .get()
     let result = compare(expected: expected, actual: actual, options: options)
     return FileComparison(
       result: result,
-      diffImage: makingDiffImage ? diffImage(expected: expected, actual: actual, result: result) : nil)
+      diffImage: makingDiffImage
+        ? diffImage(expected: expected, actual: actual, result: result) : nil)
   }
 
   private static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -84,7 +90,9 @@ extension ImageDiff {
       if case .missing = error.problem { throw .missing(path: path) }
       throw .unreadable(path: path, reason: error.reason)
     }
-    guard data.count >= pngSignature.count, data.prefix(pngSignature.count).elementsEqual(pngSignature) else {
+    guard data.count >= pngSignature.count,
+      data.prefix(pngSignature.count).elementsEqual(pngSignature)
+    else {
       throw .notPNG(path: path)
     }
     return data
@@ -126,7 +134,8 @@ private final class DecodeSlots: @unchecked Sendable {
   func results() -> (Result<RasterImage, GraphicsError>, Result<RasterImage, GraphicsError>) {
     lock.lock()
     defer { lock.unlock() }
-    let missing = Result<RasterImage, GraphicsError>.failure(.pngDecodingFailed(reason: "not decoded"))
+    let missing = Result<RasterImage, GraphicsError>.failure(
+      .pngDecodingFailed(reason: "not decoded"))
     return (slots[0] ?? missing, slots[1] ?? missing)
   }
 }

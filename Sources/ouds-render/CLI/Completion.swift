@@ -74,9 +74,13 @@ enum Completion {
       let optionNames = visibleOptions(spec).flatMap(\.names).joined(separator: " ")
       var rest: String
       if !spec.subcommands.isEmpty {
-        rest = "COMPREPLY=($(compgen -W \"\(spec.subcommands.map(\.name).joined(separator: " "))\" -- \"$cur\"))"
+        rest =
+          "COMPREPLY=($(compgen -W \"\(spec.subcommands.map(\.name).joined(separator: " "))\" -- \"$cur\"))"
       } else if let argument = spec.arguments.first {
-        rest = argument.choices.map { "COMPREPLY=($(compgen -W \"\($0.accepted.joined(separator: " "))\" -- \"$cur\"))" }
+        rest =
+          argument.choices.map {
+            "COMPREPLY=($(compgen -W \"\($0.accepted.joined(separator: " "))\" -- \"$cur\"))"
+          }
           ?? bashFiles(argument.completion)
       } else {
         rest = ":"
@@ -144,7 +148,8 @@ enum Completion {
   private static func bashFiles(_ completion: ValueCompletion) -> String {
     switch completion {
     case .none: return ":"
-    case .directory: return "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- \"$cur\"))"
+    case .directory:
+      return "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- \"$cur\"))"
     case .file(let extensions): return (["_ouds_render_files"] + extensions).joined(separator: " ")
     }
   }
@@ -173,7 +178,8 @@ enum Completion {
       } else {
         for (index, argument) in spec.arguments.enumerated() {
           let action =
-            argument.choices.map { "(\($0.accepted.joined(separator: " ")))" } ?? zshFiles(argument.completion)
+            argument.choices.map { "(\($0.accepted.joined(separator: " ")))" }
+            ?? zshFiles(argument.completion)
           specs.append(zshQuoted("\(index + 1):\(argument.name):\(action)"))
         }
       }
@@ -263,7 +269,9 @@ enum Completion {
     for (path, spec) in commands {
       let condition = "-n '__ouds_render_at \(state(path))'"
       for subcommand in spec.subcommands {
-        lines.append("complete -c ouds-render \(condition) -a \(subcommand.name) -d \(fishQuoted(subcommand.abstract))")
+        lines.append(
+          "complete -c ouds-render \(condition) -a \(subcommand.name) -d \(fishQuoted(subcommand.abstract))"
+        )
       }
       for option in visibleOptions(spec) {
         var line = "complete -c ouds-render \(condition)"
@@ -283,7 +291,8 @@ enum Completion {
       }
       if spec.subcommands.isEmpty, let argument = spec.arguments.first {
         let words = argument.choices.map { " -a \(fishQuoted($0.accepted.joined(separator: " ")))" }
-        lines.append("complete -c ouds-render \(condition)" + (words ?? fishValue(argument.completion)))
+        lines.append(
+          "complete -c ouds-render \(condition)" + (words ?? fishValue(argument.completion)))
       }
     }
     return """
@@ -323,6 +332,8 @@ enum Completion {
 
   /// `text` in fish single quotes.
   private static func fishQuoted(_ text: String) -> String {
-    "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+    "'"
+      + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
+      + "'"
   }
 }

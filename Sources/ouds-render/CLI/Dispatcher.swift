@@ -56,7 +56,9 @@ enum Dispatcher {
     }
   }
 
-  private static func unknownSubcommand(_ word: String, of group: CommandSpec, path: [String]) -> Int32 {
+  private static func unknownSubcommand(_ word: String, of group: CommandSpec, path: [String])
+    -> Int32
+  {
     let command = path.joined(separator: " ")
     let names = group.subcommands.map(\.name)
     printError(

@@ -1,6 +1,7 @@
-/// The `--help` text of a command, generated from its ``CommandSpec``: OVERVIEW, USAGE, the
-/// discussion, ARGUMENTS, SUBCOMMANDS, OPTIONS (choices, ranges and defaults taken from the
-/// table), the footer and EXAMPLES. It always ends with a newline.
+/// The `--help` text of a command, generated from its ``CommandSpec``.
+///
+/// Sections: OVERVIEW, USAGE, the discussion, ARGUMENTS, SUBCOMMANDS, OPTIONS (choices, ranges
+/// and defaults taken from the table), the footer and EXAMPLES. It always ends with a newline.
 enum HelpText {
   /// Lines are wrapped to this many columns.
   static let width = 100
@@ -10,7 +11,8 @@ enum HelpText {
   /// The help of `spec`, reached by `path` (the words after `ouds-render`).
   static func text(for spec: CommandSpec, path: [String]) -> String {
     var sections: [String] = []
-    sections.append(wrap("OVERVIEW: " + (spec.overview.isEmpty ? spec.abstract : spec.overview), indent: ""))
+    sections.append(
+      wrap("OVERVIEW: " + (spec.overview.isEmpty ? spec.abstract : spec.overview), indent: ""))
     sections.append("USAGE: " + usage(for: spec, path: path))
     if !spec.discussion.isEmpty { sections.append(spec.discussion) }
     if !spec.arguments.isEmpty {
@@ -23,13 +25,15 @@ enum HelpText {
       sections.append("SUBCOMMANDS:\n" + rows.joined(separator: "\n"))
     }
     let options = spec.allOptions.filter { !$0.isHidden }
-    sections.append("OPTIONS:\n" + options.map { row(column(for: $0), help(for: $0)) }.joined(separator: "\n"))
+    sections.append(
+      "OPTIONS:\n" + options.map { row(column(for: $0), help(for: $0)) }.joined(separator: "\n"))
     if !spec.footer.isEmpty { sections.append(spec.footer) }
     if !spec.examples.isEmpty {
       let lines = spec.examples.map { "  # \($0.explanation)\n  ouds-render \($0.command)" }
       sections.append("EXAMPLES:\n" + lines.joined(separator: "\n"))
     }
-    return sections.map { $0.hasSuffix("\n") ? String($0.dropLast()) : $0 }.joined(separator: "\n\n") + "\n"
+    return sections.map { $0.hasSuffix("\n") ? String($0.dropLast()) : $0 }.joined(
+      separator: "\n\n") + "\n"
   }
 
   /// `ouds-render render <list.json> -o <file|dir> [options]`.
@@ -56,7 +60,8 @@ enum HelpText {
       return "<\(placeholder)>"
     case .choice(let choices, _):
       if showsNames(choices) { return choices.accepted.joined(separator: "|") }
-      return (["<\(choices.kind.replacingOccurrences(of: " ", with: "-"))>"] + choices.extra).joined(separator: "|")
+      return (["<\(choices.kind.replacingOccurrences(of: " ", with: "-"))>"] + choices.extra)
+        .joined(separator: "|")
     case .integer(let placeholder, let range, _):
       return listsValues(range) ? range.map(String.init).joined(separator: "|") : "<\(placeholder)>"
     case .number(let placeholder, _, _):
@@ -119,7 +124,8 @@ enum HelpText {
     case .integer(_, let range, let fallback):
       if !listsValues(range) {
         notes.append(
-          range.upperBound == Int.max ? "\(range.lowerBound) or more" : "\(range.lowerBound) to \(range.upperBound)")
+          range.upperBound == Int.max
+            ? "\(range.lowerBound) or more" : "\(range.lowerBound) to \(range.upperBound)")
       }
       defaultText = defaultText ?? fallback.map(String.init)
     case .number(_, let range, let fallback):
@@ -141,7 +147,9 @@ enum HelpText {
   private static func row(_ names: String, _ help: String) -> String {
     let lead = "  " + names
     let wrapped = wrap(help, indent: String(repeating: " ", count: helpColumn))
-    if lead.count < helpColumn - 1 { return pad(lead, to: helpColumn) + wrapped.dropFirst(helpColumn) }
+    if lead.count < helpColumn - 1 {
+      return pad(lead, to: helpColumn) + wrapped.dropFirst(helpColumn)
+    }
     return lead + "\n" + wrapped
   }
 

@@ -68,8 +68,9 @@ enum OptionValue: Sendable, Hashable {
 
 /// One option of a command: its names, its value, its help line.
 struct OptionSpec: Sendable, Hashable {
-  /// The names, short first: `["-o", "--output"]`. Messages use the first, values are stored
-  /// under the last (``key``).
+  /// The names, short first: `["-o", "--output"]`.
+  ///
+  /// Messages use the first, values are stored under the last (``key``).
   var names: [String]
   /// What follows the option.
   var value: OptionValue
@@ -95,7 +96,9 @@ struct OptionSpec: Sendable, Hashable {
   /// The same option with its value shown as `<placeholder>` and another help line.
   func describing(_ placeholder: String, help: String) -> OptionSpec {
     var copy = self
-    if case .text(_, let completion) = value { copy.value = .text(placeholder: placeholder, completion: completion) }
+    if case .text(_, let completion) = value {
+      copy.value = .text(placeholder: placeholder, completion: completion)
+    }
     copy.help = help
     return copy
   }
@@ -154,7 +157,9 @@ struct CommandSpec: Sendable {
   var examples: [Example] = []
   /// The subcommands of a group (`snapshot`).
   var subcommands: [CommandSpec] = []
-  /// What runs once the arguments are parsed; returns the exit status. Nil for a group.
+  /// What runs once the arguments are parsed; returns the exit status.
+  ///
+  /// Nil for a group.
   var run: (@Sendable (ParsedArguments) throws -> Int32)? = nil
 
   /// The options the parser accepts: the table's, then `-h, --help`.

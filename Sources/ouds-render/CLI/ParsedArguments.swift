@@ -1,7 +1,8 @@
 import SafeInput
 
-/// A usage mistake on the command line: printed with a pointer to `--help`, exit code 2. The one
-/// usage-error type of every command.
+/// A usage mistake on the command line: printed with a pointer to `--help`, exit code 2.
+///
+/// The one usage-error type of every command.
 struct UsageError: Error, CustomStringConvertible {
   /// The message, one line.
   let description: String
@@ -71,12 +72,16 @@ struct ParsedArguments {
         if let inlineValue {
           given.append((option, name, inlineValue))
         } else {
-          guard index < arguments.count else { throw UsageError("\(MessageText.value(name)) needs a value") }
+          guard index < arguments.count else {
+            throw UsageError("\(MessageText.value(name)) needs a value")
+          }
           given.append((option, name, arguments[index]))
           index += 1
         }
       } else {
-        guard inlineValue == nil else { throw UsageError("\(MessageText.value(name)) takes no value") }
+        guard inlineValue == nil else {
+          throw UsageError("\(MessageText.value(name)) takes no value")
+        }
         flags.insert(option.key)
       }
     }
@@ -120,12 +125,14 @@ struct ParsedArguments {
       return .choice(try Self.choice(text, in: choices))
     case .integer(_, let range, _):
       guard let value = DecimalNumber.integer(text), range.contains(value) else {
-        throw UsageError("\(name) must be \(HelpText.describe(range)), got \(MessageText.quoted(text))")
+        throw UsageError(
+          "\(name) must be \(HelpText.describe(range)), got \(MessageText.quoted(text))")
       }
       return .integer(value)
     case .number(_, let range, _):
       guard let value = DecimalNumber.number(text), range.contains(value) else {
-        throw UsageError("\(name) must be \(HelpText.describe(range)), got \(MessageText.quoted(text))")
+        throw UsageError(
+          "\(name) must be \(HelpText.describe(range)), got \(MessageText.quoted(text))")
       }
       return .number(value)
     }

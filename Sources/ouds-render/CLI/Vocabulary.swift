@@ -20,7 +20,8 @@ enum Vocabulary {
   /// `ltr`, `rtl`.
   static let directions = Choices(LayoutDirection.self)
   /// `theme`, `none`.
-  static let backgrounds = Choices(kind: "background", names: BackgroundOption.allCases.map(\.rawValue))
+  static let backgrounds = Choices(
+    kind: "background", names: BackgroundOption.allCases.map(\.rawValue))
   /// `png`, `svg`, `pdf`.
   static let formats = Choices(kind: "format", names: ["png", "svg", "pdf"])
   /// The shells `completion` writes scripts for.

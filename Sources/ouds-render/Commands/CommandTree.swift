@@ -23,12 +23,14 @@ enum CommandTree {
       for the versions of the tool and its render stack.
       """,
     examples: [
-      Example(command: "render Snapshots/cases/sample-1.json -o out.png", explanation: "draw a list"),
+      Example(
+        command: "render Snapshots/cases/sample-1.json -o out.png", explanation: "draw a list"),
       Example(command: "snapshot verify", explanation: "compare every render with Snapshots/"),
       Example(command: "help render", explanation: "the options of render"),
     ],
     subcommands: [
-      RenderCommand.spec, SheetCommand.spec, LayoutCommand.spec, ThemesCommand.spec, SnapshotCommand.spec,
+      RenderCommand.spec, SheetCommand.spec, LayoutCommand.spec, ThemesCommand.spec,
+      SnapshotCommand.spec,
       DiffCommand.spec, CompletionCommand.spec,
     ],
     run: run)

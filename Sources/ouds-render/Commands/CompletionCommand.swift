@@ -12,14 +12,18 @@ enum CompletionCommand {
     arguments: [ArgumentSpec(name: "shell", help: "the shell", choices: Vocabulary.shells)],
     argumentsInWords: "one shell name",
     examples: [
-      Example(command: "completion bash > /etc/bash_completion.d/ouds-render", explanation: "bash, for every user (as root)"),
+      Example(
+        command: "completion bash > /etc/bash_completion.d/ouds-render",
+        explanation: "bash, for every user (as root)"),
       Example(
         command: "completion bash > ~/.local/share/bash-completion/completions/ouds-render",
         explanation: "bash, for you (create the folder first)"),
       Example(
         command: "completion zsh > ~/.zfunc/_ouds-render",
         explanation: "zsh, with fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc"),
-      Example(command: "completion fish > ~/.config/fish/completions/ouds-render.fish", explanation: "fish"),
+      Example(
+        command: "completion fish > ~/.config/fish/completions/ouds-render.fish",
+        explanation: "fish"),
     ],
     run: run)
 

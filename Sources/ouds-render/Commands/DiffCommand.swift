@@ -11,18 +11,22 @@ import Snapshot
 enum DiffCommand {
   /// `-o, --output <diff.png>`.
   static let output = OptionSpec(
-    names: ["-o", "--output"], value: .text(placeholder: "diff.png", completion: .file(extensions: ["png"])),
+    names: ["-o", "--output"],
+    value: .text(placeholder: "diff.png", completion: .file(extensions: ["png"])),
     help:
       "write a diff image: expected faded to grey, changed pixels red, anti-aliased pixels yellow (written atomically); - writes it to standard output and the summary to stderr"
   )
   /// `--max-diff-pixels <n>`.
   static let maxDiffPixels = OptionSpec(
-    names: ["--max-diff-pixels"], value: .integer(placeholder: "n", range: 0...Int.max, default: nil),
+    names: ["--max-diff-pixels"],
+    value: .integer(placeholder: "n", range: 0...Int.max, default: nil),
     help: "pass when at most n pixels changed (turns on perceptual counting)")
   /// `--max-diff-ratio <r>`.
   static let maxDiffRatio = OptionSpec(
     names: ["--max-diff-ratio"], value: .number(placeholder: "r", range: 0...1, default: nil),
-    help: "pass when at most this share of pixels changed (turns on perceptual counting); with both, the stricter wins")
+    help:
+      "pass when at most this share of pixels changed (turns on perceptual counting); with both, the stricter wins"
+  )
   /// `--perceptual`.
   static let perceptual = OptionSpec(
     names: ["--perceptual"], value: .flag,
@@ -31,11 +35,13 @@ enum DiffCommand {
   )
   /// `--threshold <t>`.
   static let threshold = OptionSpec(
-    names: ["--threshold"], value: .number(placeholder: "t", range: 0...1, default: DiffOptions.exact.threshold),
+    names: ["--threshold"],
+    value: .number(placeholder: "t", range: 0...1, default: DiffOptions.exact.threshold),
     help: "perceptual threshold; implies --perceptual")
   /// `--include-aa`.
   static let includeAntiAliasing = OptionSpec(
-    names: ["--include-aa"], value: .flag, help: "count anti-aliased pixels as changed in perceptual counting")
+    names: ["--include-aa"], value: .flag,
+    help: "count anti-aliased pixels as changed in perceptual counting")
 
   /// The command's table.
   static let spec = CommandSpec(
@@ -43,8 +49,11 @@ enum DiffCommand {
     abstract: "Compare two PNG files",
     overview: "Compare two PNG images pixel by pixel.",
     arguments: [
-      ArgumentSpec(name: "expected.png", help: "the reference image", completion: .file(extensions: ["png"])),
-      ArgumentSpec(name: "actual.png", help: "the image to check against it", completion: .file(extensions: ["png"])),
+      ArgumentSpec(
+        name: "expected.png", help: "the reference image", completion: .file(extensions: ["png"])),
+      ArgumentSpec(
+        name: "actual.png", help: "the image to check against it",
+        completion: .file(extensions: ["png"])),
     ],
     argumentsInWords: "two PNG files",
     options: [output, maxDiffPixels, maxDiffRatio, perceptual, threshold, includeAntiAliasing],
@@ -54,11 +63,14 @@ enum DiffCommand {
       input, 2 usage error.
       """,
     examples: [
-      Example(command: "diff a.png b.png -o diff.png", explanation: "exact comparison, with a diff image"),
+      Example(
+        command: "diff a.png b.png -o diff.png", explanation: "exact comparison, with a diff image"),
       Example(
         command: "diff expected.png actual.png --max-diff-ratio 0.001",
         explanation: "pass when at most 0.1% of the pixels changed (perceptually)"),
-      Example(command: "diff a.png b.png -o - > diff.png", explanation: "the diff image to standard output"),
+      Example(
+        command: "diff a.png b.png -o - > diff.png",
+        explanation: "the diff image to standard output"),
     ],
     run: run)
 
@@ -82,18 +94,25 @@ enum DiffCommand {
     let paths = arguments.positionals
     let expected = paths.first ?? ""
     let actual = paths.last ?? ""
-    let comparison = try ImageDiff.compareFiles(expected, actual, options: options, makingDiffImage: destination != nil)
+    let comparison = try ImageDiff.compareFiles(
+      expected, actual, options: options, makingDiffImage: destination != nil)
     if let image = comparison.diffImage, let destination, let outputPath {
-      try write(image, to: destination, path: outputPath, protecting: InputFiles([expected, actual]))
+      try write(
+        image, to: destination, path: outputPath, protecting: InputFiles([expected, actual]))
     }
     let summary = comparison.result.summary
-    if destination == .standardOutput { printError(summary) } else { try writeOutput(summary + "\n") }
+    if destination == .standardOutput {
+      printError(summary)
+    } else {
+      try writeOutput(summary + "\n")
+    }
     return comparison.result.passes ? ExitStatus.success : ExitStatus.failure
   }
 
   /// Encodes the diff image and writes it; a failure names the path.
   private static func write(
-    _ image: RasterImage, to destination: PictureDestination, path: String, protecting inputs: InputFiles
+    _ image: RasterImage, to destination: PictureDestination, path: String,
+    protecting inputs: InputFiles
   ) throws {
     let data: Data
     do {
@@ -113,7 +132,7 @@ enum DiffCommand {
 struct DiffOutputError: Error, CustomStringConvertible {
   /// The `-o` path.
   var path: String
-  /// Why, e.g. `it is the input of this run`.
+  /// Why: for example, `it is the input of this run`.
   var reason: String
   /// `<path>: cannot be written: <reason>`.
   var description: String { "\(MessageText.path(path)): cannot be written: \(reason)" }

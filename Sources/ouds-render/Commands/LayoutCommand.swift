@@ -16,7 +16,8 @@ enum LayoutCommand {
     options: ListOptions.all,
     footer: ListOptions.sourcesFooter,
     examples: [
-      Example(command: "layout list.json --theme orange --mode light", explanation: "the scene as JSON"),
+      Example(
+        command: "layout list.json --theme orange --mode light", explanation: "the scene as JSON"),
       Example(
         command: "layout list.json --platform all --width 320",
         explanation: "the iOS and Android scenes of a 320-point canvas"),
@@ -40,7 +41,9 @@ enum LayoutCommand {
         scenes.append(result.scene)
       }
     }
-    let json = job.isMatrix || scenes.count != 1 ? try SceneJSON.encode(scenes) : try SceneJSON.encode(scenes[0])
+    let json =
+      job.isMatrix || scenes.count != 1
+      ? try SceneJSON.encode(scenes) : try SceneJSON.encode(scenes[0])
     try writeOutput(json + "\n")
     printError(sources)
     printWarnings(warnings)

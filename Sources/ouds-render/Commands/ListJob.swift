@@ -38,13 +38,17 @@ struct ListJob {
   init(arguments: ParsedArguments) throws {
     let locale = arguments.text(ListOptions.locale)
     if let locale, !LocaleTag.isValid(locale) {
-      throw UsageError("--locale \(MessageText.quoted(locale)) is not a language tag such as en, fr-FR or ar-MA")
+      throw UsageError(
+        "--locale \(MessageText.quoted(locale)) is not a language tag such as en, fr-FR or ar-MA")
     }
     listPath = arguments.positionals.first ?? ""
-    let themesDirectory = arguments.text(ListOptions.themesDirectory).map { URL(fileURLWithPath: $0) }
+    let themesDirectory = arguments.text(ListOptions.themesDirectory).map {
+      URL(fileURLWithPath: $0)
+    }
     let fontDirectory = arguments.text(ListOptions.fontDirectory).map { URL(fileURLWithPath: $0) }
     renderer = try BulletListRenderer(
-      themes: try ThemesLocation.resolve(explicit: themesDirectory), brandFontDirectory: fontDirectory)
+      themes: try ThemesLocation.resolve(explicit: themesDirectory),
+      brandFontDirectory: fontDirectory)
     document = try renderer.listReader().read(file: listPath)
 
     themes = Self.selected(ThemeName.allCases, arguments.choice(ListOptions.theme))
@@ -64,7 +68,8 @@ struct ListJob {
   }
 
   /// Every case for `all`, else the case named `name` (a name the option's choices accepted).
-  private static func selected<Value: RawRepresentable>(_ cases: [Value], _ name: String?) -> [Value]
+  private static func selected<Value: RawRepresentable>(_ cases: [Value], _ name: String?)
+    -> [Value]
   where Value.RawValue == String {
     name == Vocabulary.all ? cases : cases.filter { $0.rawValue == name }
   }

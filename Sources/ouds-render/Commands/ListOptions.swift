@@ -3,14 +3,18 @@
 enum ListOptions {
   /// `--theme <theme>|all`.
   static let theme = OptionSpec(
-    names: ["--theme"], value: .choice(Vocabulary.themes.orAll, default: "orange"), help: "the theme")
+    names: ["--theme"], value: .choice(Vocabulary.themes.orAll, default: "orange"),
+    help: "the theme")
   /// `--mode light|dark|all`.
   static let mode = OptionSpec(
-    names: ["--mode"], value: .choice(Vocabulary.modes.orAll, default: "light"), help: "colour mode")
+    names: ["--mode"], value: .choice(Vocabulary.modes.orAll, default: "light"), help: "colour mode"
+  )
   /// `--width <points>`.
   static let width = OptionSpec(
     names: ["--width"],
-    value: .number(placeholder: "points", range: Vocabulary.canvasWidths, default: Vocabulary.standardCanvasWidth),
+    value: .number(
+      placeholder: "points", range: Vocabulary.canvasWidths, default: Vocabulary.standardCanvasWidth
+    ),
     help: "canvas width in points; the height fits the content")
   /// `--background theme|none`.
   static let background = OptionSpec(
@@ -46,11 +50,14 @@ enum ListOptions {
   static let themesDirectory = OptionSpec(
     names: ["--themes"], value: .text(placeholder: "dir", completion: .directory),
     help: "a Themes/ folder to read tokens from",
-    defaultDescription: "$OUDS_THEMES_DIR, else a Themes/ in the current folder or its parents, else the package's copy")
+    defaultDescription:
+      "$OUDS_THEMES_DIR, else a Themes/ in the current folder or its parents, else the package's copy"
+  )
 
   /// The options of every command that reads a list.
   static let all: [OptionSpec] = [
-    theme, mode, width, background, locale, direction, textStyle, platform, fontDirectory, themesDirectory,
+    theme, mode, width, background, locale, direction, textStyle, platform, fontDirectory,
+    themesDirectory,
   ]
 
   /// `--format png|svg|pdf`.
@@ -60,7 +67,8 @@ enum ListOptions {
   /// `--scale 1|2|3`.
   static let scale = OptionSpec(
     names: ["--scale"],
-    value: .integer(placeholder: "n", range: Vocabulary.pixelScales, default: Vocabulary.standardPixelScale),
+    value: .integer(
+      placeholder: "n", range: Vocabulary.pixelScales, default: Vocabulary.standardPixelScale),
     help: "PNG pixels per point")
 
   /// `-o, --output <file>`, required: where the picture goes; `-` is standard output.

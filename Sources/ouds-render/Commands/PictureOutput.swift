@@ -18,7 +18,8 @@ enum PictureDestination: Equatable {
   /// Writes one picture here (a file or standard output), never replacing one of `inputs`.
   func write(_ data: Data, protecting inputs: InputFiles) throws {
     switch self {
-    case .file(let path), .folder(let path): try AtomicFile.write(data, to: path, protecting: inputs)
+    case .file(let path), .folder(let path):
+      try AtomicFile.write(data, to: path, protecting: inputs)
     case .standardOutput: try writeOutput(data)
     }
   }
@@ -27,7 +28,8 @@ enum PictureDestination: Equatable {
   static func checkTerminal(for formatName: String) throws(UsageError) {
     if formatName != "svg", standardOutputIsTerminal {
       throw UsageError(
-        "standard output is a terminal: redirect it (> out.\(formatName)) or give -o <file> for \(formatName.uppercased()) data")
+        "standard output is a terminal: redirect it (> out.\(formatName)) or give -o <file> for \(formatName.uppercased()) data"
+      )
     }
   }
 }
@@ -64,9 +66,11 @@ struct PictureJob {
     sources = try job.sourcesLine()
   }
 
-  /// The output format's name: `--format`, else the extension of `-o` (png for `-o -`). With `all`,
-  /// `-o` is a folder (never `-`).
-  private static func formatName(_ arguments: ParsedArguments, output: String, isFolder: Bool) throws(UsageError)
+  /// The output format's name: `--format`, else the extension of `-o` (png for `-o -`).
+  ///
+  /// With `all`, `-o` is a folder (never `-`).
+  private static func formatName(_ arguments: ParsedArguments, output: String, isFolder: Bool)
+    throws(UsageError)
     -> String
   {
     let known = Vocabulary.formats.names
@@ -74,7 +78,8 @@ struct PictureJob {
     if output == PictureDestination.standardOutputName {
       if isFolder {
         throw UsageError(
-          "-o - writes one picture to standard output, but --theme all, --mode all or --platform all make several: give a folder")
+          "-o - writes one picture to standard output, but --theme all, --mode all or --platform all make several: give a folder"
+        )
       }
       return requested ?? "png"
     }
@@ -82,19 +87,22 @@ struct PictureJob {
     if isFolder {
       if known.contains(extensionName) {
         throw UsageError(
-          "with --theme all, --mode all or --platform all, -o is a folder, but \(MessageText.path(output)) names a .\(extensionName) file")
+          "with --theme all, --mode all or --platform all, -o is a folder, but \(MessageText.path(output)) names a .\(extensionName) file"
+        )
       }
       return requested ?? "png"
     }
     if let requested {
       if known.contains(extensionName), extensionName != requested {
-        throw UsageError("-o \(MessageText.path(output)) ends in .\(extensionName) but --format is \(requested)")
+        throw UsageError(
+          "-o \(MessageText.path(output)) ends in .\(extensionName) but --format is \(requested)")
       }
       return requested
     }
     guard known.contains(extensionName) else {
       throw UsageError(
-        "cannot tell the format of \(MessageText.path(output)): end it in .png, .svg or .pdf, or give --format")
+        "cannot tell the format of \(MessageText.path(output)): end it in .png, .svg or .pdf, or give --format"
+      )
     }
     return extensionName
   }

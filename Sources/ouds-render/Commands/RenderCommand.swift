@@ -23,7 +23,8 @@ enum RenderCommand {
     footer: ListOptions.sourcesFooter,
     examples: [
       Example(
-        command: "render Snapshots/cases/sample-3.1.json --theme sosh --mode dark --scale 3 -o out.png",
+        command:
+          "render Snapshots/cases/sample-3.1.json --theme sosh --mode dark --scale 3 -o out.png",
         explanation: "one PNG: Sosh, dark mode, 3 pixels per point"),
       Example(
         command: "render list.json --theme all --mode all --format svg -o out/",
@@ -31,7 +32,9 @@ enum RenderCommand {
       Example(
         command: "render list.json --platform android --direction rtl -o a.png",
         explanation: "Android's rules, right to left"),
-      Example(command: "render list.json --format svg -o - | gzip > list.svg.gz", explanation: "SVG to standard output"),
+      Example(
+        command: "render list.json --format svg -o - | gzip > list.svg.gz",
+        explanation: "SVG to standard output"),
     ],
     run: run)
 
@@ -50,7 +53,9 @@ enum RenderCommand {
         let stem =
           "\(image.theme.rawValue)-\(image.mode.rawValue)"
           + (job.allPlatforms ? "-\(image.platform.rawValue)" : "")
-        let path = URL(fileURLWithPath: folder).appendingPathComponent("\(stem).\(picture.format.fileExtension)").path
+        let path = URL(fileURLWithPath: folder).appendingPathComponent(
+          "\(stem).\(picture.format.fileExtension)"
+        ).path
         try AtomicFile.write(image.data, to: path, createDirectories: true, protecting: inputs)
       }
       printError("wrote \(rendered.count) files to \(folder)")

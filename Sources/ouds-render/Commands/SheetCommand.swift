@@ -13,13 +13,17 @@ enum SheetCommand {
     argumentsInWords: "one list file",
     options: [ListOptions.output, ListOptions.format, ListOptions.scale]
       + ListOptions.all.map { option in
-        option == ListOptions.theme || option == ListOptions.mode ? option.defaulting(to: Vocabulary.all) : option
+        option == ListOptions.theme || option == ListOptions.mode
+          ? option.defaulting(to: Vocabulary.all) : option
       },
     footer: ListOptions.sourcesFooter,
     examples: [
-      Example(command: "sheet list.json -o sheet.pdf", explanation: "every theme and mode, side by side, as a PDF"),
       Example(
-        command: "sheet list.json --platform all -o sheet.png", explanation: "iOS and Android columns side by side"),
+        command: "sheet list.json -o sheet.pdf",
+        explanation: "every theme and mode, side by side, as a PDF"),
+      Example(
+        command: "sheet list.json --platform all -o sheet.png",
+        explanation: "iOS and Android columns side by side"),
       Example(
         command: "sheet list.json --theme sosh --scale 1 -o - > sosh.png",
         explanation: "Sosh light and dark, to standard output"),

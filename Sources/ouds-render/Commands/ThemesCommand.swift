@@ -13,11 +13,13 @@ enum ThemesCommand {
     overview: "List the themes, their modes and the font files each one uses (file and folder).",
     options: [
       ListOptions.themesDirectory,
-      ListOptions.fontDirectory.describing("dir", help: "a folder searched first for the manifests' font files"),
+      ListOptions.fontDirectory.describing(
+        "dir", help: "a folder searched first for the manifests' font files"),
     ],
     examples: [
       Example(command: "themes", explanation: "the themes folder found from the current folder"),
-      Example(command: "themes --themes ~/edited/Themes", explanation: "an edited copy of the tokens"),
+      Example(
+        command: "themes --themes ~/edited/Themes", explanation: "an edited copy of the tokens"),
     ],
     run: run)
 
@@ -26,19 +28,25 @@ enum ThemesCommand {
     let location = try ThemesLocation.resolve(
       explicit: arguments.text(ListOptions.themesDirectory).map { URL(fileURLWithPath: $0) })
     let library = try ThemeLibrary(directory: location.directory)
-    let locator = FontLocator(fontDirectory: arguments.text(ListOptions.fontDirectory).map { URL(fileURLWithPath: $0) })
-    var text = "Themes in \(RenderSources.printable(location.directory.path)) (\(location.source.reason)):\n"
+    let locator = FontLocator(
+      fontDirectory: arguments.text(ListOptions.fontDirectory).map { URL(fileURLWithPath: $0) })
+    var text =
+      "Themes in \(RenderSources.printable(location.directory.path)) (\(location.source.reason)):\n"
     for name in ThemeName.allCases {
       let light = try library.theme(name, mode: .light)
       let dark = try library.theme(name, mode: .dark)
       text += "\n\(name.rawValue) (\(name.displayName)): modes light, dark\n"
       text += "  fonts: \(light.fontFamilies.joined(separator: ", "))\n"
       for style in TextStyle.allCases {
-        let t = light.typography[style], m = light.metrics[style]
-        text += "  \(style.tokenName): \(format(t.fontSize))/\(format(t.lineHeight)) pt, letter spacing \(format(t.letterSpacing)), weights \(t.regularWeight)/\(t.strongWeight), bullet box \(format(m.bulletBoxWidth)), icon \(format(m.iconSize))\n"
+        let t = light.typography[style]
+        let m = light.metrics[style]
+        text +=
+          "  \(style.tokenName): \(format(t.fontSize))/\(format(t.lineHeight)) pt, letter spacing \(format(t.letterSpacing)), weights \(t.regularWeight)/\(t.strongWeight), bullet box \(format(m.bulletBoxWidth)), icon \(format(m.iconSize))\n"
       }
-      text += "  colours light: text \(light.colors.contentDefault), brand \(light.colors.contentBrandPrimary), background \(light.colors.backgroundPrimary)\n"
-      text += "  colours dark:  text \(dark.colors.contentDefault), brand \(dark.colors.contentBrandPrimary), background \(dark.colors.backgroundPrimary)\n"
+      text +=
+        "  colours light: text \(light.colors.contentDefault), brand \(light.colors.contentBrandPrimary), background \(light.colors.backgroundPrimary)\n"
+      text +=
+        "  colours dark:  text \(dark.colors.contentDefault), brand \(dark.colors.contentBrandPrimary), background \(dark.colors.backgroundPrimary)\n"
       text += "  font files (\(ThemeLibrary.fontManifestFileName(for: name))):\n"
       for file in try library.fontManifest(for: name).fontSources.sources {
         text += "    \(file.role): \(describe(file, locator: locator))\n"
@@ -55,7 +63,8 @@ enum ThemesCommand {
     }
     let folder = RenderSources.printable(found.url.deletingLastPathComponent().path)
     if found.matchesManifest { return "\(file.fileName) in \(folder)" }
-    return "\(file.fileName) in \(folder) (SHA-256 \(found.sha256.prefix(12))…, not the manifest's \(file.sha256.prefix(12))…)"
+    return
+      "\(file.fileName) in \(folder) (SHA-256 \(found.sha256.prefix(12))…, not the manifest's \(file.sha256.prefix(12))…)"
   }
 
   private static func format(_ value: Double) -> String { HelpText.plain(value) }

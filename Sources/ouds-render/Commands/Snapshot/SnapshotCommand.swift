@@ -3,20 +3,24 @@ import Foundation
 import SafeInput
 import Snapshot
 
-/// `ouds-render snapshot`: verify, record, prune and list the reference snapshots. This file holds
-/// the group and what its subcommands share: options and the selection of references.
+/// `ouds-render snapshot`: verify, record, prune and list the reference snapshots.
+///
+/// This file holds the group and what its subcommands share: options and the selection of
+/// references.
 enum SnapshotCommand {
   /// The group's table.
   static let spec = CommandSpec(
     name: "snapshot",
     abstract: "Verify, record or prune the reference snapshots",
-    overview: "Check renders against the reference snapshots in Snapshots/, record them, prune them.",
+    overview:
+      "Check renders against the reference snapshots in Snapshots/, record them, prune them.",
     examples: [
       Example(command: "snapshot verify", explanation: "CI: compare with Snapshots/"),
       Example(command: "snapshot record --failed", explanation: "accept every change"),
     ],
     subcommands: [
-      SnapshotVerifyCommand.spec, SnapshotRecordCommand.spec, SnapshotPruneCommand.spec, SnapshotListCommand.spec,
+      SnapshotVerifyCommand.spec, SnapshotRecordCommand.spec, SnapshotPruneCommand.spec,
+      SnapshotListCommand.spec,
     ])
 
   // MARK: - Options the subcommands share
@@ -45,7 +49,9 @@ enum SnapshotCommand {
   /// `--shard <i>/<n>`.
   static let shard = OptionSpec(
     names: ["--shard"], value: .text(placeholder: "i/n", completion: .none),
-    help: "only shard i of n (round-robin over the ids sorted; the n shards together cover every reference exactly once)")
+    help:
+      "only shard i of n (round-robin over the ids sorted; the n shards together cover every reference exactly once)"
+  )
   /// `--jobs <n>`.
   static let jobs = OptionSpec(
     names: ["--jobs"], value: .integer(placeholder: "n", range: 1...256, default: nil),
@@ -70,19 +76,27 @@ enum SnapshotCommand {
   }
 
   /// The broken case files the selection reports (see ``SnapshotCatalogue/selectBroken(filter:shard:)``).
-  static func brokenCases(_ arguments: ParsedArguments, engine: SnapshotEngine) -> [SnapshotCaseError] {
+  static func brokenCases(_ arguments: ParsedArguments, engine: SnapshotEngine)
+    -> [SnapshotCaseError]
+  {
     let filter = arguments.text(filter).flatMap { try? SnapshotFilter($0) }
     let shard = arguments.text(shard).flatMap { try? SnapshotShard(parsing: $0) }
     return engine.catalogue.selectBroken(filter: filter, shard: shard)
   }
 
   /// The selected references, or a usage error for a bad filter or shard, or a failure when nothing matches.
-  static func selection(_ arguments: ParsedArguments, engine: SnapshotEngine) throws -> [SnapshotReference] {
+  static func selection(_ arguments: ParsedArguments, engine: SnapshotEngine) throws
+    -> [SnapshotReference]
+  {
     let selectedFilter: SnapshotFilter?
     let selectedShard: SnapshotShard?
     do {
-      selectedFilter = try arguments.text(filter).map { text throws(SnapshotError) in try SnapshotFilter(text) }
-      selectedShard = try arguments.text(shard).map { text throws(SnapshotError) in try SnapshotShard(parsing: text) }
+      selectedFilter = try arguments.text(filter).map { text throws(SnapshotError) in
+        try SnapshotFilter(text)
+      }
+      selectedShard = try arguments.text(shard).map { text throws(SnapshotError) in
+        try SnapshotShard(parsing: text)
+      }
     } catch {
       throw UsageError("\(error)")
     }

@@ -2,7 +2,8 @@
 enum SnapshotListCommand {
   /// `--paths`.
   static let paths = OptionSpec(
-    names: ["--paths"], value: .flag, help: "print the PNG and layout JSON paths instead of the ids")
+    names: ["--paths"], value: .flag, help: "print the PNG and layout JSON paths instead of the ids"
+  )
 
   /// The command's table.
   static let spec = CommandSpec(
@@ -11,8 +12,11 @@ enum SnapshotListCommand {
     overview: "Print the reference ids the catalogue produces, one per line.",
     options: [paths, SnapshotCommand.snapshots, SnapshotCommand.filter, SnapshotCommand.shard],
     examples: [
-      Example(command: "snapshot list --filter 'demo-*/sosh-*'", explanation: "the Sosh references of the demo cases"),
-      Example(command: "snapshot list --shard 1/4 --paths", explanation: "the files of the first quarter"),
+      Example(
+        command: "snapshot list --filter 'demo-*/sosh-*'",
+        explanation: "the Sosh references of the demo cases"),
+      Example(
+        command: "snapshot list --shard 1/4 --paths", explanation: "the files of the first quarter"),
     ],
     run: run)
 
@@ -22,7 +26,9 @@ enum SnapshotListCommand {
     let references = try SnapshotCommand.selection(arguments, engine: engine)
     var text = ""
     for reference in references {
-      text += arguments.has(paths) ? "\(reference.imagePath)\n\(reference.layoutPath)\n" : "\(reference.id)\n"
+      text +=
+        arguments.has(paths)
+        ? "\(reference.imagePath)\n\(reference.layoutPath)\n" : "\(reference.id)\n"
     }
     try writeOutput(text)
     let broken = SnapshotCommand.brokenCases(arguments, engine: engine)

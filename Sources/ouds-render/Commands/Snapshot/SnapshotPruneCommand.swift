@@ -4,15 +4,23 @@ enum SnapshotPruneCommand {
   static let dryRun = OptionSpec(
     names: ["--dry-run"], value: .flag, help: "only list the orphans (exit 1 if there are any)")
 
-  /// The command's table. `--filter` and `--shard` are parsed (hidden) only to be refused by name.
+  /// The command's table.
+  ///
+  /// `--filter` and `--shard` are parsed (hidden) only to be refused by name.
   static let spec = CommandSpec(
     name: "prune",
     abstract: "List (--dry-run) or delete references that no case produces any more",
     overview: "Find reference files that no case produces any more, and delete them.",
-    discussion: "Refuses --filter and --shard: a partial catalogue would take live references for orphans.",
-    options: [dryRun, SnapshotCommand.snapshots, hidden(SnapshotCommand.filter), hidden(SnapshotCommand.shard)],
+    discussion:
+      "Refuses --filter and --shard: a partial catalogue would take live references for orphans.",
+    options: [
+      dryRun, SnapshotCommand.snapshots, hidden(SnapshotCommand.filter),
+      hidden(SnapshotCommand.shard),
+    ],
     examples: [
-      Example(command: "snapshot prune --dry-run", explanation: "the references no case produces any more"),
+      Example(
+        command: "snapshot prune --dry-run", explanation: "the references no case produces any more"
+      ),
       Example(command: "snapshot prune", explanation: "delete them"),
     ],
     run: run)
@@ -34,7 +42,9 @@ enum SnapshotPruneCommand {
     for path in orphans { try writeOutput((isDryRun ? "orphan " : "deleted ") + path + "\n") }
     let noun = orphans.count == 1 ? "orphan" : "orphans"
     printError(
-      isDryRun ? "\(orphans.count) \(noun) (run without --dry-run to delete)" : "deleted \(orphans.count) \(noun)")
+      isDryRun
+        ? "\(orphans.count) \(noun) (run without --dry-run to delete)"
+        : "deleted \(orphans.count) \(noun)")
     return isDryRun && !orphans.isEmpty ? ExitStatus.failure : ExitStatus.success
   }
 }

@@ -4,10 +4,12 @@ import Snapshot
 enum SnapshotRecordCommand {
   /// `--missing`.
   static let missing = OptionSpec(
-    names: ["--missing"], value: .flag, help: "only write references that do not exist yet (existing ones are not checked)")
+    names: ["--missing"], value: .flag,
+    help: "only write references that do not exist yet (existing ones are not checked)")
   /// `--failed`.
   static let failed = OptionSpec(
-    names: ["--failed"], value: .flag, help: "verify, then rewrite only the references that fail or are missing")
+    names: ["--failed"], value: .flag,
+    help: "verify, then rewrite only the references that fail or are missing")
 
   /// The command's table.
   static let spec = CommandSpec(
@@ -26,8 +28,12 @@ enum SnapshotRecordCommand {
     options: [missing, failed] + SnapshotCommand.common + SnapshotCommand.selection,
     examples: [
       Example(command: "snapshot record", explanation: "render everything, write what differs"),
-      Example(command: "snapshot record --missing", explanation: "write only references that do not exist yet"),
-      Example(command: "snapshot record --failed --filter 'sample-3/*'", explanation: "accept the changes of one case"),
+      Example(
+        command: "snapshot record --missing",
+        explanation: "write only references that do not exist yet"),
+      Example(
+        command: "snapshot record --failed --filter 'sample-3/*'",
+        explanation: "accept the changes of one case"),
     ],
     run: run)
 
@@ -36,7 +42,8 @@ enum SnapshotRecordCommand {
     if arguments.has(missing) && arguments.has(failed) {
       throw UsageError("--missing and --failed cannot be combined")
     }
-    let mode: SnapshotRecordMode = arguments.has(missing) ? .missing : arguments.has(failed) ? .failed : .all
+    let mode: SnapshotRecordMode =
+      arguments.has(missing) ? .missing : arguments.has(failed) ? .failed : .all
     let engine = try SnapshotCommand.engine(arguments)
     let references = try SnapshotCommand.selection(arguments, engine: engine)
     let report = try engine.record(

@@ -316,3 +316,69 @@ struct OptionTableTests {
     #expect(Suggestion.closest(to: String(repeating: "a", count: 100), among: ["a"]) == nil)
   }
 }
+
+@Suite("The README's option table agrees with the command tables")
+struct ReadmeOptionTableTests {
+  /// The rows of the README's table of render/sheet/layout options: option name → (commands, row).
+  func rows() throws -> [String: (commands: Set<String>, text: String)] {
+    let readme = try String(
+      contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    var rows: [String: (Set<String>, String)] = [:]
+    for line in readme.split(separator: "\n") where line.hasPrefix("| `-") {
+      let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
+        $0.trimmingCharacters(in: .whitespaces)
+      }
+      // The first cell is split at '\|' too; the commands are the cell before the meaning.
+      guard let name = line.dropFirst(3).split(separator: " ").first?.split(separator: "`").first,
+        let commandsCell = cells.first(where: { $0.hasPrefix("render") || $0 == "all" })
+      else { continue }
+      let commands: Set<String> =
+        commandsCell == "all"
+        ? ["render", "sheet", "layout", "themes"]
+        : Set(commandsCell.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+      rows[String(name)] = (commands, String(line))
+    }
+    return rows
+  }
+
+  @Test(
+    "every option of render, sheet and layout has a row naming its commands, choices, range and default"
+  )
+  func everyOptionHasARow() throws {
+    let rows = try rows()
+    #expect(rows.count >= 13)
+    for command in ["render", "sheet", "layout", "themes"] {
+      let spec = try #require(CommandTree.root.subcommand(command))
+      for option in spec.options {
+        let row = try #require(
+          rows[option.messageName], "README has no row for \(option.messageName)")
+        #expect(
+          row.commands.contains(command),
+          "README's \(option.messageName) row does not name \(command)")
+        switch option.value {
+        case .choice(let choices, _):
+          for name in choices.names {
+            #expect(row.text.contains(name), "\(option.messageName): \(name)")
+          }
+        case .integer(_, let range, let fallback):
+          for value in range { #expect(row.text.contains("\(value)")) }
+          if let fallback { #expect(row.text.contains("`\(fallback)`")) }
+        case .number(_, let range, let fallback):
+          #expect(
+            row.text.contains(
+              "\(HelpText.plain(range.lowerBound))–\(HelpText.plain(range.upperBound))"))
+          if let fallback { #expect(row.text.contains("`\(HelpText.plain(fallback))`")) }
+        default:
+          break
+        }
+      }
+    }
+    for (name, row) in rows {
+      for command in row.commands {
+        let spec = try #require(CommandTree.root.subcommand(command))
+        #expect(
+          spec.options.contains { $0.names.contains(name) }, "README says \(command) takes \(name)")
+      }
+    }
+  }
+}

@@ -19,6 +19,9 @@ public enum OutputFormat: Hashable, Sendable {
     }
   }
 
+  /// Every format at `scale` (for PNG): PNG, SVG, PDF, in that order.
+  public static func all(scale: Int) -> [OutputFormat] { [.png(scale: scale), .svg, .pdf] }
+
   /// The file extension, without the dot.
   public var fileExtension: String {
     switch self {

@@ -1,3 +1,4 @@
+import Graphics
 import Layout
 import Primitives
 
@@ -23,7 +24,8 @@ enum Vocabulary {
   static let backgrounds = Choices(
     kind: "background", names: BackgroundOption.allCases.map(\.rawValue))
   /// `png`, `svg`, `pdf`.
-  static let formats = Choices(kind: "format", names: ["png", "svg", "pdf"])
+  static let formats = Choices(
+    kind: "format", names: OutputFormat.all(scale: PixelScale.standard).map(\.fileExtension))
   /// The shells `completion` writes scripts for.
   static let shells = Choices(kind: "shell", names: Shell.allCases.map(\.rawValue))
 

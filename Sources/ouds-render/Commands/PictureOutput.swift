@@ -58,11 +58,8 @@ struct PictureJob {
     }
     job = try ListJob(arguments: arguments)
     let scale = arguments.integer(ListOptions.scale) ?? Vocabulary.standardPixelScale
-    switch formatName {
-    case "svg": format = .svg
-    case "pdf": format = .pdf
-    default: format = .png(scale: scale)
-    }
+    format =
+      OutputFormat.all(scale: scale).first { $0.fileExtension == formatName } ?? .png(scale: scale)
     sources = try job.sourcesLine()
   }
 

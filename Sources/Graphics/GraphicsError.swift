@@ -51,6 +51,9 @@ public enum GraphicsError: Error, Hashable, Sendable, CustomStringConvertible {
   case pngEncodingFailed(reason: String)
   /// libspng could not decode PNG data.
   case pngDecodingFailed(reason: String)
+  /// A PNG input is over a limit of ``PNGDecodeLimits`` (sides, pixels, ancillary chunks) and
+  /// was refused before it was decoded.
+  case pngOverLimit(reason: String)
 
   /// Cairo's largest image side, in pixels.
   public static let largestBitmapSide = 32767.0
@@ -100,6 +103,8 @@ public enum GraphicsError: Error, Hashable, Sendable, CustomStringConvertible {
       return "PNG encoding failed: \(reason)"
     case .pngDecodingFailed(let reason):
       return "PNG decoding failed: \(reason)"
+    case .pngOverLimit(let reason):
+      return "PNG refused: \(reason)"
     }
   }
 

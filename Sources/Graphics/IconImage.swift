@@ -9,6 +9,15 @@ import Scene
 ///
 /// Only the icon's alpha matters (template rendering): its own colours are replaced by the tint.
 /// SVG icons stay vectors in SVG and PDF output.
+///
+/// Icons are hostile input like any other file: the file must be a regular file within
+/// `UserFileKind.icon`'s size limit. An SVG icon must pass ``SVGIconPolicy`` (no entity declarations, no
+/// reference to anything but its own elements), then is parsed by librsvg from those bytes with
+/// no base location, so it can load no other file even if a reference got through (without a
+/// base librsvg refuses every URL but `data:`). A PNG icon is decoded within
+/// ``PNGDecodeLimits/icon``.
+/// An icon is parsed once per render and drawn once per size (for bitmaps, once per size and
+/// position within a pixel, at most 16), and every row that uses it paints that same mask.
 final class IconImage {
   private enum Source {
     case svg(SVGDocument)
@@ -20,7 +29,10 @@ final class IconImage {
   let path: String
 
   /// Loads an icon; the format is chosen by the file extension (`.svg` or `.png`).
-  init(path: String) throws(GraphicsError) {
+  ///
+  /// `enforcingPolicy` is false only in tests that check the second wall (no base location)
+  /// on its own.
+  init(path: String, enforcingPolicy: Bool = true) throws(GraphicsError) {
     self.path = path
     // Only a regular file within the icon size limit; a FIFO or a device never blocks or streams.
     let data: Data
@@ -32,11 +44,16 @@ final class IconImage {
     }
     switch (path as NSString).pathExtension.lowercased() {
     case "svg":
-      source = .svg(try SVGDocument(path: path))
+      if enforcingPolicy, let violation = SVGIconPolicy.violation(in: data) {
+        throw .iconFileUnreadable(
+          path: path,
+          reason: "contains \(violation); an SVG icon may declare no entities and refer only to its own elements (#id)")
+      }
+      source = .svg(try SVGDocument(data: data, path: path))
     case "png":
       let image: RasterImage
       do {
-        image = try PNGCodec.decode(data)
+        image = try PNGCodec.decode(data, limits: .icon)
       } catch {
         throw .iconFileUnreadable(path: path, reason: error.description)
       }
@@ -47,23 +64,37 @@ final class IconImage {
   }
 
   /// Fills the icon's alpha shape with `tint`, fitted (aspect preserved, centred) into `rect`.
-  func draw(on context: CairoContext, in rect: Rect, tint: RGBAColor) throws(GraphicsError) {
+  ///
+  /// `pixelsPerPoint` is the device scale of a bitmap target, nil for vector output.
+  func draw(on context: CairoContext, in rect: Rect, tint: RGBAColor, pixelsPerPoint: Int?)
+    throws(GraphicsError)
+  {
     let cr = context.handle
     cairo_save(cr)
     defer { cairo_restore(cr) }
     switch source {
     case .svg(let document):
-      cairo_push_group(cr)
-      let rendered = document.render(on: cr, in: rect)
-      guard let mask = cairo_pop_group(cr) else {
-        throw .drawingFailed(stage: "drawing the icon \(path)", reason: "no group to pop")
+      if let scale = pixelsPerPoint {
+        // Device pixel of the icon's corner, split into a whole part and a phase in quarters of
+        // a pixel: the icon is rasterized once per phase and copied pixel for pixel.
+        // cairo_user_to_device leaves out the surface's device scale: it is applied here.
+        var x = rect.x
+        var y = rect.y
+        cairo_user_to_device(cr, &x, &y)
+        let (wholeX, phaseX) = Self.split(x * Double(scale))
+        let (wholeY, phaseY) = Self.split(y * Double(scale))
+        let mask = try document.raster(
+          width: rect.width, height: rect.height, pixelsPerPoint: scale,
+          phase: SVGDocument.Phase(x: phaseX, y: phaseY))
+        cairo_identity_matrix(cr)
+        setSource(cr, tint)
+        cairo_mask_surface(cr, mask.handle, wholeX / Double(scale), wholeY / Double(scale))
+      } else {
+        let mask = try document.recording(width: rect.width, height: rect.height)
+        cairo_translate(cr, rect.x, rect.y)
+        setSource(cr, tint)
+        cairo_mask_surface(cr, mask.handle, 0, 0)
       }
-      defer { cairo_pattern_destroy(mask) }
-      if case .failure(let reason) = rendered {
-        throw .iconFileUnreadable(path: path, reason: reason.message)
-      }
-      setSource(cr, tint)
-      cairo_mask(cr, mask)
     case .bitmap(let surface, let width, let height):
       let scale = min(rect.width / Double(width), rect.height / Double(height))
       cairo_translate(
@@ -74,6 +105,13 @@ final class IconImage {
       cairo_mask_surface(cr, surface.handle, 0, 0)
     }
     try context.check(stage: "drawing the icon \(path)")
+  }
+
+  /// A device coordinate as a whole number of pixels and a phase of 0, 1, 2 or 3 quarter pixels.
+  private static func split(_ device: Double) -> (whole: Double, quarters: Int) {
+    let quarters = (device * 4).rounded()
+    let whole = (quarters / 4).rounded(.down)
+    return (whole, Int(quarters - whole * 4))
   }
 
   /// An A8 surface holding the alpha channel of `image`.
@@ -98,14 +136,29 @@ final class IconImage {
   }
 }
 
-/// An SVG document parsed by librsvg; owned, released in `deinit`.
+/// An SVG document parsed by librsvg from bytes; owned, released in `deinit`.
 final class SVGDocument {
   private let handle: UnsafeMutablePointer<RsvgHandle>
+  /// The file the bytes came from, for messages only: it is never handed to librsvg.
+  private let path: String
+  /// The document drawn once per size (and, for bitmaps, per phase).
+  private var masks: [MaskKey: CairoSurface] = [:]
 
-  /// Parses the SVG file at `path`.
-  init(path: String) throws(GraphicsError) {
+  /// Parses SVG bytes with no base location: librsvg then loads nothing but `data:` URLs.
+  ///
+  /// `path` only names the file in errors.
+  init(data: Data, path: String) throws(GraphicsError) {
+    self.path = path
+    let bytes = data.withUnsafeBytes { raw in g_bytes_new(raw.baseAddress, gsize(raw.count)) }
+    defer { g_bytes_unref(bytes) }
+    let stream = g_memory_input_stream_new_from_bytes(bytes)
+    defer { g_object_unref(UnsafeMutableRawPointer(stream)) }
     var error: UnsafeMutablePointer<CRsvg.GError>?
-    guard let handle = rsvg_handle_new_from_file(path, &error) else {
+    // No base file, and no RSVG_HANDLE_FLAG_UNLIMITED: libxml2 keeps its safety limits.
+    guard
+      let handle = rsvg_handle_new_from_stream_sync(
+        stream, nil, RSVG_HANDLE_FLAGS_NONE, nil, &error)
+    else {
       throw .iconFileUnreadable(path: path, reason: Self.consume(error))
     }
     self.handle = handle
@@ -115,14 +168,73 @@ final class SVGDocument {
     g_object_unref(UnsafeMutableRawPointer(handle))
   }
 
-  /// Renders the whole document fitted into `rect` on a Cairo context.
-  func render(on cr: OpaquePointer, in rect: Rect) -> Result<Void, RenderFailure> {
-    var viewport = RsvgRectangle(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+  /// The whole document fitted into a `width`×`height` box at the origin, as a recording
+  /// (vector) surface: drawn by librsvg once per size, then painted by every row that uses it
+  /// (one shared object in PDF and SVG output, not one copy per row).
+  func recording(width: Double, height: Double) throws(GraphicsError) -> CairoSurface {
+    let key = MaskKey(width: width, height: height, pixelsPerPoint: 0, phase: Phase(x: 0, y: 0))
+    if let mask = masks[key] { return mask }
+    let stage = "drawing the icon \(path)"
+    // Bounded: Cairo then knows the mask's extents without replaying it at every use.
+    var extents = cairo_rectangle_t(x: 0, y: 0, width: width, height: height)
+    let surface = try CairoSurface(
+      taking: cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &extents), stage: stage)
+    let context = try CairoContext(surface: surface)
+    try render(on: context, in: RsvgRectangle(x: 0, y: 0, width: width, height: height))
+    masks[key] = surface
+    return surface
+  }
+
+  /// The whole document fitted into a `width`×`height`-point box whose corner lies `phase`
+  /// quarters of a pixel into the bitmap's first pixel, rasterized at `pixelsPerPoint`: the same
+  /// pixels as drawing the document straight onto a target at that position. One bitmap per size
+  /// and phase (at most 16 per size), however many rows use it.
+  func raster(width: Double, height: Double, pixelsPerPoint: Int, phase: Phase)
+    throws(GraphicsError) -> CairoSurface
+  {
+    let key = MaskKey(width: width, height: height, pixelsPerPoint: pixelsPerPoint, phase: phase)
+    if let mask = masks[key] { return mask }
+    let stage = "drawing the icon \(path)"
+    let scale = Double(pixelsPerPoint)
+    let offsetX = Double(phase.x) / 4
+    let offsetY = Double(phase.y) / 4
+    let pixelWidth = Int((offsetX + width * scale).rounded(.up)) + 1
+    let pixelHeight = Int((offsetY + height * scale).rounded(.up)) + 1
+    let surface = try CairoSurface(
+      taking: cairo_image_surface_create(
+        CAIRO_FORMAT_ARGB32, Int32(clamping: pixelWidth), Int32(clamping: pixelHeight)),
+      stage: stage)
+    cairo_surface_set_device_scale(surface.handle, scale, scale)
+    let context = try CairoContext(surface: surface)
+    try render(
+      on: context,
+      in: RsvgRectangle(x: offsetX / scale, y: offsetY / scale, width: width, height: height))
+    cairo_surface_flush(surface.handle)
+    masks[key] = surface
+    return surface
+  }
+
+  /// A position inside a pixel, in quarters of a pixel (0…3) on each axis.
+  struct Phase: Hashable {
+    var x: Int
+    var y: Int
+  }
+
+  private struct MaskKey: Hashable {
+    var width: Double
+    var height: Double
+    /// 0 for the vector recording.
+    var pixelsPerPoint: Int
+    var phase: Phase
+  }
+
+  private func render(on context: CairoContext, in box: RsvgRectangle) throws(GraphicsError) {
+    var viewport = box
     var error: UnsafeMutablePointer<CRsvg.GError>?
-    guard rsvg_handle_render_document(handle, cr, &viewport, &error) != 0 else {
-      return .failure(RenderFailure(message: Self.consume(error)))
+    guard rsvg_handle_render_document(handle, context.handle, &viewport, &error) != 0 else {
+      throw .iconFileUnreadable(path: path, reason: Self.consume(error))
     }
-    return .success(())
+    try context.check(stage: "drawing the icon \(path)")
   }
 
   /// A librsvg error message, freeing the GError.
@@ -132,11 +244,6 @@ final class SVGDocument {
     guard let message = error.pointee.message else { return "librsvg reported an unknown error" }
     return String(cString: message)
   }
-}
-
-/// Why librsvg could not render a document.
-struct RenderFailure: Error {
-  let message: String
 }
 
 /// Sets a straight-alpha colour as the source of a Cairo context.

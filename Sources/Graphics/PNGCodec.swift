@@ -139,27 +139,42 @@ public enum PNGCodec {
   }
 
   /// Decodes any PNG (palette, grey, 16-bit, with or without `tRNS`) to 8-bit straight RGBA.
-  public static func decode(_ data: Data) throws(GraphicsError) -> RasterImage {
+  ///
+  /// The image is refused before any large allocation when it is over `limits`: its sides, its
+  /// decoded size, or its ancillary chunks (text, ICC profile… with zlib bombs in mind).
+  /// - Throws: ``GraphicsError/pngOverLimit(reason:)`` over a limit,
+  ///   ``GraphicsError/pngDecodingFailed(reason:)`` for data that is not a valid PNG.
+  public static func decode(_ data: Data, limits: PNGDecodeLimits = .standard)
+    throws(GraphicsError) -> RasterImage
+  {
     try data.withUnsafeBytes { bytes in
-      Result { () throws(GraphicsError) -> RasterImage in try decode(bytes: bytes) }
+      Result { () throws(GraphicsError) -> RasterImage in try decode(bytes: bytes, limits: limits) }
     }.get()
   }
 
-  private static func decode(bytes: UnsafeRawBufferPointer) throws(GraphicsError) -> RasterImage {
+  private static func decode(bytes: UnsafeRawBufferPointer, limits: PNGDecodeLimits)
+    throws(GraphicsError) -> RasterImage
+  {
     guard let base = bytes.baseAddress, !bytes.isEmpty else {
       throw .pngDecodingFailed(reason: "the data is empty")
     }
+    try limits.checkAncillaryChunks(in: bytes)
     let context = try SpngContext(encoder: false)
     let ctx = context.handle
-    try check(spng_set_image_limits(ctx, 1 << 16, 1 << 16), encoding: false)
+    // libspng's own side limit stays at the PNG maximum so that the header can be read and the
+    // refusal can say how large the image claims to be.
+    try check(spng_set_image_limits(ctx, UInt32(Int32.max), UInt32(Int32.max)), encoding: false)
+    try check(
+      spng_set_chunk_limits(ctx, limits.maxChunkBytes, limits.maxAncillaryBytes), encoding: false)
     try check(spng_set_png_buffer(ctx, base, bytes.count), encoding: false)
     var header = spng_ihdr()
     try check(spng_get_ihdr(ctx, &header), encoding: false)
+    let width = Int(header.width)
+    let height = Int(header.height)
+    try limits.check(width: width, height: height)
     let format = Int32(SPNG_FMT_RGBA8.rawValue)
     var size = 0
     try check(spng_decoded_image_size(ctx, format, &size), encoding: false)
-    let width = Int(header.width)
-    let height = Int(header.height)
     guard size == width * height * 4 else {
       throw .pngDecodingFailed(reason: "unexpected decoded size \(size) for \(width)×\(height)")
     }
@@ -168,6 +183,10 @@ public enum PNGCodec {
       status = spng_decode_image(
         ctx, buffer.baseAddress, size, format, Int32(SPNG_DECODE_TRNS.rawValue))
       count = status == 0 ? size : 0
+    }
+    if status == Int32(SPNG_ECHUNK_LIMITS.rawValue) {
+      throw .pngOverLimit(
+        reason: "an ancillary chunk (text, ICC profile, EXIF…) is over \(limits.maxChunkBytes) bytes, or all of them together over \(limits.maxAncillaryBytes) bytes, once decompressed")
     }
     try check(status, encoding: false)
     return RasterImage(width: width, height: height, pixels: pixels)
@@ -183,6 +202,80 @@ public enum PNGCodec {
   private static func message(_ status: Int32) -> String {
     guard let text = spng_strerror(status) else { return "libspng error \(status)" }
     return String(cString: text)
+  }
+}
+
+/// How large a PNG input may be; the decoder refuses anything larger before allocating it.
+public struct PNGDecodeLimits: Hashable, Sendable {
+  /// The longest side, in pixels.
+  public var maxSide: Int
+  /// The most pixels (width × height); the decoded image takes 4 bytes a pixel.
+  public var maxPixels: Int
+  /// The largest ancillary chunk (text, ICC profile, EXIF…), after decompression, in bytes.
+  public var maxChunkBytes: Int
+  /// All ancillary chunks together, after decompression, in bytes.
+  public var maxAncillaryBytes: Int
+
+  /// Creates limits.
+  public init(maxSide: Int, maxPixels: Int, maxChunkBytes: Int, maxAncillaryBytes: Int) {
+    self.maxSide = maxSide
+    self.maxPixels = maxPixels
+    self.maxChunkBytes = maxChunkBytes
+    self.maxAncillaryBytes = maxAncillaryBytes
+  }
+
+  /// Snapshot references and `diff` inputs: 32767 pixels a side (the largest bitmap Cairo draws,
+  /// so anything this tool renders), 2²⁷ pixels (512 MiB decoded), ancillary chunks of 1 MiB
+  /// each and 2 MiB in all (this tool writes none).
+  public static let standard = PNGDecodeLimits(
+    maxSide: Int(GraphicsError.largestBitmapSide), maxPixels: 1 << 27, maxChunkBytes: 1 << 20,
+    maxAncillaryBytes: 2 << 20)
+
+  /// Free icons: 4096 pixels a side (an icon is drawn at most a few dozen points wide), the same
+  /// chunk limits as ``standard``.
+  public static let icon = PNGDecodeLimits(
+    maxSide: 4096, maxPixels: 4096 * 4096, maxChunkBytes: 1 << 20, maxAncillaryBytes: 2 << 20)
+
+  /// Throws when one ancillary chunk as stored, or all of them together, are over the limits.
+  ///
+  /// libspng then checks the decompressed sizes of compressed chunks (`zTXt`, `iCCP`, `iTXt`).
+  /// A malformed chunk list is left to libspng to report.
+  func checkAncillaryChunks(in bytes: UnsafeRawBufferPointer) throws(GraphicsError) {
+    var offset = 8
+    var total = 0
+    while offset + 8 <= bytes.count {
+      let length =
+        Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
+        | Int(bytes[offset + 3])
+      let type = bytes[(offset + 4)..<(offset + 8)]
+      let name = String(type.map { ($0 | 0x20) >= 97 && ($0 | 0x20) <= 122 ? Character(UnicodeScalar($0)) : "?" })
+      if name == "IEND" { return }
+      // Bit 5 of the first letter (lower case) marks an ancillary chunk.
+      if type.first.map({ $0 & 0x20 != 0 }) == true {
+        if length > maxChunkBytes {
+          throw .pngOverLimit(
+            reason: "its \(name) chunk is \(length) bytes, over the limit of \(maxChunkBytes) bytes for one ancillary chunk")
+        }
+        total += length
+        if total > maxAncillaryBytes {
+          throw .pngOverLimit(
+            reason: "its ancillary chunks hold over \(maxAncillaryBytes) bytes together (the limit)")
+        }
+      }
+      offset += 12 + length
+    }
+  }
+
+  /// Throws when an image of `width`×`height` pixels is over the limits.
+  func check(width: Int, height: Int) throws(GraphicsError) {
+    if width > maxSide || height > maxSide {
+      throw .pngOverLimit(
+        reason: "the image is \(width)×\(height) pixels, over the limit of \(maxSide) pixels a side")
+    }
+    if width * height > maxPixels {
+      throw .pngOverLimit(
+        reason: "the image is \(width)×\(height) = \(width * height) pixels, over the limit of \(maxPixels) pixels (\(maxPixels * 4 / (1 << 20)) MiB decoded)")
+    }
   }
 }
 

@@ -12,6 +12,9 @@ public final class SceneRenderer {
   /// The text engine labels and ordered prefixes are laid out with.
   public let textEngine: TextEngine
 
+  /// Icons already loaded, by file path, used instead of reading those files (tests only).
+  var preloadedIcons: [String: IconImage] = [:]
+
   /// The creation date written into every PDF, so PDF bytes do not depend on the clock.
   static let pdfCreationDate = "2000-01-01T00:00:00Z"
 
@@ -63,7 +66,7 @@ public final class SceneRenderer {
       stage: "creating a \(width)×\(height) bitmap")
     cairo_surface_set_device_scale(surface.handle, Double(scale), Double(scale))
     let context = try CairoContext(surface: surface)
-    try draw(scene, on: context)
+    try draw(scene, on: context, pixelsPerPoint: scale)
     try surface.check(stage: "drawing the bitmap")
     return surface
   }
@@ -90,7 +93,7 @@ public final class SceneRenderer {
       }
       do {
         let context = try CairoContext(surface: surface)
-        try draw(scene, on: context)
+        try draw(scene, on: context, pixelsPerPoint: nil)
       }
       try surface.finish(stage: svg ? "writing the SVG document" : "writing the PDF document")
     }
@@ -108,7 +111,11 @@ public final class SceneRenderer {
   }
 
   /// Draws the background, the panels, then every row's glyph, ordered prefix and label.
-  private func draw(_ scene: Scene, on context: CairoContext) throws(GraphicsError) {
+  ///
+  /// `pixelsPerPoint` is the scale of a bitmap target, nil for vector output.
+  private func draw(_ scene: Scene, on context: CairoContext, pixelsPerPoint: Int?)
+    throws(GraphicsError)
+  {
     let cr = context.handle
     if let background = scene.background {
       cairo_save(cr)
@@ -127,7 +134,7 @@ public final class SceneRenderer {
       }
       if let caption = panel.caption { draw(caption, on: cr) }
     }
-    var icons: [String: IconImage] = [:]
+    var icons = preloadedIcons
     for row in scene.rows {
       if let glyph = row.glyph, let rect = row.icon {
         switch glyph.content {
@@ -142,7 +149,7 @@ public final class SceneRenderer {
             icon = try IconImage(path: file)
             icons[file] = icon
           }
-          try icon.draw(on: context, in: rect, tint: glyph.tint)
+          try icon.draw(on: context, in: rect, tint: glyph.tint, pixelsPerPoint: pixelsPerPoint)
         }
       }
       if let marker = row.markerText { draw(marker, on: cr) }

@@ -1,0 +1,169 @@
+import Foundation
+
+/// What an SVG icon may contain, checked on its bytes before librsvg parses them.
+///
+/// An icon is a shape: it may reference its own elements (`href="#id"`, `url(#id)`) and nothing
+/// else. Refused, with the first offending construct named:
+/// - entity declarations and DOCTYPE internal subsets (billion laughs, hidden references);
+/// - any `href` (`xlink:href`, `<xi:include href>`, `<?xml-stylesheet href?>`…) and any CSS
+///   `url(…)` that is not a `#fragment`, which also refuses `data:` URLs (an embedded bitmap
+///   or document of any size, or a nested document with its own entities);
+/// - CSS `@import`, and backslashes (CSS escapes could spell `url` or `data:` in disguise).
+///
+/// Values are checked after XML character references (`&#100;`, `&amp;`…) are decoded, as the
+/// XML parser will decode them. This is a second wall: librsvg is also given the bytes with no
+/// base location, so even a reference that got through could load no file.
+enum SVGIconPolicy {
+  /// Longest excerpt of an offending value quoted in an error.
+  static let quotedLength = 40
+
+  /// The first construct `data` may not contain, described for an error message; nil when the
+  /// document is acceptable.
+  static func violation(in data: Data) -> String? {
+    let bytes = [UInt8](data)
+    if let declaration = forbiddenDeclaration(in: bytes) { return declaration }
+    let (text, origins) = decodedLowercase(bytes)
+    func excerpt(from index: Int) -> String { Self.excerpt(bytes, from: Int(origins[index])) }
+    if text.contains(UInt8(ascii: "\\")) {
+      return "a backslash (CSS escapes are not allowed in icons)"
+    }
+    if let index = find(Array("@import".utf8), in: text, from: 0) {
+      return "a CSS @import (\(excerpt(from: index)))"
+    }
+    var from = 0
+    while let index = find(Array("href".utf8), in: text, from: from) {
+      from = index + 4
+      var cursor = skipSpace(text, from)
+      guard cursor < text.count, text[cursor] == UInt8(ascii: "=") else { continue }
+      cursor = skipSpace(text, cursor + 1)
+      guard cursor < text.count, text[cursor] == UInt8(ascii: "\"") || text[cursor] == UInt8(ascii: "'")
+      else { continue }
+      let value = skipSpace(text, cursor + 1)
+      if value >= text.count || text[value] != UInt8(ascii: "#") {
+        return "a reference to something outside the icon (\(excerpt(from: index)))"
+      }
+    }
+    from = 0
+    while let index = find(Array("url(".utf8), in: text, from: from) {
+      from = index + 4
+      var cursor = skipSpace(text, from)
+      if cursor < text.count, text[cursor] == UInt8(ascii: "\"") || text[cursor] == UInt8(ascii: "'") {
+        cursor = skipSpace(text, cursor + 1)
+      }
+      if cursor >= text.count || text[cursor] != UInt8(ascii: "#") {
+        return "a reference to something outside the icon (\(excerpt(from: index)))"
+      }
+    }
+    return nil
+  }
+
+  /// The first entity or internal-subset declaration (`<!ENTITY`, `<!DOCTYPE … [`), nil when
+  /// there is none. A plain `<!DOCTYPE svg PUBLIC …>` is allowed: librsvg never loads external DTDs.
+  static func forbiddenDeclaration(in bytes: [UInt8]) -> String? {
+    let entity = Array("<!entity".utf8)
+    let doctype = Array("<!doctype".utf8)
+    func matches(_ word: [UInt8], at index: Int) -> Bool {
+      guard index + word.count <= bytes.count else { return false }
+      for (offset, letter) in word.enumerated() where lower(bytes[index + offset]) != letter {
+        return false
+      }
+      return true
+    }
+    var index = 0
+    while index < bytes.count {
+      if bytes[index] == UInt8(ascii: "<") {
+        if matches(entity, at: index) { return "an entity declaration (<!ENTITY)" }
+        if matches(doctype, at: index) {
+          var end = index + doctype.count
+          while end < bytes.count, bytes[end] != UInt8(ascii: ">") {
+            if bytes[end] == UInt8(ascii: "[") { return "a DOCTYPE internal subset (<!DOCTYPE … [)" }
+            end += 1
+          }
+          index = end
+        }
+      }
+      index += 1
+    }
+    return nil
+  }
+
+  /// The document with character references (`&#100;`, `&#x64;`) and the five predefined
+  /// entities decoded once, as XML does, and ASCII letters in lower case; other non-ASCII
+  /// characters become 0x80. `origins[i]` is the offset in `bytes` that output byte `i` comes from.
+  static func decodedLowercase(_ bytes: [UInt8]) -> (text: [UInt8], origins: [UInt32]) {
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var origins: [UInt32] = []
+    origins.reserveCapacity(bytes.count)
+    let named: [[UInt8]: UInt8] = [
+      Array("lt".utf8): UInt8(ascii: "<"), Array("gt".utf8): UInt8(ascii: ">"),
+      Array("amp".utf8): UInt8(ascii: "&"), Array("quot".utf8): UInt8(ascii: "\""),
+      Array("apos".utf8): UInt8(ascii: "'"),
+    ]
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      guard byte == UInt8(ascii: "&"),
+        let semicolon = bytes[(index + 1)..<min(bytes.count, index + 12)].firstIndex(of: UInt8(ascii: ";"))
+      else {
+        out.append(byte < 0x80 ? lower(byte) : 0x80)
+        origins.append(UInt32(truncatingIfNeeded: index))
+        index += 1
+        continue
+      }
+      let name = Array(bytes[(index + 1)..<semicolon])
+      var decoded: UInt8?
+      if name.first == UInt8(ascii: "#") {
+        let isHex = name.count > 1 && lower(name[1]) == UInt8(ascii: "x")
+        let digits = String(decoding: name.dropFirst(isHex ? 2 : 1), as: UTF8.self)
+        if let value = UInt32(digits, radix: isHex ? 16 : 10) {
+          decoded = value < 0x80 ? lower(UInt8(value)) : 0x80
+        }
+      } else {
+        decoded = named[name]
+      }
+      origins.append(UInt32(truncatingIfNeeded: index))
+      if let decoded {
+        out.append(decoded)
+        index = semicolon + 1
+      } else {
+        out.append(byte)
+        index += 1
+      }
+    }
+    return (out, origins)
+  }
+
+  private static func lower(_ byte: UInt8) -> UInt8 {
+    byte >= 65 && byte <= 90 ? byte + 32 : byte
+  }
+
+  private static func skipSpace(_ text: [UInt8], _ start: Int) -> Int {
+    var index = start
+    while index < text.count, [9, 10, 13, 32].contains(text[index]) { index += 1 }
+    return index
+  }
+
+  private static func find(_ word: [UInt8], in text: [UInt8], from start: Int) -> Int? {
+    guard !word.isEmpty, text.count >= word.count else { return nil }
+    var index = start
+    let last = text.count - word.count
+    while index <= last {
+      if text[index] == word[0] {
+        var offset = 1
+        while offset < word.count, text[index + offset] == word[offset] { offset += 1 }
+        if offset == word.count { return index }
+      }
+      index += 1
+    }
+    return nil
+  }
+
+  /// Up to ``quotedLength`` bytes of the document from `index`, as written; anything but
+  /// printable ASCII shown as `?`.
+  private static func excerpt(_ bytes: [UInt8], from index: Int) -> String {
+    let end = min(bytes.count, index + quotedLength)
+    let shown = bytes[index..<end].map { $0 >= 0x20 && $0 < 0x7F ? Character(UnicodeScalar($0)) : "?" }
+    return String(shown) + (end < bytes.count ? "…" : "")
+  }
+}

@@ -17,7 +17,8 @@ import Scene
 /// base librsvg refuses every URL but `data:`). A PNG icon is decoded within
 /// ``PNGDecodeLimits/icon``.
 /// An icon is parsed once per render and drawn once per size (for bitmaps, once per size and
-/// position within a pixel, at most 16), and every row that uses it paints that same mask.
+/// position within a pixel, at most 16 per size), and every row that uses it paints that same
+/// mask.
 final class IconImage {
   private enum Source {
     case svg(SVGDocument)
@@ -75,8 +76,8 @@ final class IconImage {
     switch source {
     case .svg(let document):
       if let scale = pixelsPerPoint {
-        // Device pixel of the icon's corner, split into a whole part and a phase in quarters of
-        // a pixel: the icon is rasterized once per phase and copied pixel for pixel.
+        // Device pixel of the icon's corner, split into a whole part and a phase (the fraction):
+        // the icon is rasterized once per phase and copied pixel for pixel.
         // cairo_user_to_device leaves out the surface's device scale: it is applied here.
         var x = rect.x
         var y = rect.y
@@ -107,11 +108,10 @@ final class IconImage {
     try context.check(stage: "drawing the icon \(path)")
   }
 
-  /// A device coordinate as a whole number of pixels and a phase of 0, 1, 2 or 3 quarter pixels.
-  private static func split(_ device: Double) -> (whole: Double, quarters: Int) {
-    let quarters = (device * 4).rounded()
-    let whole = (quarters / 4).rounded(.down)
-    return (whole, Int(quarters - whole * 4))
+  /// A device coordinate as a whole number of pixels and the fraction of a pixel past it.
+  private static func split(_ device: Double) -> (whole: Double, phase: Double) {
+    let whole = device.rounded(.down)
+    return (whole, device - whole)
   }
 
   /// An A8 surface holding the alpha channel of `image`.
@@ -141,8 +141,10 @@ final class SVGDocument {
   private let handle: UnsafeMutablePointer<RsvgHandle>
   /// The file the bytes came from, for messages only: it is never handed to librsvg.
   private let path: String
-  /// The document drawn once per size (and, for bitmaps, per phase).
-  private var masks: [MaskKey: CairoSurface] = [:]
+  /// The document recorded once per size, for vector output.
+  private var recordings: [SizeKey: CairoSurface] = [:]
+  /// The document rasterized once per size and phase, for bitmaps.
+  private var rasters: [SizeKey: [Phase: CairoSurface]] = [:]
 
   /// Parses SVG bytes with no base location: librsvg then loads nothing but `data:` URLs.
   ///
@@ -172,8 +174,8 @@ final class SVGDocument {
   /// (vector) surface: drawn by librsvg once per size, then painted by every row that uses it
   /// (one shared object in PDF and SVG output, not one copy per row).
   func recording(width: Double, height: Double) throws(GraphicsError) -> CairoSurface {
-    let key = MaskKey(width: width, height: height, pixelsPerPoint: 0, phase: Phase(x: 0, y: 0))
-    if let mask = masks[key] { return mask }
+    let key = SizeKey(width: width, height: height, pixelsPerPoint: 0)
+    if let mask = recordings[key] { return mask }
     let stage = "drawing the icon \(path)"
     // Bounded: Cairo then knows the mask's extents without replaying it at every use.
     var extents = cairo_rectangle_t(x: 0, y: 0, width: width, height: height)
@@ -181,23 +183,34 @@ final class SVGDocument {
       taking: cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &extents), stage: stage)
     let context = try CairoContext(surface: surface)
     try render(on: context, in: RsvgRectangle(x: 0, y: 0, width: width, height: height))
-    masks[key] = surface
+    recordings[key] = surface
     return surface
   }
 
   /// The whole document fitted into a `width`×`height`-point box whose corner lies `phase`
-  /// quarters of a pixel into the bitmap's first pixel, rasterized at `pixelsPerPoint`: the same
-  /// pixels as drawing the document straight onto a target at that position. One bitmap per size
-  /// and phase (at most 16 per size), however many rows use it.
-  func raster(width: Double, height: Double, pixelsPerPoint: Int, phase: Phase)
+  /// into the bitmap's first pixel, rasterized at `pixelsPerPoint`: the same pixels as drawing
+  /// the document straight onto a target at that position. One bitmap per size and phase,
+  /// however many rows use it; past ``Phase/maxPerSize`` phases of one size, the nearest phase
+  /// already drawn is used (a shift of a fraction of a pixel), so a hostile list cannot make an
+  /// icon be drawn once per row.
+  func raster(width: Double, height: Double, pixelsPerPoint: Int, phase wanted: Phase)
     throws(GraphicsError) -> CairoSurface
   {
-    let key = MaskKey(width: width, height: height, pixelsPerPoint: pixelsPerPoint, phase: phase)
-    if let mask = masks[key] { return mask }
+    let size = SizeKey(width: width, height: height, pixelsPerPoint: pixelsPerPoint)
+    var phases = rasters[size, default: [:]]
+    if let mask = phases[wanted] { return mask }
+    if phases.count >= Phase.maxPerSize {
+      // Nearest first, then the smallest phase: the same choice whatever the dictionary's order.
+      let nearest = phases.min { a, b in
+        (wanted.distance(to: a.key), a.key) < (wanted.distance(to: b.key), b.key)
+      }
+      if let nearest { return nearest.value }
+    }
+    let phase = wanted
     let stage = "drawing the icon \(path)"
     let scale = Double(pixelsPerPoint)
-    let offsetX = Double(phase.x) / 4
-    let offsetY = Double(phase.y) / 4
+    let offsetX = phase.x
+    let offsetY = phase.y
     let pixelWidth = Int((offsetX + width * scale).rounded(.up)) + 1
     let pixelHeight = Int((offsetY + height * scale).rounded(.up)) + 1
     let surface = try CairoSurface(
@@ -210,22 +223,30 @@ final class SVGDocument {
       on: context,
       in: RsvgRectangle(x: offsetX / scale, y: offsetY / scale, width: width, height: height))
     cairo_surface_flush(surface.handle)
-    masks[key] = surface
+    phases[phase] = surface
+    rasters[size] = phases
     return surface
   }
 
-  /// A position inside a pixel, in quarters of a pixel (0…3) on each axis.
-  struct Phase: Hashable {
-    var x: Int
-    var y: Int
+  /// A position inside a pixel, in pixels (0 ≤ x, y < 1).
+  struct Phase: Hashable, Comparable {
+    var x: Double
+    var y: Double
+
+    /// The most bitmaps drawn for one icon size.
+    static let maxPerSize = 16
+
+    /// The distance to `other`, in pixels (the larger of the two axes).
+    func distance(to other: Phase) -> Double { max(abs(x - other.x), abs(y - other.y)) }
+
+    /// Orders phases by x, then y.
+    static func < (a: Phase, b: Phase) -> Bool { (a.x, a.y) < (b.x, b.y) }
   }
 
-  private struct MaskKey: Hashable {
+  private struct SizeKey: Hashable {
     var width: Double
     var height: Double
-    /// 0 for the vector recording.
     var pixelsPerPoint: Int
-    var phase: Phase
   }
 
   private func render(on context: CairoContext, in box: RsvgRectangle) throws(GraphicsError) {

@@ -33,6 +33,9 @@ public final class TextEngine: TextMeasuring {
   }
 
   /// Lays out `text` wrapped at `wrapWidth` points (nil: never wrap) and returns its metrics.
+  ///
+  /// Text of any length is laid out (see ``TextLayout``); an unwrapped paragraph longer than
+  /// ``TextLayout/Limits/maxPieceBytes`` is measured slice by slice, side by side on its line.
   public func measure(_ text: StyledText, wrapWidth: Double?) -> TextMetrics {
     layout(text, wrapWidth: wrapWidth, alignment: .left).metrics
   }
@@ -53,16 +56,16 @@ public final class TextEngine: TextMeasuring {
     return TextLayout.baseFontMetrics(context: context, appearance: appearance, language: language)
   }
 
-  /// Builds the Pango layout of a paragraph; the only place layouts are made.
+  /// The paragraph to lay out with Pango; the only place layouts are made (by the paragraph,
+  /// piece by piece, each time it is measured or drawn).
   func layout(_ text: StyledText, wrapWidth: Double?, alignment: TextAlignment) -> TextLayout {
-    pango_context_set_base_dir(
-      context, text.direction == .rtl ? PANGO_DIRECTION_RTL : PANGO_DIRECTION_LTR)
-    let language = pango_language_from_string(text.appearance.language)
-    pango_context_set_language(context, language)
-    return TextLayout(
-      context: context, text: text, language: language, wrapWidth: wrapWidth,
-      alignment: alignment)
+    TextLayout(
+      context: context, text: text, language: pango_language_from_string(text.appearance.language),
+      wrapWidth: wrapWidth, alignment: alignment, limits: layoutLimits)
   }
+
+  /// How paragraphs are cut into pieces; tests compare with ``TextLayout/Limits/unbounded``.
+  var layoutLimits = TextLayout.Limits.standard
 }
 
 /// Vertical metrics of a font at a given size, in points.
@@ -102,9 +105,71 @@ public struct ShapedGlyph: Hashable, Sendable {
   public var cluster: Int
 }
 
-/// One laid-out paragraph (a PangoLayout); owned, released in `deinit`.
-final class TextLayout {
-  private let handle: OpaquePointer
+/// One paragraph to lay out: one or more PangoLayouts stacked top to bottom, made one at a time
+/// and released as soon as measured or drawn, so that memory stays bounded by one piece.
+///
+/// Pango handles one layout in time and memory that grow faster than its text: a run with no
+/// break opportunity is shaped again for every line it wraps onto, many paragraphs in one layout
+/// cost quadratic time, and widths and heights are 32-bit in 1/1024 point, so a label of a few
+/// hundred thousand characters overflows and comes out as one empty line. So the text is laid
+/// out in bounded pieces whose seams fall where the lines of a single layout would break anyway:
+/// - at hard line breaks (`\n`, `\r`, `\r\n`, U+2029: Pango's paragraph separators): whole
+///   paragraphs, each with its separator, at most ``Limits/maxParagraphsPerPiece`` and
+///   ``Limits/maxPieceBytes`` together, which is what Pango does within one layout;
+/// - within a paragraph longer than ``Limits/maxPieceBytes``, a slice of that size is laid out, every
+///   line but its last is kept, and the next slice starts where that last line started. Pango
+///   breaks lines greedily, so the kept lines are those a single layout would make; only the
+///   resolution of neutral bidi characters at the start of a seam's line can differ;
+/// - within a run of more than ``Limits/seamCharacters`` characters with no line-break
+///   opportunity (one very long word), Pango's items are cut every that many characters at a
+///   grapheme boundary (a no-op font attribute), so that wrapping it reshapes at most that many
+///   characters per line; kerning or a ligature across such a cut is lost, nothing else changes.
+/// Ordinary labels are one piece with no cut: exactly one PangoLayout, as before.
+struct TextLayout {
+  /// A slice of the paragraph laid out by Pango; the layout lives while the piece is visited.
+  private struct Piece {
+    let handle: OpaquePointer
+    /// Byte offset of the slice in the paragraph's UTF-8 text.
+    let offset: Int
+    /// How many of the layout's lines belong to the paragraph (the others are laid out again by
+    /// the next piece); equal to `lineCount` when all of them do.
+    let keptLines: Int
+    let lineCount: Int
+    /// Top of the piece below the paragraph's top, and height of its kept lines, in Pango units.
+    let top: Int
+    let height: Int
+    /// Where the next piece starts, in bytes from `offset`: the start of the first line not kept.
+    let nextStart: Int
+    /// Whether drawing the whole layout draws exactly the kept lines: true when all are kept, or
+    /// when the one dropped is the empty line after a paragraph separator.
+    let drawsWhole: Bool
+    /// For an unwrapped paragraph laid out in slices: how far right of the line's start this
+    /// slice begins, in Pango units, and whether its first line continues the previous slice's.
+    var x = 0
+    var continuesLine = false
+  }
+
+  /// The sizes of the pieces.
+  struct Limits {
+    /// Longest slice of a paragraph given to one PangoLayout, in UTF-8 bytes.
+    var maxPieceBytes: Int
+    /// Most paragraphs in one PangoLayout (Pango's cost grows faster than their number).
+    var maxParagraphsPerPiece: Int
+    /// Longest run of characters without a break opportunity that Pango shapes as one item.
+    var seamCharacters: Int
+
+    /// 4096 bytes (short enough that a slice's width cannot overflow Pango's 32-bit units at
+    /// the largest font size the themes allow, 200 px with letter spacing ±100 px), 64
+    /// paragraphs, 256 characters.
+    static let standard = Limits(maxPieceBytes: 4096, maxParagraphsPerPiece: 64, seamCharacters: 256)
+    /// One PangoLayout whatever the text, as Pango alone would do (tests compare with it).
+    static let unbounded = Limits(
+      maxPieceBytes: Int.max / 2, maxParagraphsPerPiece: Int.max, seamCharacters: Int.max / 2)
+  }
+
+  private let bytes: [UInt8]
+  private let builder: PieceBuilder
+  private let limits: Limits
   /// How far every line is moved down from where Pango puts it, in points: 0 for the even
   /// leading Pango applies itself, the difference to the proportional baseline otherwise.
   private let baselineShift: Double
@@ -150,9 +215,13 @@ final class TextLayout {
 
   init(
     context: OpaquePointer, text: StyledText, language: OpaquePointer?, wrapWidth: Double?,
-    alignment: TextAlignment
+    alignment: TextAlignment, limits: Limits
   ) {
-    handle = pango_layout_new(context)
+    bytes = Array(text.plainText.utf8)
+    self.limits = limits
+    builder = PieceBuilder(
+      context: context, text: text, bytes: bytes, language: language, wrapWidth: wrapWidth,
+      alignment: alignment, seamCharacters: limits.seamCharacters)
     let appearance = text.appearance
     fontSize = pangoUnits(appearance.fontSize)
     switch appearance.leading {
@@ -174,90 +243,150 @@ final class TextLayout {
       offset = end
     }
     self.underlines = underlines
-    pango_layout_set_auto_dir(handle, 0)
-
-    // The characters go in as plain UTF-8: never through markup.
-    let plain = text.plainText
-    plain.withCString { pango_layout_set_text(handle, $0, Int32(plain.utf8.count)) }
-
-    if let description = Self.fontDescription(appearance) {
-      pango_layout_set_font_description(handle, description)
-      pango_font_description_free(description)
-    }
-
-    if let attributes = pango_attr_list_new() {
-      func add(_ attribute: UnsafeMutablePointer<PangoAttribute>?, from start: Int, to end: Int) {
-        guard let attribute else { return }
-        attribute.pointee.start_index = guint(start)
-        attribute.pointee.end_index = guint(end)
-        pango_attr_list_insert(attributes, attribute)
-      }
-      let whole = Int(UInt32.max)  // PANGO_ATTR_INDEX_TO_TEXT_END
-      add(
-        pango_attr_line_height_new_absolute(pangoUnits(appearance.lineHeight)), from: 0, to: whole)
-      add(pango_attr_letter_spacing_new(pangoUnits(appearance.letterSpacing)), from: 0, to: whole)
-      if let language { add(pango_attr_language_new(language), from: 0, to: whole) }
-      var start = 0
-      for span in text.spans {
-        let end = start + span.text.utf8.count
-        defer { start = end }
-        guard end > start else { continue }
-        if let weight = span.weight {
-          add(pango_attr_weight_new(PangoWeight(UInt32(clamping: weight))), from: start, to: end)
-        }
-        if span.italic { add(pango_attr_style_new(PANGO_STYLE_ITALIC), from: start, to: end) }
-        // Underlines are drawn by `drawUnderlines`, clear of the glyphs, not by Pango.
-        if let color = span.color {
-          add(
-            pango_attr_foreground_new(
-              guint16(color.red) * 257, guint16(color.green) * 257, guint16(color.blue) * 257),
-            from: start, to: end)
-          add(pango_attr_foreground_alpha_new(guint16(color.alpha) * 257), from: start, to: end)
-        }
-      }
-      pango_layout_set_attributes(handle, attributes)
-      pango_attr_list_unref(attributes)
-    }
-
-    if let wrapWidth {
-      pango_layout_set_width(handle, pangoUnits(wrapWidth))
-      pango_layout_set_wrap(handle, PANGO_WRAP_WORD_CHAR)
-    } else {
-      pango_layout_set_width(handle, -1)
-    }
-    pango_layout_set_alignment(handle, alignment == .right ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT)
   }
 
-  deinit {
-    g_object_unref(UnsafeMutableRawPointer(handle))
+  /// Lays out the pieces in order, calling `body` with each; a piece's layout is released when
+  /// `body` returns.
+  private func forEachPiece(_ body: (Piece) -> Void) {
+    // The context is shared by every paragraph of the engine: set its direction and language.
+    pango_context_set_base_dir(
+      builder.context, builder.text.direction == .rtl ? PANGO_DIRECTION_RTL : PANGO_DIRECTION_LTR)
+    pango_context_set_language(builder.context, builder.language)
+    var top = 0
+    func visit(_ piece: Piece) {
+      body(piece)
+      top += piece.height
+      g_object_unref(UnsafeMutableRawPointer(piece.handle))
+    }
+    var start = 0
+    while true {
+      // Whole paragraphs, each with its separator (as inside one layout: the separator changes
+      // how the end of a paragraph breaks), as many as fit in one slice; Pango starts an empty
+      // line after a final separator, which is dropped.
+      var end = start
+      var paragraphs = 0
+      var endsWithSeparator = false
+      var isLast = false
+      repeat {
+        let next = Self.paragraphEnd(in: bytes, from: end).next
+        let candidate = next ?? bytes.count
+        if paragraphs > 0, candidate - start > limits.maxPieceBytes { break }
+        end = candidate
+        paragraphs += 1
+        endsWithSeparator = next != nil
+        isLast = next == nil
+      } while !isLast && paragraphs < limits.maxParagraphsPerPiece
+      if end - start > limits.maxPieceBytes, builder.wrapWidth == nil {
+        // An unwrapped paragraph longer than a slice (a group of one paragraph): slices side by
+        // side on one line.
+        var x = 0
+        var lineHeight = 0
+        var first = true
+        while start < end {
+          var sliceEnd = end
+          if end - start > limits.maxPieceBytes {
+            sliceEnd = Self.characterBoundary(in: bytes, atOrBefore: start + limits.maxPieceBytes, after: start)
+          }
+          var piece = builder.piece(
+            start..<sliceEnd, top: top, droppingLast: sliceEnd == end && endsWithSeparator)
+          piece.x = x
+          piece.continuesLine = !first
+          first = false
+          var widest = PangoRectangle()
+          if let line = pango_layout_get_line_readonly(piece.handle, 0) {
+            pango_layout_line_get_extents(line, nil, &widest)
+          }
+          x += Int(widest.width)
+          lineHeight = max(lineHeight, piece.height)
+          start = sliceEnd
+          body(piece)
+          g_object_unref(UnsafeMutableRawPointer(piece.handle))
+        }
+        top += lineHeight
+      } else {
+        // A paragraph longer than a slice: slices of it, each but its last line kept.
+        while end - start > limits.maxPieceBytes {
+          let sliceEnd = Self.characterBoundary(
+            in: bytes, atOrBefore: start + limits.maxPieceBytes, after: start)
+          let piece = builder.piece(start..<sliceEnd, top: top, droppingLast: true)
+          start = piece.offset + piece.nextStart
+          visit(piece)
+        }
+        visit(builder.piece(start..<end, top: top, droppingLast: endsWithSeparator))
+      }
+      if isLast { break }
+      start = end
+    }
+  }
+
+  /// The end of the paragraph that starts at `start` (its separator excluded) and the start of
+  /// the next one, nil for the last paragraph.
+  static func paragraphEnd(in bytes: [UInt8], from start: Int) -> (end: Int, next: Int?) {
+    var index = start
+    while index < bytes.count {
+      switch bytes[index] {
+      case 0x0A: return (index, index + 1)
+      case 0x0D:
+        let next = index + 1 < bytes.count && bytes[index + 1] == 0x0A ? index + 2 : index + 1
+        return (index, next)
+      case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && bytes[index + 2] == 0xA9:
+        return (index, index + 3)
+      default: index += 1
+      }
+    }
+    return (bytes.count, nil)
+  }
+
+  /// The last UTF-8 character boundary at or before `limit`, and after `start`.
+  static func characterBoundary(in bytes: [UInt8], atOrBefore limit: Int, after start: Int) -> Int {
+    var index = min(limit, bytes.count)
+    while index > start + 1, index < bytes.count, bytes[index] & 0xC0 == 0x80 { index -= 1 }
+    return index
   }
 
   /// Widest logical line, total height, line count and first baseline, in points.
   var metrics: TextMetrics {
-    var logical = PangoRectangle()
-    pango_layout_get_extents(handle, nil, &logical)
-    let lineCount = Int(pango_layout_get_line_count(handle))
-    var widest: Int32 = 0
-    for index in 0..<lineCount {
-      guard let line = pango_layout_get_line_readonly(handle, Int32(index)) else { continue }
-      var lineRect = PangoRectangle()
-      pango_layout_line_get_extents(line, nil, &lineRect)
-      widest = max(widest, lineRect.width)
+    var widest = 0
+    var lineCount = 0
+    var height = 0
+    var baseline: Int32?
+    var unknown = Set<Int>()
+    forEachPiece { piece in
+      forEachKeptLine(of: piece) { line, _ in
+        var lineRect = PangoRectangle()
+        pango_layout_line_get_extents(line, nil, &lineRect)
+        widest = max(widest, piece.x + Int(lineRect.width))
+      }
+      lineCount += piece.keptLines - (piece.continuesLine ? 1 : 0)
+      height = piece.top + piece.height
+      if baseline == nil { baseline = pango_layout_get_baseline(piece.handle) }
+      if pango_layout_get_unknown_glyphs_count(piece.handle) > 0 {
+        for glyph in glyphs(of: piece) where glyph.glyph & PANGO_GLYPH_UNKNOWN_FLAG != 0 {
+          unknown.insert(glyph.cluster)
+        }
+      }
     }
     return TextMetrics(
-      width: points(widest), height: points(logical.height), lineCount: lineCount,
-      firstBaseline: points(pango_layout_get_baseline(handle)) + baselineShift,
-      missingCharacters: pango_layout_get_unknown_glyphs_count(handle) > 0 ? missingCharacters : [])
+      width: Double(widest) / Double(PANGO_SCALE), height: Double(height) / Double(PANGO_SCALE), lineCount: lineCount,
+      firstBaseline: points(baseline ?? 0) + baselineShift, missingCharacters: characters(at: unknown))
   }
 
-  /// The characters drawn with Pango's "unknown glyph" box, in logical order, without repeats.
-  private var missingCharacters: [Character] {
-    guard let text = pango_layout_get_text(handle) else { return [] }
-    let bytes = Array(String(cString: text).utf8)
-    var offsets = Set<Int>()
-    for glyph in glyphs where glyph.glyph & PANGO_GLYPH_UNKNOWN_FLAG != 0 {
-      offsets.insert(glyph.cluster)
-    }
+  /// Calls `body` with each kept line of `piece` and its iterator, in order.
+  private func forEachKeptLine(
+    of piece: Piece, _ body: (UnsafeMutablePointer<PangoLayoutLine>, OpaquePointer) -> Void
+  ) {
+    guard piece.keptLines > 0, let iterator = pango_layout_get_iter(piece.handle) else { return }
+    defer { pango_layout_iter_free(iterator) }
+    var index = 0
+    repeat {
+      guard let line = pango_layout_iter_get_line_readonly(iterator) else { continue }
+      body(line, iterator)
+      index += 1
+    } while index < piece.keptLines && pango_layout_iter_next_line(iterator) != 0
+  }
+
+  /// The characters that start at the byte offsets `offsets`, in logical order, without repeats.
+  private func characters(at offsets: Set<Int>) -> [Character] {
     var found: [Character] = []
     for offset in offsets.sorted() where offset < bytes.count {
       var end = offset + 1
@@ -271,23 +400,33 @@ final class TextLayout {
     return found
   }
 
-  /// The shaped glyphs of every run, in visual order.
+  /// The shaped glyphs of every run of every line, in visual order within a line; clusters are
+  /// byte offsets in the whole paragraph.
   var glyphs: [ShapedGlyph] {
     var result: [ShapedGlyph] = []
-    guard let iterator = pango_layout_get_iter(handle) else { return result }
-    defer { pango_layout_iter_free(iterator) }
-    repeat {
-      guard let run = pango_layout_iter_get_run_readonly(iterator), let glyphs = run.pointee.glyphs,
-        let item = run.pointee.item
-      else { continue }
-      let offset = Int(item.pointee.offset)
-      for index in 0..<Int(glyphs.pointee.num_glyphs) {
-        result.append(
-          ShapedGlyph(
-            glyph: glyphs.pointee.glyphs[index].glyph,
-            cluster: offset + Int(glyphs.pointee.log_clusters[index])))
+    forEachPiece { result += glyphs(of: $0) }
+    return result
+  }
+
+  /// The shaped glyphs of the kept lines of `piece`.
+  private func glyphs(of piece: Piece) -> [ShapedGlyph] {
+    var result: [ShapedGlyph] = []
+    forEachKeptLine(of: piece) { line, _ in
+      var node = line.pointee.runs
+      while let current = node {
+        node = current.pointee.next
+        guard let data = current.pointee.data else { continue }
+        let run = data.assumingMemoryBound(to: PangoGlyphItem.self)
+        guard let glyphs = run.pointee.glyphs, let item = run.pointee.item else { continue }
+        let offset = piece.offset + Int(item.pointee.offset)
+        for index in 0..<Int(glyphs.pointee.num_glyphs) {
+          result.append(
+            ShapedGlyph(
+              glyph: glyphs.pointee.glyphs[index].glyph,
+              cluster: offset + Int(glyphs.pointee.log_clusters[index])))
+        }
       }
-    } while pango_layout_iter_next_run(iterator) != 0
+    }
     return result
   }
 
@@ -295,12 +434,26 @@ final class TextLayout {
   ///
   /// Spans without their own colour take `color`.
   func draw(on canvas: OpaquePointer, x: Double, y: Double, color: RGBAColor) {
-    cairo_save(canvas)
-    setSource(canvas, color)
-    cairo_move_to(canvas, x, y + baselineShift)
-    pango_cairo_show_layout(canvas, handle)
-    cairo_restore(canvas)
-    drawUnderlines(on: canvas, x: x, y: y + baselineShift)
+    forEachPiece { piece in
+      let top = y + baselineShift + Double(piece.top) / Double(PANGO_SCALE)
+      cairo_save(canvas)
+      setSource(canvas, color)
+      if piece.drawsWhole {
+        cairo_move_to(canvas, x + Double(piece.x) / Double(PANGO_SCALE), top)
+        pango_cairo_show_layout(canvas, piece.handle)
+      } else {
+        // What pango_cairo_show_layout does, for the kept lines only.
+        forEachKeptLine(of: piece) { line, iterator in
+          var logical = PangoRectangle()
+          pango_layout_iter_get_line_extents(iterator, nil, &logical)
+          let baseline = pango_layout_iter_get_baseline(iterator)
+          cairo_move_to(canvas, x + points(logical.x), top + points(baseline))
+          pango_cairo_show_layout_line(canvas, line)
+        }
+      }
+      cairo_restore(canvas)
+      drawUnderlines(of: piece, on: canvas, x: x, y: top)
+    }
   }
 
   /// The underlined span that holds the byte at `offset`, found by bisection (a label may hold
@@ -327,20 +480,22 @@ final class TextLayout {
     var color: RGBAColor
   }
 
-  /// Draws the underline of every underlined span, line by line.
+  /// Draws the underline of every underlined span of the kept lines of `piece`, line by line.
   ///
   /// Position and thickness come from the fonts of the underlined runs (Pango's reading of the
   /// post table), one per line: the lowest position and the thickest line of its runs, so a link
   /// that changes font keeps one straight underline. The underline never touches the glyphs that
   /// sit on the baseline (a round letter's overshoot included): see ``UnderlinePlacement``.
-  private func drawUnderlines(on canvas: OpaquePointer, x: Double, y: Double) {
-    guard !underlines.isEmpty, let iterator = pango_layout_get_iter(handle) else { return }
+  private func drawUnderlines(of piece: Piece, on canvas: OpaquePointer, x: Double, y: Double) {
+    guard !underlines.isEmpty, piece.keptLines > 0, let iterator = pango_layout_get_iter(piece.handle)
+    else { return }
     defer { pango_layout_iter_free(iterator) }
     let bitmap = cairo_surface_get_type(cairo_get_target(canvas)) == CAIRO_SURFACE_TYPE_IMAGE
     var line: UnsafeMutablePointer<PangoLayoutLine>?
     var baseline: Int32 = 0
     var segments: [UnderlineSegment] = []
     var placement = UnderlinePlacement()
+    var lineIndex = -1
 
     func flush() {
       if !segments.isEmpty {
@@ -364,6 +519,8 @@ final class TextLayout {
       if current != line {
         flush()
         line = current
+        lineIndex += 1
+        if lineIndex >= piece.keptLines { break }
         baseline = pango_layout_iter_get_baseline(iterator)
       }
       guard let run = pango_layout_iter_get_run_readonly(iterator), let glyphs = run.pointee.glyphs,
@@ -372,7 +529,7 @@ final class TextLayout {
       var runRect = PangoRectangle()
       pango_layout_iter_get_run_extents(iterator, nil, &runRect)
       let font = item.pointee.analysis.font
-      let itemOffset = Int(item.pointee.offset)
+      let itemOffset = piece.offset + Int(item.pointee.offset)
       var glyphX = runRect.x
       var underlined = false
       for index in 0..<Int(glyphs.pointee.num_glyphs) {
@@ -407,8 +564,204 @@ final class TextLayout {
     } while pango_layout_iter_next_run(iterator) != 0
     flush()
   }
-}
 
+  /// Makes the PangoLayout of one slice of a paragraph.
+  private struct PieceBuilder {
+    let context: OpaquePointer
+    let text: StyledText
+    let bytes: [UInt8]
+    let language: OpaquePointer?
+    let wrapWidth: Double?
+    let alignment: TextAlignment
+    /// Byte range of every span with inline styling.
+    let styled: [(range: Range<Int>, span: TextSpan)]
+    let seamCharacters: Int
+
+    init(
+      context: OpaquePointer, text: StyledText, bytes: [UInt8], language: OpaquePointer?,
+      wrapWidth: Double?, alignment: TextAlignment, seamCharacters: Int
+    ) {
+      self.seamCharacters = seamCharacters
+      self.context = context
+      self.text = text
+      self.bytes = bytes
+      self.language = language
+      self.wrapWidth = wrapWidth
+      self.alignment = alignment
+      var styled: [(range: Range<Int>, span: TextSpan)] = []
+      var start = 0
+      for span in text.spans {
+        let end = start + span.text.utf8.count
+        if end > start, span.weight != nil || span.italic || span.color != nil {
+          styled.append((start..<end, span))
+        }
+        start = end
+      }
+      self.styled = styled
+    }
+
+    /// Lays out `range`; keeps every line, or with `droppingLast` every line but the last (when
+    /// there are two or more).
+    func piece(_ range: Range<Int>, top: Int, droppingLast: Bool) -> Piece {
+      let handle = layout(range)
+      let lineCount = Int(pango_layout_get_line_count(handle))
+      var logical = PangoRectangle()
+      pango_layout_get_extents(handle, nil, &logical)
+      guard droppingLast, lineCount > 1, let iterator = pango_layout_get_iter(handle) else {
+        // All lines: the whole slice (a single line longer than a slice is cut at the slice's end).
+        return Piece(
+          handle: handle, offset: range.lowerBound, keptLines: lineCount, lineCount: lineCount,
+          top: top, height: Int(logical.height), nextStart: range.count, drawsWhole: true)
+      }
+      defer { pango_layout_iter_free(iterator) }
+      var bottom: Int32 = 0
+      for _ in 0..<(lineCount - 1) {
+        var y0: Int32 = 0
+        pango_layout_iter_get_line_yrange(iterator, &y0, &bottom)
+        _ = pango_layout_iter_next_line(iterator)
+      }
+      let last = pango_layout_iter_get_line_readonly(iterator)
+      let lastStart = last.map { Int($0.pointee.start_index) } ?? range.count
+      return Piece(
+        handle: handle, offset: range.lowerBound, keptLines: lineCount - 1, lineCount: lineCount,
+        top: top, height: Int(bottom), nextStart: lastStart, drawsWhole: lastStart == range.count)
+    }
+
+    /// The PangoLayout of the bytes in `range`, with the paragraph's font, attributes and width.
+    private func layout(_ range: Range<Int>) -> OpaquePointer {
+      // pango_layout_new never returns NULL (GObject allocation aborts on failure).
+      let handle: OpaquePointer = pango_layout_new(context)
+      let appearance = text.appearance
+      pango_layout_set_auto_dir(handle, 0)
+
+      // The characters go in as plain UTF-8: never through markup.
+      bytes.withUnsafeBufferPointer { buffer in
+        guard let base = buffer.baseAddress, !range.isEmpty else {
+          pango_layout_set_text(handle, "", 0)
+          return
+        }
+        UnsafeRawPointer(base + range.lowerBound).withMemoryRebound(to: CChar.self, capacity: range.count) {
+          pango_layout_set_text(handle, $0, Int32(range.count))
+        }
+      }
+
+      if let description = TextLayout.fontDescription(appearance) {
+        pango_layout_set_font_description(handle, description)
+        pango_font_description_free(description)
+      }
+
+      if let attributes = pango_attr_list_new() {
+        func add(_ attribute: UnsafeMutablePointer<PangoAttribute>?, from start: Int, to end: Int) {
+          guard let attribute else { return }
+          attribute.pointee.start_index = guint(start)
+          attribute.pointee.end_index = guint(end)
+          pango_attr_list_insert(attributes, attribute)
+        }
+        let whole = Int(UInt32.max)  // PANGO_ATTR_INDEX_TO_TEXT_END
+        add(
+          pango_attr_line_height_new_absolute(pangoUnits(appearance.lineHeight)), from: 0, to: whole)
+        add(pango_attr_letter_spacing_new(pangoUnits(appearance.letterSpacing)), from: 0, to: whole)
+        if let language { add(pango_attr_language_new(language), from: 0, to: whole) }
+        for (spanRange, span) in styledSpans(overlapping: range) {
+          let start = max(spanRange.lowerBound, range.lowerBound) - range.lowerBound
+          let end = min(spanRange.upperBound, range.upperBound) - range.lowerBound
+          if let weight = span.weight {
+            add(pango_attr_weight_new(PangoWeight(UInt32(clamping: weight))), from: start, to: end)
+          }
+          if span.italic { add(pango_attr_style_new(PANGO_STYLE_ITALIC), from: start, to: end) }
+          // Underlines are drawn by `drawUnderlines`, clear of the glyphs, not by Pango.
+          if let color = span.color {
+            add(
+              pango_attr_foreground_new(
+                guint16(color.red) * 257, guint16(color.green) * 257, guint16(color.blue) * 257),
+              from: start, to: end)
+            add(pango_attr_foreground_alpha_new(guint16(color.alpha) * 257), from: start, to: end)
+          }
+        }
+        // Item cuts in long unbreakable runs: an attribute that changes nothing (font fallback is
+        // on by default) on every other stretch between cuts makes each cut an item boundary.
+        let cuts = seams(in: range)
+        var index = 0
+        while index + 1 < cuts.count {
+          add(pango_attr_fallback_new(1), from: cuts[index], to: cuts[index + 1])
+          index += 2
+        }
+        pango_layout_set_attributes(handle, attributes)
+        pango_attr_list_unref(attributes)
+      }
+
+      if let wrapWidth {
+        pango_layout_set_width(handle, pangoUnits(wrapWidth))
+        pango_layout_set_wrap(handle, PANGO_WRAP_WORD_CHAR)
+      } else {
+        pango_layout_set_width(handle, -1)
+      }
+      pango_layout_set_alignment(handle, alignment == .right ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT)
+      return handle
+    }
+
+    /// The styled spans that overlap `range` (binary search: spans are in order and disjoint).
+    private func styledSpans(overlapping range: Range<Int>) -> ArraySlice<(range: Range<Int>, span: TextSpan)> {
+      var low = 0
+      var high = styled.count
+      while low < high {
+        let middle = (low + high) / 2
+        if styled[middle].range.upperBound <= range.lowerBound { low = middle + 1 } else { high = middle }
+      }
+      var end = low
+      while end < styled.count, styled[end].range.lowerBound < range.upperBound { end += 1 }
+      return styled[low..<end]
+    }
+
+    /// Byte offsets, relative to `range`, where Pango's items are cut: inside every run of more
+    /// than ``TextLayout/seamCharacters`` characters with no line-break opportunity, every
+    /// ``TextLayout/seamCharacters`` characters at a grapheme boundary; empty for ordinary text.
+    private func seams(in range: Range<Int>) -> [Int] {
+      // Cheap test first: a run that long without a space needs the break analysis.
+      var run = 0
+      var longRun = false
+      for index in range {
+        let byte = bytes[index]
+        run = byte == 0x20 || byte == 0x09 ? 0 : run + 1
+        if run > seamCharacters {
+          longRun = true
+          break
+        }
+      }
+      guard longRun else { return [] }
+      let count = bytes[range].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+      var attributes = [PangoLogAttr](repeating: PangoLogAttr(), count: count + 1)
+      bytes.withUnsafeBufferPointer { buffer in
+        guard let base = buffer.baseAddress else { return }
+        UnsafeRawPointer(base + range.lowerBound).withMemoryRebound(to: CChar.self, capacity: range.count) {
+          pango_get_log_attrs(
+            $0, Int32(range.count), text.direction == .rtl ? 1 : 0, language, &attributes,
+            Int32(count + 1))
+        }
+      }
+      var cuts: [Int] = []
+      var sinceBreak = 0
+      var character = 0
+      var offset = 0
+      while character < count {
+        let attribute = attributes[character]
+        if attribute.is_line_break != 0 || attribute.is_mandatory_break != 0 {
+          sinceBreak = 0
+        } else if sinceBreak >= seamCharacters, attribute.is_cursor_position != 0 {
+          cuts.append(offset)
+          sinceBreak = 0
+        }
+        sinceBreak += 1
+        character += 1
+        offset += 1
+        while offset < range.count, bytes[range.lowerBound + offset] & 0xC0 == 0x80 { offset += 1 }
+      }
+      // Cuts pair up into attribute stretches; an odd last cut runs to the end.
+      if cuts.count % 2 == 1 { cuts.append(range.count) }
+      return cuts
+    }
+  }
+}
 /// Where the underline of one line goes, relative to its baseline.
 ///
 /// The font says where (its underline position) and how thick. The top of the underline is

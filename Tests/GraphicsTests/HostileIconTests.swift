@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 import Scene
 import Testing
 
@@ -181,26 +182,6 @@ struct HostileIconTests {
     #expect(image.pixel(x: 19, y: 17).red == 255)
   }
 
-  @Test("a FIFO, a folder, an oversized file and a missing file are refused at once", .timeLimit(.minutes(1)))
-  func specialFiles() throws {
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let fifo = folder.appendingPathComponent("fifo.svg").path
-    #expect(mkfifo(fifo, 0o600) == 0)
-    let directory = folder.appendingPathComponent("folder.svg")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
-    let big = folder.appendingPathComponent("big.png")
-    try Data(count: IconImage.maxFileBytes + 1).write(to: big)
-    let expected: [(String, GraphicsError)] = [
-      (fifo, .iconFileUnreadable(path: fifo, reason: "is a FIFO, not a regular file")),
-      (directory.path, .iconFileUnreadable(path: directory.path, reason: "is a folder, not a regular file")),
-      (big.path, .iconFileUnreadable(path: big.path, reason: "is 4194305 bytes, over the limit of 4194304 bytes")),
-      (folder.appendingPathComponent("none.svg").path, .iconFileMissing(path: folder.appendingPathComponent("none.svg").path)),
-    ]
-    for (path, error) in expected {
-      #expect(throws: error) { _ = try renderer.render(scene(icon: path), as: .png(scale: 1)) }
-    }
-  }
-
   @Test("a PNG icon over its limits is refused with the file and the limit")
   func hugePNGIcon() throws {
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -254,7 +235,7 @@ struct HostileIconTests {
       return row
     }
     let scene = Scene(
-      width: 360, height: 36_000, direction: .ltr, theme: "orange", mode: "light",
+      width: 360, height: 36_000, direction: .ltr, theme: .orange, mode: .light,
       background: Fixtures.white, rows: rows)
     let pdf = try renderer.render(scene, as: .pdf)
     let svg = try renderer.render(scene, as: .svg)

@@ -1,6 +1,7 @@
 import BulletList
 import Primitives
 import Scene
+import Themes
 
 /// How the canvas behind the list is filled.
 public enum BackgroundOption: String, Sendable, CaseIterable {
@@ -70,6 +71,9 @@ public enum LayoutError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The canvas leaves a row's label less than one point: the row at `path` indents its label
   /// to `labelStart` points on a canvas `width` points wide.
   case canvasTooNarrow(path: String, width: Double, labelStart: Double)
+  /// A value of a `Theme` built in code is outside the renderer's range (token files are checked
+  /// when loaded): `value` names it (`body-large font size`), `theme` the theme and mode.
+  case valueOutOfRange(theme: String, value: String, number: Double, range: TokenRange)
 
   /// One line: the list error as it is, or what is wrong with the canvas.
   public var description: String {
@@ -80,6 +84,8 @@ public enum LayoutError: Error, Hashable, Sendable, CustomStringConvertible {
       return "the canvas width must be a positive number of points, got \(width)"
     case .canvasTooNarrow(let path, let width, let labelStart):
       return "\(path): the canvas (\(width) pt) is too narrow for a label starting at \(labelStart) pt"
+    case .valueOutOfRange(let theme, let value, let number, let range):
+      return "theme \(theme): \(value) \(TokenRange.format(number)) px is out of range: the renderer needs \(range)"
     }
   }
 }

@@ -52,6 +52,7 @@ public struct ListLayout {
     var y = 0.0
     for row in rows {
       let style = rowStyle(row, frame: frame)
+      try checkRanges(style, textStyle: row.textStyle)
       let marker = markerColumn(row, style: style, frame: frame)
       let label = try self.label(row, marker: marker, style: style, frame: frame, warnings: &warnings)
       let placed = place(row, marker: marker, label: label, style: style, top: y, frame: frame)
@@ -90,6 +91,24 @@ public struct ListLayout {
     /// The canvas x of a span that starts `logicalX` points from the start edge.
     func x(_ logicalX: Double, width spanWidth: Double) -> Double {
       direction == .ltr ? logicalX : width - logicalX - spanWidth
+    }
+  }
+
+  /// Refuses values outside ``TokenRange`` (the theme loader refuses them in token files; a
+  /// `Theme` built in code is checked here).
+  func checkRanges(_ style: RowStyle, textStyle: TextStyle) throws(LayoutError) {
+    let (metrics, typography) = (style.metrics, style.typography)
+    let values: [(String, Double, TokenRange)] = [
+      ("font size", typography.fontSize, .fontSize), ("line height", typography.lineHeight, .lineHeight),
+      ("letter spacing", typography.letterSpacing, .letterSpacing),
+      ("column gap", metrics.columnGap, .spacing), ("padding block", metrics.paddingBlock, .spacing),
+      ("bullet container", metrics.bulletBoxWidth, .spacing), ("icon size", metrics.iconSize, .spacing),
+      ("label max width", metrics.labelMaxWidth, .labelWidth), ("padding inline", style.indent, .spacing),
+    ]
+    for (name, value, range) in values where !range.contains(value) {
+      throw .valueOutOfRange(
+        theme: "\(theme.name.rawValue)-\(theme.mode.rawValue)", value: "\(textStyle.tokenName) \(name)",
+        number: value, range: range)
     }
   }
 

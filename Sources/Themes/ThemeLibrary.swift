@@ -401,11 +401,16 @@ struct ThemeBuilder {
     return " (from \(last)\(file))"
   }
 
-  func px(_ path: String) throws(ThemeError) -> Double {
+  func px(_ path: String, in range: TokenRange) throws(ThemeError) -> Double {
     let t = try token(path)
     guard case .dimension(let value, let unit) = t.value else { throw wrongType(t, "dimension") }
     guard unit == "px" else {
       throw ThemeError(file: t.file, token: t.path, message: "unit \(MessageText.quoted(unit))\(origin(t)) is not supported by the renderer (use px)")
+    }
+    guard range.contains(value) else {
+      throw ThemeError(
+        file: t.file, token: t.path,
+        message: "\(TokenRange.format(value)) px\(origin(t)) is out of range: the renderer needs \(range)")
     }
     return value
   }
@@ -437,24 +442,24 @@ struct ThemeBuilder {
         file: ThemeLibrary.resolverFileName, message: "theme \(context) lacks required token \(path) (no source of the context defines it)")
     }
     func level(_ level: Int) throws(ThemeError) -> Double {
-      try px("bullet-list.space.padding-inline.level-\(level)")
+      try px("bullet-list.space.padding-inline.level-\(level)", in: .spacing)
     }
     let paddingInline = PerLevel(try level(0), try level(1), try level(2))
     func metrics(_ style: TextStyle) throws(ThemeError) -> BulletListMetrics {
       let r = style.tokenName
       return BulletListMetrics(
-        columnGap: try px("bullet-list.space.column-gap.\(r)"),
-        paddingBlock: try px("bullet-list.space.padding-block.\(r)"),
-        bulletBoxWidth: try px("bullet-list.size.bullet-container.\(r)"),
-        iconSize: try px("bullet-list.size.icon.\(r)"),
-        labelMaxWidth: try px("bullet-list.size.label-max-width.\(r)"))
+        columnGap: try px("bullet-list.space.column-gap.\(r)", in: .spacing),
+        paddingBlock: try px("bullet-list.space.padding-block.\(r)", in: .spacing),
+        bulletBoxWidth: try px("bullet-list.size.bullet-container.\(r)", in: .spacing),
+        iconSize: try px("bullet-list.size.icon.\(r)", in: .spacing),
+        labelMaxWidth: try px("bullet-list.size.label-max-width.\(r)", in: .labelWidth))
     }
     func typography(_ style: TextStyle) throws(ThemeError) -> Typography {
       let r = style.tokenName
       return Typography(
-        fontSize: try px("typography.\(r).font-size"),
-        lineHeight: try px("typography.\(r).line-height"),
-        letterSpacing: try px("typography.\(r).letter-spacing"),
+        fontSize: try px("typography.\(r).font-size", in: .fontSize),
+        lineHeight: try px("typography.\(r).line-height", in: .lineHeight),
+        letterSpacing: try px("typography.\(r).letter-spacing", in: .letterSpacing),
         regularWeight: try weight("typography.\(r).font-weight"),
         strongWeight: try weight("typography.\(r).font-weight-strong"))
     }

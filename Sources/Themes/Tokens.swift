@@ -251,57 +251,80 @@ struct TokenResolver {
     }
   }
 
+  /// The longest chain of aliases followed to reach a value (`a` → `b` → … → literal).
+  static let maxAliasDepth = 64
+
   /// Resolves every token, in document order; the first problem is thrown.
   mutating func resolveAll() throws(ThemeError) -> [ResolvedToken] {
     var out: [ResolvedToken] = []
     out.reserveCapacity(flat.count)
     for token in flat {
-      var stack: [String] = []
-      out.append(try resolve(token.path, stack: &stack))
+      out.append(try resolve(token.path))
     }
     return out
   }
 
-  private mutating func resolve(_ path: String, stack: inout [String]) throws(ThemeError) -> ResolvedToken {
+  /// Resolves `path`, following its aliases iteratively (no recursion, so a long chain cannot
+  /// overflow the stack) up to ``maxAliasDepth`` links; every token met on the way is resolved too.
+  private mutating func resolve(_ path: String) throws(ThemeError) -> ResolvedToken {
     if let done = resolved[path] { return done }
-    guard let index = indexByPath[path] else {
-      // Callers check existence first; this is a defensive message.
-      throw ThemeError(token: path, message: "no such token")
-    }
-    let token = flat[index]
-    let file = token.node.file
-    let declared = token.node.type ?? token.groupType
-    let result: ResolvedToken
-    if let target = try Self.aliasTarget(token.node.value, file: file, path: path) {
-      if let cycleStart = stack.firstIndex(of: target) ?? (target == path ? stack.count : nil) {
-        let chain = (stack[cycleStart...] + [path, target]).joined(separator: " -> ")
-        throw ThemeError(file: file, token: path, message: "alias cycle \(MessageText.value(chain, limit: 400))")
+    // The tokens whose values are aliases, from `path` on, with their targets.
+    var chain: [(token: FlatToken, target: String)] = []
+    var positions: [String: Int] = [:]
+    var current = path
+    var end: ResolvedToken
+    while true {
+      if let done = resolved[current] {
+        end = done
+        break
+      }
+      guard let index = indexByPath[current] else {
+        // Callers check existence first; this is a defensive message.
+        throw ThemeError(token: current, message: "no such token")
+      }
+      let token = flat[index]
+      let file = token.node.file
+      guard let target = try Self.aliasTarget(token.node.value, file: file, path: current) else {
+        guard let declared = token.node.type ?? token.groupType else {
+          throw ThemeError(
+            file: file, token: current,
+            message: "token has no $type (set it on the token or a parent group, or alias a typed token)")
+        }
+        let value = try TokenValueParser.parse(token.node.value, type: declared, file: file, path: current)
+        end = ResolvedToken(path: current, type: declared, value: value, file: file, aliasChain: [])
+        resolved[current] = end
+        break
+      }
+      positions[current] = chain.count
+      chain.append((token, target))
+      if let cycleStart = positions[target] {
+        let cycle = (chain[cycleStart...].map(\.token.path) + [target]).joined(separator: " -> ")
+        throw ThemeError(file: file, token: current, message: "alias cycle \(MessageText.value(cycle, limit: 400))")
       }
       guard indexByPath[target] != nil else {
-        throw ThemeError(file: file, token: path, message: "alias {\(MessageText.value(target))} points to no token")
+        throw ThemeError(file: file, token: current, message: "alias {\(MessageText.value(target))} points to no token")
       }
-      stack.append(path)
-      let resolvedTarget = try resolve(target, stack: &stack)
-      stack.removeLast()
-      if let declared, declared != resolvedTarget.type {
+      if chain.count > Self.maxAliasDepth {
         throw ThemeError(
-          file: file, token: path,
-          message: "is a \(declared) but its alias {\(MessageText.value(target))} is a \(resolvedTarget.type)")
+          file: chain[0].token.node.file, token: path,
+          message: "alias chain longer than \(Self.maxAliasDepth) links (\(MessageText.value(path)) -> \(MessageText.value(chain[1].token.path)) -> … -> \(MessageText.value(target))); shorten it")
       }
-      result = ResolvedToken(
-        path: path, type: resolvedTarget.type, value: resolvedTarget.value, file: file,
-        aliasChain: [target] + resolvedTarget.aliasChain)
-    } else {
-      guard let declared else {
-        throw ThemeError(
-          file: file, token: path,
-          message: "token has no $type (set it on the token or a parent group, or alias a typed token)")
-      }
-      let value = try TokenValueParser.parse(token.node.value, type: declared, file: file, path: path)
-      result = ResolvedToken(path: path, type: declared, value: value, file: file, aliasChain: [])
+      current = target
     }
-    resolved[path] = result
-    return result
+    // Back along the chain: each alias takes its target's value and type.
+    for (token, target) in chain.reversed() {
+      let file = token.node.file
+      if let declared = token.node.type ?? token.groupType, declared != end.type {
+        throw ThemeError(
+          file: file, token: token.path,
+          message: "is a \(declared) but its alias {\(MessageText.value(target))} is a \(end.type)")
+      }
+      end = ResolvedToken(
+        path: token.path, type: end.type, value: end.value, file: file,
+        aliasChain: [target] + end.aliasChain)
+      resolved[token.path] = end
+    }
+    return end
   }
 
   /// The target of a whole-value curly alias, nil for a literal value.
@@ -340,12 +363,14 @@ enum TokenValueParser {
         throw fail("unknown member \(MessageText.quoted(key)) in a \(type) value")
       }
       guard let value = json["value"]?.numberValue else { throw fail("a \(type) needs a numeric \"value\"") }
+      guard value.isFinite else { throw fail("a \(type) value must be a finite number") }
       guard let unit = json["unit"]?.stringValue, units.contains(unit) else {
         throw fail("a \(type) needs \"unit\" \(units.map { "\"\($0)\"" }.joined(separator: " or "))")
       }
       return type == "dimension" ? .dimension(value: value, unit: unit) : .duration(value: value, unit: unit)
     case "number":
       guard let n = json.numberValue else { throw fail("a number token needs a number, found \(json.kindName)") }
+      guard n.isFinite else { throw fail("a number token must be a finite number") }
       return .number(n)
     case "fontWeight":
       if let n = json.numberValue {
@@ -369,7 +394,7 @@ enum TokenValueParser {
       guard case .array(let items) = json, items.count == 4 else { throw fail("a cubicBezier must be an array of 4 numbers") }
       var values: [Double] = []
       for item in items {
-        guard let n = item.numberValue else { throw fail("a cubicBezier must be an array of 4 numbers") }
+        guard let n = item.numberValue, n.isFinite else { throw fail("a cubicBezier must be an array of 4 finite numbers") }
         values.append(n)
       }
       return .cubicBezier(values)

@@ -17,7 +17,7 @@ import Scene
 /// base librsvg refuses every URL but `data:`). A PNG icon is decoded within
 /// ``PNGDecodeLimits/icon``.
 /// An icon is parsed once per render and drawn once per size (for bitmaps, once per size and
-/// position within a pixel, at most 16 per size), and every row that uses it paints that same
+/// position within a pixel, at most 41 per size), and every row that uses it paints that same
 /// mask.
 final class IconImage {
   private enum Source {
@@ -190,23 +190,20 @@ final class SVGDocument {
   /// The whole document fitted into a `width`×`height`-point box whose corner lies `phase`
   /// into the bitmap's first pixel, rasterized at `pixelsPerPoint`: the same pixels as drawing
   /// the document straight onto a target at that position. One bitmap per size and phase,
-  /// however many rows use it; past ``Phase/maxPerSize`` phases of one size, the nearest phase
-  /// already drawn is used (a shift of a fraction of a pixel), so a hostile list cannot make an
-  /// icon be drawn once per row.
+  /// however many rows use it. Past ``Phase/maxExact`` phases of one size, phases are rounded to
+  /// a quarter of a pixel (at most 25 more bitmaps, an icon moved by at most 1/8 pixel), so a
+  /// hostile list cannot make an icon be drawn once per row.
   func raster(width: Double, height: Double, pixelsPerPoint: Int, phase wanted: Phase)
     throws(GraphicsError) -> CairoSurface
   {
     let size = SizeKey(width: width, height: height, pixelsPerPoint: pixelsPerPoint)
     var phases = rasters[size, default: [:]]
     if let mask = phases[wanted] { return mask }
-    if phases.count >= Phase.maxPerSize {
-      // Nearest first, then the smallest phase: the same choice whatever the dictionary's order.
-      let nearest = phases.min { a, b in
-        (wanted.distance(to: a.key), a.key) < (wanted.distance(to: b.key), b.key)
-      }
-      if let nearest { return nearest.value }
+    var phase = wanted
+    if phases.count >= Phase.maxExact {
+      phase = Phase(x: (wanted.x * 4).rounded() / 4, y: (wanted.y * 4).rounded() / 4)
+      if let mask = phases[phase] { return mask }
     }
-    let phase = wanted
     let stage = "drawing the icon \(path)"
     let scale = Double(pixelsPerPoint)
     let offsetX = phase.x
@@ -228,19 +225,13 @@ final class SVGDocument {
     return surface
   }
 
-  /// A position inside a pixel, in pixels (0 ≤ x, y < 1).
-  struct Phase: Hashable, Comparable {
+  /// A position inside a pixel, in pixels (0 ≤ x, y ≤ 1).
+  struct Phase: Hashable {
     var x: Double
     var y: Double
 
-    /// The most bitmaps drawn for one icon size.
-    static let maxPerSize = 16
-
-    /// The distance to `other`, in pixels (the larger of the two axes).
-    func distance(to other: Phase) -> Double { max(abs(x - other.x), abs(y - other.y)) }
-
-    /// Orders phases by x, then y.
-    static func < (a: Phase, b: Phase) -> Bool { (a.x, a.y) < (b.x, b.y) }
+    /// The most phases of one icon size drawn exactly; then they are rounded to a quarter pixel.
+    static let maxExact = 16
   }
 
   private struct SizeKey: Hashable {

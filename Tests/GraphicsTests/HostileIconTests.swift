@@ -182,6 +182,47 @@ struct HostileIconTests {
     #expect(image.pixel(x: 19, y: 17).red == 255)
   }
 
+  @Test("icons at 40 different sub-pixel positions are each drawn where they belong")
+  func subPixelPositions() throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // A 12×12-unit square in a 24-unit box: 10×10 points in the 20-point icon square.
+    let path = try icon("square.svg", #"<rect x="6" y="6" width="12" height="12"/>"#)
+    let one = Fixtures.scene(glyph: SceneGlyph(imageFile: path, tint: Fixtures.black))
+    let rows = (0..<40).map { index in
+      var row = one.rows[0]
+      row.path = "items[\(index)]"
+      row.icon = Rect(x: 10 + Double(index) * 0.0371, y: 8 + Double(index) * 36.023, width: 20, height: 20)
+      row.text.content = Fixtures.text("")
+      return row
+    }
+    let scene = Scene(
+      width: 60, height: 40 * 36.023 + 36, direction: .ltr, theme: .orange, mode: .light,
+      background: Fixtures.white, rows: rows)
+    let image = try renderer.rasterize(scene, scale: 2)
+    for (index, row) in rows.enumerated() {
+      guard let rect = row.icon else { continue }
+      // The probe (2…8 units) and the square (6…18 units), in pixels at scale 2.
+      let left = (rect.x + 2 * 20 / 24) * 2
+      let right = (rect.x + 18 * 20 / 24) * 2
+      let top = (rect.y + 2 * 20 / 24) * 2
+      let bottom = (rect.y + 18 * 20 / 24) * 2
+      var inkLeft = Int.max, inkRight = Int.min, inkTop = Int.max, inkBottom = Int.min
+      for y in Int(top) - 3...Int(bottom) + 3 {
+        for x in Int(left) - 3...Int(right) + 3 where image.pixel(x: x, y: y).red < 128 {
+          inkLeft = min(inkLeft, x)
+          inkRight = max(inkRight, x + 1)
+          inkTop = min(inkTop, y)
+          inkBottom = max(inkBottom, y + 1)
+        }
+      }
+      // Where the ink is: within half a pixel of the edges for the first 16 positions (drawn
+      // exactly), and 1/8 pixel more for the others (rounded to a quarter pixel).
+      let tolerance = index < 16 ? 0.5 : 0.625
+      #expect(abs(Double(inkLeft) - left) <= tolerance && abs(Double(inkRight) - right) <= tolerance, "row \(index)")
+      #expect(abs(Double(inkTop) - top) <= tolerance && abs(Double(inkBottom) - bottom) <= tolerance, "row \(index)")
+    }
+  }
+
   @Test("a PNG icon over its limits is refused with the file and the limit")
   func hugePNGIcon() throws {
     defer { try? FileManager.default.removeItem(at: folder) }

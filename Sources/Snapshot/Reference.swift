@@ -1,0 +1,29 @@
+import BulletList
+
+/// One reference the catalogue produces: a case rendered in one variant, and where its files live.
+public struct SnapshotReference: Hashable, Sendable, Identifiable {
+  /// The case name (its file name without `.json`).
+  public var caseName: String
+  /// How it is rendered.
+  public var variant: SnapshotVariant
+  /// The list to render.
+  public var list: OUDSBulletList
+
+  /// Creates a reference.
+  public init(caseName: String, variant: SnapshotVariant, list: OUDSBulletList) {
+    self.caseName = caseName
+    self.variant = variant
+    self.list = list
+  }
+
+  /// `<case>/<theme>-<mode>[-<suffix>]@<scale>x`: stable, readable, unique in a catalogue.
+  public var id: String { "\(caseName)/\(variant.name)" }
+
+  /// The PNG reference, relative to the snapshots folder: `<case>/<stem>@<scale>x.png`.
+  public var imagePath: String { "\(caseName)/\(variant.name).png" }
+
+  /// The layout JSON reference, relative to the snapshots folder: `<case>/<stem>.layout.json`.
+  ///
+  /// The layout does not depend on the scale, so the scales of one variant share this file.
+  public var layoutPath: String { "\(caseName)/\(variant.stem).layout.json" }
+}

@@ -1,0 +1,192 @@
+import BulletList
+import Layout
+import Primitives
+import SafeInput
+import Scene
+import StrictJSON
+import Themes
+
+/// Reads the `variants` key of a case file.
+///
+/// `variants` is absent (every theme × both modes at scale 2), one object, or an array of objects;
+/// each object is a group with optional keys `name`, `themes`, `modes`, `scale`, `textStyle`,
+/// `locale`, `direction`, `width`, `background` and `platform`.
+enum VariantParser {
+  static let allowedKeys = [
+    "name", "themes", "modes", "scale", "textStyle", "locale", "direction", "width", "background",
+    "platform",
+  ]
+
+  static func variants(of document: BulletListDocument, file: String) throws(SnapshotError)
+    -> [SnapshotVariant]
+  {
+    let groups: [(path: String, value: JSONValue)]
+    switch document.variants {
+    case nil: groups = [("variants", .object([]))]
+    case .object?: groups = [("variants", document.variants ?? .object([]))]
+    case .array(let elements)?:
+      guard !elements.isEmpty else { throw .variants(file: file, path: "variants", problem: "the array is empty") }
+      groups = elements.enumerated().map { ("variants[\($0.offset)]", $0.element) }
+    case let other?:
+      throw .variants(
+        file: file, path: "variants", problem: "expected an object or an array of objects, found \(other.kindName)")
+    }
+    var result: [SnapshotVariant] = []
+    var seen: [String: String] = [:]
+    for (path, value) in groups {
+      for variant in try group(value, at: path, file: file, document: document) {
+        if let earlier = seen[variant.name] {
+          throw .variants(
+            file: file, path: path, problem: "variant \(variant.name) is already produced by \(earlier); give one a \"name\"")
+        }
+        seen[variant.name] = path
+        result.append(variant)
+      }
+    }
+    return result
+  }
+
+  private static func group(
+    _ value: JSONValue, at path: String, file: String, document: BulletListDocument
+  ) throws(SnapshotError) -> [SnapshotVariant] {
+    func fail(_ key: String?, _ message: String) -> SnapshotError {
+      .variants(file: file, path: path + (key.map { ".\(MessageText.value($0))" } ?? ""), problem: message)
+    }
+    guard case .object(let members) = value else {
+      throw fail(nil, "expected an object, found \(value.kindName)")
+    }
+    var themes = ThemeName.allCases
+    var modes = ColorMode.allCases
+    var scales = [2]
+    var name: String?
+    var options = LayoutOptions(locale: document.locale, platform: document.platform ?? .ios)
+    var platforms = [options.platform]
+    var suffixParts: [String] = []
+    for (key, member) in members {
+      switch key {
+      case "name":
+        guard case .string(let text) = member, !text.isEmpty,
+          text.unicodeScalars.allSatisfy({
+            ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "."
+          })
+        else { throw fail(key, "expected a name of lower-case letters, digits, '-' and '.'") }
+        name = text
+      case "themes":
+        themes = try names(member, key: key, fail: fail)
+      case "modes":
+        modes = try names(member, key: key, fail: fail)
+      case "scale":
+        let numbers: [JSONValue]
+        if case .array(let elements) = member { numbers = elements } else { numbers = [member] }
+        scales = []
+        for number in numbers {
+          guard case .number(let n) = number, n.rounded() == n, n >= Double(PixelScale.supported.lowerBound),
+            n <= Double(PixelScale.supported.upperBound)
+          else {
+            throw fail(key, "expected a scale \(PixelScale.choices) (or an array of them)")
+          }
+          if !scales.contains(Int(n)) { scales.append(Int(n)) }
+        }
+        guard !scales.isEmpty else { throw fail(key, "expected at least one scale") }
+      case "textStyle":
+        let style: TextStyle = try oneName(member, key: key, expected: "\"bodyLarge\" or \"bodyMedium\"", fail: fail)
+        options.textStyleOverride = style
+        suffixParts.append(style.tokenName)
+      case "locale":
+        guard case .string(let text) = member, LocaleTag.isValid(text) else { throw fail(key, "expected a language tag such as \"ar\" or \"fr-FR\"") }
+        options.locale = text
+        suffixParts.append(text.lowercased().replacingOccurrences(of: "_", with: "-"))
+      case "direction":
+        let direction: LayoutDirection = try oneName(member, key: key, expected: "\"ltr\" or \"rtl\"", fail: fail)
+        options.direction = direction
+        suffixParts.append(direction.rawValue)
+      case "width":
+        guard case .number(let width) = member, width.isFinite, CanvasWidth.supported.contains(width) else {
+          let range = CanvasWidth.supported
+          throw fail(key, "expected a width in points from \(Int(range.lowerBound)) to \(Int(range.upperBound))")
+        }
+        options.width = width
+        suffixParts.append("w\(width.rounded() == width ? String(Int(width)) : String(width))")
+      case "background":
+        guard case .string(let text) = member, let background = BackgroundOption(rawValue: text) else {
+          throw fail(key, "expected \"theme\" or \"none\"")
+        }
+        options.background = background
+        if background == .none { suffixParts.append("transparent") }
+      case "platform":
+        platforms = try names(member, key: key, fail: fail)
+      default:
+        throw fail(key, "unknown key \(MessageText.quoted(key)) (allowed: \(allowedKeys.joined(separator: ", ")))")
+      }
+    }
+    let baseSuffix = name ?? (suffixParts.isEmpty ? nil : suffixParts.joined(separator: "-"))
+    var variants: [SnapshotVariant] = []
+    for theme in themes {
+      for mode in modes {
+        for platform in platforms {
+          // Android variants of a group end in `-android` (iOS ones keep the plain suffix),
+          // unless the whole case is an Android case.
+          var suffix = baseSuffix
+          if platform != (document.platform ?? .ios) {
+            suffix = (baseSuffix.map { $0 + "-" } ?? "") + platform.rawValue
+          }
+          var options = options
+          options.platform = platform
+          for scale in scales {
+            variants.append(
+              SnapshotVariant(theme: theme, mode: mode, scale: scale, suffix: suffix, options: options))
+          }
+        }
+      }
+    }
+    return variants
+  }
+
+  /// One name, read by ``Primitives/NamedValue/parse(_:)``; `expected` says what a non-string
+  /// should have been.
+  private static func oneName<Name: NamedValue>(
+    _ value: JSONValue, key: String, expected: String, fail: (String?, String) -> SnapshotError
+  ) throws(SnapshotError) -> Name {
+    guard case .string(let text) = value else { throw fail(key, "expected \(expected), found \(value.kindName)") }
+    do {
+      return try Name.parse(text)
+    } catch {
+      throw fail(key, error.description)
+    }
+  }
+
+  /// `"all"`, one name, or an array of names, each read by ``Primitives/NamedValue/parse(_:)``;
+  /// repeated names count once.
+  private static func names<Name: NamedValue>(
+    _ value: JSONValue, key: String, fail: (String?, String) -> SnapshotError
+  ) throws(SnapshotError) -> [Name] {
+    let texts: [String]
+    switch value {
+    case .string("all"): return Name.allCases
+    case .string(let one): texts = [one]
+    case .array(let elements):
+      var result: [String] = []
+      for element in elements {
+        guard case .string(let text) = element else {
+          throw fail(key, "expected \"all\" or an array of names, found \(element.kindName) in the array")
+        }
+        result.append(text)
+      }
+      guard !result.isEmpty else { throw fail(key, "the array is empty") }
+      texts = result
+    default:
+      throw fail(key, "expected \"all\" or an array of names, found \(value.kindName)")
+    }
+    var names: [Name] = []
+    for text in texts {
+      let name: Name
+      do {
+        name = try Name.parse(text)
+      } catch {
+        throw fail(key, error.description)
+      }
+      if !names.contains(name) { names.append(name) }
+    }
+    return names
+  }
+}

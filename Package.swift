@@ -53,8 +53,9 @@ let package = Package(
       name: "CCommonMark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
-    // reading user files (regular files only, size limits), references confined to a folder,
-    // escaping echoed input, strict numbers
+    // the leaf every stage may use for files and threads: reading user files (regular files only,
+    // size limits), references confined to a folder, escaping echoed input, strict numbers, atomic
+    // writes that never replace an input (`AtomicFile`), and the one lock helper (`Locked`)
     .target(name: "SafeInput", dependencies: ["Primitives"]),
     // the plain values every stage speaks: colour, geometry, marker shapes, names, text style,
     // and the one rule for echoing input in a message
@@ -120,7 +121,9 @@ let package = Package(
       exclude: ["ReferenceTokens"]),
     .testTarget(
       name: "LayoutTests",
-      dependencies: ["BulletList", "Themes", "Scene", "Layout", "Graphics", "BulletListRenderer", "Primitives"]),
+      dependencies: [
+        "BulletList", "Themes", "Scene", "Layout", "Graphics", "BulletListRenderer", "Primitives", "SafeInput",
+      ]),
     .testTarget(
       name: "GraphicsTests",
       dependencies: ["Scene", "Themes", "VectorAsset", "Graphics", "CSpng", "Primitives"]),

@@ -349,7 +349,7 @@ public final class BulletListRenderer {
       return pictures
     }
     // The serial encoder queue appends one result per job, in job order; `sync` waits for them.
-    let encoded = EncodedPictures()
+    let encoded = Locked<[Result<Data, GraphicsError>]>([])
     let encoder = DispatchQueue(label: "ouds-render.png-encoder")
     var drawn: [(job: (theme: ThemeName, mode: ColorMode, options: LayoutOptions), scene: Scene, warnings: [String])] = []
     defer { encoder.sync {} }  // never leave the encoder running past a thrown error
@@ -364,12 +364,13 @@ public final class BulletListRenderer {
       }
       drawn.append((job, laidOut.scene, laidOut.warnings))
       encoder.async {
-        encoded.results.append(Result { () throws(GraphicsError) in try bitmap.encodePNG() })
+        let result = Result { () throws(GraphicsError) in try bitmap.encodePNG() }
+        encoded.withLock { $0.append(result) }
       }
     }
     encoder.sync {}
     var pictures: [RenderedList] = []
-    for (picture, result) in zip(drawn, encoded.results) {
+    for (picture, result) in zip(drawn, encoded.withLock { $0 }) {
       let data: Data
       do {
         data = try result.get()
@@ -383,12 +384,6 @@ public final class BulletListRenderer {
     }
     return pictures
   }
-}
-
-/// The PNG encodings of ``BulletListRenderer/renderAll(_:combinations:platforms:options:format:)``,
-/// appended only on its serial encoder queue and read after that queue has drained.
-private final class EncodedPictures: @unchecked Sendable {
-  var results: [Result<Data, GraphicsError>] = []
 }
 
 extension FontManifest {

@@ -1,5 +1,6 @@
 import CGraphics
 import Foundation
+import SafeInput
 
 /// A folder the ``FontLocator`` searches, and why it is searched.
 public struct FontFolder: Hashable, Sendable, CustomStringConvertible {
@@ -73,7 +74,7 @@ public struct LocatedFont: Hashable, Sendable {
 /// requested source are hashed, each once.
 ///
 /// Thread-safe: one locator can serve several renderers on several threads.
-public final class FontLocator: @unchecked Sendable {
+public final class FontLocator: Sendable {
   /// The environment variable that lists extra font folders, separated by `:`.
   public static let environmentVariable = "OUDS_FONT_DIRS"
   /// The most directory entries the walk visits over all folders.
@@ -84,10 +85,14 @@ public final class FontLocator: @unchecked Sendable {
   /// The folders searched, in order.
   public let folders: [FontFolder]
 
-  private let lock = NSLock()
-  private var index: [String: [URL]]?
-  private var truncated = false
-  private var hashes: [String: String] = [:]
+  /// The file names found by the walk (made on first use) and the hashes computed so far.
+  private struct SearchState: Sendable {
+    var index: [String: [URL]]?
+    var truncated = false
+    var hashes: [String: String] = [:]
+  }
+
+  private let state = Locked(SearchState())
 
   /// A locator over exactly `folders`.
   public init(folders: [FontFolder]) {
@@ -172,10 +177,10 @@ public final class FontLocator: @unchecked Sendable {
 
   /// Whether the walk stopped at ``maxEntries`` before visiting every folder.
   public var searchWasTruncated: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    if index == nil { buildIndex() }
-    return truncated
+    state.withLock { state in
+      if state.index == nil { buildIndex(into: &state) }
+      return state.truncated
+    }
   }
 
   /// The SHA-256 of a regular file (symbolic links followed), computed once per path; nil for
@@ -184,27 +189,22 @@ public final class FontLocator: @unchecked Sendable {
   /// ``SafeInput/UserFile``: the type is checked on the open descriptor, so nothing can block.
   public func sha256(of url: URL) -> String? {
     let path = url.path
-    lock.lock()
-    let known = hashes[path]
-    lock.unlock()
-    if let known { return known }
+    if let known = state.withLock({ $0.hashes[path] }) { return known }
     guard let sha = SHA256Digest.hex(ofFileAt: url) else { return nil }
-    lock.lock()
-    hashes[path] = sha
-    lock.unlock()
+    state.withLock { $0.hashes[path] = sha }
     return sha
   }
 
   /// The files called `name` in the folders, in search order.
   private func files(named name: String) -> [URL] {
-    lock.lock()
-    defer { lock.unlock() }
-    if index == nil { buildIndex() }
-    return index?[name] ?? []
+    state.withLock { state in
+      if state.index == nil { buildIndex(into: &state) }
+      return state.index?[name] ?? []
+    }
   }
 
   /// Walks every folder once (bounded), recording every file name; called with the lock held.
-  private func buildIndex() {
+  private func buildIndex(into state: inout SearchState) {
     var index: [String: [URL]] = [:]
     var visited = Set<String>()
     var budget = Self.maxEntries
@@ -220,7 +220,7 @@ public final class FontLocator: @unchecked Sendable {
         for name in names.sorted() {
           budget -= 1
           if budget < 0 {
-            truncated = true
+            state.truncated = true
             break outer
           }
           let url = directory.appendingPathComponent(name)
@@ -234,6 +234,6 @@ public final class FontLocator: @unchecked Sendable {
         }
       }
     }
-    self.index = index
+    state.index = index
   }
 }

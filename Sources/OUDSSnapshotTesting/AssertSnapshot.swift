@@ -148,24 +148,20 @@ public func verifySnapshot(
 }
 
 /// Renderers shared by tests that may run in parallel: each is used by one test at a time.
+///
+/// A renderer is not thread-safe (Pango), but it may move from thread to thread: the pool hands
+/// each one to a single caller at a time, which is what makes the pool `Sendable`.
 final class RendererPool: @unchecked Sendable {
   static let shared = RendererPool()
-  private let lock = NSLock()
-  private var idle: [String: [BulletListRenderer]] = [:]
+  private let idle = Locked<[String: [BulletListRenderer]]>([:])
 
   func withRenderer<Value>(
     themes: URL?, fonts: URL?, _ body: (BulletListRenderer) throws -> Value
   ) throws -> Value {
     let key = "\(themes?.path ?? "")|\(fonts?.path ?? "")"
-    lock.lock()
-    let pooled = idle[key]?.popLast()
-    lock.unlock()
+    let pooled = idle.withLock { $0[key]?.popLast() }
     let renderer = try pooled ?? BulletListRenderer(themesDirectory: themes, brandFontDirectory: fonts)
-    defer {
-      lock.lock()
-      idle[key, default: []].append(renderer)
-      lock.unlock()
-    }
+    defer { idle.withLock { $0[key, default: []].append(renderer) } }
     return try body(renderer)
   }
 }

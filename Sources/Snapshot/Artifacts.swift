@@ -47,8 +47,8 @@ public enum SnapshotArtifacts {
     try AtomicFile.write(
       Data(), to: directory.appendingPathComponent(markerFileName).path, createDirectories: true, protecting: inputs)
     let failures = report.failures
-    let written = ParallelItems<String>()
-    let errors = ParallelItems<WriteFailure>()
+    let written = Locked<[String]>([])
+    let errors = Locked<[WriteFailure]>([])
     DispatchQueue.concurrentPerform(iterations: failures.count) { index in
       let outcome = failures[index]
       let folder = directory.appendingPathComponent(folder(for: outcome.reference))
@@ -56,13 +56,13 @@ public enum SnapshotArtifacts {
         for (name, data) in try files(for: outcome) {
           let path = folder.appendingPathComponent(name).path
           try AtomicFile.write(data, to: path, createDirectories: true, protecting: inputs)
-          written.append(path)
+          written.withLock { $0.append(path) }
         }
       } catch {
-        errors.append((outcome.reference.id, "\(error)"))
+        errors.withLock { $0.append((outcome.reference.id, "\(error)")) }
       }
     }
-    if let first = firstFailure(errors.all) {
+    if let first = firstFailure(errors.withLock { $0 }) {
       throw SnapshotError.artifactsNotWritten(reference: first.reference, reason: first.reason)
     }
     let junit = directory.appendingPathComponent("junit.xml").path
@@ -73,7 +73,7 @@ public enum SnapshotArtifacts {
     try AtomicFile.write(
       Data(SnapshotSummary.text(report, acceptCommand: acceptCommand).utf8), to: summary, createDirectories: true,
       protecting: inputs)
-    return written.all.sorted() + [junit, summary]
+    return written.withLock { $0 }.sorted() + [junit, summary]
   }
 
   /// Writes the artifacts of one failure into `<directory>/<case>/<variant>/`, leaving the rest of
@@ -108,25 +108,6 @@ public enum SnapshotArtifacts {
       files.append(("layout.diff", Data((header + outcome.layoutDiff.joined(separator: "\n") + "\n").utf8)))
     }
     return files
-  }
-}
-
-/// A list filled from several threads.
-final class ParallelItems<Item: Sendable>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var items: [Item] = []
-
-  func append(_ item: Item) {
-    lock.lock()
-    items.append(item)
-    lock.unlock()
-  }
-
-  /// Everything appended so far, in no particular order.
-  var all: [Item] {
-    lock.lock()
-    defer { lock.unlock() }
-    return items
   }
 }
 

@@ -72,7 +72,7 @@ public enum ReviewReport {
         Data(), to: images.appendingPathComponent(imagesMarker).path, createDirectories: true,
         protecting: report.inputFiles)
     }
-    let errors = ParallelItems<WriteFailure>()
+    let errors = Locked<[WriteFailure]>([])
     DispatchQueue.concurrentPerform(iterations: failures.count) { index in
       let outcome = failures[index]
       let folder = images.appendingPathComponent(imageFolder(outcome.reference))
@@ -82,10 +82,10 @@ public enum ReviewReport {
             data, to: folder.appendingPathComponent(name).path, createDirectories: true, protecting: report.inputFiles)
         }
       } catch {
-        errors.append((outcome.reference.id, "\(error)"))
+        errors.withLock { $0.append((outcome.reference.id, "\(error)")) }
       }
     }
-    if let first = firstFailure(errors.all) {
+    if let first = firstFailure(errors.withLock { $0 }) {
       throw SnapshotError.reviewImagesNotWritten(reference: first.reference, reason: first.reason)
     }
     let html = page(report, commands: commands, title: title)

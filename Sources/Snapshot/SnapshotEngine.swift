@@ -218,35 +218,43 @@ public final class SnapshotEngine: Sendable {
     let order = references.enumerated().sorted {
       ($0.element.variant.theme.rawValue, $0.offset) < ($1.element.variant.theme.rawValue, $1.offset)
     }.map(\.offset)
-    let state = WorkerState(count: references.count)
-    let failedSetup = WorkerState(count: jobs)
+    let shared = Locked(RunState(references: references.count, workers: jobs))
     DispatchQueue.concurrentPerform(iterations: jobs) { worker in
       let renderer: BulletListRenderer
       do {
         renderer = try self.makeRenderer(location: location, library: library)
       } catch {
-        failedSetup.setError(worker, error)
+        shared.withLock { $0.setupErrors[worker] = error }
         return
       }
-      while let next = state.nextIndex() {
+      while let next = shared.withLock({ $0.takeNext() }) {
         let index = order[next]
         let reference = references[index]
+        let theme = reference.variant.theme
         let outcome = work(renderer, reference)
-        state.set(index, outcome)
-        // Fingerprint only the fonts a render really used (not for skipped references).
-        if outcome.status != .skipped && outcome.status != .error {
-          state.noteTheme(reference.variant.theme, renderer: renderer)
+        let fontsKnown = shared.withLock { state in
+          state.outcomes[index] = outcome
+          return state.fonts[theme] != nil
+        }
+        // Fingerprint only the fonts a render really used (not for skipped references), once per theme.
+        if !fontsKnown, outcome.status != .skipped, outcome.status != .error,
+          let files = try? renderer.fontSet(for: theme).files
+        {
+          shared.withLock { $0.fonts[theme] = files }
         }
       }
     }
-    if let error = failedSetup.firstError, state.completed == 0 {
-      throw error
+    let state = shared.withLock { $0 }
+    let setupError = state.setupErrors.lazy.compactMap { $0 }.first
+    if let setupError, state.outcomes.allSatisfy({ $0 == nil }) {
+      throw setupError
     }
     var outcomes: [SnapshotOutcome] = []
     for (index, reference) in references.enumerated() {
       outcomes.append(
-        state.outcome(index)
-          ?? SnapshotOutcome(reference: reference, status: .error, message: "not rendered: \(failedSetup.firstError.map { "\($0)" } ?? "internal error")"))
+        state.outcomes[index]
+          ?? SnapshotOutcome(
+            reference: reference, status: .error, message: "not rendered: \(setupError.map { "\($0)" } ?? "internal error")"))
     }
     outcomes.sort { $0.reference.id < $1.reference.id }
     var environment = state.environment()
@@ -298,69 +306,32 @@ public final class SnapshotEngine: Sendable {
   }
 }
 
-/// Shared state of the workers of one run: the next index, the outcomes, the fonts seen.
-final class WorkerState: @unchecked Sendable {
-  private let lock = NSLock()
-  private var next = 0
-  private var outcomes: [SnapshotOutcome?]
-  private var errors: [(any Error)?]
-  private var fonts: [ThemeName: [LoadedFont]] = [:]
-  private(set) var completed = 0
+/// What the workers of one run share (behind a ``SafeInput/Locked``): the next reference to take,
+/// the outcomes, the errors of workers that could not start, and the fonts each theme loaded.
+struct RunState: Sendable {
+  /// The next position in the run's order.
+  var next = 0
+  /// One slot per reference, in the order of the references handed to the run.
+  var outcomes: [SnapshotOutcome?]
+  /// One slot per worker: why it could not make a renderer.
+  var setupErrors: [(any Error)?]
+  /// The font files of each theme, noted the first time a worker rendered it successfully.
+  var fonts: [ThemeName: [LoadedFont]] = [:]
 
-  init(count: Int) {
-    outcomes = Array(repeating: nil, count: count)
-    errors = Array(repeating: nil, count: count)
+  init(references: Int, workers: Int) {
+    outcomes = Array(repeating: nil, count: references)
+    setupErrors = Array(repeating: nil, count: workers)
   }
 
-  func nextIndex() -> Int? {
-    lock.lock()
-    defer { lock.unlock() }
+  /// The next position to render, or nil when every reference was taken.
+  mutating func takeNext() -> Int? {
     guard next < outcomes.count else { return nil }
     next += 1
     return next - 1
   }
 
-  func set(_ index: Int, _ outcome: SnapshotOutcome) {
-    lock.lock()
-    outcomes[index] = outcome
-    completed += 1
-    lock.unlock()
-  }
-
-  func outcome(_ index: Int) -> SnapshotOutcome? {
-    lock.lock()
-    defer { lock.unlock() }
-    return outcomes[index]
-  }
-
-  func setError(_ index: Int, _ error: any Error) {
-    lock.lock()
-    errors[index] = error
-    lock.unlock()
-  }
-
-  var firstError: (any Error)? {
-    lock.lock()
-    defer { lock.unlock() }
-    return errors.compactMap { $0 }.first
-  }
-
-  /// Records the font files of `theme` the first time a worker used it successfully.
-  func noteTheme(_ theme: ThemeName, renderer: BulletListRenderer) {
-    lock.lock()
-    let known = fonts[theme] != nil
-    lock.unlock()
-    guard !known, let set = try? renderer.fontSet(for: theme) else { return }
-    let files = set.files
-    lock.lock()
-    fonts[theme] = files
-    lock.unlock()
-  }
-
   /// The fingerprint of the stack and of the fonts each rendered theme used.
   func environment() -> SnapshotEnvironment {
-    lock.lock()
-    defer { lock.unlock() }
     var records: [String: [SnapshotEnvironment.Font]] = [:]
     for (theme, files) in fonts { records[theme.rawValue] = files.map(SnapshotEnvironment.Font.init) }
     return SnapshotEnvironment(renderStack: RenderStack.current(), fonts: records)
@@ -368,8 +339,6 @@ final class WorkerState: @unchecked Sendable {
 
   /// Every font file the rendered themes loaded, in theme order, each once.
   func loadedFonts() -> [LoadedFont] {
-    lock.lock()
-    defer { lock.unlock() }
     var files: [LoadedFont] = []
     for theme in ThemeName.allCases {
       for file in fonts[theme] ?? [] where !files.contains(where: { $0.url == file.url }) {

@@ -1,4 +1,3 @@
-import BulletListRenderer
 import Dispatch
 import Foundation
 import SafeInput
@@ -12,27 +11,16 @@ struct AtomicFileTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let path = folder.appendingPathComponent("shared.json").path
     let contents = (0..<16).map { Data(String(repeating: "\($0 % 10)", count: 100_000).utf8) }
-    let failures = Failures()
+    let failures = Locked<[String]>([])
     DispatchQueue.concurrentPerform(iterations: contents.count) { index in
-      do { try AtomicFile.write(contents[index], to: path, protecting: InputFiles()) } catch { failures.add("\(error)") }
+      do {
+        try AtomicFile.write(contents[index], to: path, protecting: InputFiles())
+      } catch {
+        failures.withLock { $0.append("\(error)") }
+      }
     }
-    #expect(failures.all.isEmpty)
+    #expect(failures.withLock { $0 }.isEmpty)
     #expect(contents.contains(try Data(contentsOf: URL(fileURLWithPath: path))))
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["shared.json"])
-  }
-}
-
-final class Failures: @unchecked Sendable {
-  private let lock = NSLock()
-  private var messages: [String] = []
-  func add(_ message: String) {
-    lock.lock()
-    messages.append(message)
-    lock.unlock()
-  }
-  var all: [String] {
-    lock.lock()
-    defer { lock.unlock() }
-    return messages
   }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SafeInput
 import Testing
 
 /// The package root: …/Tests/CLITests/CLISupport.swift → …
@@ -162,8 +163,11 @@ func runBounded(_ arguments: [String], in directory: URL, stdout: String?, timeo
   process.terminationHandler = { _ in finished.signal() }
   try process.run()
   // Read stderr while waiting, so a chatty process never blocks on a full pipe.
-  let collected = StderrCollector()
-  let reader = Thread { collected.data = err.fileHandleForReading.readDataToEndOfFile() }
+  let collected = Locked<Data?>(nil)  // nil until the pipe reached its end
+  let reader = Thread {
+    let bytes = err.fileHandleForReading.readDataToEndOfFile()
+    collected.withLock { $0 = bytes }
+  }
   reader.start()
   var timedOut = false
   if finished.wait(timeout: .now() + timeout) == .timedOut {
@@ -171,18 +175,11 @@ func runBounded(_ arguments: [String], in directory: URL, stdout: String?, timeo
     process.terminate()
     finished.wait()
   }
-  while !collected.done { usleep(1000) }
-  return BoundedRunResult(
-    status: process.terminationStatus, stderr: String(decoding: collected.data, as: UTF8.self), timedOut: timedOut)
-}
-
-/// The bytes read from a process's standard error on another thread.
-final class StderrCollector: @unchecked Sendable {
-  private let lock = NSLock()
-  private var bytes: Data?
-  var data: Data {
-    get { lock.lock(); defer { lock.unlock() }; return bytes ?? Data() }
-    set { lock.lock(); bytes = newValue; lock.unlock() }
+  var stderr: Data?
+  while stderr == nil {
+    stderr = collected.withLock { $0 }
+    if stderr == nil { usleep(1000) }
   }
-  var done: Bool { lock.lock(); defer { lock.unlock() }; return bytes != nil }
+  return BoundedRunResult(
+    status: process.terminationStatus, stderr: String(decoding: stderr ?? Data(), as: UTF8.self), timedOut: timedOut)
 }

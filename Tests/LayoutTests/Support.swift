@@ -4,6 +4,7 @@ import Foundation
 import Graphics
 import Layout
 import Primitives
+import SafeInput
 import Scene
 import Themes
 
@@ -11,19 +12,18 @@ import Themes
 let repositoryRoot = URL(fileURLWithPath: #filePath)
   .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-/// One renderer for the whole suite (fonts are loaded once); guarded because tests run in parallel.
+/// One renderer for the whole suite (fonts are loaded once); tests run in parallel, so each uses
+/// it while holding its lock (a renderer is not thread-safe, which is why this is `@unchecked`).
 final class SharedRenderer: @unchecked Sendable {
   static let shared = SharedRenderer()
-  private let lock = NSLock()
-  private var renderer: BulletListRenderer?
+  private let renderer = Locked<BulletListRenderer?>(nil)
 
   func with<T>(_ body: (BulletListRenderer) throws -> T) throws -> T {
-    lock.lock()
-    defer { lock.unlock() }
-    let renderer =
-      try self.renderer ?? BulletListRenderer(themesDirectory: repositoryRoot.appendingPathComponent("Themes"))
-    self.renderer = renderer
-    return try body(renderer)
+    try renderer.withLock { (cached: inout BulletListRenderer?) throws -> T in
+      let renderer = try cached ?? BulletListRenderer(themesDirectory: repositoryRoot.appendingPathComponent("Themes"))
+      cached = renderer
+      return try body(renderer)
+    }
   }
 }
 

@@ -110,32 +110,13 @@ extension ImageDiff {
   static func decodeInParallel(
     _ first: Data, _ second: Data
   ) -> (Result<RasterImage, GraphicsError>, Result<RasterImage, GraphicsError>) {
-    let slots = DecodeSlots()
+    let slots = Locked<[Result<RasterImage, GraphicsError>?]>([nil, nil])
     DispatchQueue.concurrentPerform(iterations: 2) { index in
       let data = index == 0 ? first : second
       let decoded = Result { () throws(GraphicsError) -> RasterImage in try PNGCodec.decode(data) }
-      slots.store(decoded, at: index)
+      slots.withLock { $0[index] = decoded }
     }
-    return slots.results()
-  }
-}
-
-/// Two result slots filled from two threads.
-private final class DecodeSlots: @unchecked Sendable {
-  private let lock = NSLock()
-  private var slots: [Result<RasterImage, GraphicsError>?] = [nil, nil]
-
-  func store(_ result: Result<RasterImage, GraphicsError>, at index: Int) {
-    lock.lock()
-    slots[index] = result
-    lock.unlock()
-  }
-
-  func results() -> (Result<RasterImage, GraphicsError>, Result<RasterImage, GraphicsError>) {
-    lock.lock()
-    defer { lock.unlock() }
-    let missing = Result<RasterImage, GraphicsError>.failure(
-      .pngDecodingFailed(reason: "not decoded"))
-    return (slots[0] ?? missing, slots[1] ?? missing)
+    let missing = Result<RasterImage, GraphicsError>.failure(.pngDecodingFailed(reason: "not decoded"))
+    return slots.withLock { ($0[0] ?? missing, $0[1] ?? missing) }
   }
 }

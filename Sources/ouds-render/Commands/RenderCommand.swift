@@ -1,5 +1,6 @@
 import BulletListRenderer
 import Foundation
+import SafeInput
 
 /// `ouds-render render`: draws a list to PNG, SVG or PDF.
 enum RenderCommand {

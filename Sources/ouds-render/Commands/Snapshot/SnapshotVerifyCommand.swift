@@ -1,5 +1,6 @@
 import BulletListRenderer
 import Foundation
+import SafeInput
 import Snapshot
 
 /// `ouds-render snapshot verify`: renders the catalogue and compares it with the references.

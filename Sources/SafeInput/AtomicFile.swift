@@ -1,5 +1,4 @@
 import Foundation
-import SafeInput
 
 #if canImport(Glibc)
   import Glibc
@@ -32,6 +31,12 @@ public struct FileWriteError: Error, Hashable, Sendable, CustomStringConvertible
 /// regular file: a folder, a symbolic link (such as `/dev/stdout` or `/proc/self/fd/N`), a FIFO,
 /// a device or a socket is refused. The temporary file is named `.<name>.<UUID>.tmp` and is
 /// removed when the write fails.
+///
+/// Every file the package writes goes through ``write(_:to:createDirectories:protecting:)``.
+/// Foundation's `Data.write(to:options: .atomic)` does not fit: its temporary file has a private
+/// name (`.dat.nosync…`), so the leftovers of a killed run could not be told from a user's files
+/// and removed (``removeStaleTemporaryFiles(under:olderThan:)``), and on some errors (`EBUSY`) it
+/// falls back to writing the target in place.
 public enum AtomicFile {
   /// Writes `data` to `path`, creating missing parent folders when `createDirectories` is true;
   /// refuses when `path` names one of `inputs` (the files the run read).
@@ -88,7 +93,8 @@ public enum AtomicFile {
     }
   }
 
-  /// Whether `name` is the name of a temporary file of ``write(_:to:createDirectories:)``: `.<name>.<UUID>.tmp`.
+  /// Whether `name` is the name of a temporary file of ``write(_:to:createDirectories:protecting:)``:
+  /// `.<name>.<UUID>.tmp`.
   public static func isTemporaryFileName(_ name: String) -> Bool {
     guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return false }
     let stem = name.dropLast(4)

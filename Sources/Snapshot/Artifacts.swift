@@ -89,10 +89,11 @@ public enum SnapshotArtifacts {
   /// The artifact files of one failure, name → bytes; without `side-by-side.png` when `sideBySide` is false.
   static func files(for outcome: SnapshotOutcome, sideBySide: Bool = true) throws -> [(String, Data)] {
     var files: [(String, Data)] = []
-    if let expectedPNG = outcome.expectedPNG { files.append(("expected.png", expectedPNG)) }
-    if let actual = outcome.actualImage {
+    if let evidence = outcome.evidence {
+      if let expectedPNG = evidence.expectedPNG { files.append(("expected.png", expectedPNG)) }
+      let actual = evidence.actualImage
       files.append(("actual.png", try PNGCodec.encode(actual)))
-      if let expected = outcome.expectedImage, let diff = outcome.diff {
+      if let expected = evidence.expectedImage, let diff = outcome.diff {
         let diffImage = ImageDiff.diffImage(expected: expected, actual: actual, result: diff)
         files.append(("diff.png", try PNGCodec.encode(diffImage)))
         if sideBySide {
@@ -100,9 +101,11 @@ public enum SnapshotArtifacts {
             ("side-by-side.png", try PNGCodec.encode(ImageDiff.sideBySide(expected: expected, actual: actual, diff: diffImage))))
         }
       }
+      if let expectedLayout = evidence.expectedLayout {
+        files.append(("expected.layout.json", Data(expectedLayout.utf8)))
+      }
+      files.append(("actual.layout.json", Data(evidence.actualLayout.utf8)))
     }
-    if let expectedLayout = outcome.expectedLayout { files.append(("expected.layout.json", Data(expectedLayout.utf8))) }
-    if let actualLayout = outcome.actualLayout { files.append(("actual.layout.json", Data(actualLayout.utf8))) }
     if !outcome.layoutDiff.isEmpty {
       let header = "--- \(outcome.reference.layoutPath) (reference)\n+++ \(outcome.reference.layoutPath) (this render)\n"
       files.append(("layout.diff", Data((header + outcome.layoutDiff.joined(separator: "\n") + "\n").utf8)))
@@ -209,7 +212,7 @@ public enum SnapshotSummary {
       let layoutLines = outcome.layoutDiff.filter { $0.hasPrefix("-") || $0.hasPrefix("+") }.count
       rows.append([
         displayStatus(outcome), outcome.reference.id, pixels, ratio, regions,
-        outcome.expectedLayout == nil && outcome.status != .changed ? "-" : "\(layoutLines) lines",
+        outcome.evidence?.expectedLayout == nil && outcome.status != .changed ? "-" : "\(layoutLines) lines",
       ])
     }
     let widths = (0..<6).map { column in rows.map { $0[column].count }.max() ?? 0 }

@@ -21,7 +21,9 @@ extension SnapshotEngine {
     do {
       render = try Render(reference, renderer: renderer, snapshotsDirectory: directory, sourceDirectory: sourceDirectory)
     } catch {
-      return SnapshotOutcome(reference: reference, status: .error, message: "cannot render: \(error)", seconds: seconds())
+      return SnapshotOutcome(
+        reference: reference, result: .failed(SnapshotFailure(kind: .error, message: "cannot render: \(error)")),
+        seconds: seconds())
     }
     let imageURL = directory.appendingPathComponent(reference.imagePath)
     let layoutURL = directory.appendingPathComponent(reference.layoutPath)
@@ -40,53 +42,55 @@ extension SnapshotEngine {
     let expectedLayout = readReference(layoutURL, reference.layoutPath, kind: .referenceLayout)
       .map { String(decoding: $0, as: UTF8.self) }
     if !unreadable.isEmpty {
-      var outcome = SnapshotOutcome(
-        reference: reference, status: .error, message: unreadable.joined(separator: "; ") + "; re-record it",
-        seconds: seconds())
-      outcome.actualImage = render.image
-      outcome.actualLayout = render.layoutJSON
-      outcome.expectedLayout = expectedLayout
-      return outcome
+      let failure = SnapshotFailure(
+        kind: .error, message: unreadable.joined(separator: "; ") + "; re-record it",
+        evidence: FailureEvidence(
+          actualImage: render.image, actualLayout: render.layoutJSON, expectedLayout: expectedLayout))
+      return SnapshotOutcome(reference: reference, result: .failed(failure), seconds: seconds())
     }
 
-    var outcome = SnapshotOutcome(reference: reference, status: .passed)
+    var kind: SnapshotFailure.Kind?  // nil while the reference passes
+    var message: String?
+    var diff: DiffResult?
+    var expectedImage: RasterImage?
     if let expectedData {
       do {
         let expected = try PNGCodec.decode(expectedData)
-        let diff = ImageDiff.compare(expected: expected, actual: render.image, options: options)
-        outcome.diff = diff
-        if !diff.passes {
-          outcome.status = .changed
-          outcome.expectedImage = expected
+        let comparison = ImageDiff.compare(expected: expected, actual: render.image, options: options)
+        diff = comparison
+        if !comparison.passes {
+          kind = .changed
+          expectedImage = expected
         }
       } catch {
-        outcome.status = .error
-        outcome.message = "\(MessageText.path(reference.imagePath)) is not a readable PNG (\(error)); re-record it"
+        kind = .error
+        message = "\(MessageText.path(reference.imagePath)) is not a readable PNG (\(error)); re-record it"
       }
     }
+    var layoutDiff: [String] = []
     if let expectedLayout {
-      outcome.layoutDiff = TextDiff.unified(old: expectedLayout, new: render.layoutJSON)
-      if !outcome.layoutDiff.isEmpty, outcome.status == .passed { outcome.status = .changed }
+      layoutDiff = TextDiff.unified(old: expectedLayout, new: render.layoutJSON)
+      if !layoutDiff.isEmpty, kind == nil { kind = .changed }
     }
     if expectedData == nil || expectedLayout == nil {
       let missing = [expectedData == nil ? reference.imagePath : nil, expectedLayout == nil ? reference.layoutPath : nil]
         .compactMap { $0 }
       let note = "no reference: \(missing.joined(separator: " and ")) missing (record it with 'ouds-render snapshot record --missing')"
-      if outcome.status == .error {
-        outcome.message = [outcome.message, note].compactMap { $0 }.joined(separator: "; ")
+      if kind == .error {
+        message = [message, note].compactMap { $0 }.joined(separator: "; ")
       } else {
-        outcome.status = .missing
-        outcome.message = note
+        kind = .missing
+        message = note
       }
     }
-    if outcome.isFailure {
-      outcome.expectedPNG = expectedData
-      outcome.actualImage = render.image
-      outcome.actualLayout = render.layoutJSON
-      outcome.expectedLayout = expectedLayout
+    guard let kind else {
+      return SnapshotOutcome(reference: reference, result: .passed(diff), seconds: seconds())
     }
-    outcome.seconds = seconds()
-    return outcome
+    let evidence = FailureEvidence(
+      actualImage: render.image, actualLayout: render.layoutJSON, expectedPNG: expectedData,
+      expectedImage: expectedImage, expectedLayout: expectedLayout)
+    let failure = SnapshotFailure(kind: kind, diff: diff, layoutDiff: layoutDiff, message: message, evidence: evidence)
+    return SnapshotOutcome(reference: reference, result: .failed(failure), seconds: seconds())
   }
 
   /// Records one reference under `directory` in `mode`; the building block of record and `assertSnapshot`.
@@ -116,13 +120,12 @@ extension SnapshotEngine {
         if checkExisting {
           return check(reference, in: directory, renderer: renderer, options: options, sourceDirectory: sourceDirectory)
         }
-        return SnapshotOutcome(reference: reference, status: .skipped, message: "exists, not checked (record --missing)")
+        return SnapshotOutcome(reference: reference, result: .skipped(reason: "exists, not checked (record --missing)"))
       }
     case .failed:
       let verified = check(reference, in: directory, renderer: renderer, options: options, sourceDirectory: sourceDirectory)
       // An unreadable reference is a failure too: its message says to re-record it.
-      guard verified.status == .changed || verified.status == .missing || verified.status == .error
-      else { return verified }
+      guard verified.isFailure else { return verified }
     case .all:
       break
     }
@@ -141,13 +144,11 @@ extension SnapshotEngine {
         wrote.append(reference.layoutPath)
       }
       let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-      if wrote.isEmpty {
-        return SnapshotOutcome(reference: reference, status: .passed, seconds: seconds)
-      }
       return SnapshotOutcome(
-        reference: reference, status: .recorded, message: "wrote " + wrote.joined(separator: ", "), seconds: seconds)
+        reference: reference, result: wrote.isEmpty ? .passed(nil) : .recorded(written: wrote), seconds: seconds)
     } catch {
-      return SnapshotOutcome(reference: reference, status: .error, message: "cannot record: \(MessageText.escaped("\(error)"))")
+      let failure = SnapshotFailure(kind: .error, message: "cannot record: \(MessageText.escaped("\(error)"))")
+      return SnapshotOutcome(reference: reference, result: .failed(failure))
     }
   }
 

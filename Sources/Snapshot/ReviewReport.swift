@@ -204,11 +204,12 @@ public enum ReviewReport {
     let reference = outcome.reference
     let id = html(reference.id)
     let status = SnapshotSummary.displayStatus(outcome)
-    let expectedSize = outcome.expectedImage.map { PixelSize(width: $0.width, height: $0.height) }
-    let actualSize = outcome.actualImage.map { PixelSize(width: $0.width, height: $0.height) }
-    let hasExpected = outcome.expectedPNG != nil
-    let hasActual = outcome.actualImage != nil
-    let hasDiff = outcome.expectedImage != nil && outcome.actualImage != nil && outcome.diff != nil
+    let evidence = outcome.evidence
+    let expectedSize = evidence?.expectedImage.map { PixelSize(width: $0.width, height: $0.height) }
+    let actualSize = evidence.map { PixelSize(width: $0.actualImage.width, height: $0.actualImage.height) }
+    let hasExpected = evidence?.expectedPNG != nil
+    let hasActual = evidence != nil
+    let hasDiff = evidence?.expectedImage != nil && outcome.diff != nil
     let diffSize = expectedSize.flatMap { e in
       actualSize.map { a in PixelSize(width: max(e.width, a.width), height: max(e.height, a.height)) }
     }

@@ -101,8 +101,7 @@ public final class SnapshotEngine: Sendable {
         reference, in: directory, renderer: renderer, mode: mode, options: self.configuration.diffOptions,
         sourceDirectory: cases, checkExisting: checkExisting, protecting: caseFiles)
     }
-    report.written = report.outcomes.filter { $0.status == .recorded }
-      .flatMap { $0.message.map { Self.writtenPaths(from: $0) } ?? [] }
+    report.written = report.outcomes.flatMap(\.written)
     // An unreadable fingerprint (an older format) is rewritten.
     let existing = (try? SnapshotEnvironment.read(from: directory)) ?? nil
     if let environment = report.environment, mode != .never {
@@ -126,11 +125,6 @@ public final class SnapshotEngine: Sendable {
 
   /// Temporary files of interrupted writes older than this (seconds) are removed by `record`: 5 s.
   public static let staleTemporaryAge: TimeInterval = 5
-
-  static func writtenPaths(from message: String) -> [String] {
-    guard message.hasPrefix("wrote ") else { return [] }
-    return message.dropFirst(6).components(separatedBy: ", ")
-  }
 
   // MARK: - Prune
 
@@ -251,10 +245,9 @@ public final class SnapshotEngine: Sendable {
     }
     var outcomes: [SnapshotOutcome] = []
     for (index, reference) in references.enumerated() {
-      outcomes.append(
-        state.outcomes[index]
-          ?? SnapshotOutcome(
-            reference: reference, status: .error, message: "not rendered: \(setupError.map { "\($0)" } ?? "internal error")"))
+      let notRendered = SnapshotFailure(
+        kind: .error, message: "not rendered: \(setupError.map { "\($0)" } ?? "internal error")")
+      outcomes.append(state.outcomes[index] ?? SnapshotOutcome(reference: reference, result: .failed(notRendered)))
     }
     outcomes.sort { $0.reference.id < $1.reference.id }
     var environment = state.environment()

@@ -4,7 +4,7 @@ import Graphics
 
 /// What happened to one reference in a verify or record run.
 public struct SnapshotOutcome: Sendable {
-  /// The result of one reference.
+  /// The result of one reference, without its details.
   public enum Status: String, Sendable {
     /// The render matches the PNG and the layout JSON.
     case passed
@@ -22,39 +22,72 @@ public struct SnapshotOutcome: Sendable {
 
   /// The reference.
   public var reference: SnapshotReference
-  /// The result.
-  public var status: Status
-  /// The pixel comparison, when both images existed.
-  public var diff: DiffResult?
-  /// The unified diff of the layout JSON reference against the render; empty when equal.
-  public var layoutDiff: [String]
-  /// A one-line explanation for `missing`, `error` and `recorded`.
-  public var message: String?
-  /// The reference PNG's bytes, kept only for failures.
-  public var expectedPNG: Data?
-  /// The decoded reference, kept only for failures.
-  public var expectedImage: RasterImage?
-  /// The fresh render, kept only for failures.
-  public var actualImage: RasterImage?
-  /// The render's layout JSON, kept only for failures.
-  public var actualLayout: String?
-  /// The reference's layout JSON, kept only for failures.
-  public var expectedLayout: String?
+  /// The result, with what each kind of result carries.
+  public var result: SnapshotResult
   /// Seconds spent on this reference.
   public var seconds: Double
 
   /// Creates an outcome.
-  public init(reference: SnapshotReference, status: Status, message: String? = nil, seconds: Double = 0) {
+  public init(reference: SnapshotReference, result: SnapshotResult, seconds: Double = 0) {
     self.reference = reference
-    self.status = status
-    self.diff = nil
-    self.layoutDiff = []
-    self.message = message
+    self.result = result
     self.seconds = seconds
   }
 
+  /// The result without its details.
+  public var status: Status {
+    switch result {
+    case .passed: return .passed
+    case .recorded: return .recorded
+    case .skipped: return .skipped
+    case .failed(let failure):
+      switch failure.kind {
+      case .changed: return .changed
+      case .missing: return .missing
+      case .error: return .error
+      }
+    }
+  }
+
+  /// The failure, when the reference makes the run fail.
+  public var failure: SnapshotFailure? {
+    if case .failed(let failure) = result { return failure }
+    return nil
+  }
+
+  /// What a person needs to see a failure (the render, the reference), when the render succeeded.
+  public var evidence: FailureEvidence? { failure?.evidence }
+
+  /// The pixel comparison, when both images existed.
+  public var diff: DiffResult? {
+    switch result {
+    case .passed(let diff): return diff
+    case .failed(let failure): return failure.diff
+    case .recorded, .skipped: return nil
+    }
+  }
+
+  /// The unified diff of the layout JSON reference against the render; empty when equal.
+  public var layoutDiff: [String] { failure?.layoutDiff ?? [] }
+
+  /// The files this run wrote for the reference, relative to the references folder (PNG first).
+  public var written: [String] {
+    if case .recorded(let written) = result { return written }
+    return []
+  }
+
+  /// A one-line explanation for `missing`, `error`, `recorded` (`wrote <files>`) and `skipped`.
+  public var message: String? {
+    switch result {
+    case .passed: return nil
+    case .recorded(let written): return "wrote " + written.joined(separator: ", ")
+    case .skipped(let reason): return reason
+    case .failed(let failure): return failure.message
+    }
+  }
+
   /// Whether this reference makes the run fail: changed, missing or an error.
-  public var isFailure: Bool { status == .changed || status == .missing || status == .error }
+  public var isFailure: Bool { failure != nil }
 
   /// One line saying why the reference failed (or what was done), e.g. `1532 pixels differ (0.066%) in 2 regions: …; layout: 4 lines differ`.
   public var reason: String {
@@ -75,6 +108,81 @@ public struct SnapshotOutcome: Sendable {
   }
 }
 
+/// What happened to one reference, with what each result carries.
+public enum SnapshotResult: Sendable {
+  /// The render matches the reference; the pixel comparison (identical, or within tolerance),
+  /// nil when a record run found nothing to rewrite without comparing.
+  case passed(DiffResult?)
+  /// This run wrote the reference's files: paths relative to the references folder, PNG first.
+  case recorded(written: [String])
+  /// Not looked at, and why (record `--missing` leaves existing references alone).
+  case skipped(reason: String)
+  /// The reference makes the run fail.
+  case failed(SnapshotFailure)
+}
+
+/// Why a reference fails a run, and the evidence.
+public struct SnapshotFailure: Sendable {
+  /// How it fails.
+  public enum Kind: String, Sendable {
+    /// The pixels or the layout JSON differ from the reference.
+    case changed
+    /// The reference PNG or layout JSON does not exist.
+    case missing
+    /// The case could not be rendered or the reference could not be read.
+    case error
+  }
+
+  /// How it fails.
+  public var kind: Kind
+  /// The pixel comparison, when both images existed and the reference PNG decoded.
+  public var diff: DiffResult?
+  /// The unified diff of the layout JSON reference against the render; empty when equal or absent.
+  public var layoutDiff: [String]
+  /// A one-line explanation (always set for `missing` and `error`).
+  public var message: String?
+  /// The render and the reference, when the render succeeded.
+  public var evidence: FailureEvidence?
+
+  /// Creates a failure.
+  public init(
+    kind: Kind, diff: DiffResult? = nil, layoutDiff: [String] = [], message: String? = nil,
+    evidence: FailureEvidence? = nil
+  ) {
+    self.kind = kind
+    self.diff = diff
+    self.layoutDiff = layoutDiff
+    self.message = message
+    self.evidence = evidence
+  }
+}
+
+/// The files behind a failure: the fresh render, and the reference as far as it exists.
+public struct FailureEvidence: Sendable {
+  /// The fresh render.
+  public var actualImage: RasterImage
+  /// The render's layout JSON.
+  public var actualLayout: String
+  /// The reference PNG's bytes, when the file exists.
+  public var expectedPNG: Data?
+  /// The decoded reference, when its pixels differ from the render.
+  public var expectedImage: RasterImage?
+  /// The reference's layout JSON, when the file exists.
+  public var expectedLayout: String?
+
+  /// Creates the evidence of a failure.
+  public init(
+    actualImage: RasterImage, actualLayout: String, expectedPNG: Data? = nil, expectedImage: RasterImage? = nil,
+    expectedLayout: String? = nil
+  ) {
+    self.actualImage = actualImage
+    self.actualLayout = actualLayout
+    self.expectedPNG = expectedPNG
+    self.expectedImage = expectedImage
+    self.expectedLayout = expectedLayout
+  }
+}
+
 /// The result of a verify or record run over a selection of the catalogue.
 public struct SnapshotRunReport: Sendable {
   /// One outcome per selected reference, sorted by id.
@@ -83,7 +191,8 @@ public struct SnapshotRunReport: Sendable {
   public var environmentDifferences: [String]
   /// The fingerprint of this machine for the themes that were rendered.
   public var environment: SnapshotEnvironment?
-  /// Files this run wrote, relative to the snapshots folder.
+  /// Files this run wrote, relative to the snapshots folder: each recorded reference's files in id
+  /// order (``SnapshotOutcome/written``), then `ENVIRONMENT.json` when it changed.
   public var written: [String]
   /// Wall-clock seconds of the run.
   public var seconds: Double

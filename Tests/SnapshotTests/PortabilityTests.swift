@@ -154,13 +154,9 @@ struct PortabilityTests {
   @Test("a layout-only change reads 'layout' with identical pixels, aligned")
   func layoutOnlyTable() throws {
     func outcome(_ caseName: String, _ diff: DiffResult?, layout: [String]) -> SnapshotOutcome {
-      var outcome = SnapshotOutcome(
+      SnapshotOutcome(
         reference: SnapshotReference(caseName: caseName, variant: SnapshotVariant(theme: .orange, mode: .light), list: RecordModeTests.list),
-        status: .changed)
-      outcome.diff = diff
-      outcome.layoutDiff = layout
-      outcome.expectedLayout = "{}"
-      return outcome
+        result: .failed(SnapshotFailure(kind: .changed, diff: diff, layoutDiff: layout)))
     }
     let layoutOnly = outcome("moved", .identical, layout: [" {", #"-  "x" : 96"#, #"+  "x" : 56"#])
     #expect(SnapshotSummary.displayStatus(layoutOnly) == "layout")

@@ -66,23 +66,33 @@ enum ReviewPage {
     tall.variant = SnapshotVariant(theme: .orange, mode: .light)
     let expected = bands(width: 1080, height: 6000, black: nil)
     let actual = bands(width: 1080, height: 6000, black: 3000..<3100)
-    var tallOutcome = SnapshotOutcome(reference: tall, status: .changed)
-    tallOutcome.expectedPNG = try PNGCodec.encode(expected)
-    tallOutcome.expectedImage = expected
-    tallOutcome.actualImage = actual
-    tallOutcome.diff = ImageDiff.compare(expected: expected, actual: actual)
+    let tallEvidence = FailureEvidence(
+      actualImage: actual, actualLayout: "", expectedPNG: try PNGCodec.encode(expected), expectedImage: expected)
+    let tallOutcome = SnapshotOutcome(
+      reference: tall,
+      result: .failed(
+        SnapshotFailure(kind: .changed, diff: ImageDiff.compare(expected: expected, actual: actual), evidence: tallEvidence)))
 
     var white = template
     white.caseName = "white-list"
     white.variant = SnapshotVariant(theme: .sosh, mode: .dark)
-    var whiteOutcome = SnapshotOutcome(reference: white, status: .missing, message: "no reference: white-list/sosh-dark@2x.png missing")
-    whiteOutcome.actualImage = RasterImage(width: 600, height: 300, pixels: [UInt8](repeating: 255, count: 600 * 300 * 4))
+    let whiteImage = RasterImage(width: 600, height: 300, pixels: [UInt8](repeating: 255, count: 600 * 300 * 4))
+    let whiteOutcome = SnapshotOutcome(
+      reference: white,
+      result: .failed(
+        SnapshotFailure(
+          kind: .missing, message: "no reference: white-list/sosh-dark@2x.png missing",
+          evidence: FailureEvidence(actualImage: whiteImage, actualLayout: ""))))
 
     var hostile = template
     hostile.caseName = "hostile"
     hostile.variant = SnapshotVariant(theme: .wireframe, mode: .light)
-    var hostileOutcome = SnapshotOutcome(reference: hostile, status: .error, message: hostileText)
-    hostileOutcome.layoutDiff = ["@@ -1 +1 @@", "-</pre><script>alert(2)</script>", "+" + hostileText]
+    let hostileOutcome = SnapshotOutcome(
+      reference: hostile,
+      result: .failed(
+        SnapshotFailure(
+          kind: .error, layoutDiff: ["@@ -1 +1 @@", "-</pre><script>alert(2)</script>", "+" + hostileText],
+          message: hostileText)))
 
     let outcomes = (real.outcomes + [tallOutcome, whiteOutcome, hostileOutcome]).sorted { $0.reference.id < $1.reference.id }
     let report = SnapshotRunReport(

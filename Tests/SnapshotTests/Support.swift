@@ -112,15 +112,15 @@ enum Baseline {
     let folder = try temporaryFolder("baseline").appendingPathComponent("Snapshots")
     try FileManager.default.copyItem(at: Repo.snapshots, to: folder)
     for outcome in report.failures {
-      guard let image = outcome.actualImage, let layout = outcome.actualLayout else {
+      guard let evidence = outcome.evidence else {
         throw SupportFailure(
           "baseline: \(outcome.reference.id) failed without a render: \(outcome.reason)")
       }
       let png = folder.appendingPathComponent(outcome.reference.imagePath)
       try FileManager.default.createDirectory(
         at: png.deletingLastPathComponent(), withIntermediateDirectories: true)
-      try PNGCodec.encode(image).write(to: png)
-      try Data(layout.utf8).write(to: folder.appendingPathComponent(outcome.reference.layoutPath))
+      try PNGCodec.encode(evidence.actualImage).write(to: png)
+      try Data(evidence.actualLayout.utf8).write(to: folder.appendingPathComponent(outcome.reference.layoutPath))
     }
     guard let environment = report.environment else {
       throw SupportFailure("baseline: the shared run has no environment")

@@ -42,7 +42,7 @@ struct EngineTests {
     let report = try engine.verify(engine.catalogue.select(filter: try SnapshotFilter("sample-3.2,demo-bare")))
     #expect(report.succeeded)
     #expect(report.count(.passed) == report.outcomes.count)
-    #expect(report.outcomes.allSatisfy { $0.diff == .identical && $0.layoutDiff.isEmpty && $0.actualImage == nil })
+    #expect(report.outcomes.allSatisfy { $0.diff == .identical && $0.layoutDiff.isEmpty && $0.evidence == nil })
     #expect(report.environmentDifferences.isEmpty)
     #expect(try snapshotFiles(folder) == before)
   }
@@ -82,6 +82,15 @@ struct EngineTests {
     try "{}\n".write(to: layout, atomically: true, encoding: .utf8)
     let third = try engine.record(references, mode: .failed)
     #expect(third.written == ["sample-2/sosh-light.layout.json"])
+    // The files come from the outcome's data, PNG first; the message only shows them.
+    let rewritten = try #require(third.outcomes.first { $0.status == .recorded })
+    guard case .recorded(let written) = rewritten.result else {
+      Issue.record("expected a recorded result, got \(rewritten.result)")
+      return
+    }
+    #expect(written == [references[1].layoutPath])
+    #expect(rewritten.message == "wrote sample-2/sosh-light.layout.json")
+    #expect(first.outcomes.map(\.written) == [[references[0].imagePath, references[0].layoutPath]])
     let all = try engine.record(references, mode: .all)
     #expect(all.written.isEmpty)
     #expect(try FileManager.default.attributesOfItem(atPath: png.path)[.modificationDate] as? Date == modified)

@@ -131,7 +131,7 @@ let package = Package(
       name: "SnapshotTests",
       dependencies: [
         "BulletList", "BulletListRenderer", "Themes", "Scene", "Graphics", "SafeInput", "Snapshot",
-        "OUDSSnapshotTesting", "Primitives", "ouds-render",
+        "OUDSSnapshotTesting", "Primitives", "StrictJSON", "ouds-render",
       ]),
     .testTarget(
       name: "CLITests",

@@ -11,18 +11,12 @@ public struct BulletListDocument: Hashable, Sendable {
   public var locale: String?
   /// The `platform` of the document (whose rules to draw with), when given.
   public var platform: OUDSBulletList.Platform?
-  /// The `variants` object of a snapshot case, kept as JSON for the catalogue; nil elsewhere.
-  public var variants: JSONValue?
 
   /// Creates a document.
-  public init(
-    list: OUDSBulletList, locale: String? = nil, platform: OUDSBulletList.Platform? = nil,
-    variants: JSONValue? = nil
-  ) {
+  public init(list: OUDSBulletList, locale: String? = nil, platform: OUDSBulletList.Platform? = nil) {
     self.list = list
     self.locale = locale
     self.platform = platform
-    self.variants = variants
   }
 }
 
@@ -46,18 +40,28 @@ public struct ListReader: Sendable {
   /// folder, FIFO or device is refused without blocking.
   /// - Throws: `BulletListError` naming the file and the JSON path.
   public func read(file path: String, kind: UserFileKind = .list) throws(BulletListError) -> BulletListDocument {
-    let url = URL(fileURLWithPath: path)
-    let data: Data
-    do {
-      data = try UserFile.read(path, kind: kind)
-    } catch {
-      throw BulletListError(file: path, path: "", message: error.reason)
+    try read(file: path, kind: kind, settingAside: []).document
+  }
+
+  /// Reads a list embedded in a larger JSON file, such as a snapshot case file: the top-level
+  /// members named in `keys` belong to the caller (the catalogue's `variants`); they are set aside
+  /// and returned, and the rest of the object is read as a list document.
+  ///
+  /// Only the caller that names a key accepts it: for every other reader it stays an unknown key.
+  /// - Throws: `BulletListError` naming the file and the JSON path.
+  public func read(file path: String, kind: UserFileKind = .list, settingAside keys: Set<String>)
+    throws(BulletListError) -> (document: BulletListDocument, setAside: [String: JSONValue])
+  {
+    var root = try Self.json(file: path, kind: kind)
+    var setAside: [String: JSONValue] = [:]
+    if !keys.isEmpty, case .object(let members) = root {
+      for member in members where keys.contains(member.key) { setAside[member.key] = member.value }
+      root = .object(members.filter { !keys.contains($0.key) })
     }
-    guard let text = String(data: data, encoding: .utf8) else {
-      throw BulletListError(file: path, path: "", message: "the file is not UTF-8 text")
-    }
     do {
-      return try read(json: text, baseDirectory: url.deletingLastPathComponent().path)
+      let context = Context(
+        baseDirectory: URL(fileURLWithPath: path).deletingLastPathComponent().path, markdownParser: markdownParser)
+      return (try context.document(root), setAside)
     } catch {
       throw error.inFile(path)
     }
@@ -68,14 +72,36 @@ public struct ListReader: Sendable {
   public func read(json text: String, baseDirectory: String) throws(BulletListError)
     -> BulletListDocument
   {
-    let root: JSONValue
+    try Context(baseDirectory: baseDirectory, markdownParser: markdownParser).document(Self.json(text))
+  }
+
+  /// The JSON value of the file at `path`: a regular file of at most `kind.maximumBytes`, UTF-8,
+  /// strict JSON.
+  /// - Throws: `BulletListError` naming the file (and the line and column of a syntax error).
+  private static func json(file path: String, kind: UserFileKind) throws(BulletListError) -> JSONValue {
+    let data: Data
     do {
-      root = try JSONParser.parse(text)
+      data = try UserFile.read(path, kind: kind)
+    } catch {
+      throw BulletListError(file: path, path: "", message: error.reason)
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw BulletListError(file: path, path: "", message: "the file is not UTF-8 text")
+    }
+    do {
+      return try json(text)
+    } catch {
+      throw error.inFile(path)
+    }
+  }
+
+  /// `text` parsed as strict JSON.
+  private static func json(_ text: String) throws(BulletListError) -> JSONValue {
+    do {
+      return try JSONParser.parse(text)
     } catch {
       throw BulletListError(path: "", message: error.description)
     }
-    let context = Context(baseDirectory: baseDirectory, markdownParser: markdownParser)
-    return try context.document(root)
   }
 
   private struct Context {
@@ -124,7 +150,7 @@ public struct ListReader: Sendable {
       let members = try members(
         root, at: "",
         allowed: [
-          "$schema", "type", "textStyle", "isBold", "items", "locale", "platform", "variants",
+          "$schema", "type", "textStyle", "isBold", "items", "locale", "platform",
         ])
       var type = OUDSBulletList.ListType.unordered(asset: .bullet, isBranded: false)
       var textStyle = OUDSBulletList.TextStyle.bodyLarge
@@ -132,7 +158,6 @@ public struct ListReader: Sendable {
       var items: [OUDSBulletList.Item]?
       var locale: String?
       var platform: OUDSBulletList.Platform?
-      var variants: JSONValue?
       for (key, value) in members {
         switch key {
         case "type": type = try listType(value, at: key)
@@ -151,14 +176,13 @@ public struct ListReader: Sendable {
               "unknown platform \"\(name.escapedForMessage)\" (expected \(OUDSBulletList.Platform.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")))")
           }
           platform = named
-        case "variants": variants = value
         default: break  // $schema
         }
       }
       guard let items else { throw fail("items", "missing required key \"items\"") }
       return BulletListDocument(
         list: OUDSBulletList(type: type, textStyle: textStyle, isBold: isBold, items: items),
-        locale: locale, platform: platform, variants: variants)
+        locale: locale, platform: platform)
     }
 
     func items(_ value: JSONValue, at path: String) throws(BulletListError) -> [OUDSBulletList.Item] {

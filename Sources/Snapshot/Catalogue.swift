@@ -25,7 +25,7 @@ public struct SnapshotCatalogue: Sendable {
   /// Reads every `*.json` file of `<directory>/cases/` and expands its variants.
   /// - Parameter reader: the list reader (use `BulletListRenderer.listReader()` for Markdown labels).
   /// - Throws: `SnapshotError` when the case folder is missing or holds no case file at all.
-  public init(directory: URL, reader: ListReader) throws {
+  public init(directory: URL, reader: ListReader) throws(SnapshotError) {
     self.directory = directory.standardizedFileURL
     let casesFolder = self.directory.appendingPathComponent(Self.casesFolderName)
     var isDirectory: ObjCBool = false
@@ -60,16 +60,24 @@ public struct SnapshotCatalogue: Sendable {
         fail("\(displayPath): \(problem)")
         continue
       }
+      // A case file is a list plus the catalogue's `variants` key, which the list reader sets aside.
+      let document: BulletListDocument
+      let variants: JSONValue?
       do {
-        let document = try reader.read(file: file.path, kind: .caseFile)
-        let variants = try VariantParser.variants(of: document, file: displayPath)
-        cases.append(SnapshotCase(name: name, file: file, document: document, variants: variants))
-      } catch let error as BulletListError {
-        var relative = error
-        relative.file = displayPath
-        fail(relative.description)
+        let read = try reader.read(file: file.path, kind: .caseFile, settingAside: [VariantParser.key])
+        document = read.document
+        variants = read.setAside[VariantParser.key]
       } catch {
-        fail("\(error)")
+        fail(error.inFile(displayPath).description)
+        continue
+      }
+      do {
+        cases.append(
+          SnapshotCase(
+            name: name, file: file, document: document,
+            variants: try VariantParser.variants(of: variants, document: document, file: displayPath)))
+      } catch {
+        fail(error.description)
       }
     }
     guard !cases.isEmpty || !broken.isEmpty else {
@@ -81,7 +89,7 @@ public struct SnapshotCatalogue: Sendable {
 
   /// Reads the catalogue with a list reader that understands `markdown` labels (libcmark).
   /// - Throws: `SnapshotError` when the case folder is missing or empty.
-  public init(directory: URL) throws {
+  public init(directory: URL) throws(SnapshotError) {
     try self.init(directory: directory, reader: BulletListRenderer.markdownListReader())
   }
 

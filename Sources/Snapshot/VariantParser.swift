@@ -12,24 +12,30 @@ import Themes
 /// each object is a group with optional keys `name`, `themes`, `modes`, `scale`, `textStyle`,
 /// `locale`, `direction`, `width`, `background` and `platform`.
 enum VariantParser {
+  /// The key of a case file that holds the variants; the rest of the file is the list.
+  static let key = "variants"
+
+  /// The keys of a variant group.
   static let allowedKeys = [
     "name", "themes", "modes", "scale", "textStyle", "locale", "direction", "width", "background",
     "platform",
   ]
 
-  static func variants(of document: BulletListDocument, file: String) throws(SnapshotError)
+  /// The variants of a case whose `variants` value is `value` (nil when absent) and whose list is
+  /// `document`; `file` is the case file as errors name it (`cases/sample-2.json`).
+  static func variants(of value: JSONValue?, document: BulletListDocument, file: String) throws(SnapshotError)
     -> [SnapshotVariant]
   {
     let groups: [(path: String, value: JSONValue)]
-    switch document.variants {
-    case nil: groups = [("variants", .object([]))]
-    case .object?: groups = [("variants", document.variants ?? .object([]))]
+    switch value {
+    case nil: groups = [(key, .object([]))]
+    case .object?: groups = [(key, value ?? .object([]))]
     case .array(let elements)?:
-      guard !elements.isEmpty else { throw .variants(file: file, path: "variants", problem: "the array is empty") }
-      groups = elements.enumerated().map { ("variants[\($0.offset)]", $0.element) }
+      guard !elements.isEmpty else { throw .variants(file: file, path: key, problem: "the array is empty") }
+      groups = elements.enumerated().map { ("\(key)[\($0.offset)]", $0.element) }
     case let other?:
       throw .variants(
-        file: file, path: "variants", problem: "expected an object or an array of objects, found \(other.kindName)")
+        file: file, path: key, problem: "expected an object or an array of objects, found \(other.kindName)")
     }
     var result: [SnapshotVariant] = []
     var seen: [String: String] = [:]

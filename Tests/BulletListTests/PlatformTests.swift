@@ -10,8 +10,10 @@ struct PlatformTests {
   let casesFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Snapshots/cases")
 
+  /// The list of a case file, read as the catalogue reads it (its `variants` key set aside).
   func demo(_ name: String) throws -> OUDSBulletList {
-    try ListReader().read(file: casesFolder.appendingPathComponent("\(name).json").path).list
+    try ListReader().read(file: casesFolder.appendingPathComponent("\(name).json").path, settingAside: ["variants"])
+      .document.list
   }
 
   /// The bullet level of every row that draws a theme bullet, by path.

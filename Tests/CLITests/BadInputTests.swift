@@ -24,6 +24,15 @@ struct BadInputTests {
       stderr: "error: \(list): malformed JSON at line 3, column 3: expected ',' or ']', found '{'")
   }
 
+  @Test("a list file with the snapshot catalogue's 'variants' key is an unknown-key error naming the file")
+  func variantsKey() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let list = try write(#"{"items": [{"label": "x"}], "variants": {"themes": ["sosh"]}}"#, "list.json", in: folder)
+    try expectFailure(["render", list, "-o", "out.png"], in: folder,
+      stderr: #"error: \#(list): variants: unknown key "variants" (allowed: $schema, isBold, items, locale, platform, textStyle, type)"#)
+  }
+
   @Test("a fourth nesting level names the item path")
   func fourthLevel() throws {
     let folder = try temporaryFolder()
@@ -66,7 +75,7 @@ struct BadInputTests {
     let text = try String(contentsOfFile: manifest, encoding: .utf8)
     try text.replacingOccurrences(of: "LiberationSans-Regular.ttf", with: "Missing-Regular.ttf")
       .write(toFile: manifest, atomically: true, encoding: .utf8)
-    let result = try run(["render", repositoryRoot.path + "/Snapshots/cases/sample-1.json", "--themes", themes.path, "-o", "out.png"], in: folder)
+    let result = try run(["render", repositoryRoot.path + "/Snapshots/cases/sample-2.json", "--themes", themes.path, "-o", "out.png"], in: folder)
     #expect(result.status == 1)
     #expect(result.stderr.hasPrefix("error: missing font file: Missing-Regular.ttf (package fonts-liberation2, for orange); looked in "))
     #expect(result.stderr.hasSuffix("; install the package (apt-get install fonts-liberation2) or put the files in a folder given with --font-dir or OUDS_FONT_DIRS\n"))
@@ -78,7 +87,7 @@ struct BadInputTests {
   func unwritable() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let list = repositoryRoot.path + "/Snapshots/cases/sample-1.json"
+    let list = repositoryRoot.path + "/Snapshots/cases/sample-2.json"
     let result = try run(["render", list, "-o", "/nonexistent-folder/out.png"], in: folder)
     #expect(result.status == 1)
     #expect(result.stderr == "error: cannot write /nonexistent-folder/out.png: folder /nonexistent-folder does not exist\n")
@@ -109,7 +118,7 @@ struct BadInputTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let themes = try copyOfThemes(in: folder)
     try "{ not json".write(toFile: themes.path + "/themes.resolver.json", atomically: true, encoding: .utf8)
-    let result = try run(["render", repositoryRoot.path + "/Snapshots/cases/sample-1.json", "--themes", themes.path, "-o", "out.png"], in: folder)
+    let result = try run(["render", repositoryRoot.path + "/Snapshots/cases/sample-2.json", "--themes", themes.path, "-o", "out.png"], in: folder)
     #expect(result.status == 1)
     #expect(result.stderr.hasPrefix("error: "))
     #expect(result.stderr.contains("themes.resolver.json"))
@@ -133,14 +142,14 @@ struct BadInputTests {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     try expectFailure(["render", "nope.json", "-o", "out.png"], in: folder, stderr: "error: nope.json: no such file")
-    try expectFailure(["render", repositoryRoot.path + "/Snapshots/cases/sample-1.json", "--font-dir", "/no/fonts", "-o", "out.png"],
+    try expectFailure(["render", repositoryRoot.path + "/Snapshots/cases/sample-2.json", "--font-dir", "/no/fonts", "-o", "out.png"],
       in: folder, stderr: "error: brand font folder not found: /no/fonts")
   }
 }
 
 @Suite("Output names and warnings", .serialized)
 struct OutputAndWarningTests {
-  let list = repositoryRoot.path + "/Snapshots/cases/sample-1.json"
+  let list = repositoryRoot.path + "/Snapshots/cases/sample-2.json"
 
   @Test("-o must agree with the format and with 'all'", arguments: [
     (["--theme", "all", "-o", "out.svg"], "error: with --theme all, --mode all or --platform all, -o is a folder, but out.svg names a .svg file"),

@@ -26,8 +26,8 @@ struct CLITests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let a = folder.appendingPathComponent("a.png").path
     let b = folder.appendingPathComponent("b.png").path
-    #expect(try run(["render", "Snapshots/cases/demo-ordered.json", "--theme", "wireframe", "-o", a]).status == 0)
-    #expect(try run(["render", "Snapshots/cases/demo-ordered.json", "--theme", "wireframe", "-o", b]).status == 0)
+    #expect(try run(["render", "Snapshots/cases/arabic-mixed.json", "--theme", "wireframe", "-o", a]).status == 0)
+    #expect(try run(["render", "Snapshots/cases/arabic-mixed.json", "--theme", "wireframe", "-o", b]).status == 0)
     #expect(try Data(contentsOf: URL(fileURLWithPath: a)) == Data(contentsOf: URL(fileURLWithPath: b)))
   }
 
@@ -36,7 +36,7 @@ struct CLITests {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let out = folder.appendingPathComponent("out").path
-    let result = try run(["render", "Snapshots/cases/sample-1.json", "--theme", "all", "--mode", "all", "--format", "svg", "-o", out])
+    let result = try run(["render", "Snapshots/cases/sample-2.json", "--theme", "all", "--mode", "all", "--format", "svg", "-o", out])
     #expect(result.status == 0, "\(result.stderr)")
     let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
     #expect(files == [
@@ -108,16 +108,16 @@ struct CLITests {
 
   @Test("usage errors exit 2 with a pointer to --help")
   func usageErrors() throws {
-    let unknownOption = try run(["render", "Snapshots/cases/sample-1.json", "--colour", "red", "-o", "/tmp/x.png"])
+    let unknownOption = try run(["render", "Snapshots/cases/sample-2.json", "--colour", "red", "-o", "/tmp/x.png"])
     #expect(unknownOption.status == 2)
     #expect(unknownOption.stderr == "error: unknown option --colour for 'ouds-render render'\nSee 'ouds-render render --help'.\n")
-    let unknownTheme = try run(["render", "Snapshots/cases/sample-1.json", "--theme", "pink", "-o", "/tmp/x.png"])
+    let unknownTheme = try run(["render", "Snapshots/cases/sample-2.json", "--theme", "pink", "-o", "/tmp/x.png"])
     #expect(unknownTheme.status == 2)
     #expect(unknownTheme.stderr.hasPrefix("error: unknown theme \"pink\" (known: orange, orange-compact, sosh, wireframe)"))
-    let unknownMode = try run(["render", "Snapshots/cases/sample-1.json", "--mode", "dusk", "-o", "/tmp/x.png"])
+    let unknownMode = try run(["render", "Snapshots/cases/sample-2.json", "--mode", "dusk", "-o", "/tmp/x.png"])
     #expect(unknownMode.status == 2)
     #expect(unknownMode.stderr == "error: unknown mode \"dusk\" (known: light, dark)\nSee 'ouds-render render --help'.\n")
-    let badScale = try run(["render", "Snapshots/cases/sample-1.json", "--scale", "4", "-o", "/tmp/x.png"])
+    let badScale = try run(["render", "Snapshots/cases/sample-2.json", "--scale", "4", "-o", "/tmp/x.png"])
     #expect(badScale.status == 2)
     #expect(badScale.stderr.hasPrefix("error: --scale must be 1, 2 or 3, got \"4\""))
     #expect(try run(["paint"]).status == 2)
@@ -132,7 +132,7 @@ struct SheetCommandTests {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let svg = folder.appendingPathComponent("sheet.svg").path
-    let result = try run(["sheet", "Snapshots/cases/sample-1.json", "-o", svg])
+    let result = try run(["sheet", "Snapshots/cases/sample-2.json", "-o", svg])
     #expect(result.status == 0, "\(result.stderr)")
     let text = try String(contentsOfFile: svg, encoding: .utf8)
     #expect(text.contains("width=\"768px\""))

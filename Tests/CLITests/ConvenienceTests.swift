@@ -273,7 +273,7 @@ final class ConvenienceTests {
 
   @Test("render -o - and sheet -o - write the picture to standard output, byte for byte the file")
   func standardOutput() throws {
-    let list = repositoryRoot.appendingPathComponent("Snapshots/cases/sample-1.json").path
+    let list = repositoryRoot.appendingPathComponent("Snapshots/cases/sample-2.json").path
     for (command, format) in [("render", "png"), ("render", "svg"), ("sheet", "png")] {
       let file = folder.appendingPathComponent("\(command).\(format)").path
       let written = try run([command, list, "--theme", "sosh", "--scale", "1", "-o", file])
@@ -305,7 +305,7 @@ final class ConvenienceTests {
     .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
   func terminal() throws {
     let binary = try BuiltBinary.url.get().path
-    let list = repositoryRoot.appendingPathComponent("Snapshots/cases/sample-1.json").path
+    let list = repositoryRoot.appendingPathComponent("Snapshots/cases/sample-2.json").path
     // script(1) gives the command a pseudo-terminal as standard output.
     let result = try runShell(
       "/usr/bin/script",

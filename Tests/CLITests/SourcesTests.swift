@@ -9,8 +9,8 @@ import Themes
 /// the themes folder is chosen in, the line that says so, portable font sets and their errors.
 @Suite("Sources of tokens and fonts", .serialized)
 struct SourcesTests {
-  static let sample = repositoryRoot.appendingPathComponent("Snapshots/cases/sample-1.json").path
-  static let reference = repositoryRoot.appendingPathComponent("Snapshots/sample-1/orange-light@2x.png")
+  static let sample = repositoryRoot.appendingPathComponent("Snapshots/cases/sample-2.json").path
+  static let reference = repositoryRoot.appendingPathComponent("Snapshots/sample-2/orange-light@2x.png")
 
   /// A fontconfig configuration that lists no font folder: fonts then come only from
   /// `--font-dir` and `OUDS_FONT_DIRS`.
@@ -81,7 +81,7 @@ struct SourcesTests {
     #expect(!package.contains(repositoryRoot.appendingPathComponent("Themes").path + " "), "never the source checkout's Themes/")
 
     // A command that is not a snapshot command skips the "beside" step.
-    let list = try write(case1, "list.json", in: root)
+    let list = try write(#"{ "items": [{ "label": "Label" }] }"#, "list.json", in: root)
     func layoutLine(in folder: URL, environment: [String: String], removing: [String] = []) throws -> String {
       let result = try run(["layout", list], in: folder, environment: environment, removing: removing)
       #expect(result.status == 0)

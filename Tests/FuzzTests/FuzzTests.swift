@@ -49,7 +49,8 @@ struct FuzzTests {
       try Data(input).write(to: URL(fileURLWithPath: file))
       let start = Date()
       do {
-        _ = try reader.read(file: file)
+        // Read as the catalogue reads a case file: `variants` set aside, the rest a list.
+        _ = try reader.read(file: file, settingAside: ["variants"])
         accepted += 1
       } catch {
         for problem in problemsWith(message: error.description, mustName: "fuzzed-list.json") {

@@ -59,8 +59,7 @@ struct LayoutNumberTests {
 
   @Test("Orange demo [2] is 720 pt tall (16 rows, 22 lines), as the Android snapshot")
   func demoHeight() throws {
-    let document = try ListReader().read(file: repositoryRoot.appendingPathComponent("Snapshots/cases/demo-unordered.json").path)
-    let scene = try layout(document.list, .orange)
+    let scene = try layout(demoList("demo-unordered"), .orange)
     #expect(scene.rows.count == 16)
     #expect(scene.rows.map(\.lines).reduce(0, +) == 22)
     #expect(scene.height == 720)

@@ -8,11 +8,12 @@ import Scene
 import Testing
 import Themes
 
-/// A demo list of `Snapshots/cases/` (the Android previews' lists, SNAPSHOTS.md).
+/// A demo list of `Snapshots/cases/` (the Android previews' lists, SNAPSHOTS.md), read as the
+/// catalogue reads it (its `variants` key set aside).
 func demoList(_ name: String) throws -> OUDSBulletList {
   try ListReader().read(
-    file: repositoryRoot.appendingPathComponent("Snapshots/cases/\(name).json").path
-  ).list
+    file: repositoryRoot.appendingPathComponent("Snapshots/cases/\(name).json").path, settingAside: ["variants"]
+  ).document.list
 }
 
 /// The metrics of the font a label in `appearance` is set in, read by the real text engine.

@@ -2,6 +2,7 @@ import BulletList
 import Foundation
 import Primitives
 import Snapshot
+import StrictJSON
 import Testing
 import Themes
 
@@ -197,5 +198,57 @@ struct CatalogueTests {
     let catalogue = try SnapshotCatalogue(directory: folder)
     #expect(catalogue.references.map(\.id) == ["sample-2/orange-compact-dark-body-medium-rtl@2x"])
     #expect(catalogue.references[0].variant.options.textStyleOverride == .bodyMedium)
+  }
+
+  @Test("a case file is a list plus 'variants': list errors name the case file, the list keeps rejecting the key")
+  func caseFileSplit() throws {
+    let folder = try makeSnapshotsFolder(cases: ["sample-2"], variants: ["sample-2": #"{ "themes": ["sosh"], "modes": ["dark"] }"#])
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let catalogue = try SnapshotCatalogue(directory: folder)
+    #expect(catalogue.references.map(\.id) == ["sample-2/sosh-dark@2x"])
+    // The same file handed to the list reader: `variants` is not a list key.
+    let file = folder.appendingPathComponent("cases/sample-2.json").path
+    #expect(throws: BulletListError.self) { try ListReader().read(file: file) }
+    do {
+      _ = try ListReader().read(file: file)
+    } catch {
+      #expect(error.description.hasPrefix("\(file): variants: unknown key \"variants\" (allowed: "), "\(error)")
+    }
+    // A list error in a case file names the case file relative to the snapshots folder.
+    let broken = folder.appendingPathComponent("cases/sample-2.json")
+    try Data(#"{ "variants": {}, "items": [{ "lable": "x" }] }"#.utf8).write(to: broken)
+    let reread = try SnapshotCatalogue(directory: folder)
+    #expect(reread.brokenCases.map(\.message) == [
+      #"cases/sample-2.json: items[0].lable: unknown key "lable" (allowed: items, label, markdown, subListHasBoldText, subListTextStyle, subListType)"#
+    ])
+  }
+
+  @Test("case.schema.json: the list's keys plus variants, and the variant keys and names the catalogue reads")
+  func caseSchema() throws {
+    let list = try JSONParser.parse(String(contentsOf: Repo.snapshots.appendingPathComponent("bullet-list.schema.json"), encoding: .utf8))
+    let schema = try JSONParser.parse(String(contentsOf: Repo.snapshots.appendingPathComponent("case.schema.json"), encoding: .utf8))
+    func keys(_ value: JSONValue?) -> [String] { (value?["properties"]?.members ?? []).map(\.key).sorted() }
+    #expect(keys(schema) == (keys(list) + ["variants"]).sorted())
+    // Every list key of the case schema is the list schema's own definition.
+    for key in keys(list) where key != "$schema" {
+      #expect(schema["properties"]?[key]?["$ref"] == .string("bullet-list.schema.json#/properties/\(key)"), "\(key)")
+    }
+    // The group keys are the ones the variant reader lists in its "unknown key" error.
+    let folder = try makeSnapshotsFolder(cases: ["sample-2"], variants: ["sample-2": #"{ "nope": 1 }"#])
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let message = try #require(try SnapshotCatalogue(directory: folder).brokenCases.first?.message)
+    let start = try #require(message.range(of: "(allowed: "))
+    let allowed = message[start.upperBound...].dropLast().components(separatedBy: ", ").sorted()
+    let group = schema["$defs"]?["group"]
+    #expect(keys(group) == allowed)
+    func names(_ key: String) -> [String] {
+      guard case .array(let choices)? = group?["properties"]?[key]?["oneOf"], choices.count > 1,
+        case .array(let values)? = choices[1]["enum"]
+      else { return [] }
+      return values.compactMap { if case .string(let name) = $0 { return name } else { return nil } }
+    }
+    #expect(names("themes") == ThemeName.allCases.map(\.rawValue))
+    #expect(names("modes") == ColorMode.allCases.map(\.rawValue))
+    #expect(names("platform") == OUDSBulletList.Platform.allCases.map(\.rawValue))
   }
 }

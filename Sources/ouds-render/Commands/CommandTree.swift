@@ -24,7 +24,7 @@ enum CommandTree {
       """,
     examples: [
       Example(
-        command: "render Snapshots/cases/sample-1.json -o out.png", explanation: "draw a list"),
+        command: "render Snapshots/cases/sample-3.1.json -o out.png", explanation: "draw a list"),
       Example(command: "snapshot verify", explanation: "compare every render with Snapshots/"),
       Example(command: "help render", explanation: "the options of render"),
     ],

@@ -19,7 +19,8 @@ public final class Locked<Value> {
   }
 
   /// Runs `body` with the value while holding the lock, and returns what it returns.
-  public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure)
+  public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result)
+    throws(Failure)
     -> Result
   {
     lock.lock()

@@ -26,7 +26,7 @@ public final class SnapshotEngine: Sendable {
   /// Reads the catalogue and finds the themes folder (an error about the latter is thrown by the
   /// operations that render, so `list` and `prune` work without one).
   /// - Throws: `SnapshotError` naming the file.
-  public init(configuration: SnapshotConfiguration) throws {
+  public init(configuration: SnapshotConfiguration) throws(SnapshotError) {
     self.configuration = configuration
     self.catalogue = try SnapshotCatalogue(directory: configuration.snapshotsDirectory)
     self.themes = Result { () throws(ThemeError) in
@@ -132,7 +132,7 @@ public final class SnapshotEngine: Sendable {
   ///
   /// Looks at `*.png` and `*.layout.json` files in sub-folders other than `cases/`; top-level files
   /// (README.md, ENVIRONMENT.json) and hidden files are never orphans.
-  public func orphans() throws -> [String] {
+  public func orphans() throws(SnapshotError) -> [String] {
     let produced = Set(catalogue.references.flatMap { [$0.imagePath, $0.layoutPath] })
     let root = configuration.snapshotsDirectory
     guard let enumerator = FileManager.default.enumerator(atPath: root.path) else {
@@ -159,7 +159,7 @@ public final class SnapshotEngine: Sendable {
   /// - Returns: the orphans, relative to the snapshots folder.
   ///
   /// Refuses while a case file is broken: the references of that case would look like orphans.
-  public func prune(dryRun: Bool) throws -> [String] {
+  public func prune(dryRun: Bool) throws(SnapshotError) -> [String] {
     if let first = catalogue.brokenCases.first {
       let more = catalogue.brokenCases.count - 1
       throw SnapshotError.pruneWithBrokenCases(first: first.message, more: more)

@@ -1,6 +1,6 @@
 import Foundation
-import SafeInput
 import Graphics
+import SafeInput
 
 /// What happened to one reference in a verify or record run.
 public struct SnapshotOutcome: Sendable {
@@ -172,7 +172,8 @@ public struct FailureEvidence: Sendable {
 
   /// Creates the evidence of a failure.
   public init(
-    actualImage: RasterImage, actualLayout: String, expectedPNG: Data? = nil, expectedImage: RasterImage? = nil,
+    actualImage: RasterImage, actualLayout: String, expectedPNG: Data? = nil,
+    expectedImage: RasterImage? = nil,
     expectedLayout: String? = nil
   ) {
     self.actualImage = actualImage

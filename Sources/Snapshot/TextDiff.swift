@@ -19,11 +19,14 @@ public enum TextDiff {
   /// The edit script from `a` to `b`: every line of both, in order, marked kept, removed or added.
   ///
   /// Common leading and trailing lines are kept as they are; the changed middle is diffed.
-  private static func script(_ a: [Substring], _ b: [Substring]) -> [(kind: Kind, text: Substring)] {
+  private static func script(_ a: [Substring], _ b: [Substring]) -> [(kind: Kind, text: Substring)]
+  {
     var prefix = 0
     while prefix < a.count, prefix < b.count, a[prefix] == b[prefix] { prefix += 1 }
     var suffix = 0
-    while suffix < a.count - prefix, suffix < b.count - prefix, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] {
+    while suffix < a.count - prefix, suffix < b.count - prefix,
+      a[a.count - 1 - suffix] == b[b.count - 1 - suffix]
+    {
       suffix += 1
     }
     var numbers: [Substring: Int] = [:]
@@ -82,7 +85,9 @@ public enum TextDiff {
     var output: [String] = []
     var index = 0
     while index < script.count {
-      guard let firstChange = script[index...].firstIndex(where: { $0.kind != .same }) else { break }
+      guard let firstChange = script[index...].firstIndex(where: { $0.kind != .same }) else {
+        break
+      }
       let start = max(firstChange - context, index)
       var end = firstChange
       var sameRun = 0

@@ -4,7 +4,8 @@ import Testing
 
 @Suite("Locked: the one lock helper")
 struct LockedTests {
-  @Test("read-modify-write from many threads loses no update, and withLock returns the body's value")
+  @Test(
+    "read-modify-write from many threads loses no update, and withLock returns the body's value")
   func concurrentUpdates() {
     let counter = Locked(0)
     let seen = Locked<[Int]>([])
@@ -18,7 +19,8 @@ struct LockedTests {
       }
     }
     #expect(counter.withLock { $0 } == 80_000)
-    #expect(seen.withLock { $0.count } == 8, "each multiple of 10 000 is returned to exactly one caller")
+    #expect(
+      seen.withLock { $0.count } == 8, "each multiple of 10 000 is returned to exactly one caller")
   }
 
   @Test("an error thrown by the body reaches the caller with its type, and the lock is released")

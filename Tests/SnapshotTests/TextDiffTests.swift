@@ -10,7 +10,8 @@ struct TextDiffTests {
 
   /// `lines` with the lines at `offsets` (0-based) replaced by `edit`.
   static func changing(_ offsets: Set<Int>, _ edit: (String) -> String) -> String {
-    lines.enumerated().map { offsets.contains($0.offset) ? edit($0.element) : $0.element }.joined(separator: "\n")
+    lines.enumerated().map { offsets.contains($0.offset) ? edit($0.element) : $0.element }.joined(
+      separator: "\n")
   }
 
   @Test("equal texts give no lines")
@@ -22,73 +23,88 @@ struct TextDiffTests {
   @Test("one changed value: a hunk with two lines of context, numbered from 1")
   func oneValue() {
     let new = Self.changing([6]) { _ in "  \"line7\" : 56," }
-    #expect(TextDiff.unified(old: Self.text, new: new) == [
-      "@@ -5,5 +5,5 @@",
-      "   \"line5\" : 5,",
-      "   \"line6\" : 6,",
-      "-  \"line7\" : 7,",
-      "+  \"line7\" : 56,",
-      "   \"line8\" : 8,",
-      "   \"line9\" : 9,",
-    ])
+    #expect(
+      TextDiff.unified(old: Self.text, new: new) == [
+        "@@ -5,5 +5,5 @@",
+        "   \"line5\" : 5,",
+        "   \"line6\" : 6,",
+        "-  \"line7\" : 7,",
+        "+  \"line7\" : 56,",
+        "   \"line8\" : 8,",
+        "   \"line9\" : 9,",
+      ])
   }
 
   @Test("changes more than four unchanged lines apart get a hunk each")
   func twoHunks() {
     let new = Self.changing([1, 12]) { $0 + " // changed" }
-    #expect(TextDiff.unified(old: Self.text, new: new) == [
-      "@@ -1,4 +1,4 @@",
-      "   \"line1\" : 1,",
-      "-  \"line2\" : 2,",
-      "+  \"line2\" : 2, // changed",
-      "   \"line3\" : 3,",
-      "   \"line4\" : 4,",
-      "@@ -11,4 +11,4 @@",
-      "   \"line11\" : 11,",
-      "   \"line12\" : 12,",
-      "-  \"line13\" : 13,",
-      "+  \"line13\" : 13, // changed",
-      "   \"line14\" : 14,",
-    ])
+    #expect(
+      TextDiff.unified(old: Self.text, new: new) == [
+        "@@ -1,4 +1,4 @@",
+        "   \"line1\" : 1,",
+        "-  \"line2\" : 2,",
+        "+  \"line2\" : 2, // changed",
+        "   \"line3\" : 3,",
+        "   \"line4\" : 4,",
+        "@@ -11,4 +11,4 @@",
+        "   \"line11\" : 11,",
+        "   \"line12\" : 12,",
+        "-  \"line13\" : 13,",
+        "+  \"line13\" : 13, // changed",
+        "   \"line14\" : 14,",
+      ])
   }
 
   @Test("changes four unchanged lines apart share one hunk")
   func mergedHunk() {
     let new = Self.changing([3, 8]) { $0 + " // changed" }
-    #expect(TextDiff.unified(old: Self.text, new: new) == [
-      "@@ -2,10 +2,10 @@",
-      "   \"line2\" : 2,",
-      "   \"line3\" : 3,",
-      "-  \"line4\" : 4,",
-      "+  \"line4\" : 4, // changed",
-      "   \"line5\" : 5,",
-      "   \"line6\" : 6,",
-      "   \"line7\" : 7,",
-      "   \"line8\" : 8,",
-      "-  \"line9\" : 9,",
-      "+  \"line9\" : 9, // changed",
-      "   \"line10\" : 10,",
-      "   \"line11\" : 11,",
-    ])
+    #expect(
+      TextDiff.unified(old: Self.text, new: new) == [
+        "@@ -2,10 +2,10 @@",
+        "   \"line2\" : 2,",
+        "   \"line3\" : 3,",
+        "-  \"line4\" : 4,",
+        "+  \"line4\" : 4, // changed",
+        "   \"line5\" : 5,",
+        "   \"line6\" : 6,",
+        "   \"line7\" : 7,",
+        "   \"line8\" : 8,",
+        "-  \"line9\" : 9,",
+        "+  \"line9\" : 9, // changed",
+        "   \"line10\" : 10,",
+        "   \"line11\" : 11,",
+      ])
   }
 
   @Test("a line added at the start and one removed at the end; removals come before additions")
   func edges() {
-    #expect(TextDiff.unified(old: "b\nc\nd", new: "a\nb\nc") == ["@@ -1,3 +1,3 @@", "+a", " b", " c", "-d"])
     #expect(
-      TextDiff.unified(old: "{\n  \"a\" : 1,\n  \"b\" : 2,\n  \"c\" : 3\n}\n", new: "{\n  \"a\" : 1,\n  \"d\" : 4\n}\n") == [
-        "@@ -1,6 +1,5 @@", " {", "   \"a\" : 1,", "-  \"b\" : 2,", "-  \"c\" : 3", "+  \"d\" : 4", " }", " ",
+      TextDiff.unified(old: "b\nc\nd", new: "a\nb\nc") == [
+        "@@ -1,3 +1,3 @@", "+a", " b", " c", "-d",
       ])
+    #expect(
+      TextDiff.unified(
+        old: "{\n  \"a\" : 1,\n  \"b\" : 2,\n  \"c\" : 3\n}\n",
+        new: "{\n  \"a\" : 1,\n  \"d\" : 4\n}\n") == [
+          "@@ -1,6 +1,5 @@", " {", "   \"a\" : 1,", "-  \"b\" : 2,", "-  \"c\" : 3", "+  \"d\" : 4",
+          " }", " ",
+        ])
     // A final newline is a line of its own (empty), so adding one shows.
     #expect(TextDiff.unified(old: "a\nb", new: "a\nb\n") == ["@@ -1,2 +1,3 @@", " a", " b", "+"])
   }
 
-  @Test("the edit script is minimal: removed and added lines are those outside a longest common subsequence")
+  @Test(
+    "the edit script is minimal: removed and added lines are those outside a longest common subsequence"
+  )
   func minimal() {
     var generator = SeededGenerator(seed: 9)
     for _ in 0..<500 {
-      let a = (0..<Int.random(in: 0...10, using: &generator)).map { _ in ["a", "b", "c", "}"].randomElement(using: &generator) ?? "" }
-      let b = (0..<Int.random(in: 0...10, using: &generator)).map { _ in ["a", "b", "c", "}"].randomElement(using: &generator) ?? "" }
+      let a = (0..<Int.random(in: 0...10, using: &generator)).map { _ in
+        ["a", "b", "c", "}"].randomElement(using: &generator) ?? ""
+      }
+      let b = (0..<Int.random(in: 0...10, using: &generator)).map { _ in
+        ["a", "b", "c", "}"].randomElement(using: &generator) ?? ""
+      }
       let diff = TextDiff.unified(old: a.joined(separator: "\n"), new: b.joined(separator: "\n"))
       let common = Self.lcsLength(a.isEmpty ? [""] : a, b.isEmpty ? [""] : b)
       let removed = diff.filter { $0.hasPrefix("-") }.count

@@ -114,6 +114,11 @@ public final class BulletListRenderer {
     try engine(for: theme).fonts
   }
 
+  /// The text engine that measures the text of `theme`, built on first use.
+  func textEngine(for theme: ThemeName) throws(RenderError) -> TextEngine {
+    try engine(for: theme).text
+  }
+
   /// Finds the font files of every theme in `names` and builds their font sets now.
   ///
   /// - Throws: one `RenderError.graphics(.fontFilesMissing)` listing every missing file of all

@@ -41,6 +41,32 @@ enum PixelConversion {
     return RasterImage(width: width, height: height, pixels: pixels)
   }
 
+  /// A new ARGB32 image surface (premultiplied) holding the straight-alpha pixels of `image`.
+  static func argb32Surface(of image: RasterImage, stage: String) throws(GraphicsError) -> CairoSurface {
+    let surface = try CairoSurface(
+      taking: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(image.width), Int32(image.height)),
+      stage: stage)
+    cairo_surface_flush(surface.handle)
+    guard let data = cairo_image_surface_get_data(surface.handle) else {
+      throw .drawingFailed(stage: stage, reason: "the surface has no pixel data")
+    }
+    let stride = Int(cairo_image_surface_get_stride(surface.handle))
+    image.pixels.withUnsafeBufferPointer { pixels in
+      for y in 0..<image.height {
+        let row = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+        for x in 0..<image.width {
+          let i = (y * image.width + x) * 4
+          let alpha = UInt32(pixels[i + 3])
+          func premultiplied(_ value: UInt8) -> UInt32 { (UInt32(value) * alpha + 127) / 255 }
+          row[x] = alpha << 24 | premultiplied(pixels[i]) << 16 | premultiplied(pixels[i + 1]) << 8
+            | premultiplied(pixels[i + 2])
+        }
+      }
+    }
+    cairo_surface_mark_dirty(surface.handle)
+    return surface
+  }
+
   /// Whether every pixel of the bitmap has alpha 255.
   static func isOpaque(_ bitmap: ARGB32Bitmap) -> Bool {
     for y in 0..<bitmap.height {

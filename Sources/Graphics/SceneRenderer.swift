@@ -100,6 +100,33 @@ public final class SceneRenderer {
     return svg ? SVGNormalizer.normalize(sink.data) : sink.data
   }
 
+  /// Renders `pages` as one PDF document, a page per scene, each page the size of its scene.
+  ///
+  /// The creation date is fixed, as in ``render(_:as:)``, so the same pages give the same bytes.
+  /// - Throws: `GraphicsError` as ``render(_:as:)``; `.invalidCanvasSize` for an empty list.
+  public func renderPDF(pages: [Scene]) throws(GraphicsError) -> Data {
+    guard let first = pages.first else { throw .invalidCanvasSize(width: 0, height: 0, scale: 0) }
+    for page in pages { try validateSize(page, scale: 0) }
+    let sink = ByteSink()
+    try withExtendedLifetime(sink) { () throws(GraphicsError) in
+      let surface = try CairoSurface(
+        taking: cairo_pdf_surface_create_for_stream(ByteSink.write, sink.closure, first.width, first.height),
+        stage: "creating the PDF document")
+      cairo_pdf_surface_set_metadata(surface.handle, CAIRO_PDF_METADATA_CREATE_DATE, Self.pdfCreationDate)
+      do {
+        let context = try CairoContext(surface: surface)
+        for (index, page) in pages.enumerated() {
+          cairo_pdf_surface_set_size(surface.handle, page.width, page.height)
+          try draw(page, on: context, pixelsPerPoint: nil)
+          cairo_show_page(context.handle)
+          try context.check(stage: "drawing page \(index + 1) of the PDF document")
+        }
+      }
+      try surface.finish(stage: "writing the PDF document")
+    }
+    return sink.data
+  }
+
   /// Checks the canvas: positive and finite, and for bitmaps (`scale` > 0) within Cairo's largest
   /// image side; vector documents (`scale` 0) have no pixel limit.
   private func validateSize(_ scene: Scene, scale: Int) throws(GraphicsError) {
@@ -134,6 +161,9 @@ public final class SceneRenderer {
       }
       if let caption = panel.caption { draw(caption, on: cr) }
     }
+    for (index, picture) in scene.pictures.enumerated() {
+      try draw(picture, on: context, stage: "drawing picture \(index + 1)")
+    }
     var icons = preloadedIcons
     for row in scene.rows {
       if let glyph = row.glyph, let rect = row.icon {
@@ -156,6 +186,31 @@ public final class SceneRenderer {
       draw(row.text, on: cr)
       try context.check(stage: "drawing row \(row.path)")
     }
+  }
+
+  /// Draws a picture's bitmap stretched over its rect; pixel for pixel (nearest neighbour) when
+  /// one bitmap pixel is one device pixel, so a bitmap drawn at its own scale keeps its bytes.
+  private func draw(_ picture: ScenePicture, on context: CairoContext, stage: String) throws(GraphicsError) {
+    let image = try PNGCodec.decode(picture.png)
+    guard image.width > 0, image.height > 0, picture.rect.width > 0, picture.rect.height > 0 else { return }
+    let surface = try PixelConversion.argb32Surface(of: image, stage: stage)
+    let cr = context.handle
+    cairo_save(cr)
+    defer { cairo_restore(cr) }
+    var deviceWidth = picture.rect.width
+    var deviceHeight = picture.rect.height
+    cairo_user_to_device_distance(cr, &deviceWidth, &deviceHeight)
+    cairo_translate(cr, picture.rect.x, picture.rect.y)
+    cairo_scale(cr, picture.rect.width / Double(image.width), picture.rect.height / Double(image.height))
+    cairo_set_source_surface(cr, surface.handle, 0, 0)
+    if let pattern = cairo_get_source(cr) {
+      let exact = abs(deviceWidth - Double(image.width)) < 1e-6 && abs(deviceHeight - Double(image.height)) < 1e-6
+      cairo_pattern_set_filter(pattern, exact ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD)
+      cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+    }
+    cairo_rectangle(cr, 0, 0, Double(image.width), Double(image.height))
+    cairo_fill(cr)
+    try context.check(stage: stage)
   }
 
   /// Fills an outline with `tint`, its view box fitted into `rect` (aspect kept, centred),

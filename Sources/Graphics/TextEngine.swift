@@ -1,4 +1,5 @@
 import CGraphics
+import Foundation
 import Primitives
 import Scene
 
@@ -44,6 +45,13 @@ public final class TextEngine: TextMeasuring {
   /// each belongs to; used to check shaping (joined Arabic letters, ligatures).
   public func shapedGlyphs(_ text: StyledText) -> [ShapedGlyph] {
     layout(text, wrapWidth: nil, alignment: .left).glyphs
+  }
+
+  /// The font files Pango really draws `text` with, in the order their runs come, each once: the
+  /// face fontconfig chose for every run of the laid-out paragraph (after fallback from the
+  /// appearance's families), as the path of the file the font set loaded.
+  public func fontFiles(_ text: StyledText) -> [URL] {
+    layout(text, wrapWidth: nil, alignment: .left).fontFiles
   }
 
   /// The vertical metrics of the font a paragraph in `appearance` is set in: the first font of
@@ -398,6 +406,32 @@ struct TextLayout {
       }
     }
     return found
+  }
+
+  /// The files of the fonts of every run of every kept line, in visual order, each once.
+  var fontFiles: [URL] {
+    var files: [URL] = []
+    forEachPiece { piece in
+      forEachKeptLine(of: piece) { line, _ in
+        var node = line.pointee.runs
+        while let current = node {
+          node = current.pointee.next
+          guard let data = current.pointee.data else { continue }
+          let run = data.assumingMemoryBound(to: PangoGlyphItem.self)
+          guard let font = run.pointee.item?.pointee.analysis.font else { continue }
+          // The private font map is a PangoCairoFcFontMap: its fonts are PangoFcFonts.
+          guard
+            let pattern = pango_fc_font_get_pattern(
+              UnsafeMutableRawPointer(font).assumingMemoryBound(to: PangoFcFont.self))
+          else { continue }
+          var file: UnsafeMutablePointer<FcChar8>?
+          guard FcPatternGetString(pattern, FC_FILE, 0, &file) == FcResultMatch, let file else { continue }
+          let url = URL(fileURLWithPath: String(cString: file))
+          if !files.contains(url) { files.append(url) }
+        }
+      }
+    }
+    return files
   }
 
   /// The shaped glyphs of every run of every line, in visual order within a line; clusters are

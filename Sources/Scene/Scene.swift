@@ -1,3 +1,4 @@
+import Foundation
 import Primitives
 
 /// Everything a renderer needs to draw one list: a plain value, dumpable as JSON.
@@ -24,6 +25,9 @@ public struct Scene: Codable, Hashable, Sendable {
   public var rows: [SceneRow]
   /// Filled rectangles with captions drawn under the rows (the cells of a rendering sheet).
   public var panels: [ScenePanel]
+  /// Bitmaps drawn over the panels and under the rows (the before, after and diff pictures of a
+  /// token review); JSON key `pictures`, present only when there are some.
+  public var pictures: [ScenePicture] = []
 
   /// Creates the scene of one list laid out for one theme, mode and platform.
   public init(
@@ -53,7 +57,7 @@ public struct Scene: Codable, Hashable, Sendable {
   }
 
   enum CodingKeys: String, CodingKey {
-    case width, height, direction, theme, mode, platform, background, rows, panels
+    case width, height, direction, theme, mode, platform, background, rows, panels, pictures
   }
 
   /// Decodes a scene; an absent `platform` is `ios`.
@@ -68,6 +72,7 @@ public struct Scene: Codable, Hashable, Sendable {
     background = try c.decodeIfPresent(RGBAColor.self, forKey: .background)
     rows = try c.decode([SceneRow].self, forKey: .rows)
     panels = try c.decodeIfPresent([ScenePanel].self, forKey: .panels) ?? []
+    pictures = try c.decodeIfPresent([ScenePicture].self, forKey: .pictures) ?? []
   }
 
   /// Encodes a scene with numbers rounded to 2 decimals, `background` and `platform` always present.
@@ -82,6 +87,7 @@ public struct Scene: Codable, Hashable, Sendable {
     try c.encode(background, forKey: .background)
     try c.encode(rows, forKey: .rows)
     if !panels.isEmpty { try c.encode(panels, forKey: .panels) }
+    if !pictures.isEmpty { try c.encode(pictures, forKey: .pictures) }
   }
 
   private static func joined<Name: NamedValue>(_ names: [Name]) -> String {
@@ -125,6 +131,7 @@ public struct Scene: Codable, Hashable, Sendable {
     copy.panels = panels.map { panel in
       ScenePanel(rect: panel.rect.offsetBy(dx: dx, dy: dy), fill: panel.fill, caption: panel.caption.map(move))
     }
+    copy.pictures = pictures.map { ScenePicture(rect: $0.rect.offsetBy(dx: dx, dy: dy), png: $0.png) }
     return copy
   }
 }
@@ -143,6 +150,22 @@ public struct ScenePanel: Codable, Hashable, Sendable {
     self.rect = rect
     self.fill = fill
     self.caption = caption
+  }
+}
+
+/// A bitmap drawn into a rectangle (scaled to fill it): a picture inside a composed page.
+///
+/// The bytes are a PNG file's, as `ouds-render` writes them; in JSON they are Base64.
+public struct ScenePicture: Codable, Hashable, Sendable {
+  /// Where the bitmap is drawn, in points; its pixels are stretched to fill it.
+  public var rect: Rect
+  /// The PNG bytes.
+  public var png: Data
+
+  /// Creates a picture.
+  public init(rect: Rect, png: Data) {
+    self.rect = rect
+    self.png = png
   }
 }
 

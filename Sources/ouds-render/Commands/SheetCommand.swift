@@ -1,3 +1,6 @@
+import Foundation
+import Snapshot
+
 /// `ouds-render sheet`: one list in every theme and mode, side by side, in one picture.
 enum SheetCommand {
   /// The command's table.
@@ -15,7 +18,7 @@ enum SheetCommand {
       + ListOptions.all.map { option in
         option == ListOptions.theme || option == ListOptions.mode
           ? option.defaulting(to: Vocabulary.all) : option
-      },
+      } + [CompareThemes.option],
     footer: ListOptions.sourcesFooter,
     examples: [
       Example(
@@ -27,11 +30,15 @@ enum SheetCommand {
       Example(
         command: "sheet list.json --theme sosh --scale 1 -o - > sosh.png",
         explanation: "Sosh light and dark, to standard output"),
+      Example(
+        command: "sheet list.json --themes edited-Themes --compare-themes Themes -o review.pdf",
+        explanation: "before, after and diff of a token change; the changed tokens on stdout"),
     ],
     run: run)
 
   /// Renders the sheet and writes it; returns the exit status.
   static func run(_ arguments: ParsedArguments) throws -> Int32 {
+    if let old = arguments.text(CompareThemes.option) { return try review(arguments, against: old) }
     let picture = try PictureJob(arguments, matrixWritesFolder: false)
     let job = picture.job
     let sheet = try job.attributingErrors {
@@ -42,6 +49,34 @@ enum SheetCommand {
     try picture.destination.write(sheet.data, protecting: job.inputFiles)
     printError(picture.sources)
     printWarnings(sheet.warnings)
+    return ExitStatus.success
+  }
+
+  /// `--compare-themes`: the review of the token change as one picture, the changed tokens on
+  /// standard output; exit 0.
+  static func review(_ arguments: ParsedArguments, against old: String) throws -> Int32 {
+    if arguments.text(ListOptions.output) == PictureDestination.standardOutputName {
+      throw UsageError(
+        "--compare-themes prints the changed tokens on standard output: give -o a file for the picture")
+    }
+    let picture = try PictureJob(arguments, matrixWritesFolder: false)
+    let job = picture.job
+    let before = try CompareThemes.renderer(old, like: job.renderer)
+    var scale = 2
+    if case .png(let pixels) = picture.format { scale = pixels }
+    let review = try job.attributingErrors {
+      try TokenReview.compare(
+        job.document.list, before: before, after: job.renderer, themes: job.themes, modes: job.modes,
+        platforms: job.platforms, options: job.options, scale: scale)
+    }
+    let pages = try TokenReviewSheet.pages(
+      review, listName: URL(fileURLWithPath: job.listPath).lastPathComponent, renderer: job.renderer)
+    let data = try job.renderer.renderPages(pages, format: picture.format)
+    let inputs = job.inputFiles.union(before.inputFiles(for: job.document.list, themes: job.themes))
+    try picture.destination.write(data, protecting: inputs)
+    try CompareThemes.printTokenLines(review.tokenLines)
+    printError(picture.sources)
+    printWarnings(review.combinations.flatMap { $0.pictures.flatMap(\.warnings) })
     return ExitStatus.success
   }
 }

@@ -1,0 +1,365 @@
+import Foundation
+import Graphics
+import Primitives
+import Scene
+import Themes
+
+/// The text styles of a composed page (``PageComposer``).
+public enum PageTextStyle: Hashable, Sendable {
+  /// The page title: 20 pt bold.
+  case title
+  /// A section heading: 15 pt bold.
+  case heading
+  /// Running text: 12 pt.
+  case body
+  /// Captions and table cells: 10 pt.
+  case small
+  /// Source text (a list file): 9 pt, lines kept as they are.
+  case code
+
+  /// Font size, line height and whether bold, in points.
+  var metrics: (size: Double, lineHeight: Double, bold: Bool) {
+    switch self {
+    case .title: (20, 26, true)
+    case .heading: (15, 20, true)
+    case .body: (12, 16, false)
+    case .small: (10, 13, false)
+    case .code: (9, 12, false)
+    }
+  }
+}
+
+/// A bitmap to place on a composed page, with the caption written above it.
+public struct PagePicture: Hashable, Sendable {
+  /// The PNG bytes.
+  public var png: Data
+  /// The bitmap's width in pixels.
+  public var pixelWidth: Int
+  /// The bitmap's height in pixels.
+  public var pixelHeight: Int
+  /// Pixels per point the bitmap was drawn at: it is placed at `pixelWidth / scale` points wide
+  /// (less when that does not fit the page).
+  public var scale: Int
+  /// The caption above the picture.
+  public var caption: String
+
+  /// Creates a picture.
+  public init(png: Data, pixelWidth: Int, pixelHeight: Int, scale: Int, caption: String) {
+    self.png = png
+    self.pixelWidth = pixelWidth
+    self.pixelHeight = pixelHeight
+    self.scale = max(1, scale)
+    self.caption = caption
+  }
+}
+
+/// One cell of a table row on a composed page: text, with a colour swatch before it when given.
+public struct PageCell: Hashable, Sendable {
+  /// The text.
+  public var text: String
+  /// A colour drawn as a small framed square before the text.
+  public var swatch: RGBAColor?
+  /// Whether the text is bold.
+  public var bold: Bool
+
+  /// Creates a cell.
+  public init(_ text: String, swatch: RGBAColor? = nil, bold: Bool = false) {
+    self.text = text
+    self.swatch = swatch
+    self.bold = bold
+  }
+}
+
+/// Lays text, tables of swatches and pictures top to bottom onto pages of one width, measuring
+/// every paragraph with the fonts it will be drawn with (those of every theme's manifest).
+///
+/// Without a page height everything goes on one page as tall as its content (a sheet); with one,
+/// a block that does not fit the rest of a page starts the next one, and text taller than a page
+/// is split between lines (a printable document). Draw the pages with
+/// ``BulletListRenderer/renderPages(_:format:)``.
+public struct PageComposer {
+  /// The page width in points.
+  public let width: Double
+  /// The page height in points; nil for one page that fits its content.
+  public let pageHeight: Double?
+  /// The space round the content, in points.
+  public let margin: Double
+  /// The page's fill; nil leaves it transparent.
+  public let background: RGBAColor?
+  /// The colour of text.
+  public let textColor: RGBAColor
+
+  /// The colour of the frame round pictures and swatches.
+  public static let frameColor = RGBAColor(red: 0x7F, green: 0x87, blue: 0x94)
+
+  private let measurer: TextEngine
+  private let families: [String]
+  private var finished: [Scene] = []
+  private var panels: [ScenePanel] = []
+  private var pictures: [ScenePicture] = []
+  private var y: Double
+
+  /// Creates a composer whose text is set in the brand families of the first theme that
+  /// resolves (Orange's: its substitute, then the Arabic family).
+  /// - Throws: `RenderError` when no theme resolves or the fonts cannot be loaded.
+  public init(
+    renderer: BulletListRenderer, width: Double, pageHeight: Double? = nil, margin: Double = 24,
+    background: RGBAColor? = RGBAColor(red: 255, green: 255, blue: 255),
+    textColor: RGBAColor = RGBAColor(red: 0, green: 0, blue: 0)
+  ) throws(RenderError) {
+    self.width = width
+    self.pageHeight = pageHeight
+    self.margin = margin
+    self.background = background
+    self.textColor = textColor
+    var families: [String]?
+    var firstError: ThemeError?
+    for name in ThemeName.allCases where families == nil {
+      do {
+        families = try renderer.themes.theme(name, mode: .light).fontFamilies
+      } catch {
+        firstError = firstError ?? error
+      }
+    }
+    guard let families else {
+      throw .theme(firstError ?? ThemeError(file: ThemeLibrary.resolverFileName, message: "no theme resolves"))
+    }
+    self.families = families
+    measurer = try renderer.renderer(forThemes: ThemeName.allCases).textEngine
+    y = margin
+  }
+
+  /// The width between the margins.
+  public var contentWidth: Double { width - 2 * margin }
+
+  /// Where the next block goes, from the top of the current page.
+  public var cursor: Double { y }
+
+  /// Room left on the current page below the cursor; infinite without a page height.
+  private var room: Double { pageHeight.map { $0 - margin - y } ?? .infinity }
+
+  /// The tallest block a page holds.
+  private var pageRoom: Double { pageHeight.map { $0 - 2 * margin } ?? .infinity }
+
+  /// Leaves `points` of space (none at the top of a page).
+  public mutating func space(_ points: Double) {
+    guard y > margin else { return }
+    y += points
+  }
+
+  /// Ends the current page (nothing when it is empty).
+  public mutating func pageBreak() {
+    guard !panels.isEmpty || !pictures.isEmpty else { return }
+    finished.append(page(height: pageHeight ?? (y + margin)))
+    panels = []
+    pictures = []
+    y = margin
+  }
+
+  /// Writes a paragraph the full content width (less `indent`); text taller than a page is
+  /// split between its lines. Control characters other than line feeds are escaped, tabs become
+  /// spaces.
+  public mutating func text(
+    _ text: String, style: PageTextStyle = .body, color: RGBAColor? = nil, indent: Double = 0
+  ) {
+    let clean = Self.printable(text)
+    let wrap = max(1, contentWidth - indent)
+    let whole = measure(clean, style: style, bold: style.metrics.bold, wrap: wrap)
+    if whole <= room {
+      place(clean, style: style, bold: style.metrics.bold, color: color, x: margin + indent, wrap: wrap, height: whole)
+      return
+    }
+    if whole <= pageRoom {
+      pageBreak()
+      place(clean, style: style, bold: style.metrics.bold, color: color, x: margin + indent, wrap: wrap, height: whole)
+      return
+    }
+    // Taller than a page: as many whole lines as fit, page after page.
+    var lines = clean.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    while !lines.isEmpty {
+      func height(_ count: Int) -> Double {
+        measure(lines[0..<count].joined(separator: "\n"), style: style, bold: style.metrics.bold, wrap: wrap)
+      }
+      var count = 1
+      var fitting = height(1)
+      while count < lines.count {
+        let next = height(count + 1)
+        if next > room { break }
+        count += 1
+        fitting = next
+      }
+      if fitting > room && y > margin {
+        pageBreak()
+        continue
+      }
+      place(
+        lines[0..<count].joined(separator: "\n"), style: style, bold: style.metrics.bold, color: color,
+        x: margin + indent, wrap: wrap, height: fitting)
+      lines.removeFirst(count)
+      if !lines.isEmpty { pageBreak() }
+    }
+  }
+
+  /// Writes one row of a table: cell `i` starts at `columns[i]` points from the left margin and
+  /// wraps before the next column (or the right margin); the row is as tall as its tallest cell.
+  public mutating func row(_ cells: [PageCell], columns: [Double], style: PageTextStyle = .small) {
+    let swatchSide = style.metrics.lineHeight - 3
+    var placed: [(cell: PageCell, x: Double, wrap: Double, height: Double)] = []
+    for (index, cell) in cells.enumerated() where index < columns.count {
+      let start = margin + columns[index]
+      let end = index + 1 < columns.count ? margin + columns[index + 1] - 8 : width - margin
+      let textX = start + (cell.swatch == nil ? 0 : swatchSide + 6)
+      let wrap = max(1, end - textX)
+      let text = Self.printable(cell.text)
+      let height = measure(text, style: style, bold: cell.bold, wrap: wrap)
+      placed.append((PageCell(text, swatch: cell.swatch, bold: cell.bold), textX, wrap, height))
+    }
+    let height = placed.map(\.height).max() ?? 0
+    if height > room { pageBreak() }
+    for item in placed {
+      if let swatch = item.cell.swatch {
+        let box = Rect(x: item.x - swatchSide - 6, y: y + 1.5, width: swatchSide, height: swatchSide)
+        panels.append(ScenePanel(rect: box.insetBy(-1), fill: Self.frameColor, caption: nil))
+        panels.append(ScenePanel(rect: box, fill: swatch, caption: nil))
+      }
+      panels.append(
+        ScenePanel(
+          rect: Rect(x: item.x, y: y, width: item.wrap, height: item.height), fill: nil,
+          caption: caption(item.cell.text, style: style, bold: item.cell.bold, color: nil, x: item.x, y: y, wrap: item.wrap)))
+    }
+    y += height
+  }
+
+  /// Places pictures left to right, `gap` apart, starting a new line of pictures when the next
+  /// does not fit; each is framed and captioned above. A picture wider than the content (or,
+  /// with pages, taller than a page) is scaled down to fit.
+  public mutating func pictures(_ items: [PagePicture], gap: Double = 16) {
+    var line: [(picture: PagePicture, size: (width: Double, height: Double), captionHeight: Double)] = []
+    var lineWidth = 0.0
+    func flush(_ composer: inout PageComposer) {
+      guard !line.isEmpty else { return }
+      let height = line.map { $0.captionHeight + 4 + $0.size.height }.max() ?? 0
+      if height > composer.room { composer.pageBreak() }
+      var x = composer.margin
+      for item in line {
+        let top = composer.y
+        composer.panels.append(
+          ScenePanel(
+            rect: Rect(x: x, y: top, width: item.size.width, height: item.captionHeight), fill: nil,
+            caption: composer.caption(
+              item.picture.caption, style: .small, bold: true, color: nil, x: x, y: top, wrap: item.size.width)))
+        let rect = Rect(x: x, y: top + item.captionHeight + 4, width: item.size.width, height: item.size.height)
+        composer.panels.append(ScenePanel(rect: rect.insetBy(-1), fill: Self.frameColor, caption: nil))
+        composer.pictures.append(ScenePicture(rect: rect, png: item.picture.png))
+        x += item.size.width + gap
+      }
+      composer.y += height + gap
+      line = []
+      lineWidth = 0
+    }
+    for picture in items {
+      var width = Double(picture.pixelWidth) / Double(picture.scale)
+      var height = Double(picture.pixelHeight) / Double(picture.scale)
+      let captionWidth = max(width, min(contentWidth, 120))
+      let captionHeight = measure(Self.printable(picture.caption), style: .small, bold: true, wrap: min(captionWidth, contentWidth))
+      let fit = min(1, contentWidth / max(width, 1), (pageRoom - captionHeight - 4) / max(height, 1))
+      width *= fit
+      height *= fit
+      if !line.isEmpty && lineWidth + gap + width > contentWidth { flush(&self) }
+      lineWidth += (line.isEmpty ? 0 : gap) + width
+      line.append((picture, (width, height), captionHeight))
+    }
+    flush(&self)
+  }
+
+  /// Every page, the current one last.
+  public func pages() -> [Scene] {
+    var all = finished
+    if !panels.isEmpty || !pictures.isEmpty || all.isEmpty {
+      all.append(page(height: pageHeight ?? (y + margin)))
+    }
+    return all
+  }
+
+  private func page(height: Double) -> Scene {
+    var scene = Scene(
+      width: width, height: max(height, 2 * margin), direction: .ltr, themes: ThemeName.allCases,
+      modes: ColorMode.allCases, platforms: [.ios], background: background, rows: [], panels: panels)
+    scene.pictures = pictures
+    return scene
+  }
+
+  private mutating func place(
+    _ text: String, style: PageTextStyle, bold: Bool, color: RGBAColor?, x: Double, wrap: Double, height: Double
+  ) {
+    panels.append(
+      ScenePanel(
+        rect: Rect(x: x, y: y, width: wrap, height: height), fill: nil,
+        caption: caption(text, style: style, bold: bold, color: color, x: x, y: y, wrap: wrap)))
+    y += height
+  }
+
+  private func styled(_ text: String, style: PageTextStyle, bold: Bool, color: RGBAColor?) -> StyledText {
+    let metrics = style.metrics
+    return StyledText(
+      spans: [TextSpan(text)],
+      appearance: TextAppearance(
+        fontFamilies: families, fontSize: metrics.size, lineHeight: metrics.lineHeight, letterSpacing: 0,
+        weight: bold ? 700 : 400, color: color ?? textColor, language: "en"),
+      direction: .ltr)
+  }
+
+  private func caption(
+    _ text: String, style: PageTextStyle, bold: Bool, color: RGBAColor?, x: Double, y: Double, wrap: Double
+  ) -> SceneText {
+    SceneText(
+      origin: Point(x: x, y: y), wrapWidth: wrap, alignment: .left,
+      content: styled(text, style: style, bold: bold, color: color))
+  }
+
+  private func measure(_ text: String, style: PageTextStyle, bold: Bool, wrap: Double) -> Double {
+    measurer.measure(styled(text, style: style, bold: bold, color: nil), wrapWidth: wrap).height
+  }
+
+  /// `text` with tabs as four spaces, CR LF and CR as LF, and other control characters,
+  /// line and paragraph separators and bidirectional controls escaped (``MessageText``), so that a
+  /// page shows what a file holds without a file reordering or hiding what follows.
+  public static func printable(_ text: String) -> String {
+    let normalized = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+      .replacingOccurrences(of: "\t", with: "    ")
+    return normalized.split(separator: "\n", omittingEmptySubsequences: false)
+      .map { MessageText.escaped(String($0)) }.joined(separator: "\n")
+  }
+}
+
+extension Rect {
+  /// The rectangle shrunk by `amount` on every side (grown for a negative amount).
+  func insetBy(_ amount: Double) -> Rect {
+    Rect(x: x + amount, y: y + amount, width: width - 2 * amount, height: height - 2 * amount)
+  }
+}
+
+extension BulletListRenderer {
+  /// Draws composed pages (``PageComposer``) with every theme's fonts: PNG or SVG of the one
+  /// page, or a PDF of them all, a page each.
+  /// - Throws: `RenderError.graphics` when drawing fails, or for several pages in PNG or SVG.
+  public func renderPages(_ pages: [Scene], format: OutputFormat) throws(RenderError) -> Data {
+    let renderer = try self.renderer(forThemes: ThemeName.allCases)
+    do {
+      switch format {
+      case .pdf:
+        return try renderer.renderPDF(pages: pages)
+      case .png, .svg:
+        guard pages.count == 1, let page = pages.first else {
+          throw GraphicsError.drawingFailed(
+            stage: "drawing \(pages.count) pages", reason: "PNG and SVG hold one page; use PDF")
+        }
+        return try renderer.render(page, as: format)
+      }
+    } catch let error as GraphicsError {
+      throw .graphics(error, nil)
+    } catch {
+      throw .graphics(.drawingFailed(stage: "drawing pages", reason: "\(error)"), nil)
+    }
+  }
+}

@@ -1,0 +1,113 @@
+import BulletListRenderer
+import Foundation
+import Graphics
+import Primitives
+import Scene
+import Themes
+
+/// The gallery as printable pages (A4 landscape): the token tables and fonts of each theme, then
+/// each case on pages of its own, its file's text followed by its pictures; with an old themes
+/// folder, changed pictures as before, after and diff with their row changes, unchanged ones as
+/// one line. Draw them with ``BulletListRenderer/BulletListRenderer/renderPages(_:format:)`` as PDF.
+public enum GalleryDocument {
+  /// A4 landscape, in points.
+  public static let pageSize = (width: 842.0, height: 595.0)
+
+  /// The pages of `gallery`, set with the fonts of `renderer`.
+  /// - Throws: `RenderError` when the fonts cannot be loaded or a picture cannot be encoded.
+  public static func pages(
+    _ gallery: Gallery, renderer: BulletListRenderer, title: String = "OUDS bullet list gallery"
+  ) throws(RenderError) -> [Scene] {
+    var page = try PageComposer(
+      renderer: renderer, width: pageSize.width, pageHeight: pageSize.height, margin: 28)
+    let items = gallery.items
+    page.text(title, style: .title)
+    page.text(gallery.sources, style: .small)
+    page.text("\(items.count) pictures of \(gallery.cases.count) cases", style: .body)
+    if let old = gallery.oldThemes {
+      page.text(
+        "Compared with the tokens of \(old.path): \(items.filter(\.isChanged).count) of \(items.count) pictures changed; "
+          + "\(gallery.tokenLines.count) changed token values.",
+        style: .body)
+    }
+    for broken in gallery.brokenCases { page.text("\(broken.file): \(broken.message)", style: .small) }
+    let columns = [0, page.contentWidth * 0.34, page.contentWidth * 0.53, page.contentWidth * 0.72]
+    for table in gallery.themeTables {
+      page.space(12)
+      page.text("\(table.theme.displayName): tokens and fonts", style: .heading)
+      for error in table.errors { page.text(error, style: .small) }
+      page.row(
+        [PageCell("token", bold: true), PageCell("light", bold: true), PageCell("dark", bold: true), PageCell("file", bold: true)],
+        columns: columns)
+      for row in table.rows {
+        var cells = [PageCell(row.path)]
+        for mode in ColorMode.allCases {
+          cells.append(cell(row.values[mode], old: gallery.oldThemes == nil ? nil : .some(row.oldValues[mode])))
+        }
+        cells.append(PageCell(Set(ColorMode.allCases.compactMap { row.values[$0]?.file }).sorted().joined(separator: ", ")))
+        page.row(cells, columns: columns)
+      }
+      page.space(4)
+      for use in table.fonts {
+        let files = use.files.map { "\($0.fileName) in \($0.folder)" }.joined(separator: ", ")
+        page.text("\(use.text): \(files.isEmpty ? "none" : files)", style: .small)
+      }
+      if gallery.oldThemes != nil {
+        page.text(table.changes.isEmpty ? "No token changed." : "Changed tokens:", style: .small)
+        for change in table.changes { page.text(change.line, style: .small, indent: 12) }
+      }
+    }
+    for galleryCase in gallery.cases {
+      page.pageBreak()
+      page.text("\(galleryCase.name) (\(galleryCase.file))", style: .heading)
+      page.text(
+        galleryCase.source + (galleryCase.omittedLines > 0 ? "\n… \(galleryCase.omittedLines) more lines" : ""),
+        style: .code)
+      page.space(8)
+      var pictures: [PagePicture] = []
+      func flush() {
+        if !pictures.isEmpty { page.pictures(pictures) }
+        pictures = []
+      }
+      for item in galleryCase.items {
+        let variant = item.reference.variant
+        let caption = "\(variant.theme.displayName) · \(variant.mode.rawValue) · \(variant.options.platform.displayName) (\(variant.stem))"
+        if let error = item.error {
+          flush()
+          page.text("\(caption): \(error)", style: .small)
+          continue
+        }
+        guard let png = item.png, let size = item.size else { continue }
+        if let review = item.review {
+          if review.isUnchanged {
+            flush()
+            page.text("\(caption): unchanged", style: .small)
+            continue
+          }
+          flush()
+          page.text(caption, style: .body)
+          page.pictures(try TokenReviewSheet.figures(review), gap: 12)
+          for line in review.summary + review.rowChanges.map(\.description) { page.text(line, style: .small) }
+          continue
+        }
+        pictures.append(
+          PagePicture(png: png, pixelWidth: size.width, pixelHeight: size.height, scale: Gallery.scale, caption: caption))
+      }
+      flush()
+    }
+    return page.pages()
+  }
+
+  /// A token's value for a table cell (a colour with its swatch); with `old` (compared), `old → new`
+  /// when they differ.
+  static func cell(_ token: ResolvedToken?, old: ResolvedToken??) -> PageCell {
+    let text = token.map { MessageText.line($0.value.displayText) } ?? "(none)"
+    var swatch: RGBAColor?
+    if case .color(let color)? = token?.value { swatch = color }
+    if let old, old?.value != token?.value {
+      let was = old.map { MessageText.line($0.value.displayText) } ?? "(none)"
+      return PageCell("\(was) → \(text)", swatch: swatch, bold: true)
+    }
+    return PageCell(text, swatch: swatch)
+  }
+}

@@ -1,0 +1,48 @@
+import BulletListRenderer
+import Foundation
+import Graphics
+import SafeInput
+import Snapshot
+import Themes
+
+/// `--compare-themes <dir>` of `sheet` and `gallery`: the themes folder a token change is
+/// reviewed against (the old tokens; `--themes` or the usual search gives the new ones).
+enum CompareThemes {
+  /// `--compare-themes <dir>`.
+  static let option = OptionSpec(
+    names: ["--compare-themes"], value: .text(placeholder: "dir", completion: .directory),
+    help:
+      "review a token change: for each theme and mode, before (this themes folder), after (the current one) and a diff picture, the changed tokens (also on standard output, one line each) and the rows that moved or changed colour; unchanged combinations are one line"
+  )
+
+  /// A renderer over the old themes folder `path`, sharing the current renderer's font search.
+  /// - Throws: ``Snapshot/TokenReviewError`` naming the folder when it cannot be read.
+  static func renderer(_ path: String, like current: BulletListRenderer) throws -> BulletListRenderer {
+    let folder = URL(fileURLWithPath: path).standardizedFileURL
+    guard UserFile.type(atPath: folder.appendingPathComponent(ThemeLibrary.resolverFileName).path) == .regular else {
+      throw FolderError(
+        description:
+          "--compare-themes \(MessageText.path(path)): not a themes folder (no \(ThemeLibrary.resolverFileName) in it)")
+    }
+    let library: ThemeLibrary
+    do {
+      library = try ThemeLibrary(directory: folder)
+    } catch {
+      throw TokenReviewError.oldTokens(error, themes: path)
+    }
+    return try BulletListRenderer(
+      themes: ThemesLocation(directory: folder, source: .explicit), library: library,
+      brandFontDirectory: current.brandFontDirectory, fontLocator: current.fontLocator)
+  }
+
+  /// A folder given to `--compare-themes` that is not a themes folder.
+  struct FolderError: Error, CustomStringConvertible {
+    /// The message, naming the folder.
+    var description: String
+  }
+
+  /// Prints the changed tokens on standard output, one line each.
+  static func printTokenLines(_ lines: [String]) throws {
+    try writeOutput(lines.map { $0 + "\n" }.joined())
+  }
+}

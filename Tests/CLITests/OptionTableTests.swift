@@ -329,8 +329,15 @@ struct ReadmeOptionTableTests {
         $0.trimmingCharacters(in: .whitespaces)
       }
       // The first cell is split at '\|' too; the commands are the cell before the meaning.
+      let commandNames: Set<String> = ["render", "sheet", "layout", "themes", "gallery"]
       guard let name = line.dropFirst(3).split(separator: " ").first?.split(separator: "`").first,
-        let commandsCell = cells.first(where: { $0.hasPrefix("render") || $0 == "all" })
+        let commandsCell = cells.first(where: { cell in
+          cell == "all"
+            || (!cell.isEmpty
+              && cell.split(separator: ",").allSatisfy {
+                commandNames.contains($0.trimmingCharacters(in: .whitespaces))
+              })
+        })
       else { continue }
       let commands: Set<String> =
         commandsCell == "all"

@@ -47,15 +47,18 @@ extension BulletListRenderer {
         let text = StyledText(
           spans: [TextSpan(sample.text)],
           appearance: TextAppearance(
-            fontFamilies: theme.fontFamilies, fontSize: typography.fontSize, lineHeight: typography.lineHeight,
-            letterSpacing: typography.letterSpacing, weight: weight, color: theme.colors.contentDefault,
+            fontFamilies: theme.fontFamilies, fontSize: typography.fontSize,
+            lineHeight: typography.lineHeight,
+            letterSpacing: typography.letterSpacing, weight: weight,
+            color: theme.colors.contentDefault,
             language: sample.language),
           direction: sample.direction)
         let files = engine.fontFiles(text).map { url in
           set.files.first { $0.url.standardizedFileURL.path == url.standardizedFileURL.path }
             ?? LoadedFont(url: url, sha256: "", family: "", role: "")
         }
-        uses.append(FontUse(text: "\(sample.script), weight \(weight)", sample: sample.text, files: files))
+        uses.append(
+          FontUse(text: "\(sample.script), weight \(weight)", sample: sample.text, files: files))
       }
     }
     return uses

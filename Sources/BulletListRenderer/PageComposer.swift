@@ -122,7 +122,8 @@ public struct PageComposer {
       }
     }
     guard let families else {
-      throw .theme(firstError ?? ThemeError(file: ThemeLibrary.resolverFileName, message: "no theme resolves"))
+      throw .theme(
+        firstError ?? ThemeError(file: ThemeLibrary.resolverFileName, message: "no theme resolves"))
     }
     self.families = families
     measurer = try renderer.renderer(forThemes: ThemeName.allCases).textEngine
@@ -166,19 +167,25 @@ public struct PageComposer {
     let wrap = max(1, contentWidth - indent)
     let whole = measure(clean, style: style, bold: style.metrics.bold, wrap: wrap)
     if whole <= room {
-      place(clean, style: style, bold: style.metrics.bold, color: color, x: margin + indent, wrap: wrap, height: whole)
+      place(
+        clean, style: style, bold: style.metrics.bold, color: color, x: margin + indent, wrap: wrap,
+        height: whole)
       return
     }
     if whole <= pageRoom {
       pageBreak()
-      place(clean, style: style, bold: style.metrics.bold, color: color, x: margin + indent, wrap: wrap, height: whole)
+      place(
+        clean, style: style, bold: style.metrics.bold, color: color, x: margin + indent, wrap: wrap,
+        height: whole)
       return
     }
     // Taller than a page: as many whole lines as fit, page after page.
     var lines = clean.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     while !lines.isEmpty {
       func height(_ count: Int) -> Double {
-        measure(lines[0..<count].joined(separator: "\n"), style: style, bold: style.metrics.bold, wrap: wrap)
+        measure(
+          lines[0..<count].joined(separator: "\n"), style: style, bold: style.metrics.bold,
+          wrap: wrap)
       }
       var count = 1
       var fitting = height(1)
@@ -193,7 +200,8 @@ public struct PageComposer {
         continue
       }
       place(
-        lines[0..<count].joined(separator: "\n"), style: style, bold: style.metrics.bold, color: color,
+        lines[0..<count].joined(separator: "\n"), style: style, bold: style.metrics.bold,
+        color: color,
         x: margin + indent, wrap: wrap, height: fitting)
       lines.removeFirst(count)
       if !lines.isEmpty { pageBreak() }
@@ -218,14 +226,17 @@ public struct PageComposer {
     if height > room { pageBreak() }
     for item in placed {
       if let swatch = item.cell.swatch {
-        let box = Rect(x: item.x - swatchSide - 6, y: y + 1.5, width: swatchSide, height: swatchSide)
+        let box = Rect(
+          x: item.x - swatchSide - 6, y: y + 1.5, width: swatchSide, height: swatchSide)
         panels.append(ScenePanel(rect: box.insetBy(-1), fill: Self.frameColor, caption: nil))
         panels.append(ScenePanel(rect: box, fill: swatch, caption: nil))
       }
       panels.append(
         ScenePanel(
           rect: Rect(x: item.x, y: y, width: item.wrap, height: item.height), fill: nil,
-          caption: caption(item.cell.text, style: style, bold: item.cell.bold, color: nil, x: item.x, y: y, wrap: item.wrap)))
+          caption: caption(
+            item.cell.text, style: style, bold: item.cell.bold, color: nil, x: item.x, y: y,
+            wrap: item.wrap)))
     }
     y += height
   }
@@ -234,7 +245,8 @@ public struct PageComposer {
   /// does not fit; each is framed and captioned above. A picture wider than the content (or,
   /// with pages, taller than a page) is scaled down to fit.
   public mutating func pictures(_ items: [PagePicture], gap: Double = 16) {
-    var line: [(picture: PagePicture, size: (width: Double, height: Double), captionHeight: Double)] = []
+    var line:
+      [(picture: PagePicture, size: (width: Double, height: Double), captionHeight: Double)] = []
     var lineWidth = 0.0
     func flush(_ composer: inout PageComposer) {
       guard !line.isEmpty else { return }
@@ -247,9 +259,12 @@ public struct PageComposer {
           ScenePanel(
             rect: Rect(x: x, y: top, width: item.size.width, height: item.captionHeight), fill: nil,
             caption: composer.caption(
-              item.picture.caption, style: .small, bold: true, color: nil, x: x, y: top, wrap: item.size.width)))
-        let rect = Rect(x: x, y: top + item.captionHeight + 4, width: item.size.width, height: item.size.height)
-        composer.panels.append(ScenePanel(rect: rect.insetBy(-1), fill: Self.frameColor, caption: nil))
+              item.picture.caption, style: .small, bold: true, color: nil, x: x, y: top,
+              wrap: item.size.width)))
+        let rect = Rect(
+          x: x, y: top + item.captionHeight + 4, width: item.size.width, height: item.size.height)
+        composer.panels.append(
+          ScenePanel(rect: rect.insetBy(-1), fill: Self.frameColor, caption: nil))
         composer.pictures.append(ScenePicture(rect: rect, png: item.picture.png))
         x += item.size.width + gap
       }
@@ -261,8 +276,11 @@ public struct PageComposer {
       var width = Double(picture.pixelWidth) / Double(picture.scale)
       var height = Double(picture.pixelHeight) / Double(picture.scale)
       let captionWidth = max(width, min(contentWidth, 120))
-      let captionHeight = measure(Self.printable(picture.caption), style: .small, bold: true, wrap: min(captionWidth, contentWidth))
-      let fit = min(1, contentWidth / max(width, 1), (pageRoom - captionHeight - 4) / max(height, 1))
+      let captionHeight = measure(
+        Self.printable(picture.caption), style: .small, bold: true,
+        wrap: min(captionWidth, contentWidth))
+      let fit = min(
+        1, contentWidth / max(width, 1), (pageRoom - captionHeight - 4) / max(height, 1))
       width *= fit
       height *= fit
       if !line.isEmpty && lineWidth + gap + width > contentWidth { flush(&self) }
@@ -284,13 +302,15 @@ public struct PageComposer {
   private func page(height: Double) -> Scene {
     var scene = Scene(
       width: width, height: max(height, 2 * margin), direction: .ltr, themes: ThemeName.allCases,
-      modes: ColorMode.allCases, platforms: [.ios], background: background, rows: [], panels: panels)
+      modes: ColorMode.allCases, platforms: [.ios], background: background, rows: [], panels: panels
+    )
     scene.pictures = pictures
     return scene
   }
 
   private mutating func place(
-    _ text: String, style: PageTextStyle, bold: Bool, color: RGBAColor?, x: Double, wrap: Double, height: Double
+    _ text: String, style: PageTextStyle, bold: Bool, color: RGBAColor?, x: Double, wrap: Double,
+    height: Double
   ) {
     panels.append(
       ScenePanel(
@@ -299,18 +319,22 @@ public struct PageComposer {
     y += height
   }
 
-  private func styled(_ text: String, style: PageTextStyle, bold: Bool, color: RGBAColor?) -> StyledText {
+  private func styled(_ text: String, style: PageTextStyle, bold: Bool, color: RGBAColor?)
+    -> StyledText
+  {
     let metrics = style.metrics
     return StyledText(
       spans: [TextSpan(text)],
       appearance: TextAppearance(
-        fontFamilies: families, fontSize: metrics.size, lineHeight: metrics.lineHeight, letterSpacing: 0,
+        fontFamilies: families, fontSize: metrics.size, lineHeight: metrics.lineHeight,
+        letterSpacing: 0,
         weight: bold ? 700 : 400, color: color ?? textColor, language: "en"),
       direction: .ltr)
   }
 
   private func caption(
-    _ text: String, style: PageTextStyle, bold: Bool, color: RGBAColor?, x: Double, y: Double, wrap: Double
+    _ text: String, style: PageTextStyle, bold: Bool, color: RGBAColor?, x: Double, y: Double,
+    wrap: Double
   ) -> SceneText {
     SceneText(
       origin: Point(x: x, y: y), wrapWidth: wrap, alignment: .left,
@@ -325,8 +349,10 @@ public struct PageComposer {
   /// line and paragraph separators and bidirectional controls escaped (``MessageText``), so that a
   /// page shows what a file holds without a file reordering or hiding what follows.
   public static func printable(_ text: String) -> String {
-    let normalized = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
-      .replacingOccurrences(of: "\t", with: "    ")
+    let normalized = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(
+      of: "\r", with: "\n"
+    )
+    .replacingOccurrences(of: "\t", with: "    ")
     return normalized.split(separator: "\n", omittingEmptySubsequences: false)
       .map { MessageText.escaped(String($0)) }.joined(separator: "\n")
   }

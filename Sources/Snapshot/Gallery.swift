@@ -113,7 +113,9 @@ public struct Gallery: Sendable {
     let oldLocation = compareThemes.map { ThemesLocation(directory: $0, source: .explicit) }
     let oldLibrary: ThemeLibrary?
     do {
-      oldLibrary = try oldLocation.map { location throws(ThemeError) in try ThemeLibrary(directory: location.directory) }
+      oldLibrary = try oldLocation.map { location throws(ThemeError) in
+        try ThemeLibrary(directory: location.directory)
+      }
     } catch {
       throw TokenReviewError.oldTokens(error, themes: oldLocation?.directory.path ?? "")
     }
@@ -138,7 +140,8 @@ public struct Gallery: Sendable {
           try engine.makeRenderer(location: location, library: library),
           try oldLocation.map { location in
             try BulletListRenderer(
-              themes: location, library: oldLibrary, brandFontDirectory: engine.configuration.brandFontDirectory,
+              themes: location, library: oldLibrary,
+              brandFontDirectory: engine.configuration.brandFontDirectory,
               fontLocator: engine.fontLocator)
           }
         )
@@ -163,7 +166,8 @@ public struct Gallery: Sendable {
       cases.append(
         Case(
           name: snapshotCase.name,
-          file: "\(SnapshotCatalogue.casesFolderName)/\(snapshotCase.file.lastPathComponent)", source: source,
+          file: "\(SnapshotCatalogue.casesFolderName)/\(snapshotCase.file.lastPathComponent)",
+          source: source,
           omittedLines: omitted,
           items: jobs.indices.filter { jobs[$0].caseIndex == index }.compactMap { items[$0] }))
       inputs.formUnion(main.inputFiles(for: snapshotCase.document.list))
@@ -174,50 +178,63 @@ public struct Gallery: Sendable {
       tables.append(table(theme, library: library, old: oldLibrary, renderer: main))
     }
     return Gallery(
-      themes: location, oldThemes: oldLocation?.directory, snapshotsDirectory: engine.configuration.snapshotsDirectory,
-      sources: sources, cases: cases, brokenCases: engine.catalogue.brokenCases, themeTables: tables,
+      themes: location, oldThemes: oldLocation?.directory,
+      snapshotsDirectory: engine.configuration.snapshotsDirectory,
+      sources: sources, cases: cases, brokenCases: engine.catalogue.brokenCases,
+      themeTables: tables,
       inputFiles: inputs)
   }
 
   /// Renders one variant (and compares it with the old tokens).
   static func render(
-    _ reference: SnapshotReference, with renderers: (new: BulletListRenderer, old: BulletListRenderer?)
+    _ reference: SnapshotReference,
+    with renderers: (new: BulletListRenderer, old: BulletListRenderer?)
   ) -> Item {
     let variant = reference.variant
     do {
       if let old = renderers.old {
         let review = try ReviewedPicture.compare(
-          reference.list, theme: variant.theme, mode: variant.mode, options: variant.options, scale: scale,
+          reference.list, theme: variant.theme, mode: variant.mode, options: variant.options,
+          scale: scale,
           before: old, after: renderers.new)
         return Item(
           reference: reference, png: try PNGCodec.encode(review.after),
-          size: PixelSize(width: review.after.width, height: review.after.height), review: review, error: nil,
+          size: PixelSize(width: review.after.width, height: review.after.height), review: review,
+          error: nil,
           warnings: review.warnings)
       }
       let rendered = try renderers.new.rasterize(
-        reference.list, theme: variant.theme, mode: variant.mode, options: variant.options, scale: scale)
+        reference.list, theme: variant.theme, mode: variant.mode, options: variant.options,
+        scale: scale)
       return Item(
         reference: reference, png: try PNGCodec.encode(rendered.image),
-        size: PixelSize(width: rendered.image.width, height: rendered.image.height), review: nil, error: nil,
+        size: PixelSize(width: rendered.image.width, height: rendered.image.height), review: nil,
+        error: nil,
         warnings: rendered.warnings)
     } catch {
       return Item(
-        reference: reference, png: nil, size: nil, review: nil, error: MessageText.line("\(error)"), warnings: [])
+        reference: reference, png: nil, size: nil, review: nil, error: MessageText.line("\(error)"),
+        warnings: [])
     }
   }
 
   /// The text of a case file, cut to ``sourceLineLimit`` lines and ``sourceCharacterLimit``
-  /// characters, and how many lines were left out.
+  /// characters (a line cut short ends with `…`), and how many lines were left out.
   static func source(of file: URL) -> (text: String, omittedLines: Int) {
     guard let data = try? UserFile.read(file.path, kind: .caseFile) else { return ("", 0) }
     let text = String(decoding: data, as: UTF8.self)
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
     if lines.last?.isEmpty == true { lines.removeLast() }
-    var kept: [Substring] = []
+    var kept: [String] = []
     var characters = 0
     for line in lines {
-      guard kept.count < sourceLineLimit, characters + line.count <= sourceCharacterLimit else { break }
-      kept.append(line)
+      guard kept.count < sourceLineLimit else { break }
+      guard characters + line.count <= sourceCharacterLimit else {
+        // A line longer than what is left: its start, marked as cut.
+        kept.append(line.prefix(max(0, sourceCharacterLimit - characters)) + "…")
+        break
+      }
+      kept.append(String(line))
       characters += line.count + 1
     }
     return (kept.joined(separator: "\n"), lines.count - kept.count)
@@ -233,21 +250,25 @@ public struct Gallery: Sendable {
     var changes: [TokenChange] = []
     for mode in ColorMode.allCases {
       do {
-        current[mode] = Dictionary(try library.tokens(theme, mode: mode).map { ($0.path, $0) }, uniquingKeysWith: { $1 })
+        current[mode] = Dictionary(
+          try library.tokens(theme, mode: mode).map { ($0.path, $0) }, uniquingKeysWith: { $1 })
       } catch {
         errors.append("\(mode.rawValue): \(error)")
       }
       guard let old else { continue }
       do {
-        previous[mode] = Dictionary(try old.tokens(theme, mode: mode).map { ($0.path, $0) }, uniquingKeysWith: { $1 })
-        changes += try TokenReview.tokenChanges(theme: theme, mode: mode, before: old, after: library)
+        previous[mode] = Dictionary(
+          try old.tokens(theme, mode: mode).map { ($0.path, $0) }, uniquingKeysWith: { $1 })
+        changes += try TokenReview.tokenChanges(
+          theme: theme, mode: mode, before: old, after: library)
       } catch {
         errors.append("\(mode.rawValue): \(error)")
       }
     }
     let rows = ThemeLibrary.componentTokenPaths.map { path in
       ThemeTable.Row(
-        path: path, values: current.compactMapValues { $0[path] }, oldValues: previous.compactMapValues { $0[path] })
+        path: path, values: current.compactMapValues { $0[path] },
+        oldValues: previous.compactMapValues { $0[path] })
     }
     var fonts: [FontUse] = []
     do {
@@ -310,6 +331,7 @@ extension SnapshotEngine {
   /// - Throws: when the themes folder cannot be found or read.
   public func renderer() throws -> BulletListRenderer {
     let location = try themesLocation()
-    return try makeRenderer(location: location, library: try ThemeLibrary(directory: location.directory))
+    return try makeRenderer(
+      location: location, library: try ThemeLibrary(directory: location.directory))
   }
 }

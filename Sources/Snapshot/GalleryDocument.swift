@@ -30,21 +30,31 @@ public enum GalleryDocument {
           + "\(gallery.tokenLines.count) changed token values.",
         style: .body)
     }
-    for broken in gallery.brokenCases { page.text("\(broken.file): \(broken.message)", style: .small) }
+    for broken in gallery.brokenCases {
+      page.text("\(broken.file): \(broken.message)", style: .small)
+    }
     let columns = [0, page.contentWidth * 0.34, page.contentWidth * 0.53, page.contentWidth * 0.72]
     for table in gallery.themeTables {
       page.space(12)
       page.text("\(table.theme.displayName): tokens and fonts", style: .heading)
       for error in table.errors { page.text(error, style: .small) }
       page.row(
-        [PageCell("token", bold: true), PageCell("light", bold: true), PageCell("dark", bold: true), PageCell("file", bold: true)],
+        [
+          PageCell("token", bold: true), PageCell("light", bold: true),
+          PageCell("dark", bold: true), PageCell("file", bold: true),
+        ],
         columns: columns)
       for row in table.rows {
         var cells = [PageCell(row.path)]
         for mode in ColorMode.allCases {
-          cells.append(cell(row.values[mode], old: gallery.oldThemes == nil ? nil : .some(row.oldValues[mode])))
+          cells.append(
+            cell(row.values[mode], old: gallery.oldThemes == nil ? nil : .some(row.oldValues[mode]))
+          )
         }
-        cells.append(PageCell(Set(ColorMode.allCases.compactMap { row.values[$0]?.file }).sorted().joined(separator: ", ")))
+        cells.append(
+          PageCell(
+            Set(ColorMode.allCases.compactMap { row.values[$0]?.file }).sorted().joined(
+              separator: ", ")))
         page.row(cells, columns: columns)
       }
       page.space(4)
@@ -61,7 +71,8 @@ public enum GalleryDocument {
       page.pageBreak()
       page.text("\(galleryCase.name) (\(galleryCase.file))", style: .heading)
       page.text(
-        galleryCase.source + (galleryCase.omittedLines > 0 ? "\n… \(galleryCase.omittedLines) more lines" : ""),
+        galleryCase.source
+          + (galleryCase.omittedLines > 0 ? "\n… \(galleryCase.omittedLines) more lines" : ""),
         style: .code)
       page.space(8)
       var pictures: [PagePicture] = []
@@ -71,7 +82,8 @@ public enum GalleryDocument {
       }
       for item in galleryCase.items {
         let variant = item.reference.variant
-        let caption = "\(variant.theme.displayName) · \(variant.mode.rawValue) · \(variant.options.platform.displayName) (\(variant.stem))"
+        let caption =
+          "\(variant.theme.displayName) · \(variant.mode.rawValue) · \(variant.options.platform.displayName) (\(variant.stem))"
         if let error = item.error {
           flush()
           page.text("\(caption): \(error)", style: .small)
@@ -87,11 +99,15 @@ public enum GalleryDocument {
           flush()
           page.text(caption, style: .body)
           page.pictures(try TokenReviewSheet.figures(review), gap: 12)
-          for line in review.summary + review.rowChanges.map(\.description) { page.text(line, style: .small) }
+          for line in review.summary + review.rowChanges.map(\.description) {
+            page.text(line, style: .small)
+          }
           continue
         }
         pictures.append(
-          PagePicture(png: png, pixelWidth: size.width, pixelHeight: size.height, scale: Gallery.scale, caption: caption))
+          PagePicture(
+            png: png, pixelWidth: size.width, pixelHeight: size.height, scale: Gallery.scale,
+            caption: caption))
       }
       flush()
     }

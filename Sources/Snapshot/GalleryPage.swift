@@ -23,7 +23,9 @@ public enum GalleryPage {
   static let imagesMarker = ".ouds-gallery-images"
 
   /// The filter keys, in tool-bar order, with their labels.
-  static let filterKeys = [("case", "case"), ("theme", "theme"), ("mode", "mode"), ("platform", "platform")]
+  static let filterKeys = [
+    ("case", "case"), ("theme", "theme"), ("mode", "mode"), ("platform", "platform"),
+  ]
 
   /// Writes `<directory>/index.html` and `<directory>/images/…`.
   ///
@@ -31,7 +33,9 @@ public enum GalleryPage {
   /// one this tool did not write is written into without clearing, and no input is ever replaced.
   /// - Returns: the path of `index.html`.
   @discardableResult
-  public static func write(_ gallery: Gallery, to directory: URL, title: String = "OUDS bullet list gallery") throws
+  public static func write(
+    _ gallery: Gallery, to directory: URL, title: String = "OUDS bullet list gallery"
+  ) throws
     -> String
   {
     let images = directory.appendingPathComponent("images")
@@ -44,11 +48,14 @@ public enum GalleryPage {
     for item in gallery.items {
       for (name, data) in try files(item) {
         try AtomicFile.write(
-          data, to: images.appendingPathComponent(name).path, createDirectories: true, protecting: gallery.inputFiles)
+          data, to: images.appendingPathComponent(name).path, createDirectories: true,
+          protecting: gallery.inputFiles)
       }
     }
     let path = directory.appendingPathComponent("index.html").path
-    try AtomicFile.write(Data(page(gallery, title: title).utf8), to: path, createDirectories: true, protecting: gallery.inputFiles)
+    try AtomicFile.write(
+      Data(page(gallery, title: title).utf8), to: path, createDirectories: true,
+      protecting: gallery.inputFiles)
     return path
   }
 
@@ -60,7 +67,9 @@ public enum GalleryPage {
     if let png = item.png { files.append(("\(base).png", png)) }
     if let review = item.review, !review.isUnchanged {
       files.append(("\(base).before.png", try PNGCodec.encode(review.before)))
-      if let diff = review.diffImage { files.append(("\(base).diff.png", try PNGCodec.encode(diff))) }
+      if let diff = review.diffImage {
+        files.append(("\(base).diff.png", try PNGCodec.encode(diff)))
+      }
     }
     return files
   }
@@ -72,19 +81,24 @@ public enum GalleryPage {
     var body = "<header id=\"top\"><h1>\(html(title))</h1>"
     body += "<p class=\"sources\" id=\"sources\">\(html(gallery.sources))</p>"
     let themes = Set(items.map(\.reference.variant.theme)).count
-    body += "<p class=\"totals\" id=\"totals\">\(items.count) picture\(items.count == 1 ? "" : "s") of "
-    body += "\(gallery.cases.count) case\(gallery.cases.count == 1 ? "" : "s") in \(themes) theme\(themes == 1 ? "" : "s")"
+    body +=
+      "<p class=\"totals\" id=\"totals\">\(items.count) picture\(items.count == 1 ? "" : "s") of "
+    body +=
+      "\(gallery.cases.count) case\(gallery.cases.count == 1 ? "" : "s") in \(themes) theme\(themes == 1 ? "" : "s")"
     let failed = items.filter { $0.error != nil }.count
     if failed > 0 { body += "; \(failed) could not be rendered" }
     body += "</p>"
     if let old = gallery.oldThemes {
       let changed = items.filter(\.isChanged).count
-      body += "<p class=\"compare-note\" id=\"compare\">Compared with the tokens of <code>\(html(old.path))</code>: "
+      body +=
+        "<p class=\"compare-note\" id=\"compare\">Compared with the tokens of <code>\(html(old.path))</code>: "
       body += "\(changed) of \(items.count) picture\(items.count == 1 ? "" : "s") changed; "
-      body += "\(gallery.tokenLines.count) changed token value\(gallery.tokenLines.count == 1 ? "" : "s").</p>"
+      body +=
+        "\(gallery.tokenLines.count) changed token value\(gallery.tokenLines.count == 1 ? "" : "s").</p>"
     }
     if !gallery.brokenCases.isEmpty {
-      body += "<section class=\"case-errors\" id=\"case-errors\"><h2>Case files that could not be read</h2><ul>"
+      body +=
+        "<section class=\"case-errors\" id=\"case-errors\"><h2>Case files that could not be read</h2><ul>"
       for broken in gallery.brokenCases {
         body += "<li><code>\(html(broken.file))</code> \(html(broken.message))</li>"
       }
@@ -122,18 +136,38 @@ public enum GalleryPage {
     var s = "<div class=\"toolbar\" id=\"toolbar\" role=\"search\">"
     var choices: [(key: String, label: String, values: [(String, String)])] = [
       ("case", "case", gallery.cases.map { ($0.name, $0.name) }),
-      ("theme", "theme", ThemeName.allCases.filter { t in items.contains { $0.reference.variant.theme == t } }.map { ($0.rawValue, $0.displayName) }),
-      ("mode", "mode", ColorMode.allCases.filter { m in items.contains { $0.reference.variant.mode == m } }.map { ($0.rawValue, $0.rawValue) }),
-      ("platform", "platform", Platform.allCases.filter { p in items.contains { $0.reference.variant.options.platform == p } }.map { ($0.rawValue, $0.displayName) }),
+      (
+        "theme", "theme",
+        ThemeName.allCases.filter { t in items.contains { $0.reference.variant.theme == t } }.map {
+          ($0.rawValue, $0.displayName)
+        }
+      ),
+      (
+        "mode", "mode",
+        ColorMode.allCases.filter { m in items.contains { $0.reference.variant.mode == m } }.map {
+          ($0.rawValue, $0.rawValue)
+        }
+      ),
+      (
+        "platform", "platform",
+        Platform.allCases.filter { p in
+          items.contains { $0.reference.variant.options.platform == p }
+        }.map { ($0.rawValue, $0.displayName) }
+      ),
     ]
-    if comparing { choices.append(("changed", "changes", [("changed", "changed"), ("unchanged", "unchanged")])) }
+    if comparing {
+      choices.append(("changed", "changes", [("changed", "changed"), ("unchanged", "unchanged")]))
+    }
     for choice in choices {
       s += "<label>\(choice.label) <select id=\"filter-\(choice.key)\" data-key=\"\(choice.key)\">"
       s += "<option value=\"\">all</option>"
-      for (value, label) in choice.values { s += "<option value=\"\(html(value))\">\(html(label))</option>" }
+      for (value, label) in choice.values {
+        s += "<option value=\"\(html(value))\">\(html(label))</option>"
+      }
       s += "</select></label> "
     }
-    s += "<output id=\"shown\" aria-live=\"polite\">\(items.count) of \(items.count) picture\(items.count == 1 ? "" : "s") shown</output>"
+    s +=
+      "<output id=\"shown\" aria-live=\"polite\">\(items.count) of \(items.count) picture\(items.count == 1 ? "" : "s") shown</output>"
     s += "</div>"
     return s
   }
@@ -142,16 +176,20 @@ public enum GalleryPage {
   private static func tokenSection(_ gallery: Gallery, comparing: Bool) -> String {
     var s = "<section class=\"tokens\" id=\"tokens\"><h2>Tokens and fonts</h2>"
     for table in gallery.themeTables {
-      s += "<section class=\"theme-tokens\" id=\"tokens-\(table.theme.rawValue)\" data-theme=\"\(table.theme.rawValue)\">"
+      s +=
+        "<section class=\"theme-tokens\" id=\"tokens-\(table.theme.rawValue)\" data-theme=\"\(table.theme.rawValue)\">"
       s += "<h3>\(html(table.theme.displayName))</h3>"
       for error in table.errors { s += "<p class=\"error\">\(html(error))</p>" }
       s += "<table class=\"token-table\"><thead><tr><th>token</th>"
       for mode in ColorMode.allCases { s += "<th>\(mode.rawValue)</th>" }
       s += "<th>file</th></tr></thead><tbody>"
       for row in table.rows {
-        let changed = comparing && ColorMode.allCases.contains { row.values[$0]?.value != row.oldValues[$0]?.value }
+        let changed =
+          comparing
+          && ColorMode.allCases.contains { row.values[$0]?.value != row.oldValues[$0]?.value }
         let kind = row.values.values.first?.type ?? ""
-        s += "<tr data-path=\"\(html(row.path))\" data-type=\"\(html(kind))\"\(changed ? " class=\"changed\"" : "")>"
+        s +=
+          "<tr data-path=\"\(html(row.path))\" data-type=\"\(html(kind))\"\(changed ? " class=\"changed\"" : "")>"
         s += "<td><code>\(html(row.path))</code></td>"
         for mode in ColorMode.allCases {
           s += "<td class=\"value\" data-mode=\"\(mode.rawValue)\">"
@@ -161,15 +199,18 @@ public enum GalleryPage {
           s += "\(value(row.values[mode]))</td>"
         }
         let files = Set(ColorMode.allCases.compactMap { row.values[$0]?.file }).sorted()
-        s += "<td class=\"file\">\(files.map { "<code>\(html($0))</code>" }.joined(separator: " "))</td></tr>"
+        s +=
+          "<td class=\"file\">\(files.map { "<code>\(html($0))</code>" }.joined(separator: " "))</td></tr>"
       }
       s += "</tbody></table>"
       s += "<h4>Font files really drawn</h4><ul class=\"fonts\">"
       for use in table.fonts {
-        s += "<li data-text=\"\(html(use.text))\">\(html(use.text)) (<span lang=\"\(use.text.hasPrefix("Arabic") ? "ar" : "en")\">\(html(use.sample))</span>): "
+        s +=
+          "<li data-text=\"\(html(use.text))\">\(html(use.text)) (<span lang=\"\(use.text.hasPrefix("Arabic") ? "ar" : "en")\">\(html(use.sample))</span>): "
         s += use.files.map { font in
           "<code class=\"font-file\">\(html(font.fileName))</code>"
-            + (font.family.isEmpty ? "" : " (\(html(font.family))\(font.role == "brand" ? ", brand font" : ""))")
+            + (font.family.isEmpty
+              ? "" : " (\(html(font.family))\(font.role == "brand" ? ", brand font" : ""))")
             + " in <code>\(html(font.folder))</code>"
         }.joined(separator: ", ")
         if use.files.isEmpty { s += "none" }
@@ -182,7 +223,9 @@ public enum GalleryPage {
           s += "<p class=\"unchanged\">none</p>"
         } else {
           s += "<ul class=\"changes\">"
-          for change in table.changes { s += "<li class=\"token-change\">\(html(change.line))</li>" }
+          for change in table.changes {
+            s += "<li class=\"token-change\">\(html(change.line))</li>"
+          }
           s += "</ul>"
         }
       }
@@ -197,18 +240,22 @@ public enum GalleryPage {
     guard let token else { return "<span class=\"missing\">(none)</span>" }
     let text = html(MessageText.line(token.value.displayText))
     if case .color(let color) = token.value {
-      return "<span class=\"swatch\" style=\"background:\(color.cssColor)\"></span><code>\(text)</code>"
+      return
+        "<span class=\"swatch\" style=\"background:\(color.cssColor)\"></span><code>\(text)</code>"
     }
     return "<code>\(text)</code>"
   }
 
   /// One case: its file's text beside its cards.
   private static func caseSection(_ galleryCase: Gallery.Case, comparing: Bool) -> String {
-    var s = "<section class=\"case\" id=\"case-\(html(galleryCase.name))\" data-case=\"\(html(galleryCase.name))\">"
+    var s =
+      "<section class=\"case\" id=\"case-\(html(galleryCase.name))\" data-case=\"\(html(galleryCase.name))\">"
     s += "<h2>\(html(galleryCase.name)) <small><code>\(html(galleryCase.file))</code></small></h2>"
-    s += "<div class=\"case-body\"><pre class=\"source\">\(html(PageComposer.printable(galleryCase.source)))"
+    s +=
+      "<div class=\"case-body\"><pre class=\"source\">\(html(PageComposer.printable(galleryCase.source)))"
     if galleryCase.omittedLines > 0 {
-      s += "\n<span class=\"omitted\">… \(galleryCase.omittedLines) more line\(galleryCase.omittedLines == 1 ? "" : "s")</span>"
+      s +=
+        "\n<span class=\"omitted\">… \(galleryCase.omittedLines) more line\(galleryCase.omittedLines == 1 ? "" : "s")</span>"
     }
     s += "</pre><div class=\"cards\">"
     for item in galleryCase.items { s += card(item, comparing: comparing) }
@@ -222,13 +269,16 @@ public enum GalleryPage {
     let variant = reference.variant
     let base = "images/\(reference.caseName)/\(variant.stem)"
     let state = item.error != nil ? "error" : item.isChanged ? "changed" : "unchanged"
-    var s = "<figure class=\"card \(state)\" id=\"\(html("c-\(reference.caseName)__\(variant.stem)"))\""
+    var s =
+      "<figure class=\"card \(state)\" id=\"\(html("c-\(reference.caseName)__\(variant.stem)"))\""
     s += " data-case=\"\(html(reference.caseName))\" data-theme=\"\(variant.theme.rawValue)\""
-    s += " data-mode=\"\(variant.mode.rawValue)\" data-platform=\"\(variant.options.platform.rawValue)\""
+    s +=
+      " data-mode=\"\(variant.mode.rawValue)\" data-platform=\"\(variant.options.platform.rawValue)\""
     s += " data-variant=\"\(html(variant.stem))\""
     if comparing { s += " data-changed=\"\(item.isChanged ? "changed" : "unchanged")\"" }
     s += ">"
-    s += "<figcaption><b>\(html(variant.theme.displayName)) · \(variant.mode.rawValue) · \(variant.options.platform.displayName)</b>"
+    s +=
+      "<figcaption><b>\(html(variant.theme.displayName)) · \(variant.mode.rawValue) · \(variant.options.platform.displayName)</b>"
     s += " <span class=\"variant\">\(html(variant.stem))</span>"
     if comparing { s += " <span class=\"badge \(state)\">\(state)</span>" }
     s += "</figcaption>"
@@ -242,19 +292,24 @@ public enum GalleryPage {
     if let review = item.review, !review.isUnchanged {
       let diffSize = review.diffImage.map { PixelSize(width: $0.width, height: $0.height) } ?? size
       s += "<div class=\"compare\">"
-      s += "<div class=\"shot\"><span>before</span><img src=\"\(html(base)).before.png\"\(sizeAttributes(PixelSize(width: review.before.width, height: review.before.height))) alt=\"before \(alt)\"></div>"
-      s += "<div class=\"shot\"><span>after</span><img src=\"\(html(base)).png\"\(displayed) alt=\"after \(alt)\"></div>"
+      s +=
+        "<div class=\"shot\"><span>before</span><img src=\"\(html(base)).before.png\"\(sizeAttributes(PixelSize(width: review.before.width, height: review.before.height))) alt=\"before \(alt)\"></div>"
+      s +=
+        "<div class=\"shot\"><span>after</span><img src=\"\(html(base)).png\"\(displayed) alt=\"after \(alt)\"></div>"
       if review.diffImage != nil {
-        s += "<div class=\"shot\"><span>diff</span><img src=\"\(html(base)).diff.png\"\(sizeAttributes(diffSize)) alt=\"diff \(alt)\"></div>"
+        s +=
+          "<div class=\"shot\"><span>diff</span><img src=\"\(html(base)).diff.png\"\(sizeAttributes(diffSize)) alt=\"diff \(alt)\"></div>"
       }
       s += "</div><ul class=\"review\">"
       for line in review.summary { s += "<li class=\"summary\">\(html(line))</li>" }
       for change in review.rowChanges {
-        s += "<li class=\"row-change\" data-path=\"\(html(change.path))\">\(html(change.description))</li>"
+        s +=
+          "<li class=\"row-change\" data-path=\"\(html(change.path))\">\(html(change.description))</li>"
       }
       s += "</ul>"
     } else if comparing {
-      s += "<details class=\"unchanged\"><summary>unchanged: same tokens drawn, same pixels</summary>"
+      s +=
+        "<details class=\"unchanged\"><summary>unchanged: same tokens drawn, same pixels</summary>"
       s += "<img src=\"\(html(base)).png\"\(displayed) alt=\"\(alt)\"></details>"
     } else {
       s += "<img src=\"\(html(base)).png\"\(displayed) alt=\"\(alt)\">"

@@ -35,7 +35,9 @@ public struct RowChange: Hashable, Sendable, CustomStringConvertible {
     for row in after.rows where seen.insert(row.path).inserted {
       guard let was = old[row.path] else {
         result.append(
-          RowChange(path: row.path, before: nil, after: row, changes: ["added"], moved: false, resized: false, recoloured: false))
+          RowChange(
+            path: row.path, before: nil, after: row, changes: ["added"], moved: false,
+            resized: false, recoloured: false))
         continue
       }
       if let change = compare(was, row) { result.append(change) }
@@ -43,7 +45,9 @@ public struct RowChange: Hashable, Sendable, CustomStringConvertible {
     for row in before.rows where !seen.contains(row.path) {
       seen.insert(row.path)
       result.append(
-        RowChange(path: row.path, before: row, after: nil, changes: ["removed"], moved: false, resized: false, recoloured: false))
+        RowChange(
+          path: row.path, before: row, after: nil, changes: ["removed"], moved: false,
+          resized: false, recoloured: false))
     }
     return result
   }
@@ -58,14 +62,23 @@ public struct RowChange: Hashable, Sendable, CustomStringConvertible {
       ("marker", was.marker.rect, now.marker.rect), ("label", was.label, now.label),
     ]
     if let a = was.icon, let b = now.icon { boxes.insert(("icon", a, b), at: 1) }
-    let shifts = boxes.map { (name: $0.name, dx: hundredths($0.after.x - $0.before.x), dy: hundredths($0.after.y - $0.before.y)) }
+    let shifts = boxes.map {
+      (
+        name: $0.name, dx: hundredths($0.after.x - $0.before.x),
+        dy: hundredths($0.after.y - $0.before.y)
+      )
+    }
     let moving = shifts.filter { $0.dx != 0 || $0.dy != 0 }
     if !moving.isEmpty {
       moved = true
-      if moving.count == shifts.count, Set(moving.map { "\($0.dx),\($0.dy)" }).count == 1, let first = moving.first {
+      if moving.count == shifts.count, Set(moving.map { "\($0.dx),\($0.dy)" }).count == 1,
+        let first = moving.first
+      {
         changes.append("moved \(distance(first.dx, first.dy))")
       } else {
-        for shift in moving { changes.append("\(shift.name) moved \(distance(shift.dx, shift.dy))") }
+        for shift in moving {
+          changes.append("\(shift.name) moved \(distance(shift.dx, shift.dy))")
+        }
       }
     }
     for box in boxes {
@@ -85,7 +98,8 @@ public struct RowChange: Hashable, Sendable, CustomStringConvertible {
       changes.append("\(name) colour \(a?.hex ?? "none") → \(b?.hex ?? "none")")
     }
     colour("text", was.text.content.appearance.color, now.text.content.appearance.color)
-    colour("prefix", was.markerText?.content.appearance.color, now.markerText?.content.appearance.color)
+    colour(
+      "prefix", was.markerText?.content.appearance.color, now.markerText?.content.appearance.color)
     colour("marker", was.glyph?.tint, now.glyph?.tint)
     let wasLinks = was.text.content.spans.compactMap(\.color)
     let nowLinks = now.text.content.spans.compactMap(\.color)
@@ -99,7 +113,9 @@ public struct RowChange: Hashable, Sendable, CustomStringConvertible {
       changes.append("\(was.lines) → \(now.lines) line\(now.lines == 1 ? "" : "s")")
     }
     guard !changes.isEmpty else { return nil }
-    return RowChange(path: now.path, before: was, after: now, changes: changes, moved: moved, resized: resized, recoloured: recoloured)
+    return RowChange(
+      path: now.path, before: was, after: now, changes: changes, moved: moved, resized: resized,
+      recoloured: recoloured)
   }
 
   private static func hundredths(_ value: Double) -> Double { value.roundedToHundredths }

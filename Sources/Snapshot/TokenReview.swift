@@ -75,7 +75,9 @@ public struct ReviewedPicture: Sendable {
       )
     }
     if backgroundChanged {
-      lines.append("background \(beforeScene.background?.hex ?? "none") → \(afterScene.background?.hex ?? "none")")
+      lines.append(
+        "background \(beforeScene.background?.hex ?? "none") → \(afterScene.background?.hex ?? "none")"
+      )
     }
     switch diff {
     case .identical: lines.append("pixels identical")
@@ -105,9 +107,11 @@ public struct ReviewedPicture: Sendable {
     }
     let diff = ImageDiff.compare(expected: old.image, actual: new.image)
     return ReviewedPicture(
-      theme: theme, mode: mode, platform: options.platform, scale: scale, before: old.image, after: new.image,
+      theme: theme, mode: mode, platform: options.platform, scale: scale, before: old.image,
+      after: new.image,
       beforeScene: old.scene, afterScene: new.scene, diff: diff,
-      diffImage: diff == .identical ? nil : ImageDiff.diffImage(expected: old.image, actual: new.image, result: diff),
+      diffImage: diff == .identical
+        ? nil : ImageDiff.diffImage(expected: old.image, actual: new.image, result: diff),
       rowChanges: RowChange.changes(before: old.scene, after: new.scene), warnings: new.warnings)
   }
 
@@ -163,19 +167,23 @@ public struct TokenReview: Sendable {
     var combinations: [ReviewedCombination] = []
     for theme in themes {
       for mode in modes {
-        let changes = try tokenChanges(theme: theme, mode: mode, before: before.themes, after: after.themes)
+        let changes = try tokenChanges(
+          theme: theme, mode: mode, before: before.themes, after: after.themes)
         var pictures: [ReviewedPicture] = []
         for platform in platforms {
           var options = options
           options.platform = platform
           pictures.append(
             try ReviewedPicture.compare(
-              list, theme: theme, mode: mode, options: options, scale: scale, before: before, after: after))
+              list, theme: theme, mode: mode, options: options, scale: scale, before: before,
+              after: after))
         }
-        combinations.append(ReviewedCombination(theme: theme, mode: mode, tokenChanges: changes, pictures: pictures))
+        combinations.append(
+          ReviewedCombination(theme: theme, mode: mode, tokenChanges: changes, pictures: pictures))
       }
     }
-    return TokenReview(oldThemes: before.themesLocation, newThemes: after.themesLocation, combinations: combinations)
+    return TokenReview(
+      oldThemes: before.themesLocation, newThemes: after.themesLocation, combinations: combinations)
   }
 
   /// The tokens of one theme and mode that changed from `before` to `after`.

@@ -20,18 +20,22 @@ public enum TokenReviewSheet {
   public static func pages(
     _ review: TokenReview, listName: String, renderer: BulletListRenderer, pageHeight: Double? = nil
   ) throws(RenderError) -> [Scene] {
-    let widest = review.combinations.flatMap(\.pictures).map { picture in
-      Double(max(picture.before.width, picture.after.width)) / Double(picture.scale)
-    }.max() ?? 360
+    let widest =
+      review.combinations.flatMap(\.pictures).map { picture in
+        Double(max(picture.before.width, picture.after.width)) / Double(picture.scale)
+      }.max() ?? 360
     let margin = 24.0
     var page = try PageComposer(
-      renderer: renderer, width: (2 * margin + 3 * widest + 2 * gap).rounded(.up), pageHeight: pageHeight,
+      renderer: renderer, width: (2 * margin + 3 * widest + 2 * gap).rounded(.up),
+      pageHeight: pageHeight,
       margin: margin)
     let changed = review.changed.count
     let tokens = review.tokenLines.count
     page.text("Token review: \(listName)", style: .title)
     page.text("before: \(review.oldThemes.directory.path)", style: .small)
-    page.text("after: \(review.newThemes.directory.path) (\(review.newThemes.source.reason))", style: .small)
+    page.text(
+      "after: \(review.newThemes.directory.path) (\(review.newThemes.source.reason))", style: .small
+    )
     page.text(
       "\(changed) of \(review.combinations.count) theme and mode combination\(review.combinations.count == 1 ? "" : "s") changed; "
         + "\(tokens) changed token value\(tokens == 1 ? "" : "s")",
@@ -40,7 +44,9 @@ public enum TokenReviewSheet {
     let columns = tokenColumns(width: page.contentWidth)
     for combination in review.combinations {
       if combination.isUnchanged {
-        page.text("\(combination.title): unchanged (no token, row or pixel differs)", style: .small, color: muted)
+        page.text(
+          "\(combination.title): unchanged (no token, row or pixel differs)", style: .small,
+          color: muted)
         continue
       }
       page.space(10)
@@ -49,7 +55,10 @@ public enum TokenReviewSheet {
         page.text("No token of this theme and mode changed.", style: .small)
       } else {
         page.row(
-          [PageCell("changed token", bold: true), PageCell("before", bold: true), PageCell("after", bold: true), PageCell("file", bold: true)],
+          [
+            PageCell("changed token", bold: true), PageCell("before", bold: true),
+            PageCell("after", bold: true), PageCell("file", bold: true),
+          ],
           columns: columns)
         for change in combination.tokenChanges {
           page.row(cells(change), columns: columns)
@@ -83,12 +92,17 @@ public enum TokenReviewSheet {
         throw .graphics(error, nil)
       }
       figures.append(
-        PagePicture(png: png, pixelWidth: image.width, pixelHeight: image.height, scale: picture.scale, caption: caption))
+        PagePicture(
+          png: png, pixelWidth: image.width, pixelHeight: image.height, scale: picture.scale,
+          caption: caption))
     }
     try add(picture.before, "before")
     try add(picture.after, "after")
     if let diff = picture.diffImage {
-      try add(diff, "diff: \(picture.diff.changedPixels) changed pixel\(picture.diff.changedPixels == 1 ? "" : "s")")
+      try add(
+        diff,
+        "diff: \(picture.diff.changedPixels) changed pixel\(picture.diff.changedPixels == 1 ? "" : "s")"
+      )
     }
     return figures
   }
@@ -99,7 +113,10 @@ public enum TokenReviewSheet {
       if case .color(let color)? = token?.value { return PageCell(text, swatch: color) }
       return PageCell(text)
     }
-    return [PageCell(change.path), value(change.old, change.oldText), value(change.new, change.newText), PageCell(change.file)]
+    return [
+      PageCell(change.path), value(change.old, change.oldText), value(change.new, change.newText),
+      PageCell(change.file),
+    ]
   }
 
   /// Where the columns of the changed-token table start: path, before, after, file.

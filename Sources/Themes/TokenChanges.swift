@@ -13,14 +13,16 @@ extension TokenValue {
     case .fontWeight(let weight): return String(weight)
     case .fontFamily(let families): return families.joined(separator: ", ")
     case .duration(let value, let unit): return Self.number(value) + unit
-    case .cubicBezier(let points): return "cubic-bezier(" + points.map(Self.number).joined(separator: ", ") + ")"
+    case .cubicBezier(let points):
+      return "cubic-bezier(" + points.map(Self.number).joined(separator: ", ") + ")"
     case .composite(let type): return "(\(type))"
     }
   }
 
   /// `36` for 36.0, `0.5` for 0.5.
   private static func number(_ value: Double) -> String {
-    value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    value.isFinite && value == value.rounded() && abs(value) < 1e15
+      ? String(Int(value)) : String(value)
   }
 }
 
@@ -38,7 +40,9 @@ public struct TokenChange: Hashable, Sendable {
   public var new: ResolvedToken?
 
   /// Creates a change.
-  public init(theme: ThemeName, mode: ColorMode, path: String, old: ResolvedToken?, new: ResolvedToken?) {
+  public init(
+    theme: ThemeName, mode: ColorMode, path: String, old: ResolvedToken?, new: ResolvedToken?
+  ) {
     self.theme = theme
     self.mode = mode
     self.path = path
@@ -55,7 +59,8 @@ public struct TokenChange: Hashable, Sendable {
 
   /// `<theme>/<mode> <token.path>: <old> → <new> (<file>)`, control characters escaped.
   public var line: String {
-    MessageText.escaped("\(theme.rawValue)/\(mode.rawValue) \(path): \(oldText) → \(newText) (\(file))")
+    MessageText.escaped(
+      "\(theme.rawValue)/\(mode.rawValue) \(path): \(oldText) → \(newText) (\(file))")
   }
 }
 
@@ -70,11 +75,14 @@ extension ThemeLibrary {
   /// Both sets are compared after aliases are resolved, so a token that aliases an edited one is
   /// listed too (its value changed); a token moved to another file with the same value is not.
   /// - Throws: `ThemeError` when the context does not resolve in either library.
-  public func tokenChanges(from old: ThemeLibrary, theme name: ThemeName, mode: ColorMode) throws(ThemeError)
+  public func tokenChanges(from old: ThemeLibrary, theme name: ThemeName, mode: ColorMode)
+    throws(ThemeError)
     -> [TokenChange]
   {
-    let before = Dictionary(try old.tokens(name, mode: mode).map { ($0.path, $0) }, uniquingKeysWith: { _, last in last })
-    let after = Dictionary(try tokens(name, mode: mode).map { ($0.path, $0) }, uniquingKeysWith: { _, last in last })
+    let before = Dictionary(
+      try old.tokens(name, mode: mode).map { ($0.path, $0) }, uniquingKeysWith: { _, last in last })
+    let after = Dictionary(
+      try tokens(name, mode: mode).map { ($0.path, $0) }, uniquingKeysWith: { _, last in last })
     var changes: [TokenChange] = []
     for path in Set(before.keys).union(after.keys).sorted() {
       let was = before[path]

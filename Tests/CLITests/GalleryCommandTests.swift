@@ -18,7 +18,8 @@ final class GalleryCommandTests {
     try Self.replace(
       in: edited.appendingPathComponent("brands/orange/light.tokens.json"),
       "\"brand-primary\": {\n        \"$value\": \"{color.raw.orange.orange-550}\"",
-      "\"brand-primary\": {\n        \"$value\": {\"hex\": \"#FF00FF\", \"colorSpace\": \"srgb\", \"components\": [1, 0, 1]}")
+      "\"brand-primary\": {\n        \"$value\": {\"hex\": \"#FF00FF\", \"colorSpace\": \"srgb\", \"components\": [1, 0, 1]}"
+    )
     let description =
       "\"$description\": \"Sosh: brand raw palette, font family and semantic typography, spacing and sizes (mode-independent).\","
     try Self.replace(
@@ -37,7 +38,9 @@ final class GalleryCommandTests {
 
   static func replace(in file: URL, _ old: String, _ new: String) throws {
     let text = try String(contentsOf: file, encoding: .utf8)
-    guard text.components(separatedBy: old).count == 2 else { throw CLIError("\(file.path): \(old) is not there once") }
+    guard text.components(separatedBy: old).count == 2 else {
+      throw CLIError("\(file.path): \(old) is not there once")
+    }
     try Data(text.replacingOccurrences(of: old, with: new).utf8).write(to: file)
   }
 
@@ -55,20 +58,31 @@ final class GalleryCommandTests {
     ]
   }
 
-  @Test("sheet --compare-themes: exit 0, one line per changed token on stdout, the review picture written")
+  @Test(
+    "sheet --compare-themes: exit 0, one line per changed token on stdout, the review picture written"
+  )
   func sheetReview() throws {
     let result = try run(
-      ["sheet", list, "--themes", edited.path, "--compare-themes", "Themes", "-o", path("review.png")])
+      [
+        "sheet", list, "--themes", edited.path, "--compare-themes", "Themes", "-o",
+        path("review.png"),
+      ])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout == (try expectedLines()).map { $0 + "\n" }.joined())
-    #expect(result.stderr.hasPrefix("themes: \(edited.standardizedFileURL.path) (--themes) · fonts: "))
+    #expect(
+      result.stderr.hasPrefix("themes: \(edited.standardizedFileURL.path) (--themes) · fonts: "))
     let picture = try PNGCodec.decode(Data(contentsOf: URL(fileURLWithPath: path("review.png"))))
     #expect(picture.width > 3 * 360 * 2 && picture.height > 0)
 
     let pdf = try run(
-      ["sheet", list, "--themes", edited.path, "--compare-themes", "Themes", "--theme", "wireframe", "-o", path("review.pdf")])
+      [
+        "sheet", list, "--themes", edited.path, "--compare-themes", "Themes", "--theme",
+        "wireframe", "-o", path("review.pdf"),
+      ])
     #expect(pdf.status == 0 && pdf.stdout.isEmpty, "nothing of Wireframe changed: \(pdf.stdout)")
-    #expect(try Data(contentsOf: URL(fileURLWithPath: path("review.pdf"))).starts(with: Data("%PDF-".utf8)))
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: path("review.pdf"))).starts(
+        with: Data("%PDF-".utf8)))
   }
 
   @Test("sheet --compare-themes: -o - and a folder that holds no themes are refused, naming them")
@@ -77,11 +91,15 @@ final class GalleryCommandTests {
     #expect(dash.status == 2)
     #expect(
       dash.stderr.hasPrefix(
-        "error: --compare-themes prints the changed tokens on standard output: give -o a file for the picture\n"))
+        "error: --compare-themes prints the changed tokens on standard output: give -o a file for the picture\n"
+      ))
     #expect(dash.stdout.isEmpty)
     let missing = try run(["sheet", list, "--compare-themes", path("nowhere"), "-o", path("r.png")])
     #expect(missing.status == 1)
-    #expect(missing.stderr == "error: --compare-themes \(path("nowhere")): not a themes folder (no themes.resolver.json in it)\n")
+    #expect(
+      missing.stderr
+        == "error: --compare-themes \(path("nowhere")): not a themes folder (no themes.resolver.json in it)\n"
+    )
     #expect(!FileManager.default.fileExists(atPath: path("r.png")))
   }
 
@@ -95,14 +113,19 @@ final class GalleryCommandTests {
       ("sample-3", #"{ "themes": ["sosh"], "modes": ["dark"] }"#),
       ("demo-unordered", #"{ "themes": ["orange", "wireframe"], "modes": ["light"] }"#),
     ] {
-      var text = try String(contentsOf: source.appendingPathComponent("\(name).json"), encoding: .utf8)
-      if let range = text.range(of: ",\n  \"variants\"") { text = String(text[..<range.lowerBound]) + "\n}\n" }
+      var text = try String(
+        contentsOf: source.appendingPathComponent("\(name).json"), encoding: .utf8)
+      if let range = text.range(of: ",\n  \"variants\"") {
+        text = String(text[..<range.lowerBound]) + "\n}\n"
+      }
       text = text.trimmingCharacters(in: .whitespacesAndNewlines)
       text.removeLast()
-      text = text.trimmingCharacters(in: .whitespacesAndNewlines) + ",\n  \"variants\": \(variants)\n}\n"
+      text =
+        text.trimmingCharacters(in: .whitespacesAndNewlines) + ",\n  \"variants\": \(variants)\n}\n"
       try Data(text.utf8).write(to: cases.appendingPathComponent("\(name).json"))
     }
-    try FileManager.default.copyItem(at: source.appendingPathComponent("heart.svg"), to: cases.appendingPathComponent("heart.svg"))
+    try FileManager.default.copyItem(
+      at: source.appendingPathComponent("heart.svg"), to: cases.appendingPathComponent("heart.svg"))
     return snapshots
   }
 
@@ -111,44 +134,69 @@ final class GalleryCommandTests {
     let snapshots = try snapshots()
     let out = path("out/gallery")
     let result = try run(
-      ["gallery", "--snapshots", snapshots.path, "--themes", "Themes", "-o", out, "--pdf", path("out/gallery.pdf")])
+      [
+        "gallery", "--snapshots", snapshots.path, "--themes", "Themes", "-o", out, "--pdf",
+        path("out/gallery.pdf"),
+      ])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.isEmpty)
-    #expect(result.stderr.contains("\ngallery: \(out)/index.html; PDF: \(path("out/gallery.pdf"))\n"))
+    #expect(
+      result.stderr.contains("\ngallery: \(out)/index.html; PDF: \(path("out/gallery.pdf"))\n"))
     let html = try String(contentsOf: URL(fileURLWithPath: out + "/index.html"), encoding: .utf8)
-    for image in ["sample-3/sosh-dark", "demo-unordered/orange-light", "demo-unordered/wireframe-light"] {
+    for image in [
+      "sample-3/sosh-dark", "demo-unordered/orange-light", "demo-unordered/wireframe-light",
+    ] {
       #expect(html.contains("src=\"images/\(image).png\""), "\(image)")
       #expect(FileManager.default.fileExists(atPath: "\(out)/images/\(image).png"))
     }
-    #expect(try Data(contentsOf: URL(fileURLWithPath: path("out/gallery.pdf"))).starts(with: Data("%PDF-".utf8)))
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: path("out/gallery.pdf"))).starts(
+        with: Data("%PDF-".utf8)))
 
     // Again into the same folder: the images of the first run are replaced, nothing is left over.
     let again = try run(["gallery", "--snapshots", snapshots.path, "--themes", "Themes", "-o", out])
     #expect(again.status == 0, "\(again.stderr)")
-    let names = try FileManager.default.subpathsOfDirectory(atPath: out + "/images").filter { $0.hasSuffix(".png") }.sorted()
-    #expect(names == ["demo-unordered/orange-light.png", "demo-unordered/wireframe-light.png", "sample-3/sosh-dark.png"])
+    let names = try FileManager.default.subpathsOfDirectory(atPath: out + "/images").filter {
+      $0.hasSuffix(".png")
+    }.sorted()
+    #expect(
+      names == [
+        "demo-unordered/orange-light.png", "demo-unordered/wireframe-light.png",
+        "sample-3/sosh-dark.png",
+      ])
   }
 
   @Test("gallery --compare-themes: the changed tokens on stdout, exit 0")
   func galleryReview() throws {
     let snapshots = try snapshots()
     let result = try run(
-      ["gallery", "--snapshots", snapshots.path, "--themes", edited.path, "--compare-themes", "Themes", "-o", path("review")])
+      [
+        "gallery", "--snapshots", snapshots.path, "--themes", edited.path, "--compare-themes",
+        "Themes", "-o", path("review"),
+      ])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout == (try expectedLines()).map { $0 + "\n" }.joined())
-    let html = try String(contentsOf: URL(fileURLWithPath: path("review/index.html")), encoding: .utf8)
+    let html = try String(
+      contentsOf: URL(fileURLWithPath: path("review/index.html")), encoding: .utf8)
     #expect(html.contains(#"data-variant="orange-light" data-changed="changed""#))
     #expect(html.contains(#"data-variant="wireframe-light" data-changed="unchanged""#))
   }
 
-  @Test("gallery: a broken case file or an -o that is a file fails, naming it; an input is never replaced")
+  @Test(
+    "gallery: a broken case file or an -o that is a file fails, naming it; an input is never replaced"
+  )
   func galleryErrors() throws {
     let snapshots = try snapshots()
-    try Data("{ \"items\": [ ".utf8).write(to: snapshots.appendingPathComponent("cases/broken.json"))
-    let broken = try run(["gallery", "--snapshots", snapshots.path, "--themes", "Themes", "-o", path("b")])
+    try Data("{ \"items\": [ ".utf8).write(
+      to: snapshots.appendingPathComponent("cases/broken.json"))
+    let broken = try run([
+      "gallery", "--snapshots", snapshots.path, "--themes", "Themes", "-o", path("b"),
+    ])
     #expect(broken.status == 1)
     #expect(broken.stderr.contains("\nerror: cases/broken.json:"), "\(broken.stderr)")
-    #expect(try String(contentsOf: URL(fileURLWithPath: path("b/index.html")), encoding: .utf8).contains("cases/broken.json"))
+    #expect(
+      try String(contentsOf: URL(fileURLWithPath: path("b/index.html")), encoding: .utf8).contains(
+        "cases/broken.json"))
     try FileManager.default.removeItem(at: snapshots.appendingPathComponent("cases/broken.json"))
 
     try write("not a folder", "file", in: folder)
@@ -156,12 +204,16 @@ final class GalleryCommandTests {
     #expect(file.status == 2)
     #expect(
       file.stderr.hasPrefix(
-        "error: -o \(path("file")) is not a folder: the gallery is a folder (index.html and images/)\n"))
+        "error: -o \(path("file")) is not a folder: the gallery is a folder (index.html and images/)\n"
+      ))
 
     let caseFile = snapshots.appendingPathComponent("cases/sample-3.json")
     let before = try Data(contentsOf: caseFile)
     let overwrite = try run(
-      ["gallery", "--snapshots", snapshots.path, "--themes", "Themes", "-o", path("c"), "--pdf", caseFile.path])
+      [
+        "gallery", "--snapshots", snapshots.path, "--themes", "Themes", "-o", path("c"), "--pdf",
+        caseFile.path,
+      ])
     #expect(overwrite.status == 1)
     #expect(overwrite.stderr.contains("cannot write \(caseFile.path)"), "\(overwrite.stderr)")
     #expect(try Data(contentsOf: caseFile) == before)

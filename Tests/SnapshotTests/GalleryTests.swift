@@ -22,7 +22,10 @@ enum GalleryFixture {
     "sample-3/orange-light", "sample-3/orange-dark", "sample-3/sosh-light", "sample-3/sosh-dark",
     "sample-3/sosh-dark-android",
   ]
-  static let allIDs = Set(sampleIDs + ["arabic-bare/orange-dark", "arabic-bare/orange-dark-android", "hostile-label/wireframe-light"])
+  static let allIDs = Set(
+    sampleIDs + [
+      "arabic-bare/orange-dark", "arabic-bare/orange-dark-android", "hostile-label/wireframe-light",
+    ])
 
   struct Written {
     var gallery: Gallery
@@ -34,8 +37,10 @@ enum GalleryFixture {
     let snapshots = try makeSnapshotsFolder(
       cases: ["sample-3", "arabic-bare"],
       variants: [
-        "sample-3": #"[{ "themes": ["orange", "sosh"] }, { "themes": ["sosh"], "modes": ["dark"], "platform": "android" }]"#,
-        "arabic-bare": #"{ "themes": ["orange"], "modes": ["dark"], "platform": ["ios", "android"] }"#,
+        "sample-3":
+          #"[{ "themes": ["orange", "sosh"] }, { "themes": ["sosh"], "modes": ["dark"], "platform": "android" }]"#,
+        "arabic-bare":
+          #"{ "themes": ["orange"], "modes": ["dark"], "platform": ["ios", "android"] }"#,
       ])
     let hostile = """
       {
@@ -55,8 +60,11 @@ enum GalleryFixture {
     let edited = try TokenChangeFixture.fixture.get().edited
     let snapshots = try makeSnapshotsFolder(
       cases: ["demo-unordered"],
-      variants: ["demo-unordered": #"{ "themes": ["orange", "sosh", "wireframe"], "modes": ["light"] }"#])
-    let gallery = try Gallery.make(engine: engine(snapshots: snapshots, themes: edited), compareThemes: Repo.themes)
+      variants: [
+        "demo-unordered": #"{ "themes": ["orange", "sosh", "wireframe"], "modes": ["light"] }"#
+      ])
+    let gallery = try Gallery.make(
+      engine: engine(snapshots: snapshots, themes: edited), compareThemes: Repo.themes)
     let out = try temporaryFolder("gallery-compared")
     let page = try GalleryPage.write(gallery, to: out)
     return Written(gallery: gallery, page: URL(fileURLWithPath: page), snapshots: snapshots)
@@ -68,7 +76,9 @@ func galleryCards(_ html: String) -> [String: String] {
   var tags: [String: String] = [:]
   for match in html.matches(of: /<figure class="card[^"]*"[^>]*>/) {
     let tag = String(match.output)
-    if let caseName = tag.firstMatch(of: /data-case="([^"]*)"/), let stem = tag.firstMatch(of: /data-variant="([^"]*)"/) {
+    if let caseName = tag.firstMatch(of: /data-case="([^"]*)"/),
+      let stem = tag.firstMatch(of: /data-variant="([^"]*)"/)
+    {
       tags["\(caseName.1)/\(stem.1)"] = tag
     }
   }
@@ -87,7 +97,9 @@ func section(_ html: String, id: String) -> String? {
   return String(html[start.lowerBound..<end.lowerBound])
 }
 
-@Suite("The gallery: every case in every variant, sources, token tables, fonts, filters, PDF", .serialized)
+@Suite(
+  "The gallery: every case in every variant, sources, token tables, fonts, filters, PDF",
+  .serialized)
 struct GalleryTests {
   @Test("one card per variant (scale variants once), each picture the render of its variant")
   func cards() throws {
@@ -96,7 +108,10 @@ struct GalleryTests {
     let cards = galleryCards(html)
     #expect(Set(cards.keys) == GalleryFixture.allIDs)
     let android = try #require(cards["sample-3/sosh-dark-android"])
-    for attribute in [#"data-case="sample-3""#, #"data-theme="sosh""#, #"data-mode="dark""#, #"data-platform="android""#] {
+    for attribute in [
+      #"data-case="sample-3""#, #"data-theme="sosh""#, #"data-mode="dark""#,
+      #"data-platform="android""#,
+    ] {
       #expect(android.contains(attribute), "\(attribute)")
     }
     #expect(cards["arabic-bare/orange-dark"]?.contains(#"data-platform="ios""#) == true)
@@ -104,13 +119,20 @@ struct GalleryTests {
     let library = try ThemeLibrary(directory: Repo.themes)
     for item in written.gallery.items {
       let variant = item.reference.variant
-      let file = written.page.deletingLastPathComponent().appendingPathComponent("images/\(item.reference.caseName)/\(variant.stem).png")
+      let file = written.page.deletingLastPathComponent().appendingPathComponent(
+        "images/\(item.reference.caseName)/\(variant.stem).png")
       let image = try PNGCodec.decode(Data(contentsOf: file))
-      #expect(html.contains("src=\"images/\(item.reference.caseName)/\(variant.stem).png\" width=\"\(image.width / 2)\" height=\"\(image.height / 2)\""))
+      #expect(
+        html.contains(
+          "src=\"images/\(item.reference.caseName)/\(variant.stem).png\" width=\"\(image.width / 2)\" height=\"\(image.height / 2)\""
+        ))
       // The canvas is the theme's background in that mode, a pixel in from the corner.
       let background = try library.theme(variant.theme, mode: variant.mode).colors.backgroundPrimary
       let corner = image.pixel(x: 1, y: 1)
-      #expect((corner.red, corner.green, corner.blue) == (background.red, background.green, background.blue), "\(item.reference.id)")
+      #expect(
+        (corner.red, corner.green, corner.blue) == (
+          background.red, background.green, background.blue
+        ), "\(item.reference.id)")
       #expect(image.width == Int(variant.options.width) * Gallery.scale)
     }
   }
@@ -123,14 +145,44 @@ struct GalleryTests {
     #expect(html.components(separatedBy: "<script>").count == 2, "only the page's own script")
     let hostile = try #require(section(html, id: "case-hostile-label"))
     #expect(hostile.contains("<pre class=\"source\">"))
-    #expect(hostile.contains("&quot;label&quot;: &quot;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;img src=x onerror=alert(2)&gt;&quot;"))
+    #expect(
+      hostile.contains(
+        "&quot;label&quot;: &quot;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;img src=x onerror=alert(2)&gt;&quot;"
+      ))
     let sample = try #require(section(html, id: "case-sample-3"))
-    let file = try String(contentsOf: written.snapshots.appendingPathComponent("cases/sample-3.json"), encoding: .utf8)
-    #expect(sample.contains(JUnitXML.escape(file.trimmingCharacters(in: .newlines), attribute: false)))
+    let file = try String(
+      contentsOf: written.snapshots.appendingPathComponent("cases/sample-3.json"), encoding: .utf8)
+    #expect(
+      sample.contains(JUnitXML.escape(file.trimmingCharacters(in: .newlines), attribute: false)))
     #expect(sample.contains("<code>cases/sample-3.json</code>"))
   }
 
-  @Test("per theme, the component's tokens in both modes: colours with swatch and hex, sizes, families, files")
+  @Test("a long case file is shown cut to its first 400 lines, with how many more there are")
+  func longSource() throws {
+    let snapshots = try makeSnapshotsFolder(cases: [])
+    let padding = String(repeating: "\n", count: 500)
+    let text =
+      "{\n  \"items\": [ { \"label\": \"Only\" } ],\(padding)"
+      + "  \"variants\": { \"themes\": [\"orange\"], \"modes\": [\"light\"] }\n}\n"
+    try Data(text.utf8).write(to: snapshots.appendingPathComponent("cases/long.json"))
+    let gallery = try Gallery.make(engine: engine(snapshots: snapshots))
+    let long = try #require(gallery.cases.first)
+    #expect(
+      long.source.split(separator: "\n", omittingEmptySubsequences: false).count
+        == Gallery.sourceLineLimit)
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+    #expect(lines > Gallery.sourceLineLimit + 100)
+    #expect(long.omittedLines == lines - Gallery.sourceLineLimit)
+    let page = try GalleryPage.write(gallery, to: temporaryFolder("gallery-long"))
+    let html = try String(contentsOfFile: page, encoding: .utf8)
+    #expect(
+      html.contains(
+        "<span class=\"omitted\">… \(lines - Gallery.sourceLineLimit) more lines</span>"))
+  }
+
+  @Test(
+    "per theme, the component's tokens in both modes: colours with swatch and hex, sizes, families, files"
+  )
   func tokenTables() throws {
     let written = try GalleryFixture.plain.get()
     let html = try String(contentsOf: written.page, encoding: .utf8)
@@ -140,23 +192,44 @@ struct GalleryTests {
       for mode in ColorMode.allCases {
         let theme = try library.theme(name, mode: mode)
         let colours: [(String, RGBAColor)] = [
-          ("color.content.default", theme.colors.contentDefault), ("color.content.brand-primary", theme.colors.contentBrandPrimary),
-          ("color.bg.primary", theme.colors.backgroundPrimary), ("link.color.content.enabled", theme.colors.linkEnabled),
+          ("color.content.default", theme.colors.contentDefault),
+          ("color.content.brand-primary", theme.colors.contentBrandPrimary),
+          ("color.bg.primary", theme.colors.backgroundPrimary),
+          ("link.color.content.enabled", theme.colors.linkEnabled),
         ]
         for (path, colour) in colours {
-          let cell = "<td class=\"value\" data-mode=\"\(mode.rawValue)\"><span class=\"swatch\" style=\"background:\(colour.hex)\"></span><code>\(colour.hex)</code></td>"
-          let row = try #require(table.firstMatch(of: try Regex("<tr data-path=\"\(NSRegularExpression.escapedPattern(for: path))\"[^>]*>.*?</tr>")))
+          let cell =
+            "<td class=\"value\" data-mode=\"\(mode.rawValue)\"><span class=\"swatch\" style=\"background:\(colour.hex)\"></span><code>\(colour.hex)</code></td>"
+          let row = try #require(
+            table.firstMatch(
+              of: try Regex(
+                "<tr data-path=\"\(NSRegularExpression.escapedPattern(for: path))\"[^>]*>.*?</tr>"))
+          )
           #expect(String(row.output[0].substring ?? "").contains(cell), "\(name) \(mode) \(path)")
         }
         func cell(_ path: String) throws -> String {
-          let row = try #require(table.firstMatch(of: try Regex("<tr data-path=\"\(NSRegularExpression.escapedPattern(for: path))\"[^>]*>.*?</tr>")))
+          let row = try #require(
+            table.firstMatch(
+              of: try Regex(
+                "<tr data-path=\"\(NSRegularExpression.escapedPattern(for: path))\"[^>]*>.*?</tr>"))
+          )
           return String(row.output[0].substring ?? "")
         }
-        #expect(try cell("bullet-list.space.padding-inline.level-1").contains("data-mode=\"\(mode.rawValue)\"><code>\(Int(theme.paddingInline[level: 1]))px</code>"))
-        #expect(try cell("typography.body-large.font-size").contains("<code>\(Int(theme.typography.bodyLarge.fontSize))px</code>"))
-        #expect(try cell("font.family.brand").contains("<code>\(theme.fontFamilies.joined(separator: ", "))</code>"))
+        #expect(
+          try cell("bullet-list.space.padding-inline.level-1").contains(
+            "data-mode=\"\(mode.rawValue)\"><code>\(Int(theme.paddingInline[level: 1]))px</code>"))
+        #expect(
+          try cell("typography.body-large.font-size").contains(
+            "<code>\(Int(theme.typography.bodyLarge.fontSize))px</code>"))
+        #expect(
+          try cell("font.family.brand").contains(
+            "<code>\(theme.fontFamilies.joined(separator: ", "))</code>"))
       }
-      #expect(try #require(table.firstMatch(of: /<tr data-path="color.content.default"[^>]*>.*?<\/tr>/)).output.contains("<code>brands/\(name == .orangeCompact ? "orange" : name.rawValue)/dark.tokens.json</code>"))
+      #expect(
+        try #require(table.firstMatch(of: /<tr data-path="color.content.default"[^>]*>.*?<\/tr>/))
+          .output.contains(
+            "<code>brands/\(name == .orangeCompact ? "orange" : name.rawValue)/dark.tokens.json</code>"
+          ))
     }
   }
 
@@ -170,7 +243,9 @@ struct GalleryTests {
       let table = try #require(section(html, id: "tokens-\(name.rawValue)"))
       let typography = try library.theme(name, mode: .light).typography.bodyLarge
       let files = try renderer.fontSet(for: name).files
-      func file(_ roles: [String]) throws -> LoadedFont { try #require(files.first { roles.contains($0.role) }, "\(name) \(roles)") }
+      func file(_ roles: [String]) throws -> LoadedFont {
+        try #require(files.first { roles.contains($0.role) }, "\(name) \(roles)")
+      }
       let expected: [(String, LoadedFont)] = [
         ("Latin, weight \(typography.regularWeight)", try file(["latin-regular", "latin-medium"])),
         ("Latin, weight \(typography.strongWeight)", try file(["latin-bold"])),
@@ -181,16 +256,22 @@ struct GalleryTests {
       #expect(table2.fonts.map(\.text) == expected.map(\.0))
       for ((text, font), use) in zip(expected, table2.fonts) {
         #expect(use.files.map(\.fileName) == [font.fileName], "\(name) \(text)")
-        let item = try #require(table.firstMatch(of: try Regex("<li data-text=\"\(text)\">.*?</li>")), "\(name) \(text)")
+        let item = try #require(
+          table.firstMatch(of: try Regex("<li data-text=\"\(text)\">.*?</li>")), "\(name) \(text)")
         let line = String(item.output[0].substring ?? "")
-        #expect(line.contains("<code class=\"font-file\">\(font.fileName)</code> (\(font.family)) in <code>\(font.folder)</code>"), "\(line)")
+        #expect(
+          line.contains(
+            "<code class=\"font-file\">\(font.fileName)</code> (\(font.family)) in <code>\(font.folder)</code>"
+          ), "\(line)")
       }
     }
   }
 
   @Test(
     "headless Chromium: every image of the page loads (naturalWidth > 0)",
-    .enabled(if: Chromium.testRuns, "chromium is not installed (scripts/test installs it: apt-get install -y chromium)"))
+    .enabled(
+      if: Chromium.testRuns,
+      "chromium is not installed (scripts/test installs it: apt-get install -y chromium)"))
   func imagesLoad() throws {
     for written in [try GalleryFixture.plain.get(), try GalleryFixture.compared.get()] {
       let probe = try ReviewPage.driven(
@@ -212,7 +293,9 @@ struct GalleryTests {
 
   @Test(
     "headless Chromium: the filters in the URL fragment hide and show exactly the matching cards and tables",
-    .enabled(if: Chromium.testRuns, "chromium is not installed (scripts/test installs it: apt-get install -y chromium)"))
+    .enabled(
+      if: Chromium.testRuns,
+      "chromium is not installed (scripts/test installs it: apt-get install -y chromium)"))
   func filters() throws {
     let written = try GalleryFixture.plain.get()
     let sosh = try Browser.dom(ReviewPage.url(written.page, "theme=sosh&mode=dark"))
@@ -220,16 +303,22 @@ struct GalleryTests {
     #expect(elementText(sosh, id: "shown") == "2 of 8 pictures shown")
     #expect(sosh.contains(#"data-shown="2""#))
     for name in ThemeName.allCases {
-      let tag = try #require(sosh.firstMatch(of: try Regex("<section class=\"theme-tokens\" id=\"tokens-\(name.rawValue)\"[^>]*>")))
-      #expect(String(tag.output[0].substring ?? "").contains(" hidden") == (name != .sosh), "\(name)")
+      let tag = try #require(
+        sosh.firstMatch(
+          of: try Regex("<section class=\"theme-tokens\" id=\"tokens-\(name.rawValue)\"[^>]*>")))
+      #expect(
+        String(tag.output[0].substring ?? "").contains(" hidden") == (name != .sosh), "\(name)")
     }
-    for (caseName, hidden) in [("sample-3", false), ("arabic-bare", true), ("hostile-label", true)] {
-      let tag = try #require(sosh.firstMatch(of: try Regex("<section class=\"case\" id=\"case-\(caseName)\"[^>]*>")))
+    for (caseName, hidden) in [("sample-3", false), ("arabic-bare", true), ("hostile-label", true)]
+    {
+      let tag = try #require(
+        sosh.firstMatch(of: try Regex("<section class=\"case\" id=\"case-\(caseName)\"[^>]*>")))
       #expect(String(tag.output[0].substring ?? "").contains(" hidden") == hidden, "\(caseName)")
     }
 
     let android = try Browser.dom(ReviewPage.url(written.page, "platform=android"))
-    #expect(visibleCards(android) == ["sample-3/sosh-dark-android", "arabic-bare/orange-dark-android"])
+    #expect(
+      visibleCards(android) == ["sample-3/sosh-dark-android", "arabic-bare/orange-dark-android"])
     let one = try Browser.dom(ReviewPage.url(written.page, "case=arabic-bare&platform=ios"))
     #expect(visibleCards(one) == ["arabic-bare/orange-dark"])
     let all = try Browser.dom(ReviewPage.url(written.page))
@@ -245,22 +334,29 @@ struct GalleryTests {
         document.body.dataset.hash = location.hash;
         """)
     let light = try Browser.dom(ReviewPage.url(chosen))
-    #expect(visibleCards(light) == ["sample-3/orange-light", "sample-3/sosh-light", "hostile-label/wireframe-light"])
+    #expect(
+      visibleCards(light) == [
+        "sample-3/orange-light", "sample-3/sosh-light", "hostile-label/wireframe-light",
+      ])
     #expect(light.contains(##"data-hash="#mode=light""##))
 
     // Markup in the fragment matches nothing and stays text.
-    let hostile = try Browser.dom(ReviewPage.url(written.page, "theme=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E"))
+    let hostile = try Browser.dom(
+      ReviewPage.url(written.page, "theme=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E"))
     #expect(visibleCards(hostile).isEmpty)
     #expect(elementText(hostile, id: "shown") == "0 of 8 pictures shown")
     #expect(!hostile.contains("<img src=\"x\"") && !hostile.contains("<img src=x"))
   }
 
-  @Test("compared with other tokens: changed cards show before, after, diff and the moved or recoloured rows")
+  @Test(
+    "compared with other tokens: changed cards show before, after, diff and the moved or recoloured rows"
+  )
   func compared() throws {
     let written = try GalleryFixture.compared.get()
     let gallery = written.gallery
     #expect(gallery.tokenLines == (try TokenChangeFixture.review.get().tokenLines))
-    let items = Dictionary(uniqueKeysWithValues: gallery.items.map { ($0.reference.variant.stem, $0) })
+    let items = Dictionary(
+      uniqueKeysWithValues: gallery.items.map { ($0.reference.variant.stem, $0) })
     let orange = try #require(items["orange-light"]?.review)
     let sosh = try #require(items["sosh-light"]?.review)
     let wireframe = try #require(items["wireframe-light"]?.review)
@@ -270,7 +366,9 @@ struct GalleryTests {
       row.glyph?.tint == TokenChangeFixture.magenta
     }.map(\.path)
     #expect(!branded.isEmpty)
-    #expect(orange.rowChanges.map(\.path) == branded && orange.rowChanges.allSatisfy { $0.recoloured && !$0.moved })
+    #expect(
+      orange.rowChanges.map(\.path) == branded
+        && orange.rowChanges.allSatisfy { $0.recoloured && !$0.moved })
     // Sosh: every level-1 row moved 12 pt right (level 0 and 2 paddings are their own tokens).
     let level1 = sosh.afterScene.rows.filter { $0.level == 1 }.map(\.path)
     #expect(!level1.isEmpty)
@@ -283,22 +381,34 @@ struct GalleryTests {
     #expect(cards["demo-unordered/wireframe-light"]?.contains(#"data-changed="unchanged""#) == true)
     #expect(html.contains(#"<img src="images/demo-unordered/sosh-light.before.png""#))
     #expect(html.contains(#"<img src="images/demo-unordered/sosh-light.diff.png""#))
-    #expect(!html.contains("wireframe-light.before.png") && !html.contains("wireframe-light.diff.png"))
+    #expect(
+      !html.contains("wireframe-light.before.png") && !html.contains("wireframe-light.diff.png"))
     #expect(html.contains("<details class=\"unchanged\"><summary>unchanged"))
     for change in sosh.rowChanges {
-      #expect(html.contains("<li class=\"row-change\" data-path=\"\(change.path)\">\(change.path): moved 12 pt right</li>"))
+      #expect(
+        html.contains(
+          "<li class=\"row-change\" data-path=\"\(change.path)\">\(change.path): moved 12 pt right</li>"
+        ))
     }
     let old = try TokenChangeFixture.oldBrandPrimary()
     let table = try #require(section(html, id: "tokens-orange"))
-    #expect(table.contains("<del><span class=\"swatch\" style=\"background:\(old)\"></span><code>\(old)</code></del> → <span class=\"swatch\" style=\"background:#FF00FF\"></span><code>#FF00FF</code>"))
+    #expect(
+      table.contains(
+        "<del><span class=\"swatch\" style=\"background:\(old)\"></span><code>\(old)</code></del> → <span class=\"swatch\" style=\"background:#FF00FF\"></span><code>#FF00FF</code>"
+      ))
     // The diff picture on disk is the engine's.
-    let diff = try PNGCodec.decode(Data(contentsOf: written.page.deletingLastPathComponent().appendingPathComponent("images/demo-unordered/sosh-light.diff.png")))
+    let diff = try PNGCodec.decode(
+      Data(
+        contentsOf: written.page.deletingLastPathComponent().appendingPathComponent(
+          "images/demo-unordered/sosh-light.diff.png")))
     #expect(diff == sosh.diffImage)
   }
 
   @Test(
     "headless Chromium: the changes filter shows the unchanged cards alone",
-    .enabled(if: Chromium.testRuns, "chromium is not installed (scripts/test installs it: apt-get install -y chromium)"))
+    .enabled(
+      if: Chromium.testRuns,
+      "chromium is not installed (scripts/test installs it: apt-get install -y chromium)"))
   func changedFilter() throws {
     let written = try GalleryFixture.compared.get()
     let unchanged = try Browser.dom(ReviewPage.url(written.page, "changed=unchanged"))
@@ -307,35 +417,47 @@ struct GalleryTests {
     #expect(visibleCards(changed) == ["demo-unordered/sosh-light"])
   }
 
-  @Test("the PDF: the same content on A4 pages, swatches in the tokens' colours, every picture placed")
+  @Test(
+    "the PDF: the same content on A4 pages, swatches in the tokens' colours, every picture placed")
   func pdf() throws {
     let written = try GalleryFixture.plain.get()
     let renderer = try BulletListRenderer(themesDirectory: Repo.themes)
     let pages = try GalleryDocument.pages(written.gallery, renderer: renderer)
     #expect(pages.count >= 1 + written.gallery.cases.count)
-    #expect(pages.allSatisfy { $0.width == GalleryDocument.pageSize.width && $0.height == GalleryDocument.pageSize.height })
+    #expect(
+      pages.allSatisfy {
+        $0.width == GalleryDocument.pageSize.width && $0.height == GalleryDocument.pageSize.height
+      })
     #expect(pages.map(\.pictures.count).reduce(0, +) == written.gallery.items.count)
     let pdf = try renderer.renderPages(pages, format: .pdf)
     #expect(pdf.starts(with: Data("%PDF-".utf8)))
     let text = String(decoding: pdf, as: UTF8.self)
     #expect(text.matches(of: /\/Type \/Page[^s]/).count == pages.count)
-    #expect(try renderer.renderPages(pages, format: .pdf) == pdf, "the same pages give the same bytes")
+    #expect(
+      try renderer.renderPages(pages, format: .pdf) == pdf, "the same pages give the same bytes")
     // The first page's swatches are drawn in the tokens' colours.
     let first = try #require(pages.first)
     let drawn = try PNGCodec.decode(renderer.renderPages([first], format: .png(scale: 1)))
     let theme = try ThemeLibrary(directory: Repo.themes).theme(.orange, mode: .light)
-    let swatches = first.panels.filter { $0.fill == theme.colors.contentBrandPrimary && $0.caption == nil }
+    let swatches = first.panels.filter {
+      $0.fill == theme.colors.contentBrandPrimary && $0.caption == nil
+    }
     #expect(!swatches.isEmpty)
     for swatch in swatches {
       let p = drawn.pixel(x: Int(swatch.rect.midX), y: Int(swatch.rect.midY))
-      #expect((p.red, p.green, p.blue) == (theme.colors.contentBrandPrimary.red, theme.colors.contentBrandPrimary.green, theme.colors.contentBrandPrimary.blue))
+      #expect(
+        (p.red, p.green, p.blue) == (
+          theme.colors.contentBrandPrimary.red, theme.colors.contentBrandPrimary.green,
+          theme.colors.contentBrandPrimary.blue
+        ))
     }
     // A case page draws its pictures pixel for pixel where the page places them (scale 2).
     let casePage = try #require(pages.first { !$0.pictures.isEmpty })
     let picture = try #require(casePage.pictures.first)
     let page2 = try PNGCodec.decode(renderer.renderPages([casePage], format: .png(scale: 2)))
     let source = try PNGCodec.decode(picture.png)
-    #expect(picture.rect.width * 2 == Double(source.width), "a 360 pt picture fits the page at its size")
+    #expect(
+      picture.rect.width * 2 == Double(source.width), "a 360 pt picture fits the page at its size")
     let x = Int(picture.rect.x * 2) + source.width / 2
     let y = Int(picture.rect.y * 2) + source.height / 2
     #expect(page2.pixel(x: x, y: y) == source.pixel(x: source.width / 2, y: source.height / 2))

@@ -42,7 +42,9 @@ enum TokenChangeFixture {
     try edit(
       edited.appendingPathComponent("brands/orange/light.tokens.json"),
       replacing: "\"brand-primary\": {\n        \"$value\": \"{color.raw.orange.orange-550}\"",
-      with: "\"brand-primary\": {\n        \"$value\": {\"colorSpace\": \"srgb\", \"components\": [1, 0, 1], \"hex\": \"#ff00ff\"}")
+      with:
+        "\"brand-primary\": {\n        \"$value\": {\"colorSpace\": \"srgb\", \"components\": [1, 0, 1], \"hex\": \"#ff00ff\"}"
+    )
     let description =
       "\"$description\": \"Sosh: brand raw palette, font family and semantic typography, spacing and sizes (mode-independent).\","
     try edit(
@@ -67,7 +69,8 @@ enum TokenChangeFixture {
 
   /// The repository's value of `color.content.brand-primary` in Orange light, as the table shows it.
   static func oldBrandPrimary() throws -> String {
-    try ThemeLibrary(directory: Repo.themes).theme(.orange, mode: .light).colors.contentBrandPrimary.hex
+    try ThemeLibrary(directory: Repo.themes).theme(.orange, mode: .light).colors.contentBrandPrimary
+      .hex
   }
 }
 
@@ -85,12 +88,15 @@ func pixelBox(_ rect: Rect, scale: Int, margin: Int = 1) -> (x: Range<Int>, y: R
 func redPixels(_ image: RasterImage) -> [(x: Int, y: Int)] {
   var pixels: [(Int, Int)] = []
   for y in 0..<image.height {
-    for x in 0..<image.width where image.pixel(x: x, y: y) == (255, 0, 0, 255) { pixels.append((x, y)) }
+    for x in 0..<image.width where image.pixel(x: x, y: y) == (255, 0, 0, 255) {
+      pixels.append((x, y))
+    }
   }
   return pixels
 }
 
-@Suite("Before/after review of a token change: changed tokens, moved and recoloured rows, diff pictures")
+@Suite(
+  "Before/after review of a token change: changed tokens, moved and recoloured rows, diff pictures")
 struct TokenReviewTests {
   @Test("exactly the edited tokens are listed, per theme and mode, with old and new value and file")
   func changedTokens() throws {
@@ -104,57 +110,86 @@ struct TokenReviewTests {
         "sosh/light bullet-list.space.padding-inline.level-1: 36px → 48px (brands/sosh/brand.tokens.json)",
         "sosh/dark bullet-list.space.padding-inline.level-1: 36px → 48px (brands/sosh/brand.tokens.json)",
       ])
-    let change = try #require(review.combinations.first { $0.theme == .sosh && $0.mode == .dark }?.tokenChanges.first)
-    #expect(change.old?.file == "components/bullet-list.tokens.json" && change.new?.file == "brands/sosh/brand.tokens.json")
-    #expect(change.old?.value == .dimension(value: 36, unit: "px") && change.new?.value == .dimension(value: 48, unit: "px"))
+    let change = try #require(
+      review.combinations.first { $0.theme == .sosh && $0.mode == .dark }?.tokenChanges.first)
+    #expect(
+      change.old?.file == "components/bullet-list.tokens.json"
+        && change.new?.file == "brands/sosh/brand.tokens.json")
+    #expect(
+      change.old?.value == .dimension(value: 36, unit: "px")
+        && change.new?.value == .dimension(value: 48, unit: "px"))
   }
 
-  @Test("the rows that moved and those that changed colour are named; unchanged combinations are marked so")
+  @Test(
+    "the rows that moved and those that changed colour are named; unchanged combinations are marked so"
+  )
   func rows() throws {
     let review = try TokenChangeFixture.review.get()
     let old = try TokenChangeFixture.oldBrandPrimary()
     func picture(_ theme: ThemeName, _ mode: ColorMode) throws -> ReviewedPicture {
-      try #require(review.combinations.first { $0.theme == theme && $0.mode == mode }?.pictures.first)
+      try #require(
+        review.combinations.first { $0.theme == theme && $0.mode == mode }?.pictures.first)
     }
     for theme in [ThemeName.orange, .orangeCompact] {
       let changes = try picture(theme, .light).rowChanges
-      #expect(changes.map(\.path) == ["items[0]", "items[1]", "items[2]"], "\(theme): the branded level-0 bullets")
-      #expect(changes.allSatisfy { $0.recoloured && !$0.moved && $0.changes == ["marker colour \(old) → #FF00FF"] })
+      #expect(
+        changes.map(\.path) == ["items[0]", "items[1]", "items[2]"],
+        "\(theme): the branded level-0 bullets")
+      #expect(
+        changes.allSatisfy {
+          $0.recoloured && !$0.moved && $0.changes == ["marker colour \(old) → #FF00FF"]
+        })
     }
     for mode in ColorMode.allCases {
       let changes = try picture(.sosh, mode).rowChanges
-      #expect(changes.map(\.description) == ["items[1].items[0]: moved 12 pt right", "items[1].items[1]: moved 12 pt right"])
+      #expect(
+        changes.map(\.description) == [
+          "items[1].items[0]: moved 12 pt right", "items[1].items[1]: moved 12 pt right",
+        ])
       #expect(changes.allSatisfy { $0.moved && !$0.recoloured && !$0.resized })
     }
-    let unchanged = review.combinations.filter(\.isUnchanged).map { "\($0.theme.rawValue)-\($0.mode.rawValue)" }
-    #expect(unchanged == ["orange-dark", "orange-compact-dark", "wireframe-light", "wireframe-dark"])
+    let unchanged = review.combinations.filter(\.isUnchanged).map {
+      "\($0.theme.rawValue)-\($0.mode.rawValue)"
+    }
+    #expect(
+      unchanged == ["orange-dark", "orange-compact-dark", "wireframe-light", "wireframe-dark"])
     #expect(review.changed.count == 4)
     for combination in review.combinations where combination.isUnchanged {
       #expect(combination.pictures.allSatisfy { $0.diff == .identical && $0.diffImage == nil })
     }
   }
 
-  @Test("the diff picture has changed pixels in the recoloured bullets and the moved rows, and nowhere else")
+  @Test(
+    "the diff picture has changed pixels in the recoloured bullets and the moved rows, and nowhere else"
+  )
   func diffPictures() throws {
     let review = try TokenChangeFixture.review.get()
     func picture(_ theme: ThemeName, _ mode: ColorMode) throws -> ReviewedPicture {
-      try #require(review.combinations.first { $0.theme == theme && $0.mode == mode }?.pictures.first)
+      try #require(
+        review.combinations.first { $0.theme == theme && $0.mode == mode }?.pictures.first)
     }
     // Orange light: only the three bullet squares, each of them.
     let orange = try picture(.orange, .light)
     let diff = try #require(orange.diffImage)
     #expect(diff.width == orange.before.width && diff.height == orange.before.height)
     let red = redPixels(diff)
-    let bullets = orange.afterScene.rows.filter { $0.level == 0 }.compactMap(\.icon).map { pixelBox($0, scale: orange.scale) }
+    let bullets = orange.afterScene.rows.filter { $0.level == 0 }.compactMap(\.icon).map {
+      pixelBox($0, scale: orange.scale)
+    }
     #expect(bullets.count == 3)
     #expect(!red.isEmpty && red.count == orange.diff.changedPixels)
-    #expect(red.allSatisfy { p in bullets.contains { $0.x.contains(p.x) && $0.y.contains(p.y) } }, "changed pixels outside the bullets")
+    #expect(
+      red.allSatisfy { p in bullets.contains { $0.x.contains(p.x) && $0.y.contains(p.y) } },
+      "changed pixels outside the bullets")
     for box in bullets {
-      #expect(red.contains { box.x.contains($0.x) && box.y.contains($0.y) }, "a bullet without changed pixels")
+      #expect(
+        red.contains { box.x.contains($0.x) && box.y.contains($0.y) },
+        "a bullet without changed pixels")
     }
     // The new colour is drawn where the old one was.
     if let box = bullets.first {
-      let centre = orange.after.pixel(x: (box.x.lowerBound + box.x.upperBound) / 2, y: (box.y.lowerBound + box.y.upperBound) / 2)
+      let centre = orange.after.pixel(
+        x: (box.x.lowerBound + box.x.upperBound) / 2, y: (box.y.lowerBound + box.y.upperBound) / 2)
       #expect((centre.red, centre.green, centre.blue) == (255, 0, 255))
     }
 
@@ -169,13 +204,19 @@ struct TokenReviewTests {
         x: left, y: top, width: max(row.marker.rect.maxX, row.label.maxX) - left,
         height: max(row.marker.rect.maxY, row.label.maxY) - top)
     }
-    let moved = (sosh.beforeScene.rows + sosh.afterScene.rows).filter { $0.level == 1 }.map { pixelBox(rowBox($0), scale: sosh.scale) }
+    let moved = (sosh.beforeScene.rows + sosh.afterScene.rows).filter { $0.level == 1 }.map {
+      pixelBox(rowBox($0), scale: sosh.scale)
+    }
     #expect(moved.count == 4)
     #expect(!soshRed.isEmpty)
-    #expect(soshRed.allSatisfy { p in moved.contains { $0.x.contains(p.x) && $0.y.contains(p.y) } }, "changed pixels outside the moved rows")
+    #expect(
+      soshRed.allSatisfy { p in moved.contains { $0.x.contains(p.x) && $0.y.contains(p.y) } },
+      "changed pixels outside the moved rows")
     for row in sosh.afterScene.rows where row.level == 0 {
       let box = pixelBox(rowBox(row), scale: sosh.scale, margin: 0)
-      #expect(!soshRed.contains { box.x.contains($0.x) && box.y.contains($0.y) }, "\(row.path) did not move")
+      #expect(
+        !soshRed.contains { box.x.contains($0.x) && box.y.contains($0.y) },
+        "\(row.path) did not move")
     }
   }
 
@@ -189,7 +230,8 @@ struct TokenReviewTests {
     let page = try #require(pages.first)
     #expect(page.pictures.count == 4 * 3)
     let texts = page.panels.compactMap { $0.caption?.content.plainText }
-    for line in ["Orange · dark", "Orange Compact · dark", "Wireframe · light", "Wireframe · dark"] {
+    for line in ["Orange · dark", "Orange Compact · dark", "Wireframe · light", "Wireframe · dark"]
+    {
       #expect(texts.contains("\(line): unchanged (no token, row or pixel differs)"), "\(line)")
     }
     for title in ["Orange · light", "Orange Compact · light", "Sosh · light", "Sosh · dark"] {
@@ -199,16 +241,20 @@ struct TokenReviewTests {
     // The diff picture is the engine's, pixel for pixel, where the sheet places it.
     let image = try renderer.renderPages(pages, format: .png(scale: 2))
     let drawn = try PNGCodec.decode(image)
-    let orange = try #require(review.combinations.first { $0.theme == .orange && $0.mode == .light }?.pictures.first)
+    let orange = try #require(
+      review.combinations.first { $0.theme == .orange && $0.mode == .light }?.pictures.first)
     let diff = try #require(orange.diffImage)
     let placed = page.pictures[2]
     let origin = (x: Int((placed.rect.x * 2).rounded()), y: Int((placed.rect.y * 2).rounded()))
     var mismatches = 0
     for y in stride(from: 0, to: diff.height, by: 3) {
-      for x in stride(from: 0, to: diff.width, by: 3) where drawn.pixel(x: origin.x + x, y: origin.y + y) != diff.pixel(x: x, y: y) {
+      for x in stride(from: 0, to: diff.width, by: 3)
+      where drawn.pixel(x: origin.x + x, y: origin.y + y) != diff.pixel(x: x, y: y) {
         mismatches += 1
       }
     }
-    #expect(mismatches == 0, "the sheet's diff picture differs from the engine's in \(mismatches) sampled pixels")
+    #expect(
+      mismatches == 0,
+      "the sheet's diff picture differs from the engine's in \(mismatches) sampled pixels")
   }
 }

@@ -17,12 +17,18 @@ enum CompareThemes {
 
   /// A renderer over the old themes folder `path`, sharing the current renderer's font search.
   /// - Throws: ``Snapshot/TokenReviewError`` naming the folder when it cannot be read.
-  static func renderer(_ path: String, like current: BulletListRenderer) throws -> BulletListRenderer {
+  static func renderer(_ path: String, like current: BulletListRenderer) throws
+    -> BulletListRenderer
+  {
     let folder = URL(fileURLWithPath: path).standardizedFileURL
-    guard UserFile.type(atPath: folder.appendingPathComponent(ThemeLibrary.resolverFileName).path) == .regular else {
+    guard
+      UserFile.type(atPath: folder.appendingPathComponent(ThemeLibrary.resolverFileName).path)
+        == .regular
+    else {
       throw FolderError(
         description:
-          "--compare-themes \(MessageText.path(path)): not a themes folder (no \(ThemeLibrary.resolverFileName) in it)")
+          "--compare-themes \(MessageText.path(path)): not a themes folder (no \(ThemeLibrary.resolverFileName) in it)"
+      )
     }
     let library: ThemeLibrary
     do {

@@ -8,7 +8,8 @@ enum GalleryCommand {
   /// `-o, --output <dir>`, required: the folder of `index.html` and `images/`.
   static let output = OptionSpec(
     names: ["-o", "--output"], value: .text(placeholder: "dir", completion: .directory),
-    help: "the folder to write index.html and images/ into (created when missing)", isRequired: true)
+    help: "the folder to write index.html and images/ into (created when missing)", isRequired: true
+  )
   /// `--pdf <file>`.
   static let pdf = OptionSpec(
     names: ["--pdf"], value: .text(placeholder: "file", completion: .file(extensions: ["pdf"])),
@@ -37,7 +38,8 @@ enum GalleryCommand {
     options: [output, pdf, CompareThemes.option] + SnapshotCommand.common + [SnapshotCommand.jobs],
     footer: ListOptions.sourcesFooter,
     examples: [
-      Example(command: "gallery -o out/gallery", explanation: "every case × theme × mode, one page"),
+      Example(
+        command: "gallery -o out/gallery", explanation: "every case × theme × mode, one page"),
       Example(
         command: "gallery -o out/gallery --pdf out/gallery.pdf", explanation: "and a printable PDF"),
       Example(
@@ -51,11 +53,13 @@ enum GalleryCommand {
     let folder = arguments.text(output) ?? ""
     if let type = UserFile.type(atPath: folder), type != .directory {
       throw UsageError(
-        "-o \(MessageText.path(folder)) is not a folder: the gallery is a folder (index.html and images/)")
+        "-o \(MessageText.path(folder)) is not a folder: the gallery is a folder (index.html and images/)"
+      )
     }
     let engine = try SnapshotCommand.engine(arguments)
     let gallery = try Gallery.make(
-      engine: engine, compareThemes: arguments.text(CompareThemes.option).map { URL(fileURLWithPath: $0) })
+      engine: engine,
+      compareThemes: arguments.text(CompareThemes.option).map { URL(fileURLWithPath: $0) })
     let page = try GalleryPage.write(gallery, to: URL(fileURLWithPath: folder))
     if let path = arguments.text(pdf) {
       let renderer = try engine.renderer()

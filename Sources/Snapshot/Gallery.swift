@@ -131,7 +131,7 @@ public struct Gallery: Sendable {
       }
     }
     let jobs = variants
-    let results = GalleryResults(count: jobs.count)
+    let work = Locked(GalleryWork(items: Array(repeating: nil, count: jobs.count)))
     let workers = max(1, min(engine.configuration.jobs, jobs.count))
     DispatchQueue.concurrentPerform(iterations: workers) { _ in
       let renderers: (new: BulletListRenderer, old: BulletListRenderer?)
@@ -146,18 +146,24 @@ public struct Gallery: Sendable {
           }
         )
       } catch {
-        results.fail("\(error)")
+        work.withLock { if $0.setupError == nil { $0.setupError = "\(error)" } }
         return
       }
-      while let index = results.next() {
-        results.set(index, render(jobs[index].reference, with: renderers))
+      while let index = work.withLock({ work -> Int? in
+        guard work.next < work.items.count else { return nil }
+        work.next += 1
+        return work.next - 1
+      }) {
+        let item = render(jobs[index].reference, with: renderers)
+        work.withLock { $0.items[index] = item }
       }
     }
-    var items = results.all
+    let done = work.withLock { $0 }
+    var items = done.items
     for index in items.indices where items[index] == nil {
       items[index] = Item(
         reference: jobs[index].reference, png: nil, size: nil, review: nil,
-        error: "not rendered: \(results.setupError ?? "no worker started")", warnings: [])
+        error: "not rendered: \(done.setupError ?? "no worker started")", warnings: [])
     }
     var cases: [Case] = []
     var inputs = engine.caseFiles
@@ -280,49 +286,12 @@ public struct Gallery: Sendable {
   }
 }
 
-/// The items of a gallery being rendered by several workers: the next job, the results, a
-/// worker's set-up error.
-private final class GalleryResults: @unchecked Sendable {
-  private let lock = NSLock()
-  private var nextIndex = 0
-  private var items: [Gallery.Item?]
-  private var error: String?
-
-  init(count: Int) {
-    items = Array(repeating: nil, count: count)
-  }
-
-  func next() -> Int? {
-    lock.lock()
-    defer { lock.unlock() }
-    guard nextIndex < items.count else { return nil }
-    nextIndex += 1
-    return nextIndex - 1
-  }
-
-  func set(_ index: Int, _ item: Gallery.Item) {
-    lock.lock()
-    items[index] = item
-    lock.unlock()
-  }
-
-  func fail(_ message: String) {
-    lock.lock()
-    if error == nil { error = message }
-    lock.unlock()
-  }
-
-  var all: [Gallery.Item?] {
-    lock.lock()
-    defer { lock.unlock() }
-    return items
-  }
-
-  var setupError: String? {
-    lock.lock()
-    defer { lock.unlock() }
-    return error
-  }
+/// The items of a gallery being rendered by several workers: the next job, the results, the
+/// first worker's set-up error.
+private struct GalleryWork: Sendable {
+  var next = 0
+  var items: [Gallery.Item?]
+  var setupError: String?
 }
 
 extension SnapshotEngine {

@@ -407,9 +407,33 @@ public enum RenderSources {
   /// `themes: <folder> (<why>) · fonts: A.ttf, B.ttf in <folder>; C.ttf in <folder>`, files in
   /// load order grouped by folder, brand fonts marked `(brand)`; control characters escaped.
   public static func line(themes: ThemesLocation, fonts: [LoadedFont]) -> String {
+    line(
+      themesFolder: themes.directory.path, reason: themes.source.reason,
+      fonts: fonts.map { FontFile(name: $0.fileName, folder: $0.folder, isBrand: $0.role == "brand") })
+  }
+
+  /// One font file of the line: its name, its folder, whether it is a brand font.
+  public struct FontFile: Hashable, Sendable {
+    /// The file name.
+    public var name: String
+    /// The folder, as the line shows it.
+    public var folder: String
+    /// Whether it came from the brand font folder (marked `(brand)`).
+    public var isBrand: Bool
+
+    /// Creates a record.
+    public init(name: String, folder: String, isBrand: Bool) {
+      self.name = name
+      self.folder = folder
+      self.isBrand = isBrand
+    }
+  }
+
+  /// The same line from the folders as they are to be shown (e.g. relative to a repository root).
+  public static func line(themesFolder: String, reason: String, fonts: [FontFile]) -> String {
     var groups: [(folder: String, names: [String])] = []
     for font in fonts {
-      let name = printable(font.fileName) + (font.role == "brand" ? " (brand)" : "")
+      let name = printable(font.name) + (font.isBrand ? " (brand)" : "")
       if let index = groups.firstIndex(where: { $0.folder == font.folder }) {
         groups[index].names.append(name)
       } else {
@@ -418,7 +442,7 @@ public enum RenderSources {
     }
     let fontText = groups.isEmpty
       ? "none loaded" : groups.map { "\($0.names.joined(separator: ", ")) in \(printable($0.folder))" }.joined(separator: "; ")
-    return "themes: \(printable(themes.directory.path)) (\(themes.source.reason)) · fonts: \(fontText)"
+    return "themes: \(printable(themesFolder)) (\(reason)) · fonts: \(fontText)"
   }
 
   /// `text` with control characters written as `\u{…}` escapes, so it stays on one line.

@@ -45,6 +45,10 @@ public struct UserFileKind: Hashable, Sendable, CustomStringConvertible {
   public static let diffInput = UserFileKind(name: "PNG file", maximumBytes: 64 << 20)
   /// `ENVIRONMENT.json` of a snapshots folder: 1 MiB.
   public static let environment = UserFileKind(name: "environment file", maximumBytes: 1 << 20)
+  /// `results.json` of a verify run's results folder, read by `snapshot merge`: 64 MiB.
+  public static let results = UserFileKind(name: "results file", maximumBytes: 64 << 20)
+  /// A picture (expected, actual, diff PNG) of a results folder, read by `snapshot merge`: 64 MiB.
+  public static let artifactImage = UserFileKind(name: "artifact PNG", maximumBytes: 64 << 20)
 }
 
 /// A user file that could not be read: one line naming the file (escaped) and the problem.

@@ -25,16 +25,33 @@ public enum SnapshotArtifacts {
     reference.id
   }
 
-  /// Writes the artifacts of every failure of `report` (encoding in parallel) and `junit.xml`.
+  /// What ``write(_:to:suiteName:acceptCommand:)`` wrote.
+  public struct Written: Hashable, Sendable {
+    /// Every file written, absolute paths, sorted; `junit.xml` and `summary.txt` last.
+    public var files: [String]
+    /// The artifact files of each failure by reference id: name (`expected.png`…) → path
+    /// relative to the artifacts folder.
+    public var byReference: [String: [String: String]]
+
+    /// Creates a record (nothing written: both empty).
+    public init(files: [String] = [], byReference: [String: [String: String]] = [:]) {
+      self.files = files
+      self.byReference = byReference
+    }
+  }
+
+  /// Writes the artifacts of every failure of `report` (encoding in parallel), `junit.xml` (the
+  /// images of each failure attached) and `summary.txt` (the table, with `acceptCommand`s), their
+  /// paths relative to `root`.
   ///
   /// Per-reference folders left by an earlier run in a folder this tool wrote are removed first, so
   /// the folder only shows the failures of this run.
-  /// - Returns: the files written, absolute paths.
+  /// - Returns: the files written.
   @discardableResult
   public static func write(
     _ report: SnapshotRunReport, to directory: URL, suiteName: String = "ouds-snapshots",
-    acceptCommand: (SnapshotOutcome) -> String = { _ in "" }
-  ) throws -> [String] {
+    acceptCommand: (ReferenceResult) -> String = { _ in "" }, root: RepositoryRoot = .find()
+  ) throws -> Written {
     let fm = FileManager.default
     if fm.fileExists(atPath: directory.appendingPathComponent(markerFileName).path),
       let entries = try? fm.contentsOfDirectory(atPath: directory.path)
@@ -47,16 +64,17 @@ public enum SnapshotArtifacts {
     try AtomicFile.write(
       Data(), to: directory.appendingPathComponent(markerFileName).path, createDirectories: true, protecting: inputs)
     let failures = report.failures
-    let written = Locked<[String]>([])
+    let written = Locked<[(reference: String, name: String, path: String)]>([])
     let errors = Locked<[WriteFailure]>([])
     DispatchQueue.concurrentPerform(iterations: failures.count) { index in
       let outcome = failures[index]
-      let folder = directory.appendingPathComponent(folder(for: outcome.reference))
+      let relativeFolder = folder(for: outcome.reference)
+      let folder = directory.appendingPathComponent(relativeFolder)
       do {
         for (name, data) in try files(for: outcome) {
           let path = folder.appendingPathComponent(name).path
           try AtomicFile.write(data, to: path, createDirectories: true, protecting: inputs)
-          written.withLock { $0.append(path) }
+          written.withLock { $0.append((outcome.reference.id, name, relativeFolder + "/" + name)) }
         }
       } catch {
         errors.withLock { $0.append((outcome.reference.id, "\(error)")) }
@@ -65,15 +83,30 @@ public enum SnapshotArtifacts {
     if let first = firstFailure(errors.withLock { $0 }) {
       throw SnapshotError.artifactsNotWritten(reference: first.reference, reason: first.reason)
     }
+    let writtenFiles = written.withLock { $0 }
+    var byReference: [String: [String: String]] = [:]
+    for file in writtenFiles { byReference[file.reference, default: [:]][file.name] = file.path }
+    // JUnit is for a CI server: paths relative to the repository root, images attached from here.
+    let results = SnapshotRunResults(report, root: root, artifacts: byReference)
+    let artifactsFolder = root.relative(directory.path)
     let junit = directory.appendingPathComponent("junit.xml").path
     try AtomicFile.write(
-      Data(JUnitXML.document(report, suiteName: suiteName).utf8), to: junit, createDirectories: true,
-      protecting: inputs)
+      Data(
+        JUnitXML.document(
+          results, suiteName: suiteName,
+          attachments: { reference in
+            ReferenceResult.Image.attachmentOrder.filter { reference.images[$0] != nil }.compactMap { image in
+              reference.artifacts[image.fileName].map { JUnitXML.joinPath(artifactsFolder, $0) }
+            }
+          }
+        ).utf8), to: junit, createDirectories: true, protecting: inputs)
+    // The table as verify prints it, paths relative to the root.
     let summary = directory.appendingPathComponent("summary.txt").path
     try AtomicFile.write(
-      Data(SnapshotSummary.text(report, acceptCommand: acceptCommand).utf8), to: summary, createDirectories: true,
+      Data(SnapshotSummary.text(results, acceptCommand: acceptCommand).utf8), to: summary, createDirectories: true,
       protecting: inputs)
-    return written.withLock { $0 }.sorted() + [junit, summary]
+    let paths = writtenFiles.map { directory.appendingPathComponent($0.path).path }.sorted()
+    return Written(files: paths + [junit, summary], byReference: byReference)
   }
 
   /// Writes the artifacts of one failure into `<directory>/<case>/<variant>/`, leaving the rest of
@@ -112,6 +145,27 @@ public enum SnapshotArtifacts {
     }
     return files
   }
+
+  /// The bytes of one picture of a failure, as ``files(for:sideBySide:)`` writes it, or nil when
+  /// the outcome has none.
+  static func image(_ image: ReferenceResult.Image, of outcome: SnapshotOutcome) throws -> Data? {
+    guard let evidence = outcome.evidence else { return nil }
+    switch image {
+    case .expected:
+      return evidence.expectedPNG
+    case .actual:
+      return try PNGCodec.encode(evidence.actualImage)
+    case .diff:
+      guard let expected = evidence.expectedImage, let diff = outcome.diff else { return nil }
+      return try PNGCodec.encode(ImageDiff.diffImage(expected: expected, actual: evidence.actualImage, result: diff))
+    }
+  }
+
+  /// The names of the files ``files(for:sideBySide:)`` can write for a failure.
+  public static let fileNames: Set<String> = [
+    "expected.png", "actual.png", "diff.png", "side-by-side.png", "expected.layout.json", "actual.layout.json",
+    "layout.diff",
+  ]
 }
 
 /// A reference whose files could not be written, and why; the first by reference id is reported.
@@ -123,65 +177,76 @@ func firstFailure(_ failures: [WriteFailure]) -> WriteFailure? {
   failures.min { ($0.reference, $0.reason) < ($1.reference, $1.reason) }
 }
 
-/// The plain-text summary of a run, as printed by `ouds-render snapshot verify`.
+/// The plain-text summary of a run, as printed by `ouds-render snapshot verify` and `merge`.
 public enum SnapshotSummary {
   /// Layout diff lines shown per failure before eliding the rest.
   public static let maxLayoutLines = 24
 
+  /// The failure table of a run's report (paths as the run saw them): see ``text(_:acceptCommand:)-swift.type.method``.
+  public static func text(
+    _ report: SnapshotRunReport, acceptCommand: (ReferenceResult) -> String = { _ in "" }
+  ) -> String {
+    text(SnapshotRunResults(report, root: nil), acceptCommand: acceptCommand)
+  }
+
   /// The failure table: where tokens and fonts came from, the environment, then one block per
   /// failure, then the totals.
   public static func text(
-    _ report: SnapshotRunReport, acceptCommand: (SnapshotOutcome) -> String = { _ in "" }
+    _ results: SnapshotRunResults, acceptCommand: (ReferenceResult) -> String = { _ in "" }
   ) -> String {
     var lines: [String] = []
-    if let sources = report.sources { lines.append(sources) }
-    if let headline = report.environmentHeadline { lines.append(headline) }
-    lines += table(report.failures, caseErrors: report.caseErrors)
-    for caseError in report.caseErrors {
+    if let sources = results.sources { lines.append(sources) }
+    if let headline = results.environmentHeadline { lines.append(headline) }
+    lines += table(results.failures, caseErrors: results.caseErrors)
+    for caseError in results.caseErrors {
       lines.append("ERROR   \(caseError.id)")
       lines.append("        \(caseError.message)")
     }
-    for outcome in report.failures {
-      let label = displayStatus(outcome).uppercased().padding(toLength: 7, withPad: " ", startingAt: 0)
-      lines.append("\(label) \(outcome.reference.id)")
-      lines.append("        case \(outcome.reference.caseName), variant \(outcome.reference.variant.name)")
-      if let diff = outcome.diff, diff != .identical {
-        switch diff {
+    for reference in results.failures {
+      let label = reference.displayStatus.uppercased().padding(toLength: 7, withPad: " ", startingAt: 0)
+      lines.append("\(label) \(reference.id)")
+      lines.append("        case \(reference.caseName), variant \(reference.variant)")
+      if let pixels = reference.pixels, pixels != .identical {
+        switch pixels {
         case .sizeMismatch(let expected, let actual):
           lines.append("        size changed: reference \(expected), render \(actual)")
         default:
           lines.append(
-            "        pixels: \(diff.changedPixels) changed, ratio \(String(format: "%.5f", diff.changedRatio))"
-              + (diff.antiAliasedPixels > 0 ? ", \(diff.antiAliasedPixels) anti-aliased ignored" : ""))
-          if let statistics = diff.statistics, !statistics.regions.isEmpty {
+            "        pixels: \(pixels.changedPixels) changed, ratio \(String(format: "%.5f", pixels.changedRatio))"
+              + (pixels.antiAliasedPixels > 0 ? ", \(pixels.antiAliasedPixels) anti-aliased ignored" : ""))
+          if let statistics = pixels.statistics, !statistics.regions.isEmpty {
             let boxes = statistics.regions.map { "[\($0.x),\($0.y) \($0.width)×\($0.height)]" }.joined(separator: " ")
             lines.append(
               "        changed regions (x,y w×h px): \(boxes)"
                 + (statistics.omittedRegions > 0 ? " and \(statistics.omittedRegions) more" : ""))
           }
         }
-      } else if outcome.diff == .identical {
+      } else if reference.pixels == .identical {
         lines.append("        pixels: identical")
       }
-      if let message = outcome.message { lines.append("        \(message)") }
-      if !outcome.layoutDiff.isEmpty {
-        lines.append("        layout JSON (\(outcome.reference.layoutPath)):")
-        for line in outcome.layoutDiff.prefix(maxLayoutLines) { lines.append("          " + line) }
-        if outcome.layoutDiff.count > maxLayoutLines {
-          lines.append("          … \(outcome.layoutDiff.count - maxLayoutLines) more lines in layout.diff")
+      if let message = reference.message { lines.append("        \(message)") }
+      if !reference.layoutDiff.isEmpty {
+        lines.append("        layout JSON (\(reference.layoutPath)):")
+        for line in reference.layoutDiff.prefix(maxLayoutLines) { lines.append("          " + line) }
+        if reference.layoutDiff.count > maxLayoutLines {
+          lines.append("          … \(reference.layoutDiff.count - maxLayoutLines) more lines in layout.diff")
         }
       }
-      let accept = acceptCommand(outcome)
+      let accept = acceptCommand(reference)
       if !accept.isEmpty { lines.append("        accept: \(accept)") }
     }
-    lines.append(totals(report))
+    lines.append(totals(results))
     return lines.joined(separator: "\n") + "\n"
   }
 
   /// The status a person reads: `layout` for a change of the layout JSON alone (pixels pass), else the status.
   public static func displayStatus(_ outcome: SnapshotOutcome) -> String {
-    if outcome.status == .changed, outcome.diff?.passes == true, !outcome.layoutDiff.isEmpty { return "layout" }
-    return outcome.status.rawValue
+    ReferenceResult(outcome).displayStatus
+  }
+
+  /// The table of ``table(_:caseErrors:)-swift.type.method`` for outcomes.
+  public static func table(_ failures: [SnapshotOutcome], caseErrors: [SnapshotCaseError] = []) -> [String] {
+    table(failures.map { ReferenceResult($0) }, caseErrors: caseErrors)
   }
 
   /// One row per failure: status, reference, changed pixels, ratio, regions, layout lines.
@@ -189,37 +254,41 @@ public enum SnapshotSummary {
   /// A layout-only change reads `layout … identical  -  -  4 lines`: the PIXELS column says `identical`
   /// rather than `0`, so it is clear the pictures match.
   /// Each broken case file (`caseErrors`) is a row `error <case>/(case file) - - - -` first.
-  public static func table(_ failures: [SnapshotOutcome], caseErrors: [SnapshotCaseError] = []) -> [String] {
+  public static func table(_ failures: [ReferenceResult], caseErrors: [SnapshotCaseError] = []) -> [String] {
     guard !failures.isEmpty || !caseErrors.isEmpty else { return [] }
     var rows = [["STATUS", "REFERENCE", "PIXELS", "RATIO", "REGIONS", "LAYOUT"]]
     for caseError in caseErrors { rows.append(["error", caseError.id, "-", "-", "-", "-"]) }
-    for outcome in failures {
-      var pixels = "-"
-      var ratio = "-"
-      var regions = "-"
-      if let diff = outcome.diff {
-        switch diff {
-        case .sizeMismatch(let expected, let actual):
-          pixels = "size \(expected)→\(actual)"
-        case .identical:
-          pixels = "identical"
-        default:
-          pixels = "\(diff.changedPixels)"
-          ratio = String(format: "%.3f%%", diff.changedRatio * 100)
-          regions = "\((diff.statistics?.regions.count ?? 0) + (diff.statistics?.omittedRegions ?? 0))"
-        }
-      }
-      let layoutLines = outcome.layoutDiff.filter { $0.hasPrefix("-") || $0.hasPrefix("+") }.count
-      rows.append([
-        displayStatus(outcome), outcome.reference.id, pixels, ratio, regions,
-        outcome.evidence?.expectedLayout == nil && outcome.status != .changed ? "-" : "\(layoutLines) lines",
-      ])
+    for reference in failures {
+      let columns = numbers(reference)
+      rows.append([reference.displayStatus, reference.id, columns.pixels, columns.ratio, columns.regions, columns.layout])
     }
     let widths = (0..<6).map { column in rows.map { $0[column].count }.max() ?? 0 }
     return rows.map { row in
       row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
         .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
     } + [""]
+  }
+
+  /// The numbers of a failure's row: changed pixels (`identical`, `size W×H→W×H`), ratio,
+  /// regions and layout lines, `-` where there is nothing to say.
+  static func numbers(_ reference: ReferenceResult) -> (pixels: String, ratio: String, regions: String, layout: String) {
+    var pixels = "-"
+    var ratio = "-"
+    var regions = "-"
+    if let comparison = reference.pixels {
+      switch comparison {
+      case .sizeMismatch(let expected, let actual):
+        pixels = "size \(expected)→\(actual)"
+      case .identical:
+        pixels = "identical"
+      default:
+        pixels = "\(comparison.changedPixels)"
+        ratio = String(format: "%.3f%%", comparison.changedRatio * 100)
+        regions = "\(comparison.regionCount)"
+      }
+    }
+    let layout = reference.layoutCompared ? "\(reference.changedLayoutLines) lines" : "-"
+    return (pixels, ratio, regions, layout)
   }
 
   /// The last line of `record --missing`: `record --missing: wrote F files for R references; K already existed (not checked)[; E errors] in S s`.
@@ -234,20 +303,36 @@ public enum SnapshotSummary {
     return line + String(format: " in %.2f s", report.seconds)
   }
 
+  /// The totals line of a run's report: see ``totals(_:)-swift.type.method``.
+  public static func totals(_ report: SnapshotRunReport) -> String {
+    totals(SnapshotRunResults(report, root: nil))
+  }
+
   /// `N references: P passed[, R recorded][, K not checked], F failed (C changed, M missing, E errors)[, B broken case files] in S s`,
   /// plus `; failed: the tokens …` when the token digest differs.
-  public static func totals(_ report: SnapshotRunReport) -> String {
-    let failed = report.failures.count
-    let broken = report.caseErrors.count
-    var line = "\(report.outcomes.count) reference\(report.outcomes.count == 1 ? "" : "s"): \(report.count(.passed)) passed"
-    if report.count(.recorded) > 0 { line += ", \(report.count(.recorded)) recorded" }
-    if report.count(.skipped) > 0 { line += ", \(report.count(.skipped)) not checked" }
+  public static func totals(_ results: SnapshotRunResults) -> String {
+    counts(results, seconds: results.seconds)
+  }
+
+  /// The totals line without the time, which differs from run to run: what the review page and
+  /// the Markdown summary say, identical for one run and for the merge of its shards.
+  public static func counts(_ results: SnapshotRunResults) -> String {
+    counts(results, seconds: nil)
+  }
+
+  private static func counts(_ results: SnapshotRunResults, seconds: Double?) -> String {
+    let failed = results.failures.count
+    let broken = results.caseErrors.count
+    let total = results.references.count
+    var line = "\(total) reference\(total == 1 ? "" : "s"): \(results.count(.passed)) passed"
+    if results.count(.recorded) > 0 { line += ", \(results.count(.recorded)) recorded" }
+    if results.count(.skipped) > 0 { line += ", \(results.count(.skipped)) not checked" }
     if failed > 0 {
-      line += ", \(failed) failed (\(report.count(.changed)) changed, \(report.count(.missing)) missing, \(report.count(.error)) errors)"
+      line += ", \(failed) failed (\(results.count(.changed)) changed, \(results.count(.missing)) missing, \(results.count(.error)) errors)"
     }
     if broken > 0 { line += ", \(broken) broken case file\(broken == 1 ? "" : "s")" }
-    line += String(format: " in %.2f s", report.seconds)
-    if report.tokenDifference != nil { line += "; failed: the tokens are not the ones the references were recorded with" }
+    if let seconds { line += String(format: " in %.2f s", seconds) }
+    if results.tokenDifference != nil { line += "; failed: the tokens are not the ones the references were recorded with" }
     return line
   }
 }

@@ -1,23 +1,46 @@
 import Foundation
+import SafeInput
 
 /// The JUnit XML form of a run, the format CI systems (GitHub, GitLab, Jenkins) display.
+///
+/// It follows the conventions of Jenkins' `junit-10.xsd` (the schema the xUnit plugin validates
+/// with), plus the `file` attribute on `<testcase>` that GitLab shows: one `<testcase>` per
+/// reference (`classname` = case, `name` = variant, `file` = the reference PNG relative to the
+/// repository root), a `<failure>` or `<error>` whose `message` is one line, and the diff, actual
+/// and expected images attached in `<system-out>` as `[[ATTACHMENT|path]]` lines (the Jenkins
+/// JUnit Attachments plugin and GitLab's test reports show them). It holds no durations, so one
+/// run and the merge of its shards write the same file.
 public enum JUnitXML {
-  /// One `<testsuite>` with one `<testcase>` per reference (`classname` = case, `name` = variant),
-  /// a failing `environment/tokens` case when the token digest differs, and the `sources` line as a property.
+  /// The document of a run's report, paths as the run saw them: see ``document(_:suiteName:attachments:)-swift.type.method``.
   public static func document(_ report: SnapshotRunReport, suiteName: String = "ouds-snapshots") -> String {
+    document(SnapshotRunResults(report, root: nil), suiteName: suiteName)
+  }
+
+  /// One `<testsuite>` with one `<testcase>` per reference, a failing `environment/tokens` case
+  /// when the token digest differs, an `error` case per broken case file, and the `sources` line
+  /// and the environment differences as properties.
+  ///
+  /// - Parameter attachments: the paths (relative to the repository root) of the images attached
+  ///   to a failure, in the order diff, actual, expected.
+  public static func document(
+    _ results: SnapshotRunResults, suiteName: String = "ouds-snapshots",
+    attachments: (ReferenceResult) -> [String] = { _ in [] }
+  ) -> String {
     // A token difference fails the run: it is one more failing test case, so CI shows it.
-    let tokenCase = report.tokenDifference == nil ? 0 : 1
-    let failures = report.count(.changed) + report.count(.missing) + tokenCase
-    let errors = report.count(.error) + report.caseErrors.count
-    let skipped = report.count(.skipped)
-    let tests = report.outcomes.count + tokenCase + report.caseErrors.count
+    let tokenCase = results.tokenDifference == nil ? 0 : 1
+    let failures = results.count(.changed) + results.count(.missing) + tokenCase
+    let errors = results.count(.error) + results.caseErrors.count
+    let skipped = results.count(.skipped)
+    let tests = results.references.count + tokenCase + results.caseErrors.count
+    let counts = "tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\""
+    func file(_ path: String) -> String { escape(results.snapshots.map { joinPath($0, path) } ?? path) }
     var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-    xml += "<testsuites tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(time(report.seconds))\">\n"
-    xml += "  <testsuite name=\"\(escape(suiteName))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(time(report.seconds))\">\n"
+    xml += "<testsuites name=\"\(escape(suiteName))\" \(counts)>\n"
+    xml += "  <testsuite name=\"\(escape(suiteName))\" \(counts) skipped=\"\(skipped)\">\n"
     var properties: [(String, String)] = []
-    if let sources = report.sources { properties.append(("sources", sources)) }
-    if let tokens = report.tokenDifference { properties.append(("environment-tokens", tokens)) }
-    for (index, line) in report.environmentDifferences.enumerated() {
+    if let sources = results.sources { properties.append(("sources", sources)) }
+    if let tokens = results.tokenDifference { properties.append(("environment-tokens", tokens)) }
+    for (index, line) in results.environmentDifferences.enumerated() {
       properties.append(("environment-difference-\(index + 1)", line))
     }
     if !properties.isEmpty {
@@ -27,51 +50,75 @@ public enum JUnitXML {
       }
       xml += "    </properties>\n"
     }
-    if let tokens = report.tokenDifference {
-      xml += "    <testcase classname=\"environment\" name=\"tokens\" file=\"\(SnapshotEnvironment.fileName)\" time=\"0.000\">\n"
-      xml += "      <failure type=\"environment-differs\" message=\"\(escape("environment differs: " + tokens))\">"
-      xml += escape(report.sources.map { $0 + "\n" } ?? "", attribute: false)
-      xml += escape("environment differs: " + tokens, attribute: false)
+    if let tokens = results.tokenDifference {
+      let message = "environment differs: " + tokens
+      xml += "    <testcase classname=\"environment\" name=\"tokens\" file=\"\(file(SnapshotEnvironment.fileName))\">\n"
+      xml += "      <failure type=\"environment-differs\" message=\"\(escape(oneLine(message)))\">"
+      xml += escape(results.sources.map { $0 + "\n" } ?? "", attribute: false)
+      xml += escape(message, attribute: false)
       xml += "</failure>\n    </testcase>\n"
     }
-    for caseError in report.caseErrors {
-      xml += "    <testcase classname=\"\(escape(caseError.name))\" name=\"(case file)\" file=\"\(escape(caseError.file))\" time=\"0.000\">\n"
-      xml += "      <error type=\"case-error\" message=\"\(escape(caseError.message))\">\(escape(caseError.message, attribute: false))</error>\n"
+    for caseError in results.caseErrors {
+      xml += "    <testcase classname=\"\(escape(caseError.name))\" name=\"(case file)\" file=\"\(file(caseError.file))\">\n"
+      xml += "      <error type=\"case-error\" message=\"\(escape(oneLine(caseError.message)))\">"
+      xml += "\(escape(caseError.message, attribute: false))</error>\n"
       xml += "    </testcase>\n"
     }
-    for outcome in report.outcomes {
-      let reference = outcome.reference
-      xml += "    <testcase classname=\"\(escape(reference.caseName))\" name=\"\(escape(reference.variant.name))\" file=\"\(escape(reference.imagePath))\" time=\"\(time(outcome.seconds))\""
-      switch outcome.status {
+    for reference in results.references {
+      xml += "    <testcase classname=\"\(escape(reference.caseName))\" name=\"\(escape(reference.variant))\""
+      xml += " file=\"\(file(reference.imagePath))\""
+      let element: String
+      let type: String
+      switch reference.status {
       case .passed, .recorded:
         xml += "/>\n"
+        continue
       case .skipped:
-        xml += ">\n      <skipped message=\"\(escape(outcome.reason))\"/>\n    </testcase>\n"
+        xml += ">\n      <skipped message=\"\(escape(oneLine(reference.reason)))\"/>\n    </testcase>\n"
+        continue
       case .changed, .missing:
-        let type = outcome.status == .missing ? "missing-reference" : "snapshot-changed"
-        xml += ">\n      <failure type=\"\(type)\" message=\"\(escape(outcome.reason))\">"
-        xml += escape(details(outcome, environment: report.environmentHeadline), attribute: false)
-        xml += "</failure>\n    </testcase>\n"
+        element = "failure"
+        type = reference.status == .missing ? "missing-reference" : "snapshot-changed"
       case .error:
-        xml += ">\n      <error type=\"render-error\" message=\"\(escape(outcome.reason))\">"
-        xml += escape(details(outcome, environment: report.environmentHeadline), attribute: false)
-        xml += "</error>\n    </testcase>\n"
+        element = "error"
+        type = "render-error"
       }
+      xml += ">\n      <\(element) type=\"\(type)\" message=\"\(escape(oneLine(reference.reason)))\">"
+      xml += escape(details(reference, environment: results.environmentHeadline), attribute: false)
+      xml += "</\(element)>\n"
+      let attached = attachments(reference)
+      if !attached.isEmpty {
+        xml += "      <system-out>"
+        xml += escape(attached.map { "[[ATTACHMENT|\($0)]]\n" }.joined(), attribute: false)
+        xml += "</system-out>\n"
+      }
+      xml += "    </testcase>\n"
     }
     xml += "  </testsuite>\n</testsuites>\n"
     return xml
   }
 
-  private static func details(_ outcome: SnapshotOutcome, environment: String?) -> String {
-    var lines: [String] = []
-    if let environment { lines.append(environment) }
-    lines.append("\(outcome.reference.id): \(outcome.reason)")
-    lines.append("artifacts: \(SnapshotArtifacts.folder(for: outcome.reference))/")
-    lines += outcome.layoutDiff.prefix(SnapshotSummary.maxLayoutLines)
-    return lines.joined(separator: "\n")
+  /// `folder/path`, or `path` alone when the folder is `.` or empty.
+  public static func joinPath(_ folder: String, _ path: String) -> String {
+    folder.isEmpty || folder == "." ? path : (folder.hasSuffix("/") ? folder + path : folder + "/" + path)
   }
 
-  private static func time(_ seconds: Double) -> String { String(format: "%.3f", seconds) }
+  /// `text` on one line: line breaks and other control characters escaped.
+  static func oneLine(_ text: String) -> String {
+    MessageText.escaped(text)
+  }
+
+  private static func details(_ reference: ReferenceResult, environment: String?) -> String {
+    var lines: [String] = []
+    if let environment { lines.append(environment) }
+    lines.append("\(reference.id): \(reference.reason)")
+    if let message = reference.message, !reference.reason.contains(message) { lines.append(message) }
+    lines += reference.layoutDiff.prefix(SnapshotSummary.maxLayoutLines)
+    if reference.layoutDiff.count > SnapshotSummary.maxLayoutLines {
+      lines.append("… \(reference.layoutDiff.count - SnapshotSummary.maxLayoutLines) more lines in layout.diff")
+    }
+    return lines.joined(separator: "\n")
+  }
 
   /// Escapes text for an XML attribute or element, dropping characters XML 1.0 forbids.
   public static func escape(_ text: String, attribute: Bool = true) -> String {

@@ -19,7 +19,7 @@ public enum ReviewReport {
   /// How the page words its accept commands.
   public struct Commands: Sendable {
     /// The command for one failure, e.g. `ouds-render snapshot record --failed --filter sample-3/orange-light@2x`.
-    public var accept: @Sendable (SnapshotOutcome) -> String
+    public var accept: @Sendable (ReferenceResult) -> String
     /// The command without `--filter`, to which the page appends `--filter '<id>,<id>'` for a selection.
     ///
     /// Each id is a whole id, which `--filter` takes as that reference only (``SnapshotFilter/isWholeID(_:)``).
@@ -29,7 +29,7 @@ public enum ReviewReport {
 
     /// Creates the commands.
     public init(
-      accept: @escaping @Sendable (SnapshotOutcome) -> String, acceptSelectedPrefix: String, acceptAll: String
+      accept: @escaping @Sendable (ReferenceResult) -> String, acceptSelectedPrefix: String, acceptAll: String
     ) {
       self.accept = accept
       self.acceptSelectedPrefix = acceptSelectedPrefix
@@ -41,9 +41,9 @@ public enum ReviewReport {
       let extra = extraArguments.isEmpty ? "" : " " + extraArguments
       let base = "ouds-render snapshot record"
       return Commands(
-        accept: { outcome in
-          let mode = outcome.status == .missing ? "--missing" : "--failed"
-          return "\(base) \(mode)\(extra) --filter \(shellQuote(outcome.reference.id))"
+        accept: { reference in
+          let mode = reference.status == .missing ? "--missing" : "--failed"
+          return "\(base) \(mode)\(extra) --filter \(shellQuote(reference.id))"
         },
         acceptSelectedPrefix: "\(base) --failed\(extra)",
         acceptAll: "\(base) --failed\(extra)" + (filter.map { " --filter \(shellQuote($0))" } ?? ""))
@@ -53,60 +53,74 @@ public enum ReviewReport {
   /// The file in `images/` that marks the folder as written by this page, so a later write may clear it.
   static let imagesMarker = ".ouds-review-images"
 
-  /// Writes `<directory>/index.html` and `<directory>/images/…` for `report`.
+  /// Writes `<directory>/index.html` and `<directory>/images/…` for a run's report, its pictures
+  /// encoded from memory and its paths relative to `root`: see ``write(_:images:to:commands:title:protecting:)``.
+  @discardableResult
+  public static func write(
+    _ report: SnapshotRunReport, to directory: URL, commands: Commands = .cli(), title: String = "OUDS snapshot review",
+    root: RepositoryRoot = .find()
+  ) throws -> String {
+    try write(
+      SnapshotRunResults(report, root: root), images: OutcomeImages(report), to: directory, commands: commands,
+      title: title, protecting: report.inputFiles)
+  }
+
+  /// Writes `<directory>/index.html` and `<directory>/images/…` for `results`, the pictures of
+  /// each failure taken from `images`.
   ///
   /// An `images/` folder left by an earlier page (it holds the marker file) is cleared first; one
-  /// that this tool did not write is left alone, and no file the run read is ever replaced.
+  /// that this tool did not write is left alone, and none of `inputs` is ever replaced.
   /// - Returns: the path of `index.html`.
   @discardableResult
   public static func write(
-    _ report: SnapshotRunReport, to directory: URL, commands: Commands = .cli(), title: String = "OUDS snapshot review"
+    _ results: SnapshotRunResults, images source: any ReviewImageSource, to directory: URL, commands: Commands = .cli(),
+    title: String = "OUDS snapshot review", protecting inputs: InputFiles = InputFiles()
   ) throws -> String {
-    let failures = report.failures
+    let failures = results.failures
     let images = directory.appendingPathComponent("images")
     if FileManager.default.fileExists(atPath: images.appendingPathComponent(imagesMarker).path) {
       try? FileManager.default.removeItem(at: images)
     }
     if !failures.isEmpty {
       try AtomicFile.write(
-        Data(), to: images.appendingPathComponent(imagesMarker).path, createDirectories: true,
-        protecting: report.inputFiles)
+        Data(), to: images.appendingPathComponent(imagesMarker).path, createDirectories: true, protecting: inputs)
     }
     let errors = Locked<[WriteFailure]>([])
     DispatchQueue.concurrentPerform(iterations: failures.count) { index in
-      let outcome = failures[index]
-      let folder = images.appendingPathComponent(imageFolder(outcome.reference))
+      let reference = failures[index]
+      let folder = images.appendingPathComponent(imageFolder(reference.id))
       do {
-        for (name, data) in try SnapshotArtifacts.files(for: outcome, sideBySide: false) where name.hasSuffix(".png") {
+        for image in reference.images.keys.sorted() {
+          let data = try source.data(for: reference, image: image)
           try AtomicFile.write(
-            data, to: folder.appendingPathComponent(name).path, createDirectories: true, protecting: report.inputFiles)
+            data, to: folder.appendingPathComponent(image.fileName).path, createDirectories: true, protecting: inputs)
         }
       } catch {
-        errors.withLock { $0.append((outcome.reference.id, "\(error)")) }
+        errors.withLock { $0.append((reference.id, "\(error)")) }
       }
     }
     if let first = firstFailure(errors.withLock { $0 }) {
       throw SnapshotError.reviewImagesNotWritten(reference: first.reference, reason: first.reason)
     }
-    let html = page(report, commands: commands, title: title)
+    let html = page(results, commands: commands, title: title)
     let path = directory.appendingPathComponent("index.html").path
-    try AtomicFile.write(Data(html.utf8), to: path, createDirectories: true, protecting: report.inputFiles)
+    try AtomicFile.write(Data(html.utf8), to: path, createDirectories: true, protecting: inputs)
     return path
   }
 
   /// The folder of one failure's images, relative to `images/`: the id with `/` turned into `__`.
-  static func imageFolder(_ reference: SnapshotReference) -> String {
-    reference.id.replacingOccurrences(of: "/", with: "__")
+  public static func imageFolder(_ id: String) -> String {
+    id.replacingOccurrences(of: "/", with: "__")
   }
 
   /// The statuses a person reads (``SnapshotSummary/displayStatus(_:)``), in the order the chips show them.
   static let statusOrder = ["changed", "layout", "missing", "error"]
 
   /// The page's HTML.
-  static func page(_ report: SnapshotRunReport, commands: Commands, title: String) -> String {
+  static func page(_ report: SnapshotRunResults, commands: Commands, title: String) -> String {
     let failures = report.failures
     var body = "<header id=\"top\"><h1>\(html(title))</h1>"
-    body += "<p class=\"totals\" id=\"totals\">\(html(SnapshotSummary.totals(report)))</p>"
+    body += "<p class=\"totals\" id=\"totals\">\(html(SnapshotSummary.counts(report)))</p>"
     if let sources = report.sources {
       body += "<p class=\"sources\" id=\"sources\">\(html(sources))</p>"
     }
@@ -116,7 +130,8 @@ public enum ReviewReport {
     if !report.caseErrors.isEmpty {
       body += "<section class=\"case-errors\" id=\"case-errors\"><h2>Case files that could not be read</h2><ul>"
       for caseError in report.caseErrors {
-        body += "<li class=\"case-error\" data-id=\"\(html(caseError.id))\"><code>\(html(caseError.file))</code> "
+        let file = report.snapshots.map { JUnitXML.joinPath($0, caseError.file) } ?? caseError.file
+        body += "<li class=\"case-error\" data-id=\"\(html(caseError.id))\"><code>\(html(file))</code> "
         body += "<span class=\"badge error\">error</span> "
         body += "<span class=\"message\">\(html(caseError.message))</span></li>"
       }
@@ -134,9 +149,9 @@ public enum ReviewReport {
       body += "<kbd>x</kbd> select it · <kbd>1</kbd>/<kbd>2</kbd>/<kbd>3</kbd> side by side/slider/toggle · "
       body += "<kbd>t</kbd> flip · <kbd>z</kbd> fit/actual size</p>"
       body += "<nav id=\"index\" aria-label=\"failures\"><ol>"
-      for (index, outcome) in failures.enumerated() {
-        let status = SnapshotSummary.displayStatus(outcome)
-        body += "<li data-for=\"f\(index)\"><a href=\"#f\(index)\">\(html(outcome.reference.id))</a> "
+      for (index, reference) in failures.enumerated() {
+        let status = reference.displayStatus
+        body += "<li data-for=\"f\(index)\"><a href=\"#f\(index)\">\(html(reference.id))</a> "
         body += "<span class=\"badge \(status)\">\(status)</span></li>"
       }
       body += "</ol></nav>"
@@ -144,16 +159,16 @@ public enum ReviewReport {
     body += "</header>"
     if !failures.isEmpty { body += toolbar(failures, commands: commands) }
     body += "<main>"
-    for (index, outcome) in failures.enumerated() {
-      body += card(outcome, index: index, command: commands.accept(outcome))
+    for (index, reference) in failures.enumerated() {
+      body += card(reference, index: index, command: commands.accept(reference), snapshots: report.snapshots)
     }
-    let passed = report.outcomes.filter { !$0.isFailure }
+    let passed = report.references.filter { !$0.isFailure }
     if !passed.isEmpty {
       body += "<details class=\"passed\"><summary>\(passed.count) passing "
       body += "reference\(passed.count == 1 ? "" : "s")</summary><ul>"
-      for outcome in passed {
-        let status = outcome.status.rawValue
-        body += "<li>\(html(outcome.reference.id)) <span class=\"badge \(status)\">\(status)</span></li>"
+      for reference in passed {
+        let status = reference.status.rawValue
+        body += "<li>\(html(reference.id)) <span class=\"badge \(status)\">\(status)</span></li>"
       }
       body += "</ul></details>"
     }
@@ -177,13 +192,13 @@ public enum ReviewReport {
   }
 
   /// The sticky bar: the filter box, the status chips, the count shown, and the selection's command.
-  private static func toolbar(_ failures: [SnapshotOutcome], commands: Commands) -> String {
+  private static func toolbar(_ failures: [ReferenceResult], commands: Commands) -> String {
     var s = "<div class=\"toolbar\" id=\"toolbar\" role=\"search\"><div class=\"row\">"
     s += "<input type=\"search\" id=\"filter\" autocomplete=\"off\" spellcheck=\"false\" "
     s += "placeholder=\"filter: words, or case: theme: mode: status: variant:\" "
     s += "aria-label=\"filter the failures by case, theme, mode, variant or status\">"
     s += "<span class=\"chips\" role=\"group\" aria-label=\"status\">"
-    let statuses = failures.map(SnapshotSummary.displayStatus)
+    let statuses = failures.map(\.displayStatus)
     for status in statusOrder where statuses.contains(status) {
       let count = statuses.filter { $0 == status }.count
       s += "<button type=\"button\" class=\"chip\" data-status=\"\(status)\" aria-pressed=\"false\">"
@@ -199,42 +214,35 @@ public enum ReviewReport {
     return s
   }
 
-  private static func card(_ outcome: SnapshotOutcome, index: Int, command: String) -> String {
-    let folder = "images/" + imageFolder(outcome.reference)
-    let reference = outcome.reference
+  private static func card(_ reference: ReferenceResult, index: Int, command: String, snapshots: String?) -> String {
+    let folder = "images/" + imageFolder(reference.id)
     let id = html(reference.id)
-    let status = SnapshotSummary.displayStatus(outcome)
-    let evidence = outcome.evidence
-    let expectedSize = evidence?.expectedImage.map { PixelSize(width: $0.width, height: $0.height) }
-    let actualSize = evidence.map { PixelSize(width: $0.actualImage.width, height: $0.actualImage.height) }
-    let hasExpected = evidence?.expectedPNG != nil
-    let hasActual = evidence != nil
-    let hasDiff = evidence?.expectedImage != nil && outcome.diff != nil
-    let diffSize = expectedSize.flatMap { e in
-      actualSize.map { a in PixelSize(width: max(e.width, a.width), height: max(e.height, a.height)) }
-    }
-    let both = hasExpected && hasActual
+    let status = reference.displayStatus
+    let expectedSize = reference.images[.expected]
+    let actualSize = reference.images[.actual]
+    let diffSize = reference.images[.diff]
+    let both = expectedSize != nil && actualSize != nil
     var s = "<section class=\"failure\" id=\"f\(index)\" tabindex=\"-1\" data-id=\"\(id)\""
-    s += " data-case=\"\(html(reference.caseName))\" data-theme=\"\(html(reference.variant.theme.rawValue))\""
-    s += " data-mode=\"\(html(reference.variant.mode.rawValue))\" data-variant=\"\(html(reference.variant.name))\""
+    s += " data-case=\"\(html(reference.caseName))\" data-theme=\"\(html(reference.theme))\""
+    s += " data-mode=\"\(html(reference.mode))\" data-variant=\"\(html(reference.variant))\""
     s += " data-status=\"\(status)\" data-view=\"side\" data-zoom=\"fit\">"
     s += "<h2><input type=\"checkbox\" class=\"pick\" value=\"\(id)\" aria-label=\"select \(id)\"> "
     s += "\(id) <span class=\"badge \(status)\">\(status)</span></h2>"
     s += "<dl class=\"numbers\">"
     s += "<dt>case</dt><dd>\(html(reference.caseName))</dd>"
-    s += "<dt>variant</dt><dd>\(html(reference.variant.name))</dd>"
-    s += "<dt>reason</dt><dd class=\"reason\">\(html(outcome.reason))</dd>"
-    if let diff = outcome.diff {
-      switch diff {
+    s += "<dt>variant</dt><dd>\(html(reference.variant))</dd>"
+    s += "<dt>reason</dt><dd class=\"reason\">\(html(reference.reason))</dd>"
+    if let pixels = reference.pixels {
+      switch pixels {
       case .sizeMismatch(let expected, let actual):
         s += "<dt>size</dt><dd class=\"size\">reference \(expected), render \(actual)</dd>"
       case .identical:
         s += "<dt>pixels</dt><dd>identical</dd>"
       default:
-        s += "<dt>changed pixels</dt><dd class=\"changed-pixels\">\(diff.changedPixels)</dd>"
-        s += "<dt>ratio</dt><dd class=\"ratio\">\(String(format: "%.5f", diff.changedRatio))"
-        s += " (\(String(format: "%.3f", diff.changedRatio * 100)) %)</dd>"
-        if let statistics = diff.statistics {
+        s += "<dt>changed pixels</dt><dd class=\"changed-pixels\">\(pixels.changedPixels)</dd>"
+        s += "<dt>ratio</dt><dd class=\"ratio\">\(String(format: "%.5f", pixels.changedRatio))"
+        s += " (\(String(format: "%.3f", pixels.changedRatio * 100)) %)</dd>"
+        if let statistics = pixels.statistics {
           s += "<dt>size</dt><dd>\(statistics.size)</dd>"
           let regions = statistics.regions.map {
             "\($0.width)×\($0.height) at (\($0.x),\($0.y)): \($0.changedPixels) px"
@@ -247,7 +255,7 @@ public enum ReviewReport {
     s += "</dl>"
     s += "<p class=\"accept\">accept: <code id=\"cmd\(index)\">\(html(command))</code> "
     s += "<button type=\"button\" class=\"copy\" data-copy=\"cmd\(index)\">copy</button></p>"
-    if hasExpected || hasActual {
+    if expectedSize != nil || actualSize != nil {
       // The controls stick below the tool bar while the card's pictures scroll by.
       s += "<div class=\"controls\" role=\"toolbar\" aria-label=\"view of \(id)\">"
       if both {
@@ -266,9 +274,9 @@ public enum ReviewReport {
       s += "<span class=\"which\" aria-hidden=\"true\">\(id)</span></div>"
     }
     s += "<div class=\"view side\">"
-    if hasExpected { s += figure("expected", "\(folder)/expected.png", expectedSize, reference) }
-    if hasActual { s += figure("actual", "\(folder)/actual.png", actualSize, reference) }
-    if hasDiff { s += figure("diff", "\(folder)/diff.png", diffSize, reference) }
+    if let expectedSize { s += figure("expected", "\(folder)/expected.png", expectedSize, reference) }
+    if let actualSize { s += figure("actual", "\(folder)/actual.png", actualSize, reference) }
+    if let diffSize { s += figure("diff", "\(folder)/diff.png", diffSize, reference) }
     s += "</div>"
     if both {
       // Slider: actual over expected, clipped from the left by the range input.
@@ -283,21 +291,22 @@ public enum ReviewReport {
       s += "<img class=\"shot flipped\" src=\"\(folder)/expected.png\"\(sizeAttributes(expectedSize)) "
       s += "data-expected=\"\(folder)/expected.png\" data-actual=\"\(folder)/actual.png\" alt=\"expected\"></div>"
     }
-    if !outcome.layoutDiff.isEmpty {
-      s += "<details class=\"layout\" open><summary>layout JSON diff (\(html(reference.layoutPath)))</summary><pre>"
-      for line in outcome.layoutDiff {
+    if !reference.layoutDiff.isEmpty {
+      let layoutPath = snapshots.map { JUnitXML.joinPath($0, reference.layoutPath) } ?? reference.layoutPath
+      s += "<details class=\"layout\" open><summary>layout JSON diff (\(html(layoutPath)))</summary><pre>"
+      for line in reference.layoutDiff {
         let kind = line.hasPrefix("+") ? "add" : line.hasPrefix("-") ? "del" : line.hasPrefix("@@") ? "hunk" : "ctx"
         s += "<span class=\"\(kind)\">\(html(line))</span>\n"
       }
       s += "</pre></details>"
     }
-    if let message = outcome.message { s += "<p class=\"message\">\(html(message))</p>" }
+    if let message = reference.message { s += "<p class=\"message\">\(html(message))</p>" }
     s += "</section>"
     return s
   }
 
   private static func figure(
-    _ label: String, _ src: String, _ size: PixelSize?, _ reference: SnapshotReference
+    _ label: String, _ src: String, _ size: PixelSize?, _ reference: ReferenceResult
   ) -> String {
     "<figure class=\"\(label)\"><figcaption>\(label)</figcaption>"
       + "<img class=\"shot\" src=\"\(src)\"\(sizeAttributes(size)) alt=\"\(label) \(html(reference.id))\"></figure>"

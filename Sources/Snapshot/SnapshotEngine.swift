@@ -254,8 +254,10 @@ public final class SnapshotEngine: Sendable {
     environment.tokensSHA256 = SnapshotEnvironment.tokenDigest(of: library)
     var differences: [String] = []
     var tokenDifference: String?
+    var recordedEnvironment: SnapshotEnvironment?
     do {
       if let recorded = try SnapshotEnvironment.read(from: configuration.snapshotsDirectory) {
+        recordedEnvironment = recorded
         differences = recorded.differences(from: environment)
         tokenDifference = recorded.tokenDifference(from: environment, themes: location)
       } else if !references.isEmpty {
@@ -264,11 +266,16 @@ public final class SnapshotEngine: Sendable {
     } catch {
       tokenDifference = "tokens: \(error)"
     }
-    return SnapshotRunReport(
+    var report = SnapshotRunReport(
       outcomes: outcomes, environmentDifferences: differences, environment: environment,
       seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9,
       sources: RenderSources.line(themes: location, fonts: state.loadedFonts()),
       tokenDifference: tokenDifference, inputFiles: inputs)
+    report.snapshotsDirectory = configuration.snapshotsDirectory
+    report.themesLocation = location
+    report.loadedFonts = state.fonts
+    report.recordedEnvironment = recordedEnvironment
+    return report
   }
 
   /// Every file of `cases/` (read or refused as a case file).

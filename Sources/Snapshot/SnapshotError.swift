@@ -50,6 +50,16 @@ public enum SnapshotError: Error, Hashable, Sendable, CustomStringConvertible {
   case pruneWithBrokenCases(first: String, more: Int)
   /// `prune` could not delete an orphan (its path, the system's reason).
   case cannotDelete(path: String, reason: String)
+  /// A `results.json` cannot be read (missing, not a regular file, over its limit…).
+  case resultsUnreadable(UserFileError)
+  /// A `results.json` is not results this tool wrote: the file, and where and what is wrong.
+  case resultsInvalid(path: String, reason: String)
+  /// A picture of a results folder cannot be read.
+  case artifactUnreadable(UserFileError)
+  /// A picture of a results folder is not what the results say (the file, the problem).
+  case artifactInvalid(path: String, reason: String)
+  /// `snapshot merge` refuses to combine these results (why, naming the folders).
+  case cannotMerge(reason: String)
 
   /// The problem on one line, naming the file or the value.
   public var description: String {
@@ -98,6 +108,16 @@ public enum SnapshotError: Error, Hashable, Sendable, CustomStringConvertible {
         + (more > 0 ? " (and \(more) more)" : "")
     case .cannotDelete(let path, let reason):
       return "cannot delete \(path): \(reason)"
+    case .resultsUnreadable(let error):
+      return error.description
+    case .resultsInvalid(let path, let reason):
+      return "\(MessageText.path(path)): \(reason)"
+    case .artifactUnreadable(let error):
+      return error.description
+    case .artifactInvalid(let path, let reason):
+      return "\(MessageText.path(path)): \(reason)"
+    case .cannotMerge(let reason):
+      return "cannot merge: \(reason)"
     }
   }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import Graphics
+import Primitives
 import SafeInput
+import Themes
 
 /// What happened to one reference in a verify or record run.
 public struct SnapshotOutcome: Sendable {
@@ -208,6 +210,14 @@ public struct SnapshotRunReport: Sendable {
   public var inputFiles = InputFiles()
   /// Temporary files of an interrupted earlier run that `record` removed, relative to the snapshots folder.
   public var removedTemporaryFiles: [String] = []
+  /// The snapshots folder the run read, when the report comes from an engine.
+  public var snapshotsDirectory: URL?
+  /// The themes folder the run read and why, when the report comes from an engine.
+  public var themesLocation: ThemesLocation?
+  /// The font files each rendered theme loaded, in load order (what ``sources`` lists).
+  public var loadedFonts: [ThemeName: [LoadedFont]] = [:]
+  /// `ENVIRONMENT.json` as the run read it, nil when there was none or it could not be read.
+  public var recordedEnvironment: SnapshotEnvironment?
 
   /// Creates a report.
   public init(

@@ -122,7 +122,7 @@ final class ConvenienceTests {
         "ouds-render render --scale |1 2 3",
         "ouds-render render |themes-copy list.json",
         "ouds-render render --themes |themes-copy",
-        "ouds-render snapshot |verify record prune list",
+        "ouds-render snapshot |verify record prune list merge",
         "ouds-render snapshot verify --ju|--junit",
         "ouds-render snapshot prune --|--dry-run --snapshots --help",
         "ouds-render completion |bash zsh fish",
@@ -198,7 +198,7 @@ final class ConvenienceTests {
         "all", "orange", "orange-compact", "sosh", "wireframe",
       ])
     #expect(
-      try complete("ouds-render snapshot ").sorted() == ["list", "prune", "record", "verify"])
+      try complete("ouds-render snapshot ").sorted() == ["list", "merge", "prune", "record", "verify"])
     #expect(try complete("ouds-render snapshot verify --ju") == ["--junit"])
     #expect(try complete("ouds-render completion ").sorted() == ["bash", "fish", "zsh"])
     #expect(try complete("ouds-render render list.json --themes ") == ["themes-copy/"])
@@ -242,7 +242,7 @@ final class ConvenienceTests {
       ),
       (
         ["snapshot", "verfy"],
-        "error: unknown subcommand \"verfy\" for 'ouds-render snapshot' (expected verify, record, prune or list); did you mean verify?\nSee 'ouds-render snapshot --help'.\n"
+        "error: unknown subcommand \"verfy\" for 'ouds-render snapshot' (expected verify, record, prune, list or merge); did you mean verify?\nSee 'ouds-render snapshot --help'.\n"
       ),
       (
         ["paint"],
@@ -268,7 +268,7 @@ final class ConvenienceTests {
     #expect(snapshot.status == 2)
     #expect(
       snapshot.stderr.hasPrefix(
-        "error: missing subcommand (verify, record, prune or list)\nOVERVIEW: "))
+        "error: missing subcommand (verify, record, prune, list or merge)\nOVERVIEW: "))
   }
 
   @Test("render -o - and sheet -o - write the picture to standard output, byte for byte the file")

@@ -48,11 +48,13 @@ struct HostileSnapshotTests {
     #expect(table.contains(", 6 broken case files in "))
     let junit = JUnitXML.document(report)
     #expect(junit.contains("errors=\"6\""))
-    #expect(junit.contains(#"<testcase classname="broken" name="(case file)" file="cases/broken.json" time="0.000">"#))
+    // JUnit names files from the repository root: a snapshots folder outside it, by its absolute path.
+    let snapshots = folder.standardizedFileURL.path
+    #expect(junit.contains(#"<testcase classname="broken" name="(case file)" file="\#(snapshots)/cases/broken.json">"#))
     #expect(junit.contains(#"<error type="case-error" message="cases/pipe.json: is a FIFO (named pipe), not a regular file">"#))
     let page = try ReviewReport.write(report, to: folder.appendingPathComponent("review"))
     let html = try String(contentsOfFile: page, encoding: .utf8)
-    #expect(html.contains(#"<li class="case-error" data-id="broken/(case file)"><code>cases/broken.json</code>"#))
+    #expect(html.contains(#"<li class="case-error" data-id="broken/(case file)"><code>\#(snapshots)/cases/broken.json</code>"#))
     #expect(!html.contains("Every reference matches."))
 
     // A filter selects broken cases by name; shards report them once, in shard 1.

@@ -180,7 +180,8 @@ enum Completion {
           let action =
             argument.choices.map { "(\($0.accepted.joined(separator: " ")))" }
             ?? zshFiles(argument.completion)
-          specs.append(zshQuoted("\(index + 1):\(argument.name):\(action)"))
+          let position = argument.isVariadic ? "*" : "\(index + 1)"
+          specs.append(zshQuoted("\(position):\(argument.name):\(action)"))
         }
       }
       var body = "  local curcontext=\"$curcontext\" state line\n  typeset -A opt_args\n"

@@ -18,7 +18,7 @@ enum HelpText {
     if !spec.arguments.isEmpty {
       sections.append(
         "ARGUMENTS:\n"
-          + spec.arguments.map { row("<\($0.name)>", argumentHelp($0)) }.joined(separator: "\n"))
+          + spec.arguments.map { row($0.usage, argumentHelp($0)) }.joined(separator: "\n"))
     }
     if !spec.subcommands.isEmpty {
       let rows = spec.subcommands.map { "  " + pad($0.name, to: 10) + "  " + $0.abstract }
@@ -43,7 +43,7 @@ enum HelpText {
       let names = spec.subcommands.map(\.name).joined(separator: "|")
       words.append(names.count <= 30 ? "<\(names)>" : "<subcommand>")
     }
-    words += spec.arguments.map { "<\($0.name)>" }
+    words += spec.arguments.map(\.usage)
     for option in spec.options where option.isRequired {
       words.append("\(option.messageName) \(placeholder(option.value))")
     }

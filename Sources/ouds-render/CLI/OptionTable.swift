@@ -124,6 +124,11 @@ struct ArgumentSpec: Sendable, Hashable {
   var completion: ValueCompletion = .none
   /// The words it takes, when it is one of a closed set (`bash`, `zsh`, `fish`).
   var choices: Choices? = nil
+  /// Whether it takes one or more words (`<dir>...`); only the last argument may.
+  var isVariadic = false
+
+  /// `<name>`, or `<name>...` for a variadic argument.
+  var usage: String { "<\(name)>" + (isVariadic ? "..." : "") }
 }
 
 /// An example shown at the end of `--help`: a command line and what it does.

@@ -149,7 +149,11 @@ struct ParsedArguments {
   /// Checks the number of positional arguments, and their choices.
   private mutating func checkPositionals(_ spec: CommandSpec) throws(UsageError) {
     let expected = spec.arguments.count
-    if positionals.count != expected {
+    if spec.arguments.last?.isVariadic == true {
+      if positionals.count < expected, let argument = spec.arguments.last {
+        throw UsageError("missing <\(argument.name)> (\(spec.argumentsInWords))")
+      }
+    } else if positionals.count != expected {
       if expected == 0 {
         throw UsageError("unexpected argument \(MessageText.quoted(positionals[0]))")
       }
@@ -162,7 +166,8 @@ struct ParsedArguments {
       }
       throw UsageError(message)
     }
-    for (position, argument) in spec.arguments.enumerated() {
+    for position in positionals.indices {
+      guard let argument = spec.arguments[safe: position] ?? spec.arguments.last else { break }
       if positionals[position].isEmpty {
         throw UsageError("<\(argument.name)> is empty")
       }
@@ -203,5 +208,12 @@ struct ParsedArguments {
     if case .number(let value)? = values[option.key] { return value }
     if case .number(_, _, let fallback) = own(option).value { return fallback }
     return nil
+  }
+}
+
+extension Array {
+  /// The element at `index`, or nil outside the array.
+  subscript(safe index: Int) -> Element? {
+    indices.contains(index) ? self[index] : nil
   }
 }

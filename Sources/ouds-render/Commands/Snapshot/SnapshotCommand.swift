@@ -13,14 +13,17 @@ enum SnapshotCommand {
     name: "snapshot",
     abstract: "Verify, record or prune the reference snapshots",
     overview:
-      "Check renders against the reference snapshots in Snapshots/, record them, prune them.",
+      "Check renders against the reference snapshots in Snapshots/, record them, prune them, merge the results of verify shards.",
     examples: [
       Example(command: "snapshot verify", explanation: "CI: compare with Snapshots/"),
       Example(command: "snapshot record --failed", explanation: "accept every change"),
+      Example(
+        command: "snapshot merge out/shard-* --summary out/summary.md",
+        explanation: "CI: combine the results of verify shards"),
     ],
     subcommands: [
       SnapshotVerifyCommand.spec, SnapshotRecordCommand.spec, SnapshotPruneCommand.spec,
-      SnapshotListCommand.spec,
+      SnapshotListCommand.spec, SnapshotMergeCommand.spec,
     ])
 
   // MARK: - Options the subcommands share
@@ -107,6 +110,36 @@ enum SnapshotCommand {
       throw SnapshotError.nothingMatches(filter: arguments.text(filter) ?? "")
     }
     return selected
+  }
+
+  /// The part of the catalogue the options select, for the results (the filter as parsed).
+  static func resultsSelection(_ arguments: ParsedArguments, engine: SnapshotEngine) throws
+    -> SnapshotRunResults.Selection
+  {
+    SnapshotRunResults.Selection(
+      filter: try arguments.text(filter).map { text throws(SnapshotError) in
+        try SnapshotFilter(text).description
+      },
+      shard: try arguments.text(shard).map { text throws(SnapshotError) in
+        try SnapshotShard(parsing: text)
+      },
+      catalogueReferences: engine.catalogue.references.count)
+  }
+
+  /// The options an accept command repeats for a command run from the repository root
+  /// (`--snapshots`, `--themes`, `--font-dir`), their paths relative to it, shell-quoted.
+  ///
+  /// `--snapshots` is left out when it is `Snapshots` of the root, the default there.
+  static func rootOptions(_ arguments: ParsedArguments, root: RepositoryRoot) -> String {
+    var words: [String] = []
+    let folder = root.relative(arguments.text(snapshots) ?? "Snapshots")
+    if folder != "Snapshots" { words.append("\(snapshots.key) \(shellQuote(folder))") }
+    for option in [themes, fontDirectory] {
+      if let value = arguments.text(option) {
+        words.append("\(option.key) \(shellQuote(root.relative(value)))")
+      }
+    }
+    return words.joined(separator: " ")
   }
 
   /// The options a follow-up command must repeat (`--snapshots`, `--themes`, `--font-dir`), shell-quoted.

@@ -11,6 +11,12 @@ enum SnapshotVerifyCommand {
     help: "where failures are written",
     defaultDescription:
       ".build/snapshot-artifacts beside the --snapshots folder, i.e. <snapshots>/../.build/…")
+  /// `--results <dir>`.
+  static let results = OptionSpec(
+    names: ["--results"], value: .text(placeholder: "dir", completion: .directory),
+    help:
+      "write the results as data (results.json) and the artifacts of the failures here, for 'snapshot merge'; replaces --artifacts"
+  )
   /// `--report <dir>`.
   static let report = OptionSpec(
     names: ["--report"], value: .text(placeholder: "dir", completion: .directory),
@@ -19,6 +25,15 @@ enum SnapshotVerifyCommand {
   static let junit = OptionSpec(
     names: ["--junit"], value: .text(placeholder: "file", completion: .file(extensions: ["xml"])),
     help: "also write JUnit XML here, even when everything passes")
+  /// `--summary <file>`.
+  static let summary = OptionSpec(
+    names: ["--summary"], value: .text(placeholder: "file", completion: .file(extensions: ["md"])),
+    help:
+      "also write a Markdown summary here (counts; failures with their accept commands), e.g. for $GITHUB_STEP_SUMMARY"
+  )
+
+  /// The outputs `verify` and `merge` share.
+  static let outputs = [report, junit, summary]
 
   /// The command's table.
   static let spec = CommandSpec(
@@ -33,9 +48,12 @@ enum SnapshotVerifyCommand {
       The first line says which themes folder was read (and why) and which font files were used.
       Status 'layout' with PIXELS 'identical' means only the layout JSON differs.
       Failures write expected.png, actual.png, diff.png, side-by-side.png, the layout JSON diff and
-      junit.xml to the artifacts folder.
+      junit.xml to the artifacts folder. --results writes them, and results.json, to its folder:
+      'snapshot merge' combines the folders of several shards into one report, JUnit file and summary.
+      Paths in the report, JUnit, the summary and results.json are relative to the repository root
+      (the git top level of the current folder, else the current folder).
       """,
-    options: SnapshotCommand.common + SnapshotCommand.selection + [artifacts, report, junit],
+    options: SnapshotCommand.common + SnapshotCommand.selection + [artifacts, results] + outputs,
     examples: [
       Example(
         command: "snapshot verify", explanation: "exit 0, or 1 with a table of what differs and why"
@@ -44,13 +62,20 @@ enum SnapshotVerifyCommand {
         command: "snapshot verify --filter sample-3 --report out/report",
         explanation: "one case, with a review page"),
       Example(
-        command: "snapshot verify --shard 2/4 --jobs 2",
-        explanation: "the second quarter, on two threads"),
+        command: "snapshot verify --shard 2/4 --results out/shard-2",
+        explanation: "CI: the second quarter, its results kept for 'snapshot merge'"),
+      Example(
+        command: "snapshot verify --junit out/junit.xml --summary out/summary.md",
+        explanation: "JUnit for the CI server, Markdown for the pull request"),
     ],
     run: run)
 
   /// Verifies the selected references; returns the exit status.
   static func run(_ arguments: ParsedArguments) throws -> Int32 {
+    if arguments.isGiven(results) && arguments.isGiven(artifacts) {
+      throw UsageError(
+        "--results writes the artifacts into its folder: give --results or --artifacts, not both")
+    }
     let engine = try SnapshotCommand.engine(arguments)
     let references = try SnapshotCommand.selection(arguments, engine: engine)
     let result = try engine.verify(
@@ -60,24 +85,38 @@ enum SnapshotVerifyCommand {
       filter: arguments.text(SnapshotCommand.filter))
     // The table goes to stdout; it starts with the environment line when the machine differs.
     try writeOutput(SnapshotSummary.text(result, acceptCommand: commands.accept))
+    let root = RepositoryRoot.find()
+    let resultsFolder = arguments.text(results).map { URL(fileURLWithPath: $0) }
+    let folder =
+      resultsFolder ?? arguments.text(artifacts).map { URL(fileURLWithPath: $0) }
+      ?? SnapshotArtifacts.defaultDirectory(forSnapshots: engine.configuration.snapshotsDirectory)
+    // Files are read from the repository root: their commands name paths relative to it.
+    let rootOptions = SnapshotCommand.rootOptions(arguments, root: root)
+    let selection = try SnapshotCommand.resultsSelection(arguments, engine: engine)
+    let rootCommands = ReviewReport.Commands.cli(
+      extraArguments: rootOptions, filter: selection.filter)
+    var written = SnapshotArtifacts.Written()
+    if !result.succeeded || resultsFolder != nil {
+      written = try SnapshotArtifacts.write(
+        result, to: folder, acceptCommand: rootCommands.accept, root: root)
+    }
     if !result.succeeded {
-      let folder =
-        arguments.text(artifacts).map { URL(fileURLWithPath: $0) }
-        ?? SnapshotArtifacts.defaultDirectory(forSnapshots: engine.configuration.snapshotsDirectory)
-      try SnapshotArtifacts.write(result, to: folder, acceptCommand: commands.accept)
       printError(
         "artifacts: \(folder.path) (expected.png, actual.png, diff.png per failure; junit.xml)")
     }
-    if let path = arguments.text(junit) {
-      try AtomicFile.write(
-        Data(JUnitXML.document(result).utf8), to: path, createDirectories: true,
-        protecting: result.inputFiles)
+    let data = SnapshotRunResults(
+      result, root: root, selection: selection, acceptOptions: rootOptions,
+      artifacts: written.byReference)
+    if let resultsFolder {
+      let path = try data.write(to: resultsFolder, protecting: result.inputFiles)
+      printError("results: \(path)")
     }
-    if let folder = arguments.text(report) {
-      let page = try ReviewReport.write(
-        result, to: URL(fileURLWithPath: folder), commands: commands)
-      printError("review page: \(page)")
-    }
+    let page = try RunOutputs(
+      report: arguments.text(report).map { URL(fileURLWithPath: $0) },
+      junit: arguments.text(junit).map { URL(fileURLWithPath: $0) },
+      summary: arguments.text(summary).map { URL(fileURLWithPath: $0) }
+    ).write(data, images: ArtifactImages(folder: folder), root: root, protecting: result.inputFiles)
+    if let page { printError("review page: \(page)") }
     if !result.succeeded {
       printError("to accept every change: \(commands.acceptAll)")
     }

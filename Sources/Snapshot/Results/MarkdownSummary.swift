@@ -1,0 +1,92 @@
+import Foundation
+import SafeInput
+
+/// The GitHub-flavoured Markdown summary of a run, for a pull request (`$GITHUB_STEP_SUMMARY`, a
+/// merge-request note): the counts; when anything failed, the environment difference, a table of
+/// the failures (status, reference, reason, the command that accepts it) and one command that
+/// accepts them all. When everything passes it is the line of counts alone.
+///
+/// Every text that comes from the input is escaped, so a message cannot break the table or add
+/// markup; it holds no durations, so one run and the merge of its shards write the same file.
+public enum MarkdownSummary {
+  /// The document, ending with a newline.
+  public static func document(_ results: SnapshotRunResults, commands: ReviewReport.Commands)
+    -> String
+  {
+    let counts = SnapshotSummary.counts(results)
+    guard !results.succeeded else { return counts + "\n" }
+    var blocks = ["**\(text(counts))**"]
+    if let headline = results.environmentHeadline { blocks.append(text(headline)) }
+    let failures = results.failures
+    if !failures.isEmpty || !results.caseErrors.isEmpty {
+      var rows = ["| Status | Reference | Reason | Accept |", "|---|---|---|---|"]
+      for caseError in results.caseErrors {
+        let file = results.snapshots.map { JUnitXML.joinPath($0, caseError.file) } ?? caseError.file
+        rows.append(
+          "| error | \(code(caseError.id)) | \(text(caseError.message)) | fix \(code(file)) |")
+      }
+      for reference in failures {
+        rows.append(
+          "| \(reference.displayStatus) | \(code(reference.id)) | \(text(reference.reason)) | \(code(commands.accept(reference))) |"
+        )
+      }
+      blocks.append(rows.joined(separator: "\n"))
+    }
+    if !failures.isEmpty {
+      let ids = failures.map(\.id).joined(separator: ",")
+      let command =
+        "\(commands.acceptSelectedPrefix) --filter '\(ids.replacingOccurrences(of: "'", with: "'\\''"))'"
+      blocks.append("Accept every change above, after reviewing it (from the repository root):")
+      blocks.append(fenced(command, language: "sh"))
+    } else if results.tokenDifference != nil {
+      blocks.append(
+        "Every reference matches, but the tokens are not the ones the references were recorded with. Once reviewed, record again:"
+      )
+      blocks.append(fenced(commands.acceptAll, language: "sh"))
+    }
+    return blocks.joined(separator: "\n\n") + "\n"
+  }
+
+  /// `value` as Markdown text that shows as it is, on one line, also inside a table cell: control
+  /// characters escaped, HTML's `&`, `<`, `>` as entities, Markdown's punctuation and `|` behind a
+  /// backslash.
+  static func text(_ value: String) -> String {
+    var out = ""
+    for character in MessageText.escaped(value) {
+      switch character {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\\", "`", "*", "_", "[", "]", "(", ")", "{", "}", "#", "+", "!", "|", "~", "$":
+        out += "\\" + String(character)
+      default: out.append(character)
+      }
+    }
+    return out
+  }
+
+  /// `value` as an inline code span that survives a table cell: fenced with more backticks than
+  /// it holds in a row, `|` written `\|` (which GitHub's tables read as a pipe inside code).
+  static func code(_ value: String) -> String {
+    let line = MessageText.escaped(value).replacingOccurrences(of: "|", with: "\\|")
+    let fence = String(repeating: "`", count: longestRun(of: "`", in: line) + 1)
+    let pad = line.hasPrefix("`") || line.hasSuffix("`") ? " " : ""
+    return fence + pad + line + pad + fence
+  }
+
+  /// A fenced code block holding `value`.
+  static func fenced(_ value: String, language: String) -> String {
+    let fence = String(repeating: "`", count: max(3, longestRun(of: "`", in: value) + 1))
+    return "\(fence)\(language)\n\(MessageText.escaped(value))\n\(fence)"
+  }
+
+  private static func longestRun(of character: Character, in text: String) -> Int {
+    var longest = 0
+    var run = 0
+    for c in text {
+      run = c == character ? run + 1 : 0
+      longest = max(longest, run)
+    }
+    return longest
+  }
+}

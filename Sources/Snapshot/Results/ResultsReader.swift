@@ -1,0 +1,508 @@
+import Foundation
+import Graphics
+import Primitives
+import SafeInput
+import StrictJSON
+
+/// Holds a parsed `results.json` to its schema (see ``SnapshotRunResults/read(from:)``): exactly the
+/// members each object has, values of their type and range, whole reference ids, artifact paths
+/// relative and inside the results folder. Each problem names the file and the JSON path.
+struct ResultsReader {
+  /// The file, for messages.
+  let file: String
+
+  /// The longest text member accepted (a message, a reason, a layout diff line): 64 KiB characters.
+  static let textLimit = 1 << 16
+  /// The most references (and case errors, fonts, layout diff lines, regions) a file may list.
+  static let countLimit = 1 << 20
+  /// The largest picture side accepted: 1 << 20 pixels.
+  static let sideLimit = 1 << 20
+
+  private func fail(_ path: String, _ reason: String) -> SnapshotError {
+    .resultsInvalid(path: file, reason: path.isEmpty ? reason : "\(path): \(reason)")
+  }
+
+  // MARK: - The document
+
+  func results(_ value: JSONValue) throws(SnapshotError) -> SnapshotRunResults {
+    // The schema first, so that a file of another kind or version says so rather than what it lacks.
+    guard case .object = value else {
+      throw fail("", "expected a JSON object, found \(value.kindName)")
+    }
+    guard value["schema"]?.stringValue == SnapshotRunResults.schemaName else {
+      throw fail(
+        "schema", "not an ouds-render results file (expected \"\(SnapshotRunResults.schemaName)\")")
+    }
+    let version = value["schemaVersion"]?.numberValue
+    guard version == Double(SnapshotRunResults.schemaVersion) else {
+      let found = version.map { $0.rounded() == $0 ? String(Int64($0)) : "\($0)" } ?? "none"
+      throw fail(
+        "schemaVersion",
+        "schema version \(MessageText.value(found)); this ouds-render reads version \(SnapshotRunResults.schemaVersion)"
+      )
+    }
+    let root = try object(
+      value, "",
+      keys: [
+        "schema", "schemaVersion", "snapshots", "selection", "themes", "environment",
+        "recordedEnvironment",
+        "environmentDifferences", "tokenDifference", "acceptOptions", "seconds", "caseErrors",
+        "references",
+      ])
+    let snapshots = try optional(root["snapshots"], "snapshots") { v, p throws(SnapshotError) in
+      try path(v, p)
+    }
+    let selectionObject = try object(
+      root["selection"], "selection",
+      keys: ["filter", "shard", "catalogueReferences", "references"])
+    let filter = try optional(selectionObject["filter"], "selection.filter") {
+      v, p throws(SnapshotError) in
+      try text(v, p, limit: 4096)
+    }
+    let shard = try optional(selectionObject["shard"], "selection.shard") {
+      v, p throws(SnapshotError) in
+      let members = try object(v, p, keys: ["index", "count"])
+      let count = try integer(members["count"], p + ".count", 1...Self.countLimit)
+      let index = try integer(members["index"], p + ".index", 1...count)
+      do {
+        return try SnapshotShard(index: index, count: count)
+      } catch {
+        throw fail(p, "\(error)")
+      }
+    }
+    let catalogueReferences = try integer(
+      selectionObject["catalogueReferences"], "selection.catalogueReferences", 0...Self.countLimit)
+    let referenceCount = try integer(
+      selectionObject["references"], "selection.references", 0...Self.countLimit)
+    let themes = try optional(root["themes"], "themes") { v, p throws(SnapshotError) in
+      let members = try object(v, p, keys: ["folder", "reason"])
+      return SnapshotRunResults.ThemesFolder(
+        folder: try path(members["folder"], p + ".folder"),
+        reason: try line(members["reason"], p + ".reason"))
+    }
+    let environment = try object(
+      root["environment"], "environment", keys: ["renderStack", "tokensSHA256", "fonts"])
+    let stack = try renderStack(environment["renderStack"], "environment.renderStack")
+    let tokens = try optional(environment["tokensSHA256"], "environment.tokensSHA256") {
+      v, p throws(SnapshotError) in try digest(v, p)
+    }
+    let fonts = try array(environment["fonts"], "environment.fonts") { v, p throws(SnapshotError) in
+      let members = try object(v, p, keys: ["theme", "role", "family", "file", "sha256", "folder"])
+      return SnapshotRunResults.Font(
+        theme: try name(members["theme"], p + ".theme", ThemeName.self),
+        role: try line(members["role"], p + ".role"),
+        family: try line(members["family"], p + ".family"),
+        file: try line(members["file"], p + ".file"),
+        sha256: try digest(members["sha256"], p + ".sha256"),
+        folder: try path(members["folder"], p + ".folder"))
+    }
+    let recorded = try optional(root["recordedEnvironment"], "recordedEnvironment") {
+      v, p throws(SnapshotError) in try recordedEnvironment(v, p)
+    }
+    let differences = try array(root["environmentDifferences"], "environmentDifferences") {
+      v, p throws(SnapshotError) in try line(v, p)
+    }
+    let tokenDifference = try optional(root["tokenDifference"], "tokenDifference") {
+      v, p throws(SnapshotError) in try line(v, p)
+    }
+    let acceptOptions = try line(root["acceptOptions"], "acceptOptions")
+    let seconds = try number(root["seconds"], "seconds", 0...1e9)
+    let caseErrors = try array(root["caseErrors"], "caseErrors") { v, p throws(SnapshotError) in
+      let members = try object(v, p, keys: ["case", "file", "message"])
+      return SnapshotCaseError(
+        name: try line(members["case"], p + ".case", limit: 4096),
+        file: try path(members["file"], p + ".file"),
+        message: try text(members["message"], p + ".message"))
+    }
+    var seen = Set<String>()
+    let references = try array(root["references"], "references") { v, p throws(SnapshotError) in
+      let result = try reference(v, p)
+      guard seen.insert(result.id).inserted else {
+        throw fail(p + ".id", "\(result.id) is listed twice")
+      }
+      return result
+    }
+    guard references.count == referenceCount else {
+      throw fail(
+        "selection.references",
+        "says \(referenceCount), but \(references.count) references are listed")
+    }
+    var results = SnapshotRunResults(
+      snapshots: snapshots, themes: themes, renderStack: stack, tokensSHA256: tokens, fonts: fonts,
+      recordedEnvironment: recorded, tokenDifference: tokenDifference,
+      selection: SnapshotRunResults.Selection(
+        filter: filter, shard: shard, catalogueReferences: catalogueReferences),
+      acceptOptions: acceptOptions, seconds: seconds, caseErrors: caseErrors, references: references
+    )
+    results.environmentDifferences = differences
+    return results
+  }
+
+  // MARK: - One reference
+
+  private func reference(_ value: JSONValue, _ p: String) throws(SnapshotError) -> ReferenceResult {
+    let m = try object(
+      value, p,
+      keys: [
+        "id", "case", "variant", "theme", "mode", "png", "layout", "status", "reason", "message",
+        "pixels",
+        "layoutCompared", "layoutDiff", "seconds", "images", "artifacts",
+      ])
+    let id = try line(m["id"], p + ".id", limit: 512)
+    guard SnapshotFilter.isWholeID(id) else {
+      throw fail(
+        p + ".id",
+        "\(MessageText.quoted(id)) is not a reference id (<case>/<theme>-<mode>[-<variant>]@<scale>x)"
+      )
+    }
+    let caseName = try line(m["case"], p + ".case", limit: 512)
+    let variant = try line(m["variant"], p + ".variant", limit: 512)
+    guard id == "\(caseName)/\(variant)" else {
+      throw fail(
+        p,
+        "the id \(MessageText.quoted(id)) is not <case>/<variant> (\(MessageText.quoted(caseName)), \(MessageText.quoted(variant)))"
+      )
+    }
+    guard
+      variant.unicodeScalars.allSatisfy({
+        $0.isASCII
+          && ($0.properties.isAlphabetic || ("0"..."9").contains($0)
+            || "-_.@".unicodeScalars.contains($0))
+      }),
+      !variant.contains("..")
+    else {
+      throw fail(
+        p + ".variant", "\(MessageText.quoted(variant)) holds a character a variant name does not")
+    }
+    let imagePath = try line(m["png"], p + ".png", limit: 1024)
+    guard imagePath == "\(id).png" else {
+      throw fail(
+        p + ".png",
+        "expected \(MessageText.quoted(id + ".png")), found \(MessageText.quoted(imagePath))")
+    }
+    let layoutPath = try line(m["layout"], p + ".layout", limit: 1024)
+    let stem =
+      layoutPath.hasPrefix(caseName + "/") && layoutPath.hasSuffix(".layout.json")
+      ? layoutPath.dropFirst(caseName.count + 1).dropLast(".layout.json".count) : ""
+    guard !stem.isEmpty, variant.hasPrefix(stem + "@") else {
+      throw fail(
+        p + ".layout",
+        "expected <case>/<theme>-<mode>[-<variant>].layout.json of \(id), found \(MessageText.quoted(layoutPath))"
+      )
+    }
+    let statusWord = try line(m["status"], p + ".status")
+    guard let status = SnapshotOutcome.Status(rawValue: statusWord) else {
+      throw fail(
+        p + ".status",
+        "expected one of passed, changed, missing, error, recorded, skipped, found \(MessageText.quoted(statusWord))"
+      )
+    }
+    let images = try imageSizes(m["images"], p + ".images")
+    let artifacts = try artifactPaths(m["artifacts"], p + ".artifacts")
+    for image in images.keys.sorted() where artifacts[image.fileName] == nil {
+      throw fail(
+        p + ".images", "lists the \(image.rawValue) picture, but artifacts has no \(image.fileName)"
+      )
+    }
+    return ReferenceResult(
+      caseName: caseName, variant: variant,
+      theme: try name(m["theme"], p + ".theme", ThemeName.self),
+      mode: try name(m["mode"], p + ".mode", ColorMode.self), imagePath: imagePath,
+      layoutPath: layoutPath,
+      status: status, reason: try line(m["reason"], p + ".reason"),
+      message: try optional(m["message"], p + ".message") { v, q throws(SnapshotError) in
+        try text(v, q)
+      },
+      pixels: try optional(m["pixels"], p + ".pixels") { v, q throws(SnapshotError) in
+        try pixels(v, q)
+      },
+      layoutCompared: try bool(m["layoutCompared"], p + ".layoutCompared"),
+      layoutDiff: try array(m["layoutDiff"], p + ".layoutDiff") { v, q throws(SnapshotError) in
+        try line(v, q)
+      },
+      seconds: try number(m["seconds"], p + ".seconds", 0...1e9), images: images,
+      artifacts: artifacts)
+  }
+
+  private func pixels(_ value: JSONValue, _ p: String) throws(SnapshotError) -> PixelComparison {
+    guard case .object = value else { throw fail(p, "expected an object, found \(value.kindName)") }
+    let word = try line(value["result"], p + ".result")
+    switch word {
+    case "identical":
+      _ = try object(value, p, keys: ["result"])
+      return .identical
+    case "size-mismatch":
+      let m = try object(value, p, keys: ["result", "expected", "actual"])
+      return .sizeMismatch(
+        expected: try size(m["expected"], p + ".expected"),
+        actual: try size(m["actual"], p + ".actual"))
+    case "different", "within-tolerance":
+      let m = try object(
+        value, p,
+        keys: [
+          "result", "width", "height", "changedPixels", "ratio", "antiAliasedPixels", "regions",
+          "omittedRegions",
+        ])
+      let size = PixelSize(
+        width: try integer(m["width"], p + ".width", 1...Self.sideLimit),
+        height: try integer(m["height"], p + ".height", 1...Self.sideLimit))
+      let total = size.width * size.height
+      let regions = try array(m["regions"], p + ".regions") { v, q throws(SnapshotError) in
+        let r = try object(v, q, keys: ["x", "y", "width", "height", "changedPixels"])
+        return DiffRegion(
+          x: try integer(r["x"], q + ".x", 0...size.width - 1),
+          y: try integer(r["y"], q + ".y", 0...size.height - 1),
+          width: try integer(r["width"], q + ".width", 1...size.width),
+          height: try integer(r["height"], q + ".height", 1...size.height),
+          changedPixels: try integer(r["changedPixels"], q + ".changedPixels", 0...total))
+      }
+      let statistics = PixelComparison.Statistics(
+        size: size, changedPixels: try integer(m["changedPixels"], p + ".changedPixels", 0...total),
+        antiAliasedPixels: try integer(m["antiAliasedPixels"], p + ".antiAliasedPixels", 0...total),
+        regions: regions,
+        omittedRegions: try integer(m["omittedRegions"], p + ".omittedRegions", 0...total))
+      let ratio = try number(m["ratio"], p + ".ratio", 0...1)
+      guard abs(ratio - statistics.changedRatio) <= 1e-9 else {
+        throw fail(
+          p + ".ratio",
+          "\(ratio) is not changedPixels / (width × height) = \(statistics.changedRatio)")
+      }
+      return word == "different" ? .different(statistics) : .withinTolerance(statistics)
+    default:
+      throw fail(
+        p + ".result",
+        "expected one of identical, within-tolerance, different, size-mismatch, found \(MessageText.quoted(word))"
+      )
+    }
+  }
+
+  private func imageSizes(_ value: JSONValue?, _ p: String) throws(SnapshotError)
+    -> [ReferenceResult.Image: PixelSize]
+  {
+    guard let value, case .object(let members) = value else {
+      throw fail(p, "expected an object, found \(value?.kindName ?? "nothing")")
+    }
+    var sizes: [ReferenceResult.Image: PixelSize] = [:]
+    for (key, member) in members {
+      guard let image = ReferenceResult.Image(rawValue: key) else {
+        throw fail(p, "unknown picture \(MessageText.quoted(key)) (expected, actual, diff)")
+      }
+      sizes[image] = try size(member, p + "." + key)
+    }
+    return sizes
+  }
+
+  private func artifactPaths(_ value: JSONValue?, _ p: String) throws(SnapshotError) -> [String:
+    String]
+  {
+    guard let value, case .object(let members) = value else {
+      throw fail(p, "expected an object, found \(value?.kindName ?? "nothing")")
+    }
+    var paths: [String: String] = [:]
+    for (key, member) in members {
+      guard SnapshotArtifacts.fileNames.contains(key) else {
+        throw fail(
+          p,
+          "unknown artifact \(MessageText.quoted(key)) (\(SnapshotArtifacts.fileNames.sorted().joined(separator: ", ")))"
+        )
+      }
+      let relative = try line(member, p + "." + key, limit: 4096)
+      // Lexically inside the results folder; links are checked when the file is read.
+      if case .failure(let problem) = FolderReference.resolve(
+        relative, inside: URL(fileURLWithPath: "/"))
+      {
+        throw fail(
+          p + "." + key,
+          "\(MessageText.quoted(relative)) \(problem.message(folder: "the results folder"))")
+      }
+      guard !relative.split(separator: "/").contains("..") else {
+        throw fail(
+          p + "." + key,
+          "\(MessageText.quoted(relative)) \(FolderReference.Problem.climbsOut.message(folder: "the results folder"))"
+        )
+      }
+      paths[key] = relative
+    }
+    return paths
+  }
+
+  private func size(_ value: JSONValue?, _ p: String) throws(SnapshotError) -> PixelSize {
+    let m = try object(value, p, keys: ["width", "height"])
+    return PixelSize(
+      width: try integer(m["width"], p + ".width", 1...Self.sideLimit),
+      height: try integer(m["height"], p + ".height", 1...Self.sideLimit))
+  }
+
+  // MARK: - Environments
+
+  private func renderStack(_ value: JSONValue?, _ p: String) throws(SnapshotError) -> RenderStack {
+    let m = try object(value, p, keys: RenderStackFields.all.map(\.name))
+    var stack = RenderStack(
+      cairo: "", pango: "", harfbuzz: "", freetype: "", fontconfig: "", librsvg: "", libspng: "")
+    for field in RenderStackFields.all {
+      stack[keyPath: field.path] = try line(m[field.name], p + "." + field.name, limit: 256)
+    }
+    return stack
+  }
+
+  private func recordedEnvironment(_ value: JSONValue, _ p: String) throws(SnapshotError)
+    -> SnapshotEnvironment
+  {
+    let m = try object(value, p, keys: ["renderStack", "fonts", "tokensSHA256"])
+    guard let fontsValue = m["fonts"], case .object(let themes) = fontsValue else {
+      throw fail(p + ".fonts", "expected an object, found \(m["fonts"]?.kindName ?? "nothing")")
+    }
+    var fonts: [String: [SnapshotEnvironment.Font]] = [:]
+    for (theme, list) in themes {
+      let q = p + ".fonts." + theme
+      fonts[theme] = try array(list, q) { v, r throws(SnapshotError) in
+        let f = try object(v, r, keys: ["role", "family", "file", "sha256"])
+        return SnapshotEnvironment.Font(
+          role: try line(f["role"], r + ".role"), family: try line(f["family"], r + ".family"),
+          file: try line(f["file"], r + ".file"), sha256: try digest(f["sha256"], r + ".sha256"))
+      }
+    }
+    return SnapshotEnvironment(
+      renderStack: try renderStack(m["renderStack"], p + ".renderStack"), fonts: fonts,
+      tokensSHA256: try optional(m["tokensSHA256"], p + ".tokensSHA256") {
+        v, q throws(SnapshotError) in
+        try digest(v, q)
+      })
+  }
+
+  // MARK: - Values
+
+  /// The members of an object that has exactly `keys`.
+  private func object(_ value: JSONValue?, _ p: String, keys: [String]) throws(SnapshotError)
+    -> [String: JSONValue]
+  {
+    guard let value, case .object(let members) = value else {
+      throw fail(p, "expected an object, found \(value?.kindName ?? "nothing")")
+    }
+    var byKey: [String: JSONValue] = [:]
+    for (key, member) in members {
+      guard keys.contains(key) else {
+        throw fail(p, "unknown member \(MessageText.quoted(key))")
+      }
+      byKey[key] = member
+    }
+    if let missing = keys.first(where: { byKey[$0] == nil }) {
+      throw fail(p, "missing member \"\(missing)\"")
+    }
+    return byKey
+  }
+
+  private func optional<T>(
+    _ value: JSONValue?, _ p: String, _ read: (JSONValue, String) throws(SnapshotError) -> T
+  ) throws(SnapshotError) -> T? {
+    guard let value else { throw fail(p, "missing") }
+    if case .null = value { return nil }
+    return try read(value, p)
+  }
+
+  private func array<T>(
+    _ value: JSONValue?, _ p: String, _ read: (JSONValue, String) throws(SnapshotError) -> T
+  ) throws(SnapshotError) -> [T] {
+    guard let value, case .array(let items) = value else {
+      throw fail(p, "expected an array, found \(value?.kindName ?? "nothing")")
+    }
+    guard items.count <= Self.countLimit else {
+      throw fail(p, "more than \(Self.countLimit) items")
+    }
+    var result: [T] = []
+    result.reserveCapacity(items.count)
+    for (index, item) in items.enumerated() { result.append(try read(item, "\(p)[\(index)]")) }
+    return result
+  }
+
+  /// A string of at most `limit` characters.
+  private func text(_ value: JSONValue?, _ p: String, limit: Int = textLimit) throws(SnapshotError)
+    -> String
+  {
+    guard let value, case .string(let string) = value else {
+      throw fail(p, "expected a string, found \(value?.kindName ?? "nothing")")
+    }
+    guard string.unicodeScalars.count <= limit else {
+      throw fail(p, "longer than \(limit) characters")
+    }
+    return string
+  }
+
+  /// A string on one line: no control characters.
+  private func line(_ value: JSONValue?, _ p: String, limit: Int = textLimit) throws(SnapshotError)
+    -> String
+  {
+    let string = try text(value, p, limit: limit)
+    guard !string.unicodeScalars.contains(where: MessageText.needsEscape) else {
+      throw fail(p, "\(MessageText.quoted(string)) holds a control character")
+    }
+    return string
+  }
+
+  /// A path as the results write them: one line, not empty.
+  private func path(_ value: JSONValue?, _ p: String) throws(SnapshotError) -> String {
+    let string = try line(value, p, limit: 4096)
+    guard !string.isEmpty else { throw fail(p, "is empty") }
+    return string
+  }
+
+  /// A SHA-256 in lower-case hex.
+  private func digest(_ value: JSONValue?, _ p: String) throws(SnapshotError) -> String {
+    let string = try line(value, p, limit: 64)
+    guard string.count == 64,
+      string.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || ("a"..."f").contains($0) })
+    else {
+      throw fail(p, "\(MessageText.quoted(string)) is not a SHA-256 (64 lower-case hex digits)")
+    }
+    return string
+  }
+
+  /// One of the names of `T` (exactly as written, not leniently).
+  private func name<T: RawRepresentable & CaseIterable>(_ value: JSONValue?, _ p: String, _: T.Type)
+    throws(SnapshotError)
+    -> String where T.RawValue == String
+  {
+    let string = try line(value, p, limit: 64)
+    guard T(rawValue: string) != nil else {
+      throw fail(
+        p,
+        "expected one of \(T.allCases.map(\.rawValue).joined(separator: ", ")), found \(MessageText.quoted(string))"
+      )
+    }
+    return string
+  }
+
+  private func bool(_ value: JSONValue?, _ p: String) throws(SnapshotError) -> Bool {
+    guard let value, case .bool(let flag) = value else {
+      throw fail(p, "expected true or false, found \(value?.kindName ?? "nothing")")
+    }
+    return flag
+  }
+
+  private func number(_ value: JSONValue?, _ p: String, _ range: ClosedRange<Double>)
+    throws(SnapshotError) -> Double
+  {
+    guard let value, case .number(let number) = value else {
+      throw fail(p, "expected a number, found \(value?.kindName ?? "nothing")")
+    }
+    guard range.contains(number) else {
+      throw fail(p, "\(number) is outside \(range.lowerBound)…\(range.upperBound)")
+    }
+    return number
+  }
+
+  private func integer(_ value: JSONValue?, _ p: String, _ range: ClosedRange<Int>)
+    throws(SnapshotError) -> Int
+  {
+    guard let value, case .number(let number) = value else {
+      throw fail(p, "expected a whole number, found \(value?.kindName ?? "nothing")")
+    }
+    guard number.rounded() == number, number >= Double(range.lowerBound),
+      number <= Double(range.upperBound)
+    else {
+      throw fail(
+        p, "expected a whole number in \(range.lowerBound)…\(range.upperBound), found \(number)")
+    }
+    return Int(number)
+  }
+}

@@ -1,0 +1,66 @@
+import BulletListRenderer
+import Foundation
+import SafeInput
+
+/// The files a run's results are written as for people and CI servers: the HTML review page,
+/// JUnit XML and the Markdown summary, each optional. `verify` and `merge` write them with this
+/// one writer from ``SnapshotRunResults``, so the merge of a run's shards writes what the run would.
+public struct RunOutputs: Sendable {
+  /// The folder of the review page (`index.html`, `images/`), or nil.
+  public var report: URL?
+  /// The JUnit XML file, or nil.
+  public var junit: URL?
+  /// The Markdown summary file, or nil.
+  public var summary: URL?
+
+  /// Creates the set of outputs to write.
+  public init(report: URL? = nil, junit: URL? = nil, summary: URL? = nil) {
+    self.report = report
+    self.junit = junit
+    self.summary = summary
+  }
+
+  /// Whether there is anything to write.
+  public var isEmpty: Bool { report == nil && junit == nil && summary == nil }
+
+  /// Writes the outputs of `results`: the pictures come from `images`; accept commands repeat the
+  /// results' options (for a command run from `root`); JUnit attaches the review page's pictures
+  /// when there is a page, else the artifact files, by their paths relative to `root`. No file of
+  /// `inputs` is ever replaced.
+  /// - Returns: the review page's `index.html`, when one was written.
+  @discardableResult
+  public func write(
+    _ results: SnapshotRunResults, images: ArtifactImages, root: RepositoryRoot,
+    protecting inputs: InputFiles
+  ) throws -> String? {
+    let commands = ReviewReport.Commands.cli(
+      extraArguments: results.acceptOptions, filter: results.selection.filter)
+    var page: String?
+    if let report {
+      page = try ReviewReport.write(
+        results, images: images, to: report, commands: commands, protecting: inputs)
+    }
+    if let junit {
+      let reportFolder = report.map { root.relative($0.path) }
+      let document = JUnitXML.document(results) { reference in
+        ReferenceResult.Image.attachmentOrder.filter { reference.images[$0] != nil }.compactMap {
+          image in
+          if let reportFolder {
+            return JUnitXML.joinPath(
+              reportFolder, "images/\(ReviewReport.imageFolder(reference.id))/\(image.fileName)")
+          }
+          return images.location(for: reference, image: image).map { root.relative($0.path) }
+        }
+      }
+      try AtomicFile.write(
+        Data(document.utf8), to: junit.path, createDirectories: true, protecting: inputs)
+    }
+    if let summary {
+      try AtomicFile.write(
+        Data(MarkdownSummary.document(results, commands: commands).utf8), to: summary.path,
+        createDirectories: true,
+        protecting: inputs)
+    }
+    return page
+  }
+}

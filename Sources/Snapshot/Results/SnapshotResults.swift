@@ -1,0 +1,371 @@
+import BulletListRenderer
+import Foundation
+import Graphics
+import Primitives
+import Themes
+
+/// A verify run as data: what `verify --results DIR` writes as `DIR/results.json`, what
+/// `snapshot merge` reads back and combines, and what every written summary of a run (the review
+/// page, JUnit, the Markdown summary, the table on standard output) is made from.
+///
+/// Paths in it are written as the run's ``RepositoryRoot`` makes them (relative to the
+/// repository root when inside it), and artifact paths are relative to the results folder, so
+/// results made on several machines combine into the outputs one run would have written.
+public struct SnapshotRunResults: Hashable, Sendable {
+  /// The version of the `results.json` layout this tool writes and reads.
+  public static let schemaVersion = 1
+  /// The value of the file's `schema` member, which says what the file is.
+  public static let schemaName = "ouds-render snapshot results"
+  /// The file's name inside a results folder.
+  public static let fileName = "results.json"
+
+  /// The themes folder the run read, as printed in the `themes: …` line.
+  public struct ThemesFolder: Hashable, Sendable {
+    /// The folder (relative to the repository root when inside it).
+    public var folder: String
+    /// Why that folder: `--themes`, `beside the snapshots folder`…
+    public var reason: String
+
+    /// Creates a record.
+    public init(folder: String, reason: String) {
+      self.folder = folder
+      self.reason = reason
+    }
+  }
+
+  /// One font file a rendered theme loaded.
+  public struct Font: Hashable, Sendable {
+    /// The theme that loaded it (`orange`…).
+    public var theme: String
+    /// The manifest role (`latin-regular`…) or `brand`.
+    public var role: String
+    /// The family fontconfig reads from the file.
+    public var family: String
+    /// The file name.
+    public var file: String
+    /// The SHA-256 of the file, lower-case hex.
+    public var sha256: String
+    /// The folder it was loaded from (relative to the repository root when inside it).
+    public var folder: String
+
+    /// Creates a record.
+    public init(
+      theme: String, role: String, family: String, file: String, sha256: String, folder: String
+    ) {
+      self.theme = theme
+      self.role = role
+      self.family = family
+      self.file = file
+      self.sha256 = sha256
+      self.folder = folder
+    }
+
+    /// The record `ENVIRONMENT.json` keeps of it (no folder).
+    public var environmentRecord: SnapshotEnvironment.Font {
+      SnapshotEnvironment.Font(role: role, family: family, file: file, sha256: sha256)
+    }
+  }
+
+  /// Which part of the catalogue the run covered.
+  public struct Selection: Hashable, Sendable {
+    /// `--filter` as given, or nil.
+    public var filter: String?
+    /// `--shard i/n`, or nil for the whole (filtered) catalogue.
+    public var shard: SnapshotShard?
+    /// How many references the whole catalogue produces (every readable case file, no filter).
+    public var catalogueReferences: Int
+
+    /// Creates a selection.
+    public init(filter: String? = nil, shard: SnapshotShard? = nil, catalogueReferences: Int) {
+      self.filter = filter
+      self.shard = shard
+      self.catalogueReferences = catalogueReferences
+    }
+  }
+
+  /// The snapshots folder (relative to the repository root when inside it), or nil when unknown.
+  public var snapshots: String?
+  /// The themes folder the run read, or nil when unknown (a report made by hand).
+  public var themes: ThemesFolder?
+  /// The versions of the render stack.
+  public var renderStack: RenderStack
+  /// The SHA-256 of the resolved token values (``SnapshotEnvironment/tokensSHA256``).
+  public var tokensSHA256: String?
+  /// The font files the rendered themes loaded, theme by theme in load order.
+  public var fonts: [Font]
+  /// `ENVIRONMENT.json` as the run read it, or nil when there was none (or it was unreadable).
+  public var recordedEnvironment: SnapshotEnvironment?
+  /// Why the tokens are not the ones the references were recorded with; fails the run.
+  public var tokenDifference: String?
+  /// How this machine's render stack and fonts differ from `ENVIRONMENT.json`, one line each
+  /// (``SnapshotEnvironment/differences(from:)`` of ``recordedEnvironment`` and ``environment``).
+  public var environmentDifferences: [String]
+  /// Which references the run covered.
+  public var selection: Selection
+  /// The options an accept command repeats (`--snapshots X --themes Y`), shell-quoted, for a
+  /// command run from the repository root.
+  public var acceptOptions: String
+  /// Seconds the run took (for a merge: the sum of the runs').
+  public var seconds: Double
+  /// The case files of the selection that could not be read, sorted by id.
+  public var caseErrors: [SnapshotCaseError]
+  /// One result per reference, sorted by id.
+  public var references: [ReferenceResult]
+
+  /// Creates results; `caseErrors` and `references` are sorted by id, and the environment
+  /// differences are those of `recordedEnvironment` and this machine's fingerprint.
+  public init(
+    snapshots: String?, themes: ThemesFolder?, renderStack: RenderStack, tokensSHA256: String?,
+    fonts: [Font],
+    recordedEnvironment: SnapshotEnvironment?, tokenDifference: String?, selection: Selection,
+    acceptOptions: String, seconds: Double, caseErrors: [SnapshotCaseError],
+    references: [ReferenceResult]
+  ) {
+    self.snapshots = snapshots
+    self.themes = themes
+    self.renderStack = renderStack
+    self.tokensSHA256 = tokensSHA256
+    self.fonts = fonts
+    self.recordedEnvironment = recordedEnvironment
+    self.tokenDifference = tokenDifference
+    self.selection = selection
+    self.acceptOptions = acceptOptions
+    self.seconds = seconds
+    self.caseErrors = caseErrors.sorted { ($0.id, $0.file) < ($1.id, $1.file) }
+    self.references = references.sorted { $0.id < $1.id }
+    self.environmentDifferences = []
+    self.environmentDifferences = recordedEnvironment?.differences(from: environment) ?? []
+  }
+
+  // MARK: - What the summaries show
+
+  /// This machine's fingerprint for the themes that were rendered.
+  public var environment: SnapshotEnvironment {
+    var byTheme: [String: [SnapshotEnvironment.Font]] = [:]
+    for font in fonts { byTheme[font.theme, default: []].append(font.environmentRecord) }
+    return SnapshotEnvironment(renderStack: renderStack, fonts: byTheme, tokensSHA256: tokensSHA256)
+  }
+
+  /// `environment differs: tokens: …; pango …`, or nil when the tokens and the stack match.
+  public var environmentHeadline: String? {
+    let lines = (tokenDifference.map { [$0] } ?? []) + environmentDifferences
+    return lines.isEmpty ? nil : "environment differs: " + lines.joined(separator: "; ")
+  }
+
+  /// `themes: <folder> (<why>) · fonts: A.ttf, B.ttf in <folder>; …`, as every render prints it
+  /// (see ``BulletListRenderer/RenderSources``), or nil when the themes folder is unknown.
+  public var sources: String? {
+    guard let themes else { return nil }
+    // Each file once, in theme order then load order, grouped by folder.
+    var seen = Set<String>()
+    var files: [RenderSources.FontFile] = []
+    for theme in ThemeName.allCases {
+      for font in fonts
+      where font.theme == theme.rawValue && seen.insert(font.folder + "/" + font.file).inserted {
+        files.append(
+          RenderSources.FontFile(
+            name: font.file, folder: font.folder, isBrand: font.role == "brand"))
+      }
+    }
+    return RenderSources.line(themesFolder: themes.folder, reason: themes.reason, fonts: files)
+  }
+
+  /// The references that fail the run.
+  public var failures: [ReferenceResult] { references.filter(\.isFailure) }
+
+  /// Whether the run passed: every reference passed, every case file was read, the tokens match.
+  public var succeeded: Bool { failures.isEmpty && caseErrors.isEmpty && tokenDifference == nil }
+
+  /// How many references have `status`.
+  public func count(_ status: SnapshotOutcome.Status) -> Int {
+    references.filter { $0.status == status }.count
+  }
+}
+
+/// What happened to one reference, as data.
+public struct ReferenceResult: Hashable, Sendable {
+  /// An image the review page shows: the reference, the render, the difference.
+  public enum Image: String, Hashable, Sendable, CaseIterable, Comparable {
+    /// The reference PNG.
+    case expected
+    /// The fresh render.
+    case actual
+    /// The difference picture (changed pixels red over the faded reference).
+    case diff
+
+    /// The order in which JUnit attaches them: diff, actual, expected.
+    public static let attachmentOrder: [Image] = [.diff, .actual, .expected]
+
+    /// The artifact file that holds it: `expected.png`…
+    public var fileName: String { rawValue + ".png" }
+
+    /// Expected, actual, diff.
+    public static func < (a: Image, b: Image) -> Bool {
+      allCases.firstIndex(of: a) ?? 0 < allCases.firstIndex(of: b) ?? 0
+    }
+  }
+
+  /// The case name.
+  public var caseName: String
+  /// The variant's name, `<theme>-<mode>[-<suffix>]@<scale>x`.
+  public var variant: String
+  /// The theme of the variant (`orange`…).
+  public var theme: String
+  /// The colour mode of the variant (`light`, `dark`).
+  public var mode: String
+  /// The reference PNG, relative to the snapshots folder.
+  public var imagePath: String
+  /// The reference layout JSON, relative to the snapshots folder.
+  public var layoutPath: String
+  /// What happened.
+  public var status: SnapshotOutcome.Status
+  /// One line saying why it failed (or what was done): ``SnapshotOutcome/reason``.
+  public var reason: String
+  /// The explanation of a missing reference or an error, if any.
+  public var message: String?
+  /// The pixel comparison, when both pictures were compared.
+  public var pixels: PixelComparison?
+  /// Whether a layout JSON reference was read and compared.
+  public var layoutCompared: Bool
+  /// The unified diff of the layout JSON reference against the render; empty when equal.
+  public var layoutDiff: [String]
+  /// Seconds spent on it.
+  public var seconds: Double
+  /// The pictures a reviewer sees for a failure, with their sizes.
+  public var images: [Image: PixelSize]
+  /// The artifact files written for it, by name (`expected.png`, `layout.diff`…), relative to
+  /// the artifacts or results folder.
+  public var artifacts: [String: String]
+
+  /// Creates a result.
+  public init(
+    caseName: String, variant: String, theme: String, mode: String, imagePath: String,
+    layoutPath: String,
+    status: SnapshotOutcome.Status, reason: String, message: String? = nil,
+    pixels: PixelComparison? = nil,
+    layoutCompared: Bool = false, layoutDiff: [String] = [], seconds: Double = 0,
+    images: [Image: PixelSize] = [:],
+    artifacts: [String: String] = [:]
+  ) {
+    self.caseName = caseName
+    self.variant = variant
+    self.theme = theme
+    self.mode = mode
+    self.imagePath = imagePath
+    self.layoutPath = layoutPath
+    self.status = status
+    self.reason = reason
+    self.message = message
+    self.pixels = pixels
+    self.layoutCompared = layoutCompared
+    self.layoutDiff = layoutDiff
+    self.seconds = seconds
+    self.images = images
+    self.artifacts = artifacts
+  }
+
+  /// `<case>/<variant>`.
+  public var id: String { "\(caseName)/\(variant)" }
+
+  /// Whether it fails the run: changed, missing or an error.
+  public var isFailure: Bool { status == .changed || status == .missing || status == .error }
+
+  /// The status a person reads: `layout` for a change of the layout JSON alone (the pixels
+  /// pass), else the status.
+  public var displayStatus: String {
+    if status == .changed, pixels?.passes == true, !layoutDiff.isEmpty { return "layout" }
+    return status.rawValue
+  }
+
+  /// How many lines of the layout diff are removed or added.
+  public var changedLayoutLines: Int {
+    layoutDiff.filter { $0.hasPrefix("-") || $0.hasPrefix("+") }.count
+  }
+}
+
+/// The pixel comparison of one reference, as data (``DiffResult`` without the options).
+public enum PixelComparison: Hashable, Sendable {
+  /// The numbers of a comparison that found unequal pixels.
+  public struct Statistics: Hashable, Sendable {
+    /// The size of both pictures.
+    public var size: PixelSize
+    /// Pixels counted as changed.
+    public var changedPixels: Int
+    /// Pixels set apart as anti-aliasing.
+    public var antiAliasedPixels: Int
+    /// The largest clusters of changed pixels.
+    public var regions: [DiffRegion]
+    /// How many further clusters were left out.
+    public var omittedRegions: Int
+
+    /// Creates statistics.
+    public init(
+      size: PixelSize, changedPixels: Int, antiAliasedPixels: Int, regions: [DiffRegion],
+      omittedRegions: Int
+    ) {
+      self.size = size
+      self.changedPixels = changedPixels
+      self.antiAliasedPixels = antiAliasedPixels
+      self.regions = regions
+      self.omittedRegions = omittedRegions
+    }
+
+    /// Changed pixels as a share of all pixels, 0…1.
+    public var changedRatio: Double {
+      size.width * size.height == 0 ? 0 : Double(changedPixels) / Double(size.width * size.height)
+    }
+  }
+
+  /// Every pixel is equal.
+  case identical
+  /// Some pixels differ, within the tolerances.
+  case withinTolerance(Statistics)
+  /// More pixels changed than the tolerances allow.
+  case different(Statistics)
+  /// The pictures have different sizes.
+  case sizeMismatch(expected: PixelSize, actual: PixelSize)
+
+  /// The data of a ``DiffResult``.
+  public init(_ diff: DiffResult) {
+    func statistics(_ s: DiffStatistics) -> Statistics {
+      Statistics(
+        size: s.size, changedPixels: s.changedPixels, antiAliasedPixels: s.antiAliasedPixels,
+        regions: s.regions,
+        omittedRegions: s.omittedRegions)
+    }
+    switch diff {
+    case .identical: self = .identical
+    case .withinTolerance(let s): self = .withinTolerance(statistics(s))
+    case .different(let s): self = .different(statistics(s))
+    case .sizeMismatch(let expected, let actual):
+      self = .sizeMismatch(expected: expected, actual: actual)
+    }
+  }
+
+  /// Whether the pixels pass: identical or within tolerance.
+  public var passes: Bool {
+    switch self {
+    case .identical, .withinTolerance: return true
+    case .different, .sizeMismatch: return false
+    }
+  }
+
+  /// The numbers, for comparisons that found unequal pixels.
+  public var statistics: Statistics? {
+    switch self {
+    case .withinTolerance(let s), .different(let s): return s
+    case .identical, .sizeMismatch: return nil
+    }
+  }
+
+  /// Pixels counted as changed; 0 when identical or when the sizes differ.
+  public var changedPixels: Int { statistics?.changedPixels ?? 0 }
+  /// Changed pixels as a share of all pixels; 0 when identical or when the sizes differ.
+  public var changedRatio: Double { statistics?.changedRatio ?? 0 }
+  /// Anti-aliased pixels set apart.
+  public var antiAliasedPixels: Int { statistics?.antiAliasedPixels ?? 0 }
+  /// How many clusters of changed pixels there are, shown or not.
+  public var regionCount: Int {
+    (statistics?.regions.count ?? 0) + (statistics?.omittedRegions ?? 0)
+  }
+}

@@ -71,7 +71,8 @@ extension ReferenceResult {
         }
       }
       if let expected, outcome.diff != nil {
-        images[.diff] = PixelSize(width: max(expected.width, actual.width), height: max(expected.height, actual.height))
+        images[.diff] = PixelSize(
+          width: max(expected.width, actual.width), height: max(expected.height, actual.height))
       }
     }
     self.init(

@@ -1,4 +1,3 @@
-import BulletListRenderer
 import Foundation
 import SafeInput
 

@@ -26,7 +26,9 @@ let themesTargetExclusions: [String] = {
     ((try? FileManager.default.contentsOfDirectory(atPath: root + "/" + folder)) ?? [])
       .filter { !$0.hasPrefix(".") }.sorted()
   }
-  let top = entries("").filter { !["Themes", "Sources", "Package.swift", "Package.resolved"].contains($0) }
+  let top = entries("").filter {
+    !["Themes", "Sources", "Package.swift", "Package.resolved"].contains($0)
+  }
   let sources = entries("Sources").filter { $0 != "Themes" }.map { "Sources/" + $0 }
   return top + sources
 }()
@@ -73,7 +75,8 @@ let package = Package(
     // user's `BulletListRenderer()` finds the package's copy without a checkout. Everything else at
     // the root is excluded; the sources stay in Sources/Themes.
     .target(
-      name: "Themes", dependencies: ["StrictJSON", "VectorAsset", "SafeInput", "Primitives"], path: ".",
+      name: "Themes", dependencies: ["StrictJSON", "VectorAsset", "SafeInput", "Primitives"],
+      path: ".",
       exclude: themesTargetExclusions, sources: ["Sources/Themes"], resources: [.copy("Themes")]),
     // the plain value that says what to draw where
     .target(name: "Scene", dependencies: ["Primitives"]),
@@ -87,7 +90,8 @@ let package = Package(
     .target(
       name: "BulletListRenderer",
       dependencies: [
-        "BulletList", "InlineMarkdown", "Themes", "Scene", "Layout", "Graphics", "Primitives", "SafeInput",
+        "BulletList", "InlineMarkdown", "Themes", "Scene", "Layout", "Graphics", "Primitives",
+        "SafeInput",
       ]),
     // references, diffs, reports
     .target(
@@ -99,7 +103,10 @@ let package = Package(
     // assertSnapshot for other packages' tests
     .target(
       name: "OUDSSnapshotTesting",
-      dependencies: ["BulletList", "BulletListRenderer", "Layout", "SafeInput", "Snapshot", "Themes", "Primitives"]),
+      dependencies: [
+        "BulletList", "BulletListRenderer", "Layout", "SafeInput", "Snapshot", "Themes",
+        "Primitives",
+      ]),
     .executableTarget(
       name: "ouds-render",
       dependencies: [
@@ -122,7 +129,8 @@ let package = Package(
     .testTarget(
       name: "LayoutTests",
       dependencies: [
-        "BulletList", "Themes", "Scene", "Layout", "Graphics", "BulletListRenderer", "Primitives", "SafeInput",
+        "BulletList", "Themes", "Scene", "Layout", "Graphics", "BulletListRenderer", "Primitives",
+        "SafeInput",
       ]),
     .testTarget(
       name: "GraphicsTests",
@@ -135,10 +143,14 @@ let package = Package(
       ]),
     .testTarget(
       name: "CLITests",
-      dependencies: ["BulletListRenderer", "Graphics", "Themes", "SafeInput", "Primitives", "ouds-render"]),
+      dependencies: [
+        "BulletListRenderer", "Graphics", "Themes", "SafeInput", "Primitives", "ouds-render",
+      ]),
     // seeded, in-process fuzzing of the list reader, the token loader and the Markdown parser
     .testTarget(
       name: "FuzzTests",
-      dependencies: ["BulletList", "InlineMarkdown", "Primitives", "SafeInput", "StrictJSON", "Themes"]),
+      dependencies: [
+        "BulletList", "InlineMarkdown", "Primitives", "SafeInput", "StrictJSON", "Themes",
+      ]),
   ]
 )

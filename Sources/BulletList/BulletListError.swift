@@ -19,8 +19,11 @@ public struct BulletListError: Error, Hashable, Sendable, CustomStringConvertibl
   /// `file: path: message`, leaving out the parts that are unknown; control characters are
   /// escaped and the file name cut as in ``SafeInput/MessageText``.
   public var description: String {
-    [file.map(MessageText.path), path.isEmpty ? nil : MessageText.escaped(path), MessageText.escaped(message)]
-      .compactMap { $0 }.joined(separator: ": ")
+    [
+      file.map(MessageText.path), path.isEmpty ? nil : MessageText.escaped(path),
+      MessageText.escaped(message),
+    ]
+    .compactMap { $0 }.joined(separator: ": ")
   }
 
   /// The same error attributed to `file`.

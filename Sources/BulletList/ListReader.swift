@@ -13,7 +13,8 @@ public struct BulletListDocument: Hashable, Sendable {
   public var platform: OUDSBulletList.Platform?
 
   /// Creates a document.
-  public init(list: OUDSBulletList, locale: String? = nil, platform: OUDSBulletList.Platform? = nil) {
+  public init(list: OUDSBulletList, locale: String? = nil, platform: OUDSBulletList.Platform? = nil)
+  {
     self.list = list
     self.locale = locale
     self.platform = platform
@@ -39,7 +40,9 @@ public struct ListReader: Sendable {
   /// Only a regular file of at most `kind.maximumBytes` is read (see ``SafeInput/UserFile``): a
   /// folder, FIFO or device is refused without blocking.
   /// - Throws: `BulletListError` naming the file and the JSON path.
-  public func read(file path: String, kind: UserFileKind = .list) throws(BulletListError) -> BulletListDocument {
+  public func read(file path: String, kind: UserFileKind = .list) throws(BulletListError)
+    -> BulletListDocument
+  {
     try read(file: path, kind: kind, settingAside: []).document
   }
 
@@ -60,7 +63,8 @@ public struct ListReader: Sendable {
     }
     do {
       let context = Context(
-        baseDirectory: URL(fileURLWithPath: path).deletingLastPathComponent().path, markdownParser: markdownParser)
+        baseDirectory: URL(fileURLWithPath: path).deletingLastPathComponent().path,
+        markdownParser: markdownParser)
       return (try context.document(root), setAside)
     } catch {
       throw error.inFile(path)
@@ -72,13 +76,16 @@ public struct ListReader: Sendable {
   public func read(json text: String, baseDirectory: String) throws(BulletListError)
     -> BulletListDocument
   {
-    try Context(baseDirectory: baseDirectory, markdownParser: markdownParser).document(Self.json(text))
+    try Context(baseDirectory: baseDirectory, markdownParser: markdownParser).document(
+      Self.json(text))
   }
 
   /// The JSON value of the file at `path`: a regular file of at most `kind.maximumBytes`, UTF-8,
   /// strict JSON.
   /// - Throws: `BulletListError` naming the file (and the line and column of a syntax error).
-  private static func json(file path: String, kind: UserFileKind) throws(BulletListError) -> JSONValue {
+  private static func json(file path: String, kind: UserFileKind) throws(BulletListError)
+    -> JSONValue
+  {
     let data: Data
     do {
       data = try UserFile.read(path, kind: kind)
@@ -121,7 +128,8 @@ public struct ListReader: Sendable {
       for member in members where !allowed.contains(member.key) {
         throw fail(
           join(path, member.key),
-          "unknown key \(MessageText.quoted(member.key)) (allowed: \(allowed.sorted().joined(separator: ", ")))")
+          "unknown key \(MessageText.quoted(member.key)) (allowed: \(allowed.sorted().joined(separator: ", ")))"
+        )
       }
       return members
     }
@@ -166,14 +174,18 @@ public struct ListReader: Sendable {
         case "items": items = try self.items(value, at: "items")
         case "locale":
           let tag = try string(value, at: key)
-          guard LocaleTag.isValid(tag) else { throw fail(key, "\(MessageText.quoted(tag)) is not a language tag such as \"en\" or \"ar-MA\"") }
+          guard LocaleTag.isValid(tag) else {
+            throw fail(
+              key, "\(MessageText.quoted(tag)) is not a language tag such as \"en\" or \"ar-MA\"")
+          }
           locale = tag
         case "platform":
           let name = try string(value, at: key)
           guard let named = OUDSBulletList.Platform(rawValue: name) else {
             throw fail(
               key,
-              "unknown platform \"\(name.escapedForMessage)\" (expected \(OUDSBulletList.Platform.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")))")
+              "unknown platform \"\(name.escapedForMessage)\" (expected \(OUDSBulletList.Platform.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")))"
+            )
           }
           platform = named
         default: break  // $schema
@@ -185,7 +197,8 @@ public struct ListReader: Sendable {
         locale: locale, platform: platform)
     }
 
-    func items(_ value: JSONValue, at path: String) throws(BulletListError) -> [OUDSBulletList.Item] {
+    func items(_ value: JSONValue, at path: String) throws(BulletListError) -> [OUDSBulletList.Item]
+    {
       guard case .array(let elements) = value else {
         throw fail(path, "expected an array of items, found \(value.kindName)")
       }
@@ -211,13 +224,20 @@ public struct ListReader: Sendable {
         let memberPath = join(path, key)
         switch key {
         case "label":
-          if label != nil { throw fail(memberPath, "give either \"label\" or \"markdown\", not both") }
+          if label != nil {
+            throw fail(memberPath, "give either \"label\" or \"markdown\", not both")
+          }
           label = .plain(try text(value, at: memberPath))
         case "markdown":
-          if label != nil { throw fail(memberPath, "give either \"label\" or \"markdown\", not both") }
+          if label != nil {
+            throw fail(memberPath, "give either \"label\" or \"markdown\", not both")
+          }
           let source = try text(value, at: memberPath)
           guard let markdownParser else {
-            throw fail(memberPath, "markdown labels need a Markdown parser (use the ouds-render CLI or BulletListRenderer)")
+            throw fail(
+              memberPath,
+              "markdown labels need a Markdown parser (use the ouds-render CLI or BulletListRenderer)"
+            )
           }
           label = .rich(try markdownParser.parseInline(source, itemPath: path))
         case "subListType": subListType = try listType(value, at: memberPath)
@@ -249,7 +269,10 @@ public struct ListReader: Sendable {
     {
       let name = try string(value, at: path)
       guard let style = OUDSBulletList.TextStyle(rawValue: name) else {
-        throw fail(path, "unknown text style \(MessageText.quoted(name)) (expected \"bodyLarge\" or \"bodyMedium\")")
+        throw fail(
+          path,
+          "unknown text style \(MessageText.quoted(name)) (expected \"bodyLarge\" or \"bodyMedium\")"
+        )
       }
       return style
     }
@@ -262,7 +285,8 @@ public struct ListReader: Sendable {
       case .string("unordered"): return .unordered()
       case .string("ordered"): return .ordered
       case .string("bare"): return .bare
-      case .string(let other): throw fail(path, "unknown type \(MessageText.quoted(other)) (\(expected))")
+      case .string(let other):
+        throw fail(path, "unknown type \(MessageText.quoted(other)) (\(expected))")
       case .object:
         let members = try members(value, at: path, allowed: ["unordered"])
         guard let unordered = members.first?.value else { throw fail(path, expected) }
@@ -291,7 +315,10 @@ public struct ListReader: Sendable {
       case .string("bullet"): return .bullet
       case .string("tick"): return .tick
       case .string(let other):
-        throw fail(path, "unknown asset \(MessageText.quoted(other)) (expected \"bullet\", \"tick\" or {\"icon\": \"<file>\"})")
+        throw fail(
+          path,
+          "unknown asset \(MessageText.quoted(other)) (expected \"bullet\", \"tick\" or {\"icon\": \"<file>\"})"
+        )
       case .object:
         let members = try members(value, at: path, allowed: ["icon"])
         guard let icon = members.first?.value else {
@@ -304,13 +331,17 @@ public struct ListReader: Sendable {
           throw fail(iconPath, "icon \(MessageText.quoted(file)) must be an .svg or .png file")
         }
         let absolute =
-          file.hasPrefix("/") ? file : URL(fileURLWithPath: baseDirectory).appendingPathComponent(file).standardizedFileURL.path
+          file.hasPrefix("/")
+          ? file
+          : URL(fileURLWithPath: baseDirectory).appendingPathComponent(file).standardizedFileURL
+            .path
         guard FileManager.default.fileExists(atPath: absolute) else {
           throw fail(iconPath, "icon file not found: \(MessageText.path(absolute))")
         }
         return .icon(OUDSBulletList.Icon(file: absolute))
       default:
-        throw fail(path, "expected \"bullet\", \"tick\" or {\"icon\": \"<file>\"}, found \(value.kindName)")
+        throw fail(
+          path, "expected \"bullet\", \"tick\" or {\"icon\": \"<file>\"}, found \(value.kindName)")
       }
     }
   }

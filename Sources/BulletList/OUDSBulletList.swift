@@ -214,7 +214,9 @@ extension OUDSBulletList {
   public var iconFiles: [String] {
     var files: [String] = []
     func note(_ type: `Type`?) {
-      if case .unordered(.icon(let icon), _)? = type, !files.contains(icon.file) { files.append(icon.file) }
+      if case .unordered(.icon(let icon), _)? = type, !files.contains(icon.file) {
+        files.append(icon.file)
+      }
     }
     note(type)
     // Iterative, depth first: a list read from JSON is at most a few levels deep, but a list built

@@ -12,8 +12,9 @@ public struct RichText: Hashable, Sendable {
     public var link: String?
 
     /// Creates a run.
-    public init(_ text: String, isStrong: Bool = false, isEmphasis: Bool = false, link: String? = nil)
-    {
+    public init(
+      _ text: String, isStrong: Bool = false, isEmphasis: Bool = false, link: String? = nil
+    ) {
       self.text = text
       self.isStrong = isStrong
       self.isEmphasis = isEmphasis

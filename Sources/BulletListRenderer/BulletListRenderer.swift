@@ -42,7 +42,8 @@ public final class BulletListRenderer {
   public let brandFontDirectory: URL?
   /// Where the manifests' font files are found.
   public let fontLocator: FontLocator
-  private var engines: [ThemeName: (fonts: FontSet, text: TextEngine, renderer: SceneRenderer)] = [:]
+  private var engines: [ThemeName: (fonts: FontSet, text: TextEngine, renderer: SceneRenderer)] =
+    [:]
   private var sheetRenderer: SceneRenderer?
   private var fontWarnings: [ThemeName: [String]] = [:]
 
@@ -54,7 +55,9 @@ public final class BulletListRenderer {
   ///     it is also searched first for the manifests' files.
   /// - Throws: `RenderError.theme` when no themes folder is found or it cannot be read,
   ///   `.graphics` for a brand folder that does not exist.
-  public convenience init(themesDirectory: URL? = nil, brandFontDirectory: URL? = nil) throws(RenderError) {
+  public convenience init(themesDirectory: URL? = nil, brandFontDirectory: URL? = nil)
+    throws(RenderError)
+  {
     let location: ThemesLocation
     do {
       location = try ThemesLocation.resolve(explicit: themesDirectory)
@@ -91,7 +94,8 @@ public final class BulletListRenderer {
     self.fontLocator = fontLocator ?? FontLocator(fontDirectory: brandFontDirectory)
     if let brandFontDirectory {
       var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: brandFontDirectory.path, isDirectory: &isDirectory),
+      guard
+        FileManager.default.fileExists(atPath: brandFontDirectory.path, isDirectory: &isDirectory),
         isDirectory.boolValue
       else {
         throw .graphics(.fontDirectoryMissing(path: brandFontDirectory.path), nil)
@@ -149,7 +153,8 @@ public final class BulletListRenderer {
     try prepareFonts(for: names)
     var files: [LoadedFont] = []
     for name in names {
-      for file in try engine(for: name).fonts.files where !files.contains(where: { $0.url == file.url }) {
+      for file in try engine(for: name).fonts.files
+      where !files.contains(where: { $0.url == file.url }) {
         files.append(file)
       }
     }
@@ -159,7 +164,9 @@ public final class BulletListRenderer {
   /// The files a render of `list` reads, which none of its outputs may replace: the list's icon
   /// files, the themes folder's files (``Themes/ThemeLibrary/files``), and the font files of the
   /// themes in `names` (as the font locator finds them) and of the brand font folder.
-  public func inputFiles(for list: OUDSBulletList, themes names: [ThemeName] = ThemeName.allCases) -> InputFiles {
+  public func inputFiles(for list: OUDSBulletList, themes names: [ThemeName] = ThemeName.allCases)
+    -> InputFiles
+  {
     var inputs = InputFiles(list.iconFiles)
     inputs.formUnion(InputFiles(themes.files.map(\.path)))
     let manifests = names.compactMap { try? themes.fontManifest(for: $0) }
@@ -171,14 +178,18 @@ public final class BulletListRenderer {
     if let brandFontDirectory,
       let names = try? FileManager.default.contentsOfDirectory(atPath: brandFontDirectory.path)
     {
-      for name in names.sorted() { inputs.insert(brandFontDirectory.appendingPathComponent(name).path) }
+      for name in names.sorted() {
+        inputs.insert(brandFontDirectory.appendingPathComponent(name).path)
+      }
     }
     return inputs
   }
 
   /// The file names every manifest of the library uses (they are never brand fonts).
   private var manifestFileNames: Set<String> {
-    Set(ThemeName.allCases.flatMap { (try? themes.fontManifest(for: $0).files.map(\.fileName)) ?? [] })
+    Set(
+      ThemeName.allCases.flatMap { (try? themes.fontManifest(for: $0).files.map(\.fileName)) ?? [] }
+    )
   }
 
   private func engine(for name: ThemeName) throws(RenderError) -> (
@@ -197,14 +208,17 @@ public final class BulletListRenderer {
     }
     do {
       fonts = try FontSet(
-        fonts: located, brandFontDirectory: brandFontDirectory, reservedFileNames: manifestFileNames)
+        fonts: located, brandFontDirectory: brandFontDirectory, reservedFileNames: manifestFileNames
+      )
     } catch {
       switch error {
       case .fontFileUnreadable: throw .font(manifest: manifestFile, error, nil)
       default: throw .graphics(error, nil)
       }
     }
-    fontWarnings[name] = located.flatMap { Self.warnings(for: $0, manifestFile: manifestFile, locator: fontLocator) }
+    fontWarnings[name] = located.flatMap {
+      Self.warnings(for: $0, manifestFile: manifestFile, locator: fontLocator)
+    }
     let text = TextEngine(fonts: fonts)
     let made = (fonts, text, SceneRenderer(textEngine: text))
     engines[name] = made
@@ -224,7 +238,9 @@ public final class BulletListRenderer {
 
   /// What to say about a located file: a same-named file passed over for its hash, or a file
   /// taken although no file has the manifest's hash.
-  private static func warnings(for font: LocatedFont, manifestFile: String, locator: FontLocator) -> [String] {
+  private static func warnings(for font: LocatedFont, manifestFile: String, locator: FontLocator)
+    -> [String]
+  {
     let declared = font.declared
     func short(_ sha: String) -> String { String(sha.prefix(12)) + "…" }
     if font.matchesManifest {
@@ -251,12 +267,15 @@ public final class BulletListRenderer {
       var located: [LocatedFont] = []
       for list in lists {
         for file in list.sources {
-          guard let font = found[file], !located.contains(where: { $0.url == font.url }) else { continue }
+          guard let font = found[file], !located.contains(where: { $0.url == font.url }) else {
+            continue
+          }
           located.append(font)
         }
       }
       let fonts = try FontSet(
-        fonts: located, brandFontDirectory: brandFontDirectory, reservedFileNames: manifestFileNames)
+        fonts: located, brandFontDirectory: brandFontDirectory, reservedFileNames: manifestFileNames
+      )
       let made = SceneRenderer(textEngine: TextEngine(fonts: fonts))
       sheetRenderer = made
       return made
@@ -349,14 +368,19 @@ public final class BulletListRenderer {
     guard case .png(let scale) = format else {
       var pictures: [RenderedList] = []
       for job in jobs {
-        pictures.append(try render(list, theme: job.theme, mode: job.mode, options: job.options, format: format))
+        pictures.append(
+          try render(list, theme: job.theme, mode: job.mode, options: job.options, format: format))
       }
       return pictures
     }
     // The serial encoder queue appends one result per job, in job order; `sync` waits for them.
     let encoded = Locked<[Result<Data, GraphicsError>]>([])
     let encoder = DispatchQueue(label: "ouds-render.png-encoder")
-    var drawn: [(job: (theme: ThemeName, mode: ColorMode, options: LayoutOptions), scene: Scene, warnings: [String])] = []
+    var drawn:
+      [(
+        job: (theme: ThemeName, mode: ColorMode, options: LayoutOptions), scene: Scene,
+        warnings: [String]
+      )] = []
     defer { encoder.sync {} }  // never leave the encoder running past a thrown error
     for job in jobs {
       let laidOut = try layout(list, theme: job.theme, mode: job.mode, options: job.options)
@@ -380,7 +404,8 @@ public final class BulletListRenderer {
       do {
         data = try result.get()
       } catch {
-        throw .graphics(error, RenderError.Context(theme: picture.job.theme, mode: picture.job.mode))
+        throw .graphics(
+          error, RenderError.Context(theme: picture.job.theme, mode: picture.job.mode))
       }
       pictures.append(
         RenderedList(
@@ -397,7 +422,8 @@ extension FontManifest {
     FontSourceList(
       owner: theme.rawValue,
       sources: files.map {
-        FontSource(fileName: $0.fileName, sha256: $0.sha256, role: $0.role, package: $0.debianPackage)
+        FontSource(
+          fileName: $0.fileName, sha256: $0.sha256, role: $0.role, package: $0.debianPackage)
       })
   }
 }
@@ -409,7 +435,9 @@ public enum RenderSources {
   public static func line(themes: ThemesLocation, fonts: [LoadedFont]) -> String {
     line(
       themesFolder: themes.directory.path, reason: themes.source.reason,
-      fonts: fonts.map { FontFile(name: $0.fileName, folder: $0.folder, isBrand: $0.role == "brand") })
+      fonts: fonts.map {
+        FontFile(name: $0.fileName, folder: $0.folder, isBrand: $0.role == "brand")
+      })
   }
 
   /// One font file of the line: its name, its folder, whether it is a brand font.
@@ -440,8 +468,11 @@ public enum RenderSources {
         groups.append((font.folder, [name]))
       }
     }
-    let fontText = groups.isEmpty
-      ? "none loaded" : groups.map { "\($0.names.joined(separator: ", ")) in \(printable($0.folder))" }.joined(separator: "; ")
+    let fontText =
+      groups.isEmpty
+      ? "none loaded"
+      : groups.map { "\($0.names.joined(separator: ", ")) in \(printable($0.folder))" }.joined(
+        separator: "; ")
     return "themes: \(printable(themesFolder)) (\(reason)) · fonts: \(fontText)"
   }
 

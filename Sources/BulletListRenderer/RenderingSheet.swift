@@ -76,9 +76,14 @@ extension BulletListRenderer {
             direction: .ltr))
         let scene = result.scene.translated(dx: x, dy: y + captionHeight)
         rowHeight = max(rowHeight, captionHeight + result.scene.height)
-        cells.append((scene, ScenePanel(
-          rect: Rect(x: x, y: y, width: options.width, height: 0),
-          fill: options.background == .theme ? theme.colors.backgroundPrimary : nil, caption: caption)))
+        cells.append(
+          (
+            scene,
+            ScenePanel(
+              rect: Rect(x: x, y: y, width: options.width, height: 0),
+              fill: options.background == .theme ? theme.colors.backgroundPrimary : nil,
+              caption: caption)
+          ))
       }
       for (scene, panel) in cells {
         var panel = panel
@@ -88,7 +93,8 @@ extension BulletListRenderer {
       }
       y += rowHeight + style.gutter
     }
-    let width = 2 * style.margin + Double(columns.count) * options.width
+    let width =
+      2 * style.margin + Double(columns.count) * options.width
       + Double(max(0, columns.count - 1)) * style.gutter
     let scene = Scene(
       width: width, height: y - style.gutter + style.margin, direction: options.resolvedDirection,

@@ -109,10 +109,13 @@ public final class FontLocator: Sendable {
   ) {
     var folders: [FontFolder] = []
     if let fontDirectory { folders.append(FontFolder(url: fontDirectory, origin: .fontDirectory)) }
-    for part in (environment[Self.environmentVariable] ?? "").split(separator: ":") where !part.isEmpty {
+    for part in (environment[Self.environmentVariable] ?? "").split(separator: ":")
+    where !part.isEmpty {
       folders.append(FontFolder(url: URL(fileURLWithPath: String(part)), origin: .environment))
     }
-    for url in Self.fontconfigFolders() { folders.append(FontFolder(url: url, origin: .fontconfig)) }
+    for url in Self.fontconfigFolders() {
+      folders.append(FontFolder(url: url, origin: .fontconfig))
+    }
     self.init(folders: folders)
   }
 
@@ -164,7 +167,8 @@ public final class FontLocator: Sendable {
           }
         } else {
           missing.append(
-            GraphicsError.MissingFont(fileName: file.fileName, package: file.package, themes: [list.owner]))
+            GraphicsError.MissingFont(
+              fileName: file.fileName, package: file.package, themes: [list.owner]))
         }
       }
     }
@@ -225,7 +229,9 @@ public final class FontLocator: Sendable {
           }
           let url = directory.appendingPathComponent(name)
           var isDirectory: ObjCBool = false
-          guard fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory) else { continue }
+          guard fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            continue
+          }
           if isDirectory.boolValue {
             if depth < Self.maxDepth && !name.hasPrefix(".") { queue.append((url, depth + 1)) }
           } else {

@@ -53,12 +53,14 @@ public final class FontSet {
   ///   `.fontFileUnreadable` when fontconfig rejects a file, `.fontSystemUnavailable` when
   ///   fontconfig or Pango fail.
   public init(
-    fonts located: [LocatedFont], brandFontDirectory: URL? = nil, reservedFileNames: Set<String> = []
+    fonts located: [LocatedFont], brandFontDirectory: URL? = nil,
+    reservedFileNames: Set<String> = []
   ) throws(GraphicsError) {
     var requested: [(url: URL, sha256: String, role: String)] = []
     if let brandFontDirectory {
       let manifestNames = reservedFileNames.union(located.map(\.declared.fileName))
-      for url in try Self.brandFontFiles(in: brandFontDirectory) where !manifestNames.contains(url.lastPathComponent) {
+      for url in try Self.brandFontFiles(in: brandFontDirectory)
+      where !manifestNames.contains(url.lastPathComponent) {
         guard let sha = SHA256Digest.hex(ofFileAt: url) else {
           throw .fontFileUnreadable(path: url.path)
         }

@@ -65,9 +65,13 @@ public enum GraphicsError: Error, Hashable, Sendable, CustomStringConvertible {
       let list = files.map { file in
         "\(file.fileName) (\(file.package.map { "package \($0)" } ?? "no package named"), for \(file.themes.joined(separator: ", ")))"
       }.joined(separator: ", ")
-      let folders = searched.isEmpty ? "no folder (fontconfig lists none)" : searched.joined(separator: ", ")
+      let folders =
+        searched.isEmpty ? "no folder (fontconfig lists none)" : searched.joined(separator: ", ")
       let packages = Array(Set(files.compactMap(\.package))).sorted()
-      let install = packages.isEmpty ? "" : "install the package\(packages.count == 1 ? "" : "s") (apt-get install \(packages.joined(separator: " "))) or "
+      let install =
+        packages.isEmpty
+        ? ""
+        : "install the package\(packages.count == 1 ? "" : "s") (apt-get install \(packages.joined(separator: " "))) or "
       let noun = files.count == 1 ? "font file" : "\(files.count) font files"
       return "missing \(noun): \(list); looked in \(folders)"
         + (truncated ? " (the search stopped after \(FontLocator.maxEntries) entries)" : "")
@@ -81,20 +85,26 @@ public enum GraphicsError: Error, Hashable, Sendable, CustomStringConvertible {
     case .iconFileMissing(let path):
       return "icon file not found: \(path)"
     case .iconFileUnreadable(let path, let reason):
-      let oneLine = reason.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-        .filter { !$0.isEmpty }.joined(separator: " ")
+      let oneLine = reason.split(whereSeparator: \.isNewline).map {
+        $0.trimmingCharacters(in: .whitespaces)
+      }
+      .filter { !$0.isEmpty }.joined(separator: " ")
       return "icon file could not be read: \(path): \(oneLine)"
     case .iconFormatUnsupported(let path):
       return "icon file is neither .svg nor .png: \(path)"
     case .shapeWithoutOutline(let name):
-      return "marker shape \"\(name)\" has no outline to draw (a scene read back from JSON names its shapes only; lay the list out again)"
+      return
+        "marker shape \"\(name)\" has no outline to draw (a scene read back from JSON names its shapes only; lay the list out again)"
     case .invalidCanvasSize(let width, let height, let scale):
-      let w = Self.number(width), h = Self.number(height)
+      let w = Self.number(width)
+      let h = Self.number(height)
       guard width.isFinite, height.isFinite, width > 0, height > 0, scale > 0 else {
         return "canvas of \(w)×\(h) points cannot be drawn: both sides must be positive"
       }
-      let pixels = "\(Self.number((width * Double(scale)).rounded(.up)))×\(Self.number((height * Double(scale)).rounded(.up)))"
-      return "canvas of \(w)×\(h) points at scale \(scale) is \(pixels) pixels, over the \(Int(Self.largestBitmapSide))-pixel limit of a bitmap: use a lower scale, or SVG or PDF"
+      let pixels =
+        "\(Self.number((width * Double(scale)).rounded(.up)))×\(Self.number((height * Double(scale)).rounded(.up)))"
+      return
+        "canvas of \(w)×\(h) points at scale \(scale) is \(pixels) pixels, over the \(Int(Self.largestBitmapSide))-pixel limit of a bitmap: use a lower scale, or SVG or PDF"
     case .invalidScale(let scale):
       return "pixel scale \(scale) is not supported (use \(PixelScale.choices))"
     case .drawingFailed(let stage, let reason):
@@ -110,6 +120,7 @@ public enum GraphicsError: Error, Hashable, Sendable, CustomStringConvertible {
 
   /// A number as people write it: no ".0" on whole numbers, no grouping.
   private static func number(_ value: Double) -> String {
-    value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    value.isFinite && value == value.rounded() && abs(value) < 1e15
+      ? String(Int(value)) : String(value)
   }
 }

@@ -48,7 +48,9 @@ final class IconImage {
       if enforcingPolicy, let violation = SVGIconPolicy.violation(in: data) {
         throw .iconFileUnreadable(
           path: path,
-          reason: "contains \(violation); an SVG icon may declare no entities and refer only to its own elements (#id)")
+          reason:
+            "contains \(violation); an SVG icon may declare no entities and refer only to its own elements (#id)"
+        )
       }
       source = .svg(try SVGDocument(data: data, path: path))
     case "png":

@@ -57,7 +57,8 @@ public enum PNGCodec {
   {
     guard pixels.count == width * height * (alpha ? 4 : 3), let base = pixels.baseAddress else {
       throw .pngEncodingFailed(
-        reason: "the pixel buffer does not hold \(width)×\(height) \(alpha ? "RGBA" : "RGB") pixels")
+        reason: "the pixel buffer does not hold \(width)×\(height) \(alpha ? "RGBA" : "RGB") pixels"
+      )
     }
     let encoder = try Encoder(width: width, height: height, alpha: alpha)
     try check(
@@ -186,7 +187,9 @@ public enum PNGCodec {
     }
     if status == Int32(SPNG_ECHUNK_LIMITS.rawValue) {
       throw .pngOverLimit(
-        reason: "an ancillary chunk (text, ICC profile, EXIF…) is over \(limits.maxChunkBytes) bytes, or all of them together over \(limits.maxAncillaryBytes) bytes, once decompressed")
+        reason:
+          "an ancillary chunk (text, ICC profile, EXIF…) is over \(limits.maxChunkBytes) bytes, or all of them together over \(limits.maxAncillaryBytes) bytes, once decompressed"
+      )
     }
     try check(status, encoding: false)
     return RasterImage(width: width, height: height, pixels: pixels)
@@ -248,18 +251,22 @@ public struct PNGDecodeLimits: Hashable, Sendable {
         Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
         | Int(bytes[offset + 3])
       let type = bytes[(offset + 4)..<(offset + 8)]
-      let name = String(type.map { ($0 | 0x20) >= 97 && ($0 | 0x20) <= 122 ? Character(UnicodeScalar($0)) : "?" })
+      let name = String(
+        type.map { ($0 | 0x20) >= 97 && ($0 | 0x20) <= 122 ? Character(UnicodeScalar($0)) : "?" })
       if name == "IEND" { return }
       // Bit 5 of the first letter (lower case) marks an ancillary chunk.
       if type.first.map({ $0 & 0x20 != 0 }) == true {
         if length > maxChunkBytes {
           throw .pngOverLimit(
-            reason: "its \(name) chunk is \(length) bytes, over the limit of \(maxChunkBytes) bytes for one ancillary chunk")
+            reason:
+              "its \(name) chunk is \(length) bytes, over the limit of \(maxChunkBytes) bytes for one ancillary chunk"
+          )
         }
         total += length
         if total > maxAncillaryBytes {
           throw .pngOverLimit(
-            reason: "its ancillary chunks hold over \(maxAncillaryBytes) bytes together (the limit)")
+            reason: "its ancillary chunks hold over \(maxAncillaryBytes) bytes together (the limit)"
+          )
         }
       }
       offset += 12 + length
@@ -270,11 +277,14 @@ public struct PNGDecodeLimits: Hashable, Sendable {
   func check(width: Int, height: Int) throws(GraphicsError) {
     if width > maxSide || height > maxSide {
       throw .pngOverLimit(
-        reason: "the image is \(width)×\(height) pixels, over the limit of \(maxSide) pixels a side")
+        reason: "the image is \(width)×\(height) pixels, over the limit of \(maxSide) pixels a side"
+      )
     }
     if width * height > maxPixels {
       throw .pngOverLimit(
-        reason: "the image is \(width)×\(height) = \(width * height) pixels, over the limit of \(maxPixels) pixels (\(maxPixels * 4 / (1 << 20)) MiB decoded)")
+        reason:
+          "the image is \(width)×\(height) = \(width * height) pixels, over the limit of \(maxPixels) pixels (\(maxPixels * 4 / (1 << 20)) MiB decoded)"
+      )
     }
   }
 }

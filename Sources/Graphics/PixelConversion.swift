@@ -42,9 +42,12 @@ enum PixelConversion {
   }
 
   /// A new ARGB32 image surface (premultiplied) holding the straight-alpha pixels of `image`.
-  static func argb32Surface(of image: RasterImage, stage: String) throws(GraphicsError) -> CairoSurface {
+  static func argb32Surface(of image: RasterImage, stage: String) throws(GraphicsError)
+    -> CairoSurface
+  {
     let surface = try CairoSurface(
-      taking: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(image.width), Int32(image.height)),
+      taking: cairo_image_surface_create(
+        CAIRO_FORMAT_ARGB32, Int32(image.width), Int32(image.height)),
       stage: stage)
     cairo_surface_flush(surface.handle)
     guard let data = cairo_image_surface_get_data(surface.handle) else {
@@ -58,7 +61,8 @@ enum PixelConversion {
           let i = (y * image.width + x) * 4
           let alpha = UInt32(pixels[i + 3])
           func premultiplied(_ value: UInt8) -> UInt32 { (UInt32(value) * alpha + 127) / 255 }
-          row[x] = alpha << 24 | premultiplied(pixels[i]) << 16 | premultiplied(pixels[i + 1]) << 8
+          row[x] =
+            alpha << 24 | premultiplied(pixels[i]) << 16 | premultiplied(pixels[i + 1]) << 8
             | premultiplied(pixels[i + 2])
         }
       }
@@ -70,7 +74,8 @@ enum PixelConversion {
   /// Whether every pixel of the bitmap has alpha 255.
   static func isOpaque(_ bitmap: ARGB32Bitmap) -> Bool {
     for y in 0..<bitmap.height {
-      let row = UnsafeRawPointer(bitmap.data + y * bitmap.stride).assumingMemoryBound(to: UInt32.self)
+      let row = UnsafeRawPointer(bitmap.data + y * bitmap.stride).assumingMemoryBound(
+        to: UInt32.self)
       var all: UInt32 = 0xFF00_0000
       for x in 0..<bitmap.width { all &= row[x] }
       if all & 0xFF00_0000 != 0xFF00_0000 { return false }
@@ -80,7 +85,9 @@ enum PixelConversion {
 
   /// Converts one row of opaque native-endian ARGB words to R, G, B bytes.
   @inline(__always)
-  static func opaqueRGB(row: UnsafePointer<UInt32>, count: Int, into out: UnsafeMutablePointer<UInt8>) {
+  static func opaqueRGB(
+    row: UnsafePointer<UInt32>, count: Int, into out: UnsafeMutablePointer<UInt8>
+  ) {
     for x in 0..<count {
       let word = row[x]
       out[x * 3] = UInt8(truncatingIfNeeded: word >> 16)

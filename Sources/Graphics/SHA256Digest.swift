@@ -29,13 +29,17 @@ public enum SHA256Digest {
   /// ``SafeInput/UserFile`` (memory stays bounded whatever the file's size): only a regular file,
   /// at most `kind.maximumBytes`, opened without blocking (a FIFO never hangs, a device is refused).
   /// - Throws: `UserFileError` naming the file and the problem.
-  public static func hex(ofUserFile path: String, kind: UserFileKind) throws(UserFileError) -> String {
+  public static func hex(ofUserFile path: String, kind: UserFileKind) throws(UserFileError)
+    -> String
+  {
     guard let context = EVP_MD_CTX_new() else {
-      throw UserFileError(path: path, kind: kind, problem: .unreadable(reason: "libcrypto has no digest context"))
+      throw UserFileError(
+        path: path, kind: kind, problem: .unreadable(reason: "libcrypto has no digest context"))
     }
     defer { EVP_MD_CTX_free(context) }
     guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
-      throw UserFileError(path: path, kind: kind, problem: .unreadable(reason: "libcrypto refused SHA-256"))
+      throw UserFileError(
+        path: path, kind: kind, problem: .unreadable(reason: "libcrypto refused SHA-256"))
     }
     var updated = true
     try UserFile.read(path, kind: kind, chunkSize: 1 << 20) { chunk in
@@ -43,9 +47,14 @@ public enum SHA256Digest {
     }
     var digest = [UInt8](repeating: 0, count: 32)
     var length: UInt32 = 0
-    let finished = updated && digest.withUnsafeMutableBufferPointer { EVP_DigestFinal_ex(context, $0.baseAddress, &length) == 1 }
+    let finished =
+      updated
+      && digest.withUnsafeMutableBufferPointer {
+        EVP_DigestFinal_ex(context, $0.baseAddress, &length) == 1
+      }
     guard finished, length == 32 else {
-      throw UserFileError(path: path, kind: kind, problem: .unreadable(reason: "libcrypto failed to hash it"))
+      throw UserFileError(
+        path: path, kind: kind, problem: .unreadable(reason: "libcrypto failed to hash it"))
     }
     return Hex.string(digest)
   }

@@ -36,7 +36,8 @@ enum SVGIconPolicy {
       var cursor = skipSpace(text, from)
       guard cursor < text.count, text[cursor] == UInt8(ascii: "=") else { continue }
       cursor = skipSpace(text, cursor + 1)
-      guard cursor < text.count, text[cursor] == UInt8(ascii: "\"") || text[cursor] == UInt8(ascii: "'")
+      guard cursor < text.count,
+        text[cursor] == UInt8(ascii: "\"") || text[cursor] == UInt8(ascii: "'")
       else { continue }
       let value = skipSpace(text, cursor + 1)
       if value >= text.count || text[value] != UInt8(ascii: "#") {
@@ -47,7 +48,9 @@ enum SVGIconPolicy {
     while let index = find(Array("url(".utf8), in: text, from: from) {
       from = index + 4
       var cursor = skipSpace(text, from)
-      if cursor < text.count, text[cursor] == UInt8(ascii: "\"") || text[cursor] == UInt8(ascii: "'") {
+      if cursor < text.count,
+        text[cursor] == UInt8(ascii: "\"") || text[cursor] == UInt8(ascii: "'")
+      {
         cursor = skipSpace(text, cursor + 1)
       }
       if cursor >= text.count || text[cursor] != UInt8(ascii: "#") {
@@ -76,7 +79,9 @@ enum SVGIconPolicy {
         if matches(doctype, at: index) {
           var end = index + doctype.count
           while end < bytes.count, bytes[end] != UInt8(ascii: ">") {
-            if bytes[end] == UInt8(ascii: "[") { return "a DOCTYPE internal subset (<!DOCTYPE … [)" }
+            if bytes[end] == UInt8(ascii: "[") {
+              return "a DOCTYPE internal subset (<!DOCTYPE … [)"
+            }
             end += 1
           }
           index = end
@@ -104,7 +109,8 @@ enum SVGIconPolicy {
     while index < bytes.count {
       let byte = bytes[index]
       guard byte == UInt8(ascii: "&"),
-        let semicolon = bytes[(index + 1)..<min(bytes.count, index + 12)].firstIndex(of: UInt8(ascii: ";"))
+        let semicolon = bytes[(index + 1)..<min(bytes.count, index + 12)].firstIndex(
+          of: UInt8(ascii: ";"))
       else {
         out.append(byte < 0x80 ? lower(byte) : 0x80)
         origins.append(UInt32(truncatingIfNeeded: index))
@@ -163,7 +169,9 @@ enum SVGIconPolicy {
   /// printable ASCII shown as `?`.
   private static func excerpt(_ bytes: [UInt8], from index: Int) -> String {
     let end = min(bytes.count, index + quotedLength)
-    let shown = bytes[index..<end].map { $0 >= 0x20 && $0 < 0x7F ? Character(UnicodeScalar($0)) : "?" }
+    let shown = bytes[index..<end].map {
+      $0 >= 0x20 && $0 < 0x7F ? Character(UnicodeScalar($0)) : "?"
+    }
     return String(shown) + (end < bytes.count ? "…" : "")
   }
 }

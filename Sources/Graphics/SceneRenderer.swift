@@ -110,9 +110,11 @@ public final class SceneRenderer {
     let sink = ByteSink()
     try withExtendedLifetime(sink) { () throws(GraphicsError) in
       let surface = try CairoSurface(
-        taking: cairo_pdf_surface_create_for_stream(ByteSink.write, sink.closure, first.width, first.height),
+        taking: cairo_pdf_surface_create_for_stream(
+          ByteSink.write, sink.closure, first.width, first.height),
         stage: "creating the PDF document")
-      cairo_pdf_surface_set_metadata(surface.handle, CAIRO_PDF_METADATA_CREATE_DATE, Self.pdfCreationDate)
+      cairo_pdf_surface_set_metadata(
+        surface.handle, CAIRO_PDF_METADATA_CREATE_DATE, Self.pdfCreationDate)
       do {
         let context = try CairoContext(surface: surface)
         for (index, page) in pages.enumerated() {
@@ -190,9 +192,13 @@ public final class SceneRenderer {
 
   /// Draws a picture's bitmap stretched over its rect; pixel for pixel (nearest neighbour) when
   /// one bitmap pixel is one device pixel, so a bitmap drawn at its own scale keeps its bytes.
-  private func draw(_ picture: ScenePicture, on context: CairoContext, stage: String) throws(GraphicsError) {
+  private func draw(_ picture: ScenePicture, on context: CairoContext, stage: String)
+    throws(GraphicsError)
+  {
     let image = try PNGCodec.decode(picture.png)
-    guard image.width > 0, image.height > 0, picture.rect.width > 0, picture.rect.height > 0 else { return }
+    guard image.width > 0, image.height > 0, picture.rect.width > 0, picture.rect.height > 0 else {
+      return
+    }
     let surface = try PixelConversion.argb32Surface(of: image, stage: stage)
     let cr = context.handle
     cairo_save(cr)
@@ -201,10 +207,13 @@ public final class SceneRenderer {
     var deviceHeight = picture.rect.height
     cairo_user_to_device_distance(cr, &deviceWidth, &deviceHeight)
     cairo_translate(cr, picture.rect.x, picture.rect.y)
-    cairo_scale(cr, picture.rect.width / Double(image.width), picture.rect.height / Double(image.height))
+    cairo_scale(
+      cr, picture.rect.width / Double(image.width), picture.rect.height / Double(image.height))
     cairo_set_source_surface(cr, surface.handle, 0, 0)
     if let pattern = cairo_get_source(cr) {
-      let exact = abs(deviceWidth - Double(image.width)) < 1e-6 && abs(deviceHeight - Double(image.height)) < 1e-6
+      let exact =
+        abs(deviceWidth - Double(image.width)) < 1e-6
+        && abs(deviceHeight - Double(image.height)) < 1e-6
       cairo_pattern_set_filter(pattern, exact ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD)
       cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
     }
@@ -215,7 +224,8 @@ public final class SceneRenderer {
 
   /// Fills an outline with `tint`, its view box fitted into `rect` (aspect kept, centred),
   /// each path with its own fill rule. Cairo keeps it a vector in SVG and PDF.
-  private func fill(_ outline: VectorOutline, in rect: Rect, tint: RGBAColor, on cr: OpaquePointer) {
+  private func fill(_ outline: VectorOutline, in rect: Rect, tint: RGBAColor, on cr: OpaquePointer)
+  {
     let box = outline.viewBox
     let scaleX = rect.width / box.width
     let scaleY = rect.height / box.height

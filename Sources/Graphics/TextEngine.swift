@@ -88,7 +88,9 @@ public struct FontMetrics: Hashable, Sendable {
   public var underlineThickness: Double
 
   /// Creates font metrics.
-  public init(ascent: Double, descent: Double, underlinePosition: Double, underlineThickness: Double) {
+  public init(
+    ascent: Double, descent: Double, underlinePosition: Double, underlineThickness: Double
+  ) {
     self.ascent = ascent
     self.descent = descent
     self.underlinePosition = underlinePosition
@@ -169,7 +171,8 @@ struct TextLayout {
     /// 4096 bytes (short enough that a slice's width cannot overflow Pango's 32-bit units at
     /// the largest font size the themes allow, 200 px with letter spacing ±100 px), 64
     /// paragraphs, 256 characters.
-    static let standard = Limits(maxPieceBytes: 4096, maxParagraphsPerPiece: 64, seamCharacters: 256)
+    static let standard = Limits(
+      maxPieceBytes: 4096, maxParagraphsPerPiece: 64, seamCharacters: 256)
     /// One PangoLayout whatever the text, as Pango alone would do (tests compare with it).
     static let unbounded = Limits(
       maxPieceBytes: Int.max / 2, maxParagraphsPerPiece: Int.max, seamCharacters: Int.max / 2)
@@ -293,7 +296,8 @@ struct TextLayout {
         while start < end {
           var sliceEnd = end
           if end - start > limits.maxPieceBytes {
-            sliceEnd = Self.characterBoundary(in: bytes, atOrBefore: start + limits.maxPieceBytes, after: start)
+            sliceEnd = Self.characterBoundary(
+              in: bytes, atOrBefore: start + limits.maxPieceBytes, after: start)
           }
           var piece = builder.piece(
             start..<sliceEnd, top: top, droppingLast: sliceEnd == end && endsWithSeparator)
@@ -337,7 +341,8 @@ struct TextLayout {
       case 0x0D:
         let next = index + 1 < bytes.count && bytes[index + 1] == 0x0A ? index + 2 : index + 1
         return (index, next)
-      case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && bytes[index + 2] == 0xA9:
+      case 0xE2
+      where index + 2 < bytes.count && bytes[index + 1] == 0x80 && bytes[index + 2] == 0xA9:
         return (index, index + 3)
       default: index += 1
       }
@@ -375,8 +380,10 @@ struct TextLayout {
       }
     }
     return TextMetrics(
-      width: Double(widest) / Double(PANGO_SCALE), height: Double(height) / Double(PANGO_SCALE), lineCount: lineCount,
-      firstBaseline: points(baseline ?? 0) + baselineShift, missingCharacters: characters(at: unknown))
+      width: Double(widest) / Double(PANGO_SCALE), height: Double(height) / Double(PANGO_SCALE),
+      lineCount: lineCount,
+      firstBaseline: points(baseline ?? 0) + baselineShift,
+      missingCharacters: characters(at: unknown))
   }
 
   /// Calls `body` with each kept line of `piece` and its iterator, in order.
@@ -425,7 +432,9 @@ struct TextLayout {
               UnsafeMutableRawPointer(font).assumingMemoryBound(to: PangoFcFont.self))
           else { continue }
           var file: UnsafeMutablePointer<FcChar8>?
-          guard FcPatternGetString(pattern, FC_FILE, 0, &file) == FcResultMatch, let file else { continue }
+          guard FcPatternGetString(pattern, FC_FILE, 0, &file) == FcResultMatch, let file else {
+            continue
+          }
           let url = URL(fileURLWithPath: String(cString: file))
           if !files.contains(url) { files.append(url) }
         }
@@ -521,7 +530,8 @@ struct TextLayout {
   /// that changes font keeps one straight underline. The underline never touches the glyphs that
   /// sit on the baseline (a round letter's overshoot included): see ``UnderlinePlacement``.
   private func drawUnderlines(of piece: Piece, on canvas: OpaquePointer, x: Double, y: Double) {
-    guard !underlines.isEmpty, piece.keptLines > 0, let iterator = pango_layout_get_iter(piece.handle)
+    guard !underlines.isEmpty, piece.keptLines > 0,
+      let iterator = pango_layout_get_iter(piece.handle)
     else { return }
     defer { pango_layout_iter_free(iterator) }
     let bitmap = cairo_surface_get_type(cairo_get_target(canvas)) == CAIRO_SURFACE_TYPE_IMAGE
@@ -538,7 +548,8 @@ struct TextLayout {
         for segment in segments {
           cairo_save(canvas)
           cairo_rectangle(
-            canvas, x + points(segment.start), top, points(segment.end - segment.start), bottom - top)
+            canvas, x + points(segment.start), top, points(segment.end - segment.start),
+            bottom - top)
           setSource(canvas, segment.color)
           cairo_fill(canvas)
           cairo_restore(canvas)
@@ -576,7 +587,8 @@ struct TextLayout {
         if let last = segments.last, last.end == glyphX, last.color == underline.color {
           segments[segments.count - 1].end = glyphX + width
         } else {
-          segments.append(UnderlineSegment(start: glyphX, end: glyphX + width, color: underline.color))
+          segments.append(
+            UnderlineSegment(start: glyphX, end: glyphX + width, color: underline.color))
         }
         guard let font, info.glyph != PANGO_GLYPH_EMPTY else { continue }
         var ink = PangoRectangle()
@@ -674,7 +686,9 @@ struct TextLayout {
           pango_layout_set_text(handle, "", 0)
           return
         }
-        UnsafeRawPointer(base + range.lowerBound).withMemoryRebound(to: CChar.self, capacity: range.count) {
+        UnsafeRawPointer(base + range.lowerBound).withMemoryRebound(
+          to: CChar.self, capacity: range.count
+        ) {
           pango_layout_set_text(handle, $0, Int32(range.count))
         }
       }
@@ -693,7 +707,8 @@ struct TextLayout {
         }
         let whole = Int(UInt32.max)  // PANGO_ATTR_INDEX_TO_TEXT_END
         add(
-          pango_attr_line_height_new_absolute(pangoUnits(appearance.lineHeight)), from: 0, to: whole)
+          pango_attr_line_height_new_absolute(pangoUnits(appearance.lineHeight)), from: 0, to: whole
+        )
         add(pango_attr_letter_spacing_new(pangoUnits(appearance.letterSpacing)), from: 0, to: whole)
         if let language { add(pango_attr_language_new(language), from: 0, to: whole) }
         for (spanRange, span) in styledSpans(overlapping: range) {
@@ -735,12 +750,18 @@ struct TextLayout {
     }
 
     /// The styled spans that overlap `range` (binary search: spans are in order and disjoint).
-    private func styledSpans(overlapping range: Range<Int>) -> ArraySlice<(range: Range<Int>, span: TextSpan)> {
+    private func styledSpans(overlapping range: Range<Int>) -> ArraySlice<
+      (range: Range<Int>, span: TextSpan)
+    > {
       var low = 0
       var high = styled.count
       while low < high {
         let middle = (low + high) / 2
-        if styled[middle].range.upperBound <= range.lowerBound { low = middle + 1 } else { high = middle }
+        if styled[middle].range.upperBound <= range.lowerBound {
+          low = middle + 1
+        } else {
+          high = middle
+        }
       }
       var end = low
       while end < styled.count, styled[end].range.lowerBound < range.upperBound { end += 1 }
@@ -767,7 +788,9 @@ struct TextLayout {
       var attributes = [PangoLogAttr](repeating: PangoLogAttr(), count: count + 1)
       bytes.withUnsafeBufferPointer { buffer in
         guard let base = buffer.baseAddress else { return }
-        UnsafeRawPointer(base + range.lowerBound).withMemoryRebound(to: CChar.self, capacity: range.count) {
+        UnsafeRawPointer(base + range.lowerBound).withMemoryRebound(
+          to: CChar.self, capacity: range.count
+        ) {
           pango_get_log_attrs(
             $0, Int32(range.count), text.direction == .rtl ? 1 : 0, language, &attributes,
             Int32(count + 1))

@@ -9,16 +9,19 @@ public struct CommonMarkParser: InlineMarkdownParsing {
 
   /// Parses `markdown` into rich text.
   /// - Throws: `BulletListError` at `itemPath.markdown` for a construct that is not allowed.
-  public func parseInline(_ markdown: String, itemPath: String) throws(BulletListError) -> RichText {
+  public func parseInline(_ markdown: String, itemPath: String) throws(BulletListError) -> RichText
+  {
     let path = itemPath + ".markdown"
     let bytes = Array(markdown.utf8)
-    guard let document = bytes.withUnsafeBufferPointer({ buffer in
-      buffer.baseAddress.map { base in
-        base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-          cmark_parse_document($0, buffer.count, CMARK_OPT_DEFAULT)
-        }
-      } ?? cmark_parse_document("", 0, CMARK_OPT_DEFAULT)
-    }) else {
+    guard
+      let document = bytes.withUnsafeBufferPointer({ buffer in
+        buffer.baseAddress.map { base in
+          base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+            cmark_parse_document($0, buffer.count, CMARK_OPT_DEFAULT)
+          }
+        } ?? cmark_parse_document("", 0, CMARK_OPT_DEFAULT)
+      })
+    else {
       throw BulletListError(path: path, message: "libcmark could not parse the Markdown")
     }
     defer { cmark_node_free(document) }
@@ -35,7 +38,8 @@ public struct CommonMarkParser: InlineMarkdownParsing {
     guard paragraphs == 1, let paragraph = cmark_node_first_child(document) else {
       throw BulletListError(
         path: path,
-        message: paragraphs == 0 ? "the Markdown label is empty" : "a label is one paragraph; found \(paragraphs)")
+        message: paragraphs == 0
+          ? "the Markdown label is empty" : "a label is one paragraph; found \(paragraphs)")
     }
     var runs: [RichText.Run] = []
     try collect(paragraph, strong: false, emphasis: false, link: nil, into: &runs, path: path)
@@ -54,7 +58,9 @@ public struct CommonMarkParser: InlineMarkdownParsing {
       var emphasis: Bool
       var link: String?
     }
-    var stack = [Level(next: cmark_node_first_child(parent), strong: strong, emphasis: emphasis, link: link)]
+    var stack = [
+      Level(next: cmark_node_first_child(parent), strong: strong, emphasis: emphasis, link: link)
+    ]
     while let level = stack.last {
       guard let node = level.next else {
         stack.removeLast()
@@ -64,16 +70,27 @@ public struct CommonMarkParser: InlineMarkdownParsing {
       switch cmark_node_get_type(node) {
       case CMARK_NODE_TEXT:
         let text = cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
-        runs.append(RichText.Run(text, isStrong: level.strong, isEmphasis: level.emphasis, link: level.link))
+        runs.append(
+          RichText.Run(text, isStrong: level.strong, isEmphasis: level.emphasis, link: level.link))
       case CMARK_NODE_SOFTBREAK:
-        runs.append(RichText.Run(" ", isStrong: level.strong, isEmphasis: level.emphasis, link: level.link))
+        runs.append(
+          RichText.Run(" ", isStrong: level.strong, isEmphasis: level.emphasis, link: level.link))
       case CMARK_NODE_STRONG:
-        stack.append(Level(next: cmark_node_first_child(node), strong: true, emphasis: level.emphasis, link: level.link))
+        stack.append(
+          Level(
+            next: cmark_node_first_child(node), strong: true, emphasis: level.emphasis,
+            link: level.link))
       case CMARK_NODE_EMPH:
-        stack.append(Level(next: cmark_node_first_child(node), strong: level.strong, emphasis: true, link: level.link))
+        stack.append(
+          Level(
+            next: cmark_node_first_child(node), strong: level.strong, emphasis: true,
+            link: level.link))
       case CMARK_NODE_LINK:
         let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
-        stack.append(Level(next: cmark_node_first_child(node), strong: level.strong, emphasis: level.emphasis, link: url))
+        stack.append(
+          Level(
+            next: cmark_node_first_child(node), strong: level.strong, emphasis: level.emphasis,
+            link: url))
       default:
         throw notAllowed(node, path: path)
       }

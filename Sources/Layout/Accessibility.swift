@@ -47,7 +47,8 @@ public struct AccessibilityText: Sendable {
       let chain = row.ancestors.map {
         OrderedMarker.prefix(level: $0.level, index: $0.index, alphabet: alphabet)
       }.joined()
-      parts.append(chain + OrderedMarker.prefix(level: row.level, index: row.index, alphabet: alphabet))
+      parts.append(
+        chain + OrderedMarker.prefix(level: row.level, index: row.index, alphabet: alphabet))
       parts.append(row.label.plainText)
     case .unordered, .bare:
       parts.append(row.label.plainText)

@@ -30,7 +30,8 @@ public struct LayoutOptions: Hashable, Sendable {
   /// Creates options; the defaults draw a 360-pt wide, left-to-right, English list with the
   /// iOS rules.
   public init(
-    width: Double = CanvasWidth.standard, background: BackgroundOption = .theme, locale: String? = nil,
+    width: Double = CanvasWidth.standard, background: BackgroundOption = .theme,
+    locale: String? = nil,
     direction: LayoutDirection? = nil, textStyleOverride: TextStyle? = nil,
     platform: Platform = .ios
   ) {
@@ -83,9 +84,11 @@ public enum LayoutError: Error, Hashable, Sendable, CustomStringConvertible {
     case .invalidWidth(let width):
       return "the canvas width must be a positive number of points, got \(width)"
     case .canvasTooNarrow(let path, let width, let labelStart):
-      return "\(path): the canvas (\(width) pt) is too narrow for a label starting at \(labelStart) pt"
+      return
+        "\(path): the canvas (\(width) pt) is too narrow for a label starting at \(labelStart) pt"
     case .valueOutOfRange(let theme, let value, let number, let range):
-      return "theme \(theme): \(value) \(TokenRange.format(number)) px is out of range: the renderer needs \(range)"
+      return
+        "theme \(theme): \(value) \(TokenRange.format(number)) px is out of range: the renderer needs \(range)"
     }
   }
 }

@@ -54,15 +54,18 @@ public struct ListLayout {
       let style = rowStyle(row, frame: frame)
       try checkRanges(style, textStyle: row.textStyle)
       let marker = markerColumn(row, style: style, frame: frame)
-      let label = try self.label(row, marker: marker, style: style, frame: frame, warnings: &warnings)
+      let label = try self.label(
+        row, marker: marker, style: style, frame: frame, warnings: &warnings)
       let placed = place(row, marker: marker, label: label, style: style, top: y, frame: frame)
       sceneRows.append(placed.row)
       y = placed.bottom
     }
     let scene = Scene(
-      width: options.width, height: y, direction: frame.direction, theme: theme.name, mode: theme.mode,
+      width: options.width, height: y, direction: frame.direction, theme: theme.name,
+      mode: theme.mode,
       platform: frame.platform,
-      background: options.background == .theme ? theme.colors.backgroundPrimary : nil, rows: sceneRows)
+      background: options.background == .theme ? theme.colors.backgroundPrimary : nil,
+      rows: sceneRows)
     return LayoutResult(scene: scene, warnings: warnings)
   }
 
@@ -99,15 +102,20 @@ public struct ListLayout {
   func checkRanges(_ style: RowStyle, textStyle: TextStyle) throws(LayoutError) {
     let (metrics, typography) = (style.metrics, style.typography)
     let values: [(String, Double, TokenRange)] = [
-      ("font size", typography.fontSize, .fontSize), ("line height", typography.lineHeight, .lineHeight),
+      ("font size", typography.fontSize, .fontSize),
+      ("line height", typography.lineHeight, .lineHeight),
       ("letter spacing", typography.letterSpacing, .letterSpacing),
-      ("column gap", metrics.columnGap, .spacing), ("padding block", metrics.paddingBlock, .spacing),
-      ("bullet container", metrics.bulletBoxWidth, .spacing), ("icon size", metrics.iconSize, .spacing),
-      ("label max width", metrics.labelMaxWidth, .labelWidth), ("padding inline", style.indent, .spacing),
+      ("column gap", metrics.columnGap, .spacing),
+      ("padding block", metrics.paddingBlock, .spacing),
+      ("bullet container", metrics.bulletBoxWidth, .spacing),
+      ("icon size", metrics.iconSize, .spacing),
+      ("label max width", metrics.labelMaxWidth, .labelWidth),
+      ("padding inline", style.indent, .spacing),
     ]
     for (name, value, range) in values where !range.contains(value) {
       throw .valueOutOfRange(
-        theme: "\(theme.name.rawValue)-\(theme.mode.rawValue)", value: "\(textStyle.tokenName) \(name)",
+        theme: "\(theme.name.rawValue)-\(theme.mode.rawValue)",
+        value: "\(textStyle.tokenName) \(name)",
         number: value, range: range)
     }
   }
@@ -166,7 +174,8 @@ public struct ListLayout {
     case .ordered:
       column.kind = .ordered
       let text = OrderedMarker.prefix(level: row.level, index: row.index, alphabet: frame.alphabet)
-      let styled = StyledText(spans: [TextSpan(text)], appearance: style.appearance, direction: frame.direction)
+      let styled = StyledText(
+        spans: [TextSpan(text)], appearance: style.appearance, direction: frame.direction)
       let measured = measurer.measure(styled, wrapWidth: nil)
       column.prefix = text
       column.prefixText = (styled, measured.width)
@@ -194,7 +203,8 @@ public struct ListLayout {
   /// Step 3: the label after the marker box and the column gap, wrapped at min(available, the
   /// theme's maximum label width), measured; characters no font has are reported as a warning.
   func label(
-    _ row: ResolvedRow, marker: MarkerColumn, style: RowStyle, frame: Frame, warnings: inout [String]
+    _ row: ResolvedRow, marker: MarkerColumn, style: RowStyle, frame: Frame,
+    warnings: inout [String]
   ) throws(LayoutError) -> PlacedLabel {
     let start = style.indent + marker.boxWidth + style.metrics.columnGap
     let available = frame.width - start
@@ -203,16 +213,20 @@ public struct ListLayout {
     }
     let wrapWidth = min(available, style.metrics.labelMaxWidth)
     let content = StyledText(
-      spans: spans(for: row.label, typography: style.typography, path: row.path, warnings: &warnings),
+      spans: spans(
+        for: row.label, typography: style.typography, path: row.path, warnings: &warnings),
       appearance: style.appearance, direction: frame.direction)
     let metrics = measurer.measure(content, wrapWidth: wrapWidth)
     if !metrics.missingCharacters.isEmpty {
       let listed = metrics.missingCharacters.prefix(5).map { character in
-        let codes = character.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }
+        let codes = character.unicodeScalars.map {
+          "U+" + String($0.value, radix: 16, uppercase: true)
+        }
         return "\(character) (\(codes.joined(separator: " ")))"
       }
       warnings.append(
-        "\(row.path): no font of the \(theme.name.displayName) theme has \(listed.joined(separator: ", "))\(metrics.missingCharacters.count > 5 ? " and more" : ""); drawn as boxes")
+        "\(row.path): no font of the \(theme.name.displayName) theme has \(listed.joined(separator: ", "))\(metrics.missingCharacters.count > 5 ? " and more" : ""); drawn as boxes"
+      )
     }
     return PlacedLabel(start: start, wrapWidth: wrapWidth, content: content, metrics: metrics)
   }
@@ -221,7 +235,8 @@ public struct ListLayout {
   /// line box. On Android a marker taller than that line makes the box as tall as the marker,
   /// and the label is centred on the row. Returns the row and the bottom of its padding.
   func place(
-    _ row: ResolvedRow, marker: MarkerColumn, label: PlacedLabel, style: RowStyle, top rowTop: Double,
+    _ row: ResolvedRow, marker: MarkerColumn, label: PlacedLabel, style: RowStyle,
+    top rowTop: Double,
     frame: Frame
   ) -> (row: SceneRow, bottom: Double) {
     let top = rowTop + style.metrics.paddingBlock
@@ -233,12 +248,14 @@ public struct ListLayout {
     let labelTop = top + (contentHeight - measured.height) / 2
 
     let markerRect = Rect(
-      x: frame.x(style.indent, width: marker.boxWidth), y: top, width: marker.boxWidth, height: boxHeight)
+      x: frame.x(style.indent, width: marker.boxWidth), y: top, width: marker.boxWidth,
+      height: boxHeight)
     var iconRect: Rect?
     if marker.glyph != nil {
       let size = style.metrics.iconSize
       iconRect = Rect(
-        x: frame.x(style.indent + marker.boxWidth - size, width: size), y: top + (boxHeight - size) / 2,
+        x: frame.x(style.indent + marker.boxWidth - size, width: size),
+        y: top + (boxHeight - size) / 2,
         width: size, height: size)
     }
     // The prefix hugs the end side of the box. Its paragraph gets one point of slack so that
@@ -255,7 +272,8 @@ public struct ListLayout {
       x: frame.x(label.start, width: measured.width), y: labelTop, width: measured.width,
       height: measured.height)
     let text = SceneText(
-      origin: Point(x: frame.x(label.start, width: label.wrapWidth), y: labelTop), wrapWidth: label.wrapWidth,
+      origin: Point(x: frame.x(label.start, width: label.wrapWidth), y: labelTop),
+      wrapWidth: label.wrapWidth,
       alignment: frame.direction == .ltr ? .left : .right, content: label.content)
     let sceneRow = SceneRow(
       path: row.path, level: row.level,
@@ -279,7 +297,8 @@ public struct ListLayout {
     case .rich(let rich):
       if rich.hasEmphasis && !theme.allowsItalic {
         warnings.append(
-          "\(path): the \(theme.name.displayName) brand does not allow italic; emphasis is drawn upright")
+          "\(path): the \(theme.name.displayName) brand does not allow italic; emphasis is drawn upright"
+        )
       }
       let link = theme.colors.linkEnabled
       return rich.runs.map { run in

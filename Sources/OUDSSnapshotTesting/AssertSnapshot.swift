@@ -28,7 +28,8 @@ public struct SnapshotTestSettings: Sendable {
   /// Creates settings; every default follows the environment.
   public init(
     directory: URL? = nil, themesDirectory: URL? = nil, brandFontDirectory: URL? = nil,
-    record: SnapshotRecordMode? = nil, artifactsDirectory: URL? = nil, diffOptions: DiffOptions = DiffOptions()
+    record: SnapshotRecordMode? = nil, artifactsDirectory: URL? = nil,
+    diffOptions: DiffOptions = DiffOptions()
   ) {
     self.directory = directory
     self.themesDirectory = themesDirectory
@@ -59,10 +60,12 @@ public func assertSnapshot(
   of list: OUDSBulletList, theme: ThemeName, mode: ColorMode, named name: String,
   variant: String? = nil, options: LayoutOptions = LayoutOptions(), scale: Int = 2,
   settings: SnapshotTestSettings = SnapshotTestSettings(),
-  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+  column: UInt = #column
 ) {
   let message = verifySnapshot(
-    of: list, theme: theme, mode: mode, named: name, variant: variant, options: options, scale: scale,
+    of: list, theme: theme, mode: mode, named: name, variant: variant, options: options,
+    scale: scale,
     settings: settings, filePath: "\(filePath)")
   guard let message else { return }
   if Test.current != nil {
@@ -101,7 +104,8 @@ public func verifySnapshot(
     .appendingPathComponent(testFile.deletingPathExtension().lastPathComponent)
   let reference = SnapshotReference(
     caseName: name,
-    variant: SnapshotVariant(theme: theme, mode: mode, scale: scale, suffix: variant, options: options),
+    variant: SnapshotVariant(
+      theme: theme, mode: mode, scale: scale, suffix: variant, options: options),
     list: list)
 
   let outcome: SnapshotOutcome
@@ -110,7 +114,8 @@ public func verifySnapshot(
       themes: settings.themesDirectory, fonts: settings.brandFontDirectory
     ) { renderer in
       SnapshotEngine.record(
-        reference, in: directory, renderer: renderer, mode: recordMode, options: settings.diffOptions,
+        reference, in: directory, renderer: renderer, mode: recordMode,
+        options: settings.diffOptions,
         sourceDirectory: testFile.deletingLastPathComponent(), checkExisting: true)
     }
   } catch {
@@ -120,26 +125,34 @@ public func verifySnapshot(
   case .passed, .skipped:
     return nil
   case .recorded:
-    return "\(reference.id): recorded a new reference in \(directory.path) (\(outcome.message ?? "")); "
+    return
+      "\(reference.id): recorded a new reference in \(directory.path) (\(outcome.message ?? "")); "
       + "record mode \(recordMode): re-run the test to verify it"
   case .changed, .missing, .error:
     let artifacts =
       settings.artifactsDirectory
-      ?? URL(fileURLWithPath: environment["OUDS_SNAPSHOT_ARTIFACTS"] ?? SnapshotArtifacts.defaultDirectory)
+      ?? URL(
+        fileURLWithPath: environment["OUDS_SNAPSHOT_ARTIFACTS"]
+          ?? SnapshotArtifacts.defaultDirectory)
     var text = "\(reference.id): \(outcome.reason)"
     if outcome.status == .missing && recordMode == .never {
-      text += " [record mode never\(SnapshotRecordMode.isCI(environment) ? " because CI is set" : ""); set \(SnapshotRecordMode.environmentVariable)=missing to record]"
+      text +=
+        " [record mode never\(SnapshotRecordMode.isCI(environment) ? " because CI is set" : ""); set \(SnapshotRecordMode.environmentVariable)=missing to record]"
     }
     if !outcome.layoutDiff.isEmpty {
-      text += "\n" + outcome.layoutDiff.prefix(SnapshotSummary.maxLayoutLines).joined(separator: "\n")
+      text +=
+        "\n" + outcome.layoutDiff.prefix(SnapshotSummary.maxLayoutLines).joined(separator: "\n")
     }
     do {
       // Artifacts never replace the references, the test file or the list's icons.
       let inputs = InputFiles(
-        [reference.imagePath, reference.layoutPath].map { directory.appendingPathComponent($0).path }
+        [reference.imagePath, reference.layoutPath].map {
+          directory.appendingPathComponent($0).path
+        }
           + [filePath] + list.iconFiles)
       try SnapshotArtifacts.writeOne(outcome, to: artifacts, protecting: inputs)
-      text += "\nartifacts: \(artifacts.appendingPathComponent(SnapshotArtifacts.folder(for: reference)).path)"
+      text +=
+        "\nartifacts: \(artifacts.appendingPathComponent(SnapshotArtifacts.folder(for: reference)).path)"
     } catch {
       text += "\n(cannot write artifacts: \(error))"
     }
@@ -160,7 +173,8 @@ final class RendererPool: @unchecked Sendable {
   ) throws -> Value {
     let key = "\(themes?.path ?? "")|\(fonts?.path ?? "")"
     let pooled = idle.withLock { $0[key]?.popLast() }
-    let renderer = try pooled ?? BulletListRenderer(themesDirectory: themes, brandFontDirectory: fonts)
+    let renderer =
+      try pooled ?? BulletListRenderer(themesDirectory: themes, brandFontDirectory: fonts)
     defer { idle.withLock { $0[key, default: []].append(renderer) } }
     return try body(renderer)
   }

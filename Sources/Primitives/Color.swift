@@ -28,12 +28,14 @@ public struct RGBAColor: Hashable, Sendable, CustomStringConvertible {
     guard digits.utf8.count == 6 || digits.utf8.count == 8, let bytes = Hex.bytes(digits) else {
       return nil
     }
-    self.init(red: bytes[0], green: bytes[1], blue: bytes[2], alpha: bytes.count == 4 ? bytes[3] : 255)
+    self.init(
+      red: bytes[0], green: bytes[1], blue: bytes[2], alpha: bytes.count == 4 ? bytes[3] : 255)
   }
 
   /// `#RRGGBB` when opaque, `#RRGGBBAA` otherwise, in upper case.
   public var hex: String {
-    "#" + Hex.string(alpha == 255 ? [red, green, blue] : [red, green, blue, alpha], uppercase: true)
+    "#"
+      + Hex.string(alpha == 255 ? [red, green, blue] : [red, green, blue, alpha], uppercase: true)
   }
 
   /// Same as `hex`.
@@ -81,7 +83,9 @@ public enum Hex {
     out.reserveCapacity(utf8.count / 2)
     var index = 0
     while index < utf8.count {
-      guard let high = value(of: utf8[index]), let low = value(of: utf8[index + 1]) else { return nil }
+      guard let high = value(of: utf8[index]), let low = value(of: utf8[index + 1]) else {
+        return nil
+      }
       out.append(high << 4 | low)
       index += 2
     }

@@ -18,7 +18,9 @@ extension NamedValue {
   /// - Throws: ``UnknownNameError`` listing the known names.
   public static func parse(_ text: String) throws(UnknownNameError) -> Self {
     let key = NameKey.normalized(text)
-    if let match = allCases.first(where: { NameKey.normalized($0.rawValue) == key }) { return match }
+    if let match = allCases.first(where: { NameKey.normalized($0.rawValue) == key }) {
+      return match
+    }
     throw UnknownNameError(kind: kindName, name: text, known: names)
   }
 }

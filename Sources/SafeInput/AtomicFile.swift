@@ -54,12 +54,17 @@ public enum AtomicFile {
       }
     }
     guard isDirectory(directory.path) else {
-      throw FileWriteError(path: path, reason: "folder \(MessageText.path(directory.path)) does not exist")
+      throw FileWriteError(
+        path: path, reason: "folder \(MessageText.path(directory.path)) does not exist")
     }
     try checkTarget(path, inputs: inputs)
     // Unique per call: two threads (or processes) writing the same file never share a temporary.
-    let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
-    let descriptor = temporary.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666) }
+    let temporary = directory.appendingPathComponent(
+      ".\(url.lastPathComponent).\(UUID().uuidString).tmp"
+    ).path
+    let descriptor = temporary.withCString {
+      open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
+    }
     guard descriptor >= 0 else {
       throw FileWriteError(path: path, reason: systemReason(errno))
     }
@@ -78,18 +83,27 @@ public enum AtomicFile {
     guard lstat(path, &status) == 0 else { return }  // nothing there yet
     let type = FileType(mode: status.st_mode)
     if type == .symbolicLink {
-      let destination = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map {
-        " (to \(MessageText.path($0)))"
-      } ?? ""
+      let destination =
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map {
+          " (to \(MessageText.path($0)))"
+        } ?? ""
       throw FileWriteError(
-        path: path, reason: "it is a symbolic link\(destination), which would be replaced; give the path of a regular file")
+        path: path,
+        reason:
+          "it is a symbolic link\(destination), which would be replaced; give the path of a regular file"
+      )
     }
     if let name = type.nonRegularName {
-      throw FileWriteError(path: path, reason: "it is \(name), not a regular file; give the path of a file to create or replace")
+      throw FileWriteError(
+        path: path,
+        reason: "it is \(name), not a regular file; give the path of a file to create or replace")
     }
     if let input = inputs.path(naming: UInt64(status.st_dev), inode: UInt64(status.st_ino)) {
       let same = input == path ? "" : " \(MessageText.path(input))"
-      throw FileWriteError(path: path, reason: "it is the input\(same) of this run, which would be replaced; choose another output file")
+      throw FileWriteError(
+        path: path,
+        reason:
+          "it is the input\(same) of this run, which would be replaced; choose another output file")
     }
   }
 
@@ -98,7 +112,9 @@ public enum AtomicFile {
   public static func isTemporaryFileName(_ name: String) -> Bool {
     guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return false }
     let stem = name.dropLast(4)
-    guard let dot = stem.lastIndex(of: "."), dot > stem.index(after: stem.startIndex) else { return false }
+    guard let dot = stem.lastIndex(of: "."), dot > stem.index(after: stem.startIndex) else {
+      return false
+    }
     let uuid = stem[stem.index(after: dot)...]
     return uuid.count == 36 && UUID(uuidString: String(uuid)) != nil
   }
@@ -109,7 +125,9 @@ public enum AtomicFile {
   /// Symbolic links are not followed. Use it only while no other process writes in `directory`
   /// (for snapshots, under the record lock).
   @discardableResult
-  public static func removeStaleTemporaryFiles(under directory: URL, olderThan age: TimeInterval) -> [String] {
+  public static func removeStaleTemporaryFiles(under directory: URL, olderThan age: TimeInterval)
+    -> [String]
+  {
     guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else { return [] }
     var removed: [String] = []
     let now = Date()
@@ -132,7 +150,8 @@ public enum AtomicFile {
 
   private static func isDirectory(_ path: String) -> Bool {
     var isDirectory: ObjCBool = false
-    return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+      && isDirectory.boolValue
   }
 
   private static func reason(_ error: any Error) -> String {

@@ -59,7 +59,9 @@ public enum FolderReference {
     // Only an existing file has a real path; a missing one is reported when it is read.
     guard let realFile = realPath(path) else { return .success(path) }
     let prefix = realFolder.hasSuffix("/") ? realFolder : realFolder + "/"
-    guard realFile == realFolder || realFile.hasPrefix(prefix) else { return .failure(.linksOutside(realFile)) }
+    guard realFile == realFolder || realFile.hasPrefix(prefix) else {
+      return .failure(.linksOutside(realFile))
+    }
     return .success(path)
   }
 

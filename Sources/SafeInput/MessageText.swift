@@ -18,7 +18,9 @@ public enum DecimalNumber {
 
   /// A number written `[-]digits[.digits]`, or nil.
   public static func number(_ text: String) -> Double? {
-    guard isDecimal(text, allowFraction: true), let value = Double(text), value.isFinite else { return nil }
+    guard isDecimal(text, allowFraction: true), let value = Double(text), value.isFinite else {
+      return nil
+    }
     return value
   }
 
@@ -28,7 +30,9 @@ public enum DecimalNumber {
     var index = bytes[0] == UInt8(ascii: "-") ? 1 : 0
     func digits() -> Int {
       let start = index
-      while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+      while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+        index += 1
+      }
       return index - start
     }
     guard digits() > 0 else { return false }

@@ -40,7 +40,8 @@ public struct UserFileKind: Hashable, Sendable, CustomStringConvertible {
   /// A reference PNG of the snapshots folder: 64 MiB.
   public static let referenceImage = UserFileKind(name: "reference PNG", maximumBytes: 64 << 20)
   /// A reference layout JSON of the snapshots folder: 64 MiB.
-  public static let referenceLayout = UserFileKind(name: "reference layout JSON", maximumBytes: 64 << 20)
+  public static let referenceLayout = UserFileKind(
+    name: "reference layout JSON", maximumBytes: 64 << 20)
   /// A PNG given to `ouds-render diff`: 64 MiB.
   public static let diffInput = UserFileKind(name: "PNG file", maximumBytes: 64 << 20)
   /// `ENVIRONMENT.json` of a snapshots folder: 1 MiB.
@@ -85,7 +86,8 @@ public struct UserFileError: Error, Hashable, Sendable, CustomStringConvertible 
     case .missing: return "no such file"
     case .notRegular(let kind): return "is \(kind), not a regular file"
     case .tooLarge(let bytes, let limit):
-      return "the \(kind.name) is \(UserFile.describeSize(bytes)), over the limit of \(UserFile.describeSize(limit))"
+      return
+        "the \(kind.name) is \(UserFile.describeSize(bytes)), over the limit of \(UserFile.describeSize(limit))"
     case .unreadable(let reason): return "cannot be read: \(reason)"
     }
   }
@@ -106,7 +108,9 @@ public enum UserFile {
   /// - Throws: `UserFileError` naming the file and the problem.
   public static func read(_ path: String, kind: UserFileKind) throws(UserFileError) -> Data {
     var data = Data()
-    try read(path, kind: kind, chunkSize: 1 << 16) { chunk in data.append(contentsOf: chunk) } reserve: {
+    try read(path, kind: kind, chunkSize: 1 << 16) { chunk in
+      data.append(contentsOf: chunk)
+    } reserve: {
       data.reserveCapacity($0)
     }
     return data
@@ -141,7 +145,9 @@ public enum UserFile {
     guard fstat(descriptor, &status) == 0 else {
       throw fail(.unreadable(reason: String(cString: strerror(errno))))
     }
-    if let kindName = FileType(mode: status.st_mode).nonRegularName { throw fail(.notRegular(kind: kindName)) }
+    if let kindName = FileType(mode: status.st_mode).nonRegularName {
+      throw fail(.notRegular(kind: kindName))
+    }
     let limit = kind.maximumBytes
     let size = Int(status.st_size)
     guard size <= limit else { throw fail(.tooLarge(bytes: size, limit: limit)) }
@@ -152,7 +158,9 @@ public enum UserFile {
     var total = 0
     while total <= limit {
       let wanted = min(chunk.count, limit + 1 - total)
-      let count = chunk.withUnsafeMutableBytes { raw in systemRead(descriptor, raw.baseAddress, wanted) }
+      let count = chunk.withUnsafeMutableBytes { raw in
+        systemRead(descriptor, raw.baseAddress, wanted)
+      }
       if count < 0 {
         if errno == EINTR { continue }
         throw fail(.unreadable(reason: String(cString: strerror(errno))))
@@ -277,7 +285,9 @@ public struct InputFiles: Hashable, Sendable {
 }
 
 /// `read(2)`.
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int)
+  -> Int
+{
   #if canImport(Glibc)
     Glibc.read(descriptor, buffer, count)
   #else
@@ -292,7 +302,8 @@ public enum Descriptor {
   public static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> String? {
     var offset = 0
     while offset < bytes.count {
-      let written = systemWrite(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+      let written = systemWrite(
+        descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
       if written < 0 {
         if errno == EINTR { continue }
         if errno == EAGAIN {

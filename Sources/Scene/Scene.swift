@@ -104,7 +104,8 @@ public struct Scene: Codable, Hashable, Sendable {
       guard let name = Name(rawValue: String(part)) else {
         throw DecodingError.dataCorruptedError(
           forKey: key, in: c,
-          debugDescription: "unknown \(Name.kindName) \"\(part)\" (known: \(Name.names.joined(separator: ", ")))")
+          debugDescription:
+            "unknown \(Name.kindName) \"\(part)\" (known: \(Name.names.joined(separator: ", ")))")
       }
       names.append(name)
     }
@@ -129,9 +130,13 @@ public struct Scene: Codable, Hashable, Sendable {
       return row
     }
     copy.panels = panels.map { panel in
-      ScenePanel(rect: panel.rect.offsetBy(dx: dx, dy: dy), fill: panel.fill, caption: panel.caption.map(move))
+      ScenePanel(
+        rect: panel.rect.offsetBy(dx: dx, dy: dy), fill: panel.fill,
+        caption: panel.caption.map(move))
     }
-    copy.pictures = pictures.map { ScenePicture(rect: $0.rect.offsetBy(dx: dx, dy: dy), png: $0.png) }
+    copy.pictures = pictures.map {
+      ScenePicture(rect: $0.rect.offsetBy(dx: dx, dy: dy), png: $0.png)
+    }
     return copy
   }
 }
@@ -268,12 +273,16 @@ public struct SceneGlyph: Codable, Hashable, Sendable {
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     tint = try c.decode(RGBAColor.self, forKey: .tint)
-    switch (try c.decodeIfPresent(MarkerShape.self, forKey: .shape), try c.decodeIfPresent(String.self, forKey: .imageFile)) {
+    switch (
+      try c.decodeIfPresent(MarkerShape.self, forKey: .shape),
+      try c.decodeIfPresent(String.self, forKey: .imageFile)
+    ) {
     case (let shape?, nil): content = .shape(shape)
     case (nil, let file?): content = .image(file: file)
     default:
       throw DecodingError.dataCorruptedError(
-        forKey: .shape, in: c, debugDescription: "a glyph has exactly one of \"shape\" and \"imageFile\"")
+        forKey: .shape, in: c,
+        debugDescription: "a glyph has exactly one of \"shape\" and \"imageFile\"")
     }
   }
 

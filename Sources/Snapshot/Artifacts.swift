@@ -15,7 +15,8 @@ public enum SnapshotArtifacts {
   /// The default artifacts folder of `ouds-render snapshot verify`: `<parent of snapshots>/.build/snapshot-artifacts`,
   /// i.e. the package's `.build/snapshot-artifacts` for `./Snapshots`, wherever the command runs from.
   public static func defaultDirectory(forSnapshots snapshots: URL) -> URL {
-    snapshots.standardizedFileURL.deletingLastPathComponent().appendingPathComponent(defaultDirectory)
+    snapshots.standardizedFileURL.deletingLastPathComponent().appendingPathComponent(
+      defaultDirectory)
   }
   /// A file that marks a folder as written by this tool, so stale per-reference folders can be cleared.
   static let markerFileName = ".ouds-snapshot-artifacts"
@@ -62,7 +63,8 @@ public enum SnapshotArtifacts {
     }
     let inputs = report.inputFiles
     try AtomicFile.write(
-      Data(), to: directory.appendingPathComponent(markerFileName).path, createDirectories: true, protecting: inputs)
+      Data(), to: directory.appendingPathComponent(markerFileName).path, createDirectories: true,
+      protecting: inputs)
     let failures = report.failures
     let written = Locked<[(reference: String, name: String, path: String)]>([])
     let errors = Locked<[WriteFailure]>([])
@@ -95,7 +97,8 @@ public enum SnapshotArtifacts {
         JUnitXML.document(
           results, suiteName: suiteName,
           attachments: { reference in
-            ReferenceResult.Image.attachmentOrder.filter { reference.images[$0] != nil }.compactMap { image in
+            ReferenceResult.Image.attachmentOrder.filter { reference.images[$0] != nil }.compactMap
+            { image in
               reference.artifacts[image.fileName].map { JUnitXML.joinPath(artifactsFolder, $0) }
             }
           }
@@ -103,7 +106,8 @@ public enum SnapshotArtifacts {
     // The table as verify prints it, paths relative to the root.
     let summary = directory.appendingPathComponent("summary.txt").path
     try AtomicFile.write(
-      Data(SnapshotSummary.text(results, acceptCommand: acceptCommand).utf8), to: summary, createDirectories: true,
+      Data(SnapshotSummary.text(results, acceptCommand: acceptCommand).utf8), to: summary,
+      createDirectories: true,
       protecting: inputs)
     let paths = writtenFiles.map { directory.appendingPathComponent($0.path).path }.sorted()
     return Written(files: paths + [junit, summary], byReference: byReference)
@@ -111,16 +115,21 @@ public enum SnapshotArtifacts {
 
   /// Writes the artifacts of one failure into `<directory>/<case>/<variant>/`, leaving the rest of
   /// the folder alone and never replacing one of `inputs`.
-  public static func writeOne(_ outcome: SnapshotOutcome, to directory: URL, protecting inputs: InputFiles) throws {
+  public static func writeOne(
+    _ outcome: SnapshotOutcome, to directory: URL, protecting inputs: InputFiles
+  ) throws {
     let folder = directory.appendingPathComponent(folder(for: outcome.reference))
     for (name, data) in try files(for: outcome) {
       try AtomicFile.write(
-        data, to: folder.appendingPathComponent(name).path, createDirectories: true, protecting: inputs)
+        data, to: folder.appendingPathComponent(name).path, createDirectories: true,
+        protecting: inputs)
     }
   }
 
   /// The artifact files of one failure, name → bytes; without `side-by-side.png` when `sideBySide` is false.
-  static func files(for outcome: SnapshotOutcome, sideBySide: Bool = true) throws -> [(String, Data)] {
+  static func files(for outcome: SnapshotOutcome, sideBySide: Bool = true) throws -> [(
+    String, Data
+  )] {
     var files: [(String, Data)] = []
     if let evidence = outcome.evidence {
       if let expectedPNG = evidence.expectedPNG { files.append(("expected.png", expectedPNG)) }
@@ -131,7 +140,11 @@ public enum SnapshotArtifacts {
         files.append(("diff.png", try PNGCodec.encode(diffImage)))
         if sideBySide {
           files.append(
-            ("side-by-side.png", try PNGCodec.encode(ImageDiff.sideBySide(expected: expected, actual: actual, diff: diffImage))))
+            (
+              "side-by-side.png",
+              try PNGCodec.encode(
+                ImageDiff.sideBySide(expected: expected, actual: actual, diff: diffImage))
+            ))
         }
       }
       if let expectedLayout = evidence.expectedLayout {
@@ -140,8 +153,10 @@ public enum SnapshotArtifacts {
       files.append(("actual.layout.json", Data(evidence.actualLayout.utf8)))
     }
     if !outcome.layoutDiff.isEmpty {
-      let header = "--- \(outcome.reference.layoutPath) (reference)\n+++ \(outcome.reference.layoutPath) (this render)\n"
-      files.append(("layout.diff", Data((header + outcome.layoutDiff.joined(separator: "\n") + "\n").utf8)))
+      let header =
+        "--- \(outcome.reference.layoutPath) (reference)\n+++ \(outcome.reference.layoutPath) (this render)\n"
+      files.append(
+        ("layout.diff", Data((header + outcome.layoutDiff.joined(separator: "\n") + "\n").utf8)))
     }
     return files
   }
@@ -157,13 +172,15 @@ public enum SnapshotArtifacts {
       return try PNGCodec.encode(evidence.actualImage)
     case .diff:
       guard let expected = evidence.expectedImage, let diff = outcome.diff else { return nil }
-      return try PNGCodec.encode(ImageDiff.diffImage(expected: expected, actual: evidence.actualImage, result: diff))
+      return try PNGCodec.encode(
+        ImageDiff.diffImage(expected: expected, actual: evidence.actualImage, result: diff))
     }
   }
 
   /// The names of the files ``files(for:sideBySide:)`` can write for a failure.
   public static let fileNames: Set<String> = [
-    "expected.png", "actual.png", "diff.png", "side-by-side.png", "expected.layout.json", "actual.layout.json",
+    "expected.png", "actual.png", "diff.png", "side-by-side.png", "expected.layout.json",
+    "actual.layout.json",
     "layout.diff",
   ]
 }
@@ -203,7 +220,8 @@ public enum SnapshotSummary {
       lines.append("        \(caseError.message)")
     }
     for reference in results.failures {
-      let label = reference.displayStatus.uppercased().padding(toLength: 7, withPad: " ", startingAt: 0)
+      let label = reference.displayStatus.uppercased().padding(
+        toLength: 7, withPad: " ", startingAt: 0)
       lines.append("\(label) \(reference.id)")
       lines.append("        case \(reference.caseName), variant \(reference.variant)")
       if let pixels = reference.pixels, pixels != .identical {
@@ -213,9 +231,11 @@ public enum SnapshotSummary {
         default:
           lines.append(
             "        pixels: \(pixels.changedPixels) changed, ratio \(String(format: "%.5f", pixels.changedRatio))"
-              + (pixels.antiAliasedPixels > 0 ? ", \(pixels.antiAliasedPixels) anti-aliased ignored" : ""))
+              + (pixels.antiAliasedPixels > 0
+                ? ", \(pixels.antiAliasedPixels) anti-aliased ignored" : ""))
           if let statistics = pixels.statistics, !statistics.regions.isEmpty {
-            let boxes = statistics.regions.map { "[\($0.x),\($0.y) \($0.width)×\($0.height)]" }.joined(separator: " ")
+            let boxes = statistics.regions.map { "[\($0.x),\($0.y) \($0.width)×\($0.height)]" }
+              .joined(separator: " ")
             lines.append(
               "        changed regions (x,y w×h px): \(boxes)"
                 + (statistics.omittedRegions > 0 ? " and \(statistics.omittedRegions) more" : ""))
@@ -227,9 +247,12 @@ public enum SnapshotSummary {
       if let message = reference.message { lines.append("        \(message)") }
       if !reference.layoutDiff.isEmpty {
         lines.append("        layout JSON (\(reference.layoutPath)):")
-        for line in reference.layoutDiff.prefix(maxLayoutLines) { lines.append("          " + line) }
+        for line in reference.layoutDiff.prefix(maxLayoutLines) {
+          lines.append("          " + line)
+        }
         if reference.layoutDiff.count > maxLayoutLines {
-          lines.append("          … \(reference.layoutDiff.count - maxLayoutLines) more lines in layout.diff")
+          lines.append(
+            "          … \(reference.layoutDiff.count - maxLayoutLines) more lines in layout.diff")
         }
       }
       let accept = acceptCommand(reference)
@@ -245,7 +268,9 @@ public enum SnapshotSummary {
   }
 
   /// The table of ``table(_:caseErrors:)-swift.type.method`` for outcomes.
-  public static func table(_ failures: [SnapshotOutcome], caseErrors: [SnapshotCaseError] = []) -> [String] {
+  public static func table(_ failures: [SnapshotOutcome], caseErrors: [SnapshotCaseError] = [])
+    -> [String]
+  {
     table(failures.map { ReferenceResult($0) }, caseErrors: caseErrors)
   }
 
@@ -254,24 +279,33 @@ public enum SnapshotSummary {
   /// A layout-only change reads `layout … identical  -  -  4 lines`: the PIXELS column says `identical`
   /// rather than `0`, so it is clear the pictures match.
   /// Each broken case file (`caseErrors`) is a row `error <case>/(case file) - - - -` first.
-  public static func table(_ failures: [ReferenceResult], caseErrors: [SnapshotCaseError] = []) -> [String] {
+  public static func table(_ failures: [ReferenceResult], caseErrors: [SnapshotCaseError] = [])
+    -> [String]
+  {
     guard !failures.isEmpty || !caseErrors.isEmpty else { return [] }
     var rows = [["STATUS", "REFERENCE", "PIXELS", "RATIO", "REGIONS", "LAYOUT"]]
     for caseError in caseErrors { rows.append(["error", caseError.id, "-", "-", "-", "-"]) }
     for reference in failures {
       let columns = numbers(reference)
-      rows.append([reference.displayStatus, reference.id, columns.pixels, columns.ratio, columns.regions, columns.layout])
+      rows.append([
+        reference.displayStatus, reference.id, columns.pixels, columns.ratio, columns.regions,
+        columns.layout,
+      ])
     }
     let widths = (0..<6).map { column in rows.map { $0[column].count }.max() ?? 0 }
     return rows.map { row in
-      row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
-        .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+      row.enumerated().map {
+        $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0)
+      }
+      .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
     } + [""]
   }
 
   /// The numbers of a failure's row: changed pixels (`identical`, `size W×H→W×H`), ratio,
   /// regions and layout lines, `-` where there is nothing to say.
-  static func numbers(_ reference: ReferenceResult) -> (pixels: String, ratio: String, regions: String, layout: String) {
+  static func numbers(_ reference: ReferenceResult) -> (
+    pixels: String, ratio: String, regions: String, layout: String
+  ) {
     var pixels = "-"
     var ratio = "-"
     var regions = "-"
@@ -296,7 +330,8 @@ public enum SnapshotSummary {
     let recorded = report.count(.recorded)
     let existing = report.count(.skipped)
     let errors = report.failures.count + report.caseErrors.count
-    var line = "record --missing: wrote \(report.written.count) file\(report.written.count == 1 ? "" : "s")"
+    var line =
+      "record --missing: wrote \(report.written.count) file\(report.written.count == 1 ? "" : "s")"
       + " for \(recorded) reference\(recorded == 1 ? "" : "s")"
       + "; \(existing) already existed (not checked)"
     if errors > 0 { line += "; \(errors) error\(errors == 1 ? "" : "s")" }
@@ -328,11 +363,14 @@ public enum SnapshotSummary {
     if results.count(.recorded) > 0 { line += ", \(results.count(.recorded)) recorded" }
     if results.count(.skipped) > 0 { line += ", \(results.count(.skipped)) not checked" }
     if failed > 0 {
-      line += ", \(failed) failed (\(results.count(.changed)) changed, \(results.count(.missing)) missing, \(results.count(.error)) errors)"
+      line +=
+        ", \(failed) failed (\(results.count(.changed)) changed, \(results.count(.missing)) missing, \(results.count(.error)) errors)"
     }
     if broken > 0 { line += ", \(broken) broken case file\(broken == 1 ? "" : "s")" }
     if let seconds { line += String(format: " in %.2f s", seconds) }
-    if results.tokenDifference != nil { line += "; failed: the tokens are not the ones the references were recorded with" }
+    if results.tokenDifference != nil {
+      line += "; failed: the tokens are not the ones the references were recorded with"
+    }
     return line
   }
 }

@@ -54,7 +54,8 @@ public struct SnapshotCatalogue: Sendable {
       let name = String(fileName.dropLast(5))
       let displayPath = "\(Self.casesFolderName)/\(MessageText.value(fileName))"
       func fail(_ message: String) {
-        broken.append(SnapshotCaseError(name: MessageText.value(name), file: displayPath, message: message))
+        broken.append(
+          SnapshotCaseError(name: MessageText.value(name), file: displayPath, message: message))
       }
       if let problem = Self.nameProblem(name, reserved: topLevelFiles) {
         fail("\(displayPath): \(problem)")
@@ -64,7 +65,8 @@ public struct SnapshotCatalogue: Sendable {
       let document: BulletListDocument
       let variants: JSONValue?
       do {
-        let read = try reader.read(file: file.path, kind: .caseFile, settingAside: [VariantParser.key])
+        let read = try reader.read(
+          file: file.path, kind: .caseFile, settingAside: [VariantParser.key])
         document = read.document
         variants = read.setAside[VariantParser.key]
       } catch {
@@ -75,7 +77,8 @@ public struct SnapshotCatalogue: Sendable {
         cases.append(
           SnapshotCase(
             name: name, file: file, document: document,
-            variants: try VariantParser.variants(of: variants, document: document, file: displayPath)))
+            variants: try VariantParser.variants(
+              of: variants, document: document, file: displayPath)))
       } catch {
         fail(error.description)
       }
@@ -101,7 +104,9 @@ public struct SnapshotCatalogue: Sendable {
   /// The references that pass `filter` and belong to `shard`, sorted by id.
   ///
   /// The filter applies first, then the shard splits what is left.
-  public func select(filter: SnapshotFilter? = nil, shard: SnapshotShard? = nil) -> [SnapshotReference] {
+  public func select(filter: SnapshotFilter? = nil, shard: SnapshotShard? = nil)
+    -> [SnapshotReference]
+  {
     var selected = references
     if let filter { selected = selected.filter { filter.matches($0.id) } }
     if let shard { selected = shard.split(selected) }
@@ -111,7 +116,9 @@ public struct SnapshotCatalogue: Sendable {
   /// The broken cases a run with `filter` and `shard` reports: those whose name the filter
   /// selects (``SnapshotFilter/matchesCase(_:)``), all in shard 1 and none in the other shards,
   /// so that the shards together report each once.
-  public func selectBroken(filter: SnapshotFilter? = nil, shard: SnapshotShard? = nil) -> [SnapshotCaseError] {
+  public func selectBroken(filter: SnapshotFilter? = nil, shard: SnapshotShard? = nil)
+    -> [SnapshotCaseError]
+  {
     if let shard, shard.index != 1 { return [] }
     guard let filter else { return brokenCases }
     return brokenCases.filter { filter.matchesCase($0.name) }
@@ -135,14 +142,17 @@ public struct SnapshotCatalogue: Sendable {
       return "the case name is longer than \(maximumNameLength) characters"
     }
     let valid = name.unicodeScalars.allSatisfy {
-      ($0.properties.isAlphabetic && $0.isASCII) || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)
+      ($0.properties.isAlphabetic && $0.isASCII) || ("0"..."9").contains($0)
+        || "._-".unicodeScalars.contains($0)
     }
-    guard valid, let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic || ("0"..."9").contains(first)
+    guard valid, let first = name.unicodeScalars.first, first.isASCII,
+      first.properties.isAlphabetic || ("0"..."9").contains(first)
     else { return "a case name holds \(allowed)" }
     guard !name.contains("..") else { return "a case name may not hold '..'" }
     let lowered = name.lowercased()
     guard lowered != casesFolderName else {
-      return "a case may not be named '\(casesFolderName)': its references would go into the case folder"
+      return
+        "a case may not be named '\(casesFolderName)': its references would go into the case folder"
     }
     guard !reserved.contains(lowered) else {
       return "the case name collides with the file \(name) of the snapshots folder"

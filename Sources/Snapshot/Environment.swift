@@ -1,7 +1,7 @@
 import BulletListRenderer
 import Foundation
-import SafeInput
 import Graphics
+import SafeInput
 import Themes
 
 /// The render-stack fingerprint stored as `Snapshots/ENVIRONMENT.json`: library versions, font
@@ -63,7 +63,9 @@ public struct SnapshotEnvironment: Codable, Hashable, Sendable {
 
   /// Reads `ENVIRONMENT.json` from a snapshots folder; nil when there is none.
   /// - Throws: `SnapshotError` when the file exists but cannot be read.
-  public static func read(from snapshotsDirectory: URL) throws(SnapshotError) -> SnapshotEnvironment? {
+  public static func read(from snapshotsDirectory: URL) throws(SnapshotError)
+    -> SnapshotEnvironment?
+  {
     let url = snapshotsDirectory.appendingPathComponent(fileName)
     let data: Data
     do {
@@ -87,7 +89,8 @@ public struct SnapshotEnvironment: Codable, Hashable, Sendable {
   }
 
   /// Writes the fingerprint atomically into a snapshots folder, never over one of `inputs`.
-  public func write(to snapshotsDirectory: URL, protecting inputs: InputFiles = InputFiles()) throws {
+  public func write(to snapshotsDirectory: URL, protecting inputs: InputFiles = InputFiles()) throws
+  {
     try AtomicFile.write(
       Data(try jsonText().utf8), to: snapshotsDirectory.appendingPathComponent(Self.fileName).path,
       createDirectories: true, protecting: inputs)
@@ -95,7 +98,9 @@ public struct SnapshotEnvironment: Codable, Hashable, Sendable {
 
   /// This fingerprint with the font records of `other`'s themes replaced by `other`'s, and
   /// `other`'s stack; the token digest becomes `other`'s when `takingTokens`.
-  public func merging(_ other: SnapshotEnvironment, takingTokens: Bool = true) -> SnapshotEnvironment {
+  public func merging(_ other: SnapshotEnvironment, takingTokens: Bool = true)
+    -> SnapshotEnvironment
+  {
     var merged = self
     merged.renderStack = other.renderStack
     for (theme, files) in other.fonts { merged.fonts[theme] = files }
@@ -106,13 +111,16 @@ public struct SnapshotEnvironment: Codable, Hashable, Sendable {
   /// Why the tokens of `themes` are not the ones the references were recorded with, or nil when
   /// the digests are equal: `tokens: <folder> (<why>) resolves to sha256 … , the references were
   /// recorded with …`.
-  public func tokenDifference(from current: SnapshotEnvironment, themes: ThemesLocation) -> String? {
+  public func tokenDifference(from current: SnapshotEnvironment, themes: ThemesLocation) -> String?
+  {
     guard let here = current.tokensSHA256, tokensSHA256 != here else { return nil }
     let folder = "\(RenderSources.printable(themes.directory.path)) (\(themes.source.reason))"
     guard let recorded = tokensSHA256 else {
-      return "tokens: \(Self.fileName) records no token digest; \(folder) resolves to sha256 \(here.prefix(12))… (re-record to add it)"
+      return
+        "tokens: \(Self.fileName) records no token digest; \(folder) resolves to sha256 \(here.prefix(12))… (re-record to add it)"
     }
-    return "tokens: \(folder) resolve to sha256 \(here.prefix(12))…, the references were recorded with \(recorded.prefix(12))…"
+    return
+      "tokens: \(folder) resolve to sha256 \(here.prefix(12))…, the references were recorded with \(recorded.prefix(12))…"
   }
 
   /// What differs between the recorded fingerprint (`self`) and `current`, one line each; empty when equal.
@@ -127,8 +135,11 @@ public struct SnapshotEnvironment: Codable, Hashable, Sendable {
       ("cairo", \.cairo), ("pango", \.pango), ("harfbuzz", \.harfbuzz), ("freetype", \.freetype),
       ("fontconfig", \.fontconfig), ("librsvg", \.librsvg), ("libspng", \.libspng),
     ]
-    for (name, path) in stacks where renderStack[keyPath: path] != current.renderStack[keyPath: path] {
-      lines.append("\(name) \(renderStack[keyPath: path]) in the references, \(current.renderStack[keyPath: path]) here")
+    for (name, path) in stacks
+    where renderStack[keyPath: path] != current.renderStack[keyPath: path] {
+      lines.append(
+        "\(name) \(renderStack[keyPath: path]) in the references, \(current.renderStack[keyPath: path]) here"
+      )
     }
     for theme in current.fonts.keys.sorted() {
       let here = current.fonts[theme] ?? []
@@ -136,8 +147,10 @@ public struct SnapshotEnvironment: Codable, Hashable, Sendable {
         lines.append("\(theme): no fonts recorded for this theme")
         continue
       }
-      let recordedByRole = Dictionary(recorded.map { ($0.role + "|" + $0.file, $0) }, uniquingKeysWith: { a, _ in a })
-      let recordedRoles = Dictionary(recorded.map { ($0.role, $0) }, uniquingKeysWith: { a, _ in a })
+      let recordedByRole = Dictionary(
+        recorded.map { ($0.role + "|" + $0.file, $0) }, uniquingKeysWith: { a, _ in a })
+      let recordedRoles = Dictionary(
+        recorded.map { ($0.role, $0) }, uniquingKeysWith: { a, _ in a })
       for font in here {
         let old = recordedByRole[font.role + "|" + font.file] ?? recordedRoles[font.role]
         guard let old else {
@@ -147,12 +160,14 @@ public struct SnapshotEnvironment: Codable, Hashable, Sendable {
         if old.sha256 != font.sha256 {
           let file = old.file == font.file ? font.file : "\(old.file) → \(font.file)"
           lines.append(
-            "\(theme) font \(font.role): \(file) sha256 \(old.sha256.prefix(12))… in the references, \(font.sha256.prefix(12))… here")
+            "\(theme) font \(font.role): \(file) sha256 \(old.sha256.prefix(12))… in the references, \(font.sha256.prefix(12))… here"
+          )
         }
       }
       let hereRoles = Set(here.map(\.role))
       for font in recorded where !hereRoles.contains(font.role) {
-        lines.append("\(theme) font \(font.role): \(font.file) is in the references but not loaded here")
+        lines.append(
+          "\(theme) font \(font.role): \(font.file) is in the references but not loaded here")
       }
     }
     return lines

@@ -12,7 +12,9 @@ import SafeInput
 /// run and the merge of its shards write the same file.
 public enum JUnitXML {
   /// The document of a run's report, paths as the run saw them: see ``document(_:suiteName:attachments:)-swift.type.method``.
-  public static func document(_ report: SnapshotRunReport, suiteName: String = "ouds-snapshots") -> String {
+  public static func document(_ report: SnapshotRunReport, suiteName: String = "ouds-snapshots")
+    -> String
+  {
     document(SnapshotRunResults(report, root: nil), suiteName: suiteName)
   }
 
@@ -33,7 +35,9 @@ public enum JUnitXML {
     let skipped = results.count(.skipped)
     let tests = results.references.count + tokenCase + results.caseErrors.count
     let counts = "tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\""
-    func file(_ path: String) -> String { escape(results.snapshots.map { joinPath($0, path) } ?? path) }
+    func file(_ path: String) -> String {
+      escape(results.snapshots.map { joinPath($0, path) } ?? path)
+    }
     var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     xml += "<testsuites name=\"\(escape(suiteName))\" \(counts)>\n"
     xml += "  <testsuite name=\"\(escape(suiteName))\" \(counts) skipped=\"\(skipped)\">\n"
@@ -52,20 +56,23 @@ public enum JUnitXML {
     }
     if let tokens = results.tokenDifference {
       let message = "environment differs: " + tokens
-      xml += "    <testcase classname=\"environment\" name=\"tokens\" file=\"\(file(SnapshotEnvironment.fileName))\">\n"
+      xml +=
+        "    <testcase classname=\"environment\" name=\"tokens\" file=\"\(file(SnapshotEnvironment.fileName))\">\n"
       xml += "      <failure type=\"environment-differs\" message=\"\(escape(oneLine(message)))\">"
       xml += escape(results.sources.map { $0 + "\n" } ?? "", attribute: false)
       xml += escape(message, attribute: false)
       xml += "</failure>\n    </testcase>\n"
     }
     for caseError in results.caseErrors {
-      xml += "    <testcase classname=\"\(escape(caseError.name))\" name=\"(case file)\" file=\"\(file(caseError.file))\">\n"
+      xml +=
+        "    <testcase classname=\"\(escape(caseError.name))\" name=\"(case file)\" file=\"\(file(caseError.file))\">\n"
       xml += "      <error type=\"case-error\" message=\"\(escape(oneLine(caseError.message)))\">"
       xml += "\(escape(caseError.message, attribute: false))</error>\n"
       xml += "    </testcase>\n"
     }
     for reference in results.references {
-      xml += "    <testcase classname=\"\(escape(reference.caseName))\" name=\"\(escape(reference.variant))\""
+      xml +=
+        "    <testcase classname=\"\(escape(reference.caseName))\" name=\"\(escape(reference.variant))\""
       xml += " file=\"\(file(reference.imagePath))\""
       let element: String
       let type: String
@@ -74,7 +81,8 @@ public enum JUnitXML {
         xml += "/>\n"
         continue
       case .skipped:
-        xml += ">\n      <skipped message=\"\(escape(oneLine(reference.reason)))\"/>\n    </testcase>\n"
+        xml +=
+          ">\n      <skipped message=\"\(escape(oneLine(reference.reason)))\"/>\n    </testcase>\n"
         continue
       case .changed, .missing:
         element = "failure"
@@ -83,7 +91,8 @@ public enum JUnitXML {
         element = "error"
         type = "render-error"
       }
-      xml += ">\n      <\(element) type=\"\(type)\" message=\"\(escape(oneLine(reference.reason)))\">"
+      xml +=
+        ">\n      <\(element) type=\"\(type)\" message=\"\(escape(oneLine(reference.reason)))\">"
       xml += escape(details(reference, environment: results.environmentHeadline), attribute: false)
       xml += "</\(element)>\n"
       let attached = attachments(reference)
@@ -100,7 +109,8 @@ public enum JUnitXML {
 
   /// `folder/path`, or `path` alone when the folder is `.` or empty.
   public static func joinPath(_ folder: String, _ path: String) -> String {
-    folder.isEmpty || folder == "." ? path : (folder.hasSuffix("/") ? folder + path : folder + "/" + path)
+    folder.isEmpty || folder == "."
+      ? path : (folder.hasSuffix("/") ? folder + path : folder + "/" + path)
   }
 
   /// `text` on one line: line breaks and other control characters escaped.
@@ -112,10 +122,14 @@ public enum JUnitXML {
     var lines: [String] = []
     if let environment { lines.append(environment) }
     lines.append("\(reference.id): \(reference.reason)")
-    if let message = reference.message, !reference.reason.contains(message) { lines.append(message) }
+    if let message = reference.message, !reference.reason.contains(message) {
+      lines.append(message)
+    }
     lines += reference.layoutDiff.prefix(SnapshotSummary.maxLayoutLines)
     if reference.layoutDiff.count > SnapshotSummary.maxLayoutLines {
-      lines.append("… \(reference.layoutDiff.count - SnapshotSummary.maxLayoutLines) more lines in layout.diff")
+      lines.append(
+        "… \(reference.layoutDiff.count - SnapshotSummary.maxLayoutLines) more lines in layout.diff"
+      )
     }
     return lines.joined(separator: "\n")
   }

@@ -35,11 +35,14 @@ public final class SnapshotLock {
   /// - Parameter command: what the holder is doing, written into the lock file (e.g. `snapshot record`).
   /// - Throws: `SnapshotError` naming the lock file and its holder when the wait times out, or
   ///   when the lock file cannot be opened.
-  public static func acquire(in directory: URL, timeout: TimeInterval, command: String) throws(SnapshotError)
+  public static func acquire(in directory: URL, timeout: TimeInterval, command: String)
+    throws(SnapshotError)
     -> SnapshotLock
   {
     let path = directory.appendingPathComponent(fileName).path
-    let descriptor = path.withCString { open($0, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644) }
+    let descriptor = path.withCString {
+      open($0, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
+    }
     guard descriptor >= 0 else {
       throw .lock(path: path, .cannotOpen(reason: String(cString: strerror(errno))))
     }
@@ -57,9 +60,13 @@ public final class SnapshotLock {
   /// (then no run can be writing it either).
   /// - Throws: `SnapshotError` naming the lock file and its holder when the wait times out, or
   ///   when the lock file is not a regular file.
-  public static func acquireShared(in directory: URL, timeout: TimeInterval) throws(SnapshotError) -> SnapshotLock? {
+  public static func acquireShared(in directory: URL, timeout: TimeInterval) throws(SnapshotError)
+    -> SnapshotLock?
+  {
     let path = directory.appendingPathComponent(fileName).path
-    var descriptor = path.withCString { open($0, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644) }
+    var descriptor = path.withCString {
+      open($0, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
+    }
     if descriptor < 0 && (errno == EACCES || errno == EROFS || errno == EPERM) {
       // A folder this user cannot write: a lock file someone else made can still be locked shared.
       descriptor = path.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
@@ -74,7 +81,9 @@ public final class SnapshotLock {
 
   /// Locks `descriptor` with `operation` (`LOCK_EX`, `LOCK_SH`), polling until `timeout`; closes
   /// the descriptor and throws when the file is not a regular file or the wait times out.
-  private static func wait(_ descriptor: Int32, path: String, operation: Int32, timeout: TimeInterval)
+  private static func wait(
+    _ descriptor: Int32, path: String, operation: Int32, timeout: TimeInterval
+  )
     throws(SnapshotError)
   {
     var status = stat()
@@ -108,8 +117,10 @@ public final class SnapshotLock {
     }
     var buffer = [UInt8](repeating: 0, count: 256)
     let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-    let text = count > 0
-      ? String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : ""
+    let text =
+      count > 0
+      ? String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(
+        in: .whitespacesAndNewlines) : ""
     let holder = text.isEmpty ? "holder unknown" : "held by " + MessageText.value(text, limit: 160)
     return "writing this snapshots folder (\(holder))"
   }

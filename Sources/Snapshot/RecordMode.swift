@@ -18,7 +18,9 @@ public enum SnapshotRecordMode: String, Sendable, CaseIterable, CustomStringConv
   public var description: String { rawValue }
 
   /// Whether the `CI` environment variable says this is a CI run (set, and not `0` or `false`).
-  public static func isCI(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+  public static func isCI(_ environment: [String: String] = ProcessInfo.processInfo.environment)
+    -> Bool
+  {
     guard let value = environment["CI"] else { return false }
     return !["", "0", "false", "no"].contains(value.lowercased())
   }

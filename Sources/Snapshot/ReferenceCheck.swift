@@ -12,17 +12,21 @@ extension SnapshotEngine {
   /// The layout JSON is made location-independent first (see ``SnapshotLayout/portable(_:snapshotsDirectory:sourceDirectory:)``):
   /// free icon paths are relative to `directory` or to `sourceDirectory` (the case or test file's folder).
   public static func check(
-    _ reference: SnapshotReference, in directory: URL, renderer: BulletListRenderer, options: DiffOptions,
+    _ reference: SnapshotReference, in directory: URL, renderer: BulletListRenderer,
+    options: DiffOptions,
     sourceDirectory: URL? = nil
   ) -> SnapshotOutcome {
     let start = DispatchTime.now().uptimeNanoseconds
     func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
     let render: Render
     do {
-      render = try Render(reference, renderer: renderer, snapshotsDirectory: directory, sourceDirectory: sourceDirectory)
+      render = try Render(
+        reference, renderer: renderer, snapshotsDirectory: directory,
+        sourceDirectory: sourceDirectory)
     } catch {
       return SnapshotOutcome(
-        reference: reference, result: .failed(SnapshotFailure(kind: .error, message: "cannot render: \(error)")),
+        reference: reference,
+        result: .failed(SnapshotFailure(kind: .error, message: "cannot render: \(error)")),
         seconds: seconds())
     }
     let imageURL = directory.appendingPathComponent(reference.imagePath)
@@ -45,7 +49,8 @@ extension SnapshotEngine {
       let failure = SnapshotFailure(
         kind: .error, message: unreadable.joined(separator: "; ") + "; re-record it",
         evidence: FailureEvidence(
-          actualImage: render.image, actualLayout: render.layoutJSON, expectedLayout: expectedLayout))
+          actualImage: render.image, actualLayout: render.layoutJSON, expectedLayout: expectedLayout
+        ))
       return SnapshotOutcome(reference: reference, result: .failed(failure), seconds: seconds())
     }
 
@@ -56,7 +61,8 @@ extension SnapshotEngine {
     if let expectedData {
       do {
         let expected = try PNGCodec.decode(expectedData)
-        let comparison = ImageDiff.compare(expected: expected, actual: render.image, options: options)
+        let comparison = ImageDiff.compare(
+          expected: expected, actual: render.image, options: options)
         diff = comparison
         if !comparison.passes {
           kind = .changed
@@ -64,7 +70,8 @@ extension SnapshotEngine {
         }
       } catch {
         kind = .error
-        message = "\(MessageText.path(reference.imagePath)) is not a readable PNG (\(error)); re-record it"
+        message =
+          "\(MessageText.path(reference.imagePath)) is not a readable PNG (\(error)); re-record it"
       }
     }
     var layoutDiff: [String] = []
@@ -73,9 +80,13 @@ extension SnapshotEngine {
       if !layoutDiff.isEmpty, kind == nil { kind = .changed }
     }
     if expectedData == nil || expectedLayout == nil {
-      let missing = [expectedData == nil ? reference.imagePath : nil, expectedLayout == nil ? reference.layoutPath : nil]
-        .compactMap { $0 }
-      let note = "no reference: \(missing.joined(separator: " and ")) missing (record it with 'ouds-render snapshot record --missing')"
+      let missing = [
+        expectedData == nil ? reference.imagePath : nil,
+        expectedLayout == nil ? reference.layoutPath : nil,
+      ]
+      .compactMap { $0 }
+      let note =
+        "no reference: \(missing.joined(separator: " and ")) missing (record it with 'ouds-render snapshot record --missing')"
       if kind == .error {
         message = [message, note].compactMap { $0 }.joined(separator: "; ")
       } else {
@@ -89,7 +100,8 @@ extension SnapshotEngine {
     let evidence = FailureEvidence(
       actualImage: render.image, actualLayout: render.layoutJSON, expectedPNG: expectedData,
       expectedImage: expectedImage, expectedLayout: expectedLayout)
-    let failure = SnapshotFailure(kind: kind, diff: diff, layoutDiff: layoutDiff, message: message, evidence: evidence)
+    let failure = SnapshotFailure(
+      kind: kind, diff: diff, layoutDiff: layoutDiff, message: message, evidence: evidence)
     return SnapshotOutcome(reference: reference, result: .failed(failure), seconds: seconds())
   }
 
@@ -114,40 +126,54 @@ extension SnapshotEngine {
     let layoutExists = FileManager.default.fileExists(atPath: layoutURL.path)
     switch mode {
     case .never:
-      return check(reference, in: directory, renderer: renderer, options: options, sourceDirectory: sourceDirectory)
+      return check(
+        reference, in: directory, renderer: renderer, options: options,
+        sourceDirectory: sourceDirectory)
     case .missing:
       if imageExists && layoutExists {
         if checkExisting {
-          return check(reference, in: directory, renderer: renderer, options: options, sourceDirectory: sourceDirectory)
+          return check(
+            reference, in: directory, renderer: renderer, options: options,
+            sourceDirectory: sourceDirectory)
         }
-        return SnapshotOutcome(reference: reference, result: .skipped(reason: "exists, not checked (record --missing)"))
+        return SnapshotOutcome(
+          reference: reference, result: .skipped(reason: "exists, not checked (record --missing)"))
       }
     case .failed:
-      let verified = check(reference, in: directory, renderer: renderer, options: options, sourceDirectory: sourceDirectory)
+      let verified = check(
+        reference, in: directory, renderer: renderer, options: options,
+        sourceDirectory: sourceDirectory)
       // An unreadable reference is a failure too: its message says to re-record it.
       guard verified.isFailure else { return verified }
     case .all:
       break
     }
     do {
-      let render = try Render(reference, renderer: renderer, snapshotsDirectory: directory, sourceDirectory: sourceDirectory)
+      let render = try Render(
+        reference, renderer: renderer, snapshotsDirectory: directory,
+        sourceDirectory: sourceDirectory)
       var wrote: [String] = []
-      let protected = inputs.union(renderer.inputFiles(for: reference.list, themes: [reference.variant.theme]))
+      let protected = inputs.union(
+        renderer.inputFiles(for: reference.list, themes: [reference.variant.theme]))
       let png = try PNGCodec.encode(render.image)
       if !(mode == .missing && imageExists), existing(imageURL, kind: .referenceImage) != png {
         try AtomicFile.write(png, to: imageURL.path, createDirectories: true, protecting: protected)
         wrote.append(reference.imagePath)
       }
       let layout = Data(render.layoutJSON.utf8)
-      if !(mode == .missing && layoutExists), existing(layoutURL, kind: .referenceLayout) != layout {
-        try AtomicFile.write(layout, to: layoutURL.path, createDirectories: true, protecting: protected)
+      if !(mode == .missing && layoutExists), existing(layoutURL, kind: .referenceLayout) != layout
+      {
+        try AtomicFile.write(
+          layout, to: layoutURL.path, createDirectories: true, protecting: protected)
         wrote.append(reference.layoutPath)
       }
       let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
       return SnapshotOutcome(
-        reference: reference, result: wrote.isEmpty ? .passed(nil) : .recorded(written: wrote), seconds: seconds)
+        reference: reference, result: wrote.isEmpty ? .passed(nil) : .recorded(written: wrote),
+        seconds: seconds)
     } catch {
-      let failure = SnapshotFailure(kind: .error, message: "cannot record: \(MessageText.escaped("\(error)"))")
+      let failure = SnapshotFailure(
+        kind: .error, message: "cannot record: \(MessageText.escaped("\(error)"))")
       return SnapshotOutcome(reference: reference, result: .failed(failure))
     }
   }
@@ -163,10 +189,14 @@ struct Render {
   var image: RasterImage
   var layoutJSON: String
 
-  init(_ reference: SnapshotReference, renderer: BulletListRenderer, snapshotsDirectory: URL, sourceDirectory: URL?) throws {
+  init(
+    _ reference: SnapshotReference, renderer: BulletListRenderer, snapshotsDirectory: URL,
+    sourceDirectory: URL?
+  ) throws {
     let variant = reference.variant
     let result = try renderer.rasterize(
-      reference.list, theme: variant.theme, mode: variant.mode, options: variant.options, scale: variant.scale)
+      reference.list, theme: variant.theme, mode: variant.mode, options: variant.options,
+      scale: variant.scale)
     image = result.image
     let scene = SnapshotLayout.portable(
       result.scene, snapshotsDirectory: snapshotsDirectory, sourceDirectory: sourceDirectory)

@@ -29,7 +29,8 @@ public enum ReviewReport {
 
     /// Creates the commands.
     public init(
-      accept: @escaping @Sendable (ReferenceResult) -> String, acceptSelectedPrefix: String, acceptAll: String
+      accept: @escaping @Sendable (ReferenceResult) -> String, acceptSelectedPrefix: String,
+      acceptAll: String
     ) {
       self.accept = accept
       self.acceptSelectedPrefix = acceptSelectedPrefix
@@ -46,7 +47,8 @@ public enum ReviewReport {
           return "\(base) \(mode)\(extra) --filter \(shellQuote(reference.id))"
         },
         acceptSelectedPrefix: "\(base) --failed\(extra)",
-        acceptAll: "\(base) --failed\(extra)" + (filter.map { " --filter \(shellQuote($0))" } ?? ""))
+        acceptAll: "\(base) --failed\(extra)" + (filter.map { " --filter \(shellQuote($0))" } ?? "")
+      )
     }
   }
 
@@ -57,11 +59,13 @@ public enum ReviewReport {
   /// encoded from memory and its paths relative to `root`: see ``write(_:images:to:commands:title:protecting:)``.
   @discardableResult
   public static func write(
-    _ report: SnapshotRunReport, to directory: URL, commands: Commands = .cli(), title: String = "OUDS snapshot review",
+    _ report: SnapshotRunReport, to directory: URL, commands: Commands = .cli(),
+    title: String = "OUDS snapshot review",
     root: RepositoryRoot = .find()
   ) throws -> String {
     try write(
-      SnapshotRunResults(report, root: root), images: OutcomeImages(report), to: directory, commands: commands,
+      SnapshotRunResults(report, root: root), images: OutcomeImages(report), to: directory,
+      commands: commands,
       title: title, protecting: report.inputFiles)
   }
 
@@ -73,7 +77,8 @@ public enum ReviewReport {
   /// - Returns: the path of `index.html`.
   @discardableResult
   public static func write(
-    _ results: SnapshotRunResults, images source: any ReviewImageSource, to directory: URL, commands: Commands = .cli(),
+    _ results: SnapshotRunResults, images source: any ReviewImageSource, to directory: URL,
+    commands: Commands = .cli(),
     title: String = "OUDS snapshot review", protecting inputs: InputFiles = InputFiles()
   ) throws -> String {
     let failures = results.failures
@@ -83,7 +88,8 @@ public enum ReviewReport {
     }
     if !failures.isEmpty {
       try AtomicFile.write(
-        Data(), to: images.appendingPathComponent(imagesMarker).path, createDirectories: true, protecting: inputs)
+        Data(), to: images.appendingPathComponent(imagesMarker).path, createDirectories: true,
+        protecting: inputs)
     }
     let errors = Locked<[WriteFailure]>([])
     DispatchQueue.concurrentPerform(iterations: failures.count) { index in
@@ -93,7 +99,8 @@ public enum ReviewReport {
         for image in reference.images.keys.sorted() {
           let data = try source.data(for: reference, image: image)
           try AtomicFile.write(
-            data, to: folder.appendingPathComponent(image.fileName).path, createDirectories: true, protecting: inputs)
+            data, to: folder.appendingPathComponent(image.fileName).path, createDirectories: true,
+            protecting: inputs)
         }
       } catch {
         errors.withLock { $0.append((reference.id, "\(error)")) }
@@ -128,10 +135,12 @@ public enum ReviewReport {
       body += "<p class=\"environment\" id=\"environment\">\(html(headline))</p>"
     }
     if !report.caseErrors.isEmpty {
-      body += "<section class=\"case-errors\" id=\"case-errors\"><h2>Case files that could not be read</h2><ul>"
+      body +=
+        "<section class=\"case-errors\" id=\"case-errors\"><h2>Case files that could not be read</h2><ul>"
       for caseError in report.caseErrors {
         let file = report.snapshots.map { JUnitXML.joinPath($0, caseError.file) } ?? caseError.file
-        body += "<li class=\"case-error\" data-id=\"\(html(caseError.id))\"><code>\(html(file))</code> "
+        body +=
+          "<li class=\"case-error\" data-id=\"\(html(caseError.id))\"><code>\(html(file))</code> "
         body += "<span class=\"badge error\">error</span> "
         body += "<span class=\"message\">\(html(caseError.message))</span></li>"
       }
@@ -140,13 +149,16 @@ public enum ReviewReport {
     if failures.isEmpty && report.succeeded {
       body += "<p class=\"ok\" id=\"all-passed\">Every reference matches.</p>"
     } else if failures.isEmpty && report.tokenDifference != nil {
-      body += "<p class=\"environment\" id=\"no-failing-reference\">Every reference matches, but the run fails: "
+      body +=
+        "<p class=\"environment\" id=\"no-failing-reference\">Every reference matches, but the run fails: "
       body += "the environment differs (above). Once reviewed, record again: "
       body += "<code>\(html(commands.acceptAll))</code></p>"
     }
     if !failures.isEmpty {
-      body += "<p class=\"keys\">keys: <kbd>/</kbd> filter · <kbd>j</kbd>/<kbd>k</kbd> next/previous failure · "
-      body += "<kbd>x</kbd> select it · <kbd>1</kbd>/<kbd>2</kbd>/<kbd>3</kbd> side by side/slider/toggle · "
+      body +=
+        "<p class=\"keys\">keys: <kbd>/</kbd> filter · <kbd>j</kbd>/<kbd>k</kbd> next/previous failure · "
+      body +=
+        "<kbd>x</kbd> select it · <kbd>1</kbd>/<kbd>2</kbd>/<kbd>3</kbd> side by side/slider/toggle · "
       body += "<kbd>t</kbd> flip · <kbd>z</kbd> fit/actual size</p>"
       body += "<nav id=\"index\" aria-label=\"failures\"><ol>"
       for (index, reference) in failures.enumerated() {
@@ -160,7 +172,8 @@ public enum ReviewReport {
     if !failures.isEmpty { body += toolbar(failures, commands: commands) }
     body += "<main>"
     for (index, reference) in failures.enumerated() {
-      body += card(reference, index: index, command: commands.accept(reference), snapshots: report.snapshots)
+      body += card(
+        reference, index: index, command: commands.accept(reference), snapshots: report.snapshots)
     }
     let passed = report.references.filter { !$0.isFailure }
     if !passed.isEmpty {
@@ -201,20 +214,26 @@ public enum ReviewReport {
     let statuses = failures.map(\.displayStatus)
     for status in statusOrder where statuses.contains(status) {
       let count = statuses.filter { $0 == status }.count
-      s += "<button type=\"button\" class=\"chip\" data-status=\"\(status)\" aria-pressed=\"false\">"
+      s +=
+        "<button type=\"button\" class=\"chip\" data-status=\"\(status)\" aria-pressed=\"false\">"
       s += "<span class=\"badge \(status)\">\(status)</span> \(count)</button>"
     }
     s += "</span><output id=\"shown\" for=\"filter\" aria-live=\"polite\">"
-    s += "\(failures.count) of \(failures.count) failure\(failures.count == 1 ? "" : "s") shown</output></div>"
-    s += "<div class=\"row\"><label><input type=\"checkbox\" id=\"select-all\"> select all shown</label> "
+    s +=
+      "\(failures.count) of \(failures.count) failure\(failures.count == 1 ? "" : "s") shown</output></div>"
+    s +=
+      "<div class=\"row\"><label><input type=\"checkbox\" id=\"select-all\"> select all shown</label> "
     s += "<span id=\"selected-count\">accept every failure of this run:</span> "
     s += "<code id=\"selected-command\" data-prefix=\"\(html(commands.acceptSelectedPrefix))\" "
     s += "data-all=\"\(html(commands.acceptAll))\">\(html(commands.acceptAll))</code> "
-    s += "<button type=\"button\" class=\"copy\" data-copy=\"selected-command\">copy</button></div></div>"
+    s +=
+      "<button type=\"button\" class=\"copy\" data-copy=\"selected-command\">copy</button></div></div>"
     return s
   }
 
-  private static func card(_ reference: ReferenceResult, index: Int, command: String, snapshots: String?) -> String {
+  private static func card(
+    _ reference: ReferenceResult, index: Int, command: String, snapshots: String?
+  ) -> String {
     let folder = "images/" + imageFolder(reference.id)
     let id = html(reference.id)
     let status = reference.displayStatus
@@ -248,7 +267,8 @@ public enum ReviewReport {
             "\($0.width)×\($0.height) at (\($0.x),\($0.y)): \($0.changedPixels) px"
           }
           s += "<dt>regions</dt><dd class=\"regions\">\(html(regions.joined(separator: "; ")))"
-          s += "\(statistics.omittedRegions > 0 ? " and \(statistics.omittedRegions) more" : "")</dd>"
+          s +=
+            "\(statistics.omittedRegions > 0 ? " and \(statistics.omittedRegions) more" : "")</dd>"
         }
       }
     }
@@ -260,13 +280,16 @@ public enum ReviewReport {
       s += "<div class=\"controls\" role=\"toolbar\" aria-label=\"view of \(id)\">"
       if both {
         s += "<span class=\"modes\" role=\"group\" aria-label=\"view\">"
-        s += "<button type=\"button\" data-mode=\"side\" class=\"on\" aria-pressed=\"true\">side by side</button>"
+        s +=
+          "<button type=\"button\" data-mode=\"side\" class=\"on\" aria-pressed=\"true\">side by side</button>"
         s += "<button type=\"button\" data-mode=\"slider\" aria-pressed=\"false\">slider</button>"
-        s += "<button type=\"button\" data-mode=\"toggle\" aria-pressed=\"false\">toggle</button></span>"
+        s +=
+          "<button type=\"button\" data-mode=\"toggle\" aria-pressed=\"false\">toggle</button></span>"
         s += "<label class=\"for-slider\">expected "
         s += "<input type=\"range\" min=\"0\" max=\"100\" value=\"50\" class=\"slide\" "
         s += "aria-label=\"slider: expected on the left, actual on the right\"> actual</label>"
-        s += "<button type=\"button\" class=\"flip for-toggle\">showing <b>expected</b> — flip</button>"
+        s +=
+          "<button type=\"button\" class=\"flip for-toggle\">showing <b>expected</b> — flip</button>"
         s += "<label class=\"for-toggle\"><input type=\"checkbox\" class=\"blink\"> blink</label>"
       }
       s += "<button type=\"button\" class=\"zoom\" aria-pressed=\"false\">actual size</button>"
@@ -274,7 +297,9 @@ public enum ReviewReport {
       s += "<span class=\"which\" aria-hidden=\"true\">\(id)</span></div>"
     }
     s += "<div class=\"view side\">"
-    if let expectedSize { s += figure("expected", "\(folder)/expected.png", expectedSize, reference) }
+    if let expectedSize {
+      s += figure("expected", "\(folder)/expected.png", expectedSize, reference)
+    }
     if let actualSize { s += figure("actual", "\(folder)/actual.png", actualSize, reference) }
     if let diffSize { s += figure("diff", "\(folder)/diff.png", diffSize, reference) }
     s += "</div>"
@@ -284,18 +309,25 @@ public enum ReviewReport {
       s += "<img class=\"shot under\" src=\"\(folder)/expected.png\"\(sizeAttributes(expectedSize))"
       s += " alt=\"expected \(id)\">"
       s += "<div class=\"over\" style=\"clip-path: inset(0 0 0 50%)\">"
-      s += "<img class=\"shot\" src=\"\(folder)/actual.png\"\(sizeAttributes(actualSize)) alt=\"actual \(id)\"></div>"
+      s +=
+        "<img class=\"shot\" src=\"\(folder)/actual.png\"\(sizeAttributes(actualSize)) alt=\"actual \(id)\"></div>"
       s += "</div></div>"
       // Toggle: one image, flipped by the button, the t key or a click on the image.
       s += "<div class=\"view toggle\">"
-      s += "<img class=\"shot flipped\" src=\"\(folder)/expected.png\"\(sizeAttributes(expectedSize)) "
-      s += "data-expected=\"\(folder)/expected.png\" data-actual=\"\(folder)/actual.png\" alt=\"expected\"></div>"
+      s +=
+        "<img class=\"shot flipped\" src=\"\(folder)/expected.png\"\(sizeAttributes(expectedSize)) "
+      s +=
+        "data-expected=\"\(folder)/expected.png\" data-actual=\"\(folder)/actual.png\" alt=\"expected\"></div>"
     }
     if !reference.layoutDiff.isEmpty {
-      let layoutPath = snapshots.map { JUnitXML.joinPath($0, reference.layoutPath) } ?? reference.layoutPath
-      s += "<details class=\"layout\" open><summary>layout JSON diff (\(html(layoutPath)))</summary><pre>"
+      let layoutPath =
+        snapshots.map { JUnitXML.joinPath($0, reference.layoutPath) } ?? reference.layoutPath
+      s +=
+        "<details class=\"layout\" open><summary>layout JSON diff (\(html(layoutPath)))</summary><pre>"
       for line in reference.layoutDiff {
-        let kind = line.hasPrefix("+") ? "add" : line.hasPrefix("-") ? "del" : line.hasPrefix("@@") ? "hunk" : "ctx"
+        let kind =
+          line.hasPrefix("+")
+          ? "add" : line.hasPrefix("-") ? "del" : line.hasPrefix("@@") ? "hunk" : "ctx"
         s += "<span class=\"\(kind)\">\(html(line))</span>\n"
       }
       s += "</pre></details>"

@@ -24,7 +24,9 @@ public struct SnapshotFilter: Hashable, Sendable, CustomStringConvertible {
   public func matchesCase(_ name: String) -> Bool {
     patterns.contains { pattern in
       if pattern.contains(where: { "*?[".contains($0) }) {
-        let casePart = pattern.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? pattern
+        let casePart =
+          pattern.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first.map(
+            String.init) ?? pattern
         return fnmatch(casePart, name, 0) == 0
       }
       return name.contains(pattern) || pattern.hasPrefix(name + "/")
@@ -52,7 +54,8 @@ public struct SnapshotFilter: Hashable, Sendable, CustomStringConvertible {
     let parts = pattern.split(separator: "/", omittingEmptySubsequences: false)
     guard parts.count == 2, SnapshotCatalogue.isValidName(String(parts[0])) else { return false }
     let variant = parts[1]
-    guard variant.hasSuffix("x"), let at = variant.lastIndex(of: "@"), at != variant.startIndex else { return false }
+    guard variant.hasSuffix("x"), let at = variant.lastIndex(of: "@"), at != variant.startIndex
+    else { return false }
     let scale = variant[variant.index(after: at)..<variant.index(before: variant.endIndex)]
     return !scale.isEmpty && scale.allSatisfy { $0.isASCII && $0.isNumber }
   }

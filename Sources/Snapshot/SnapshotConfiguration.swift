@@ -23,7 +23,8 @@ public struct SnapshotConfiguration: Sendable {
   /// Creates a configuration; `jobs` defaults to the number of active cores.
   public init(
     snapshotsDirectory: URL, themesDirectory: URL? = nil, brandFontDirectory: URL? = nil,
-    jobs: Int = ProcessInfo.processInfo.activeProcessorCount, diffOptions: DiffOptions = DiffOptions(),
+    jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+    diffOptions: DiffOptions = DiffOptions(),
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) {
     self.snapshotsDirectory = snapshotsDirectory.standardizedFileURL

@@ -31,7 +31,8 @@ public final class SnapshotEngine: Sendable {
     self.catalogue = try SnapshotCatalogue(directory: configuration.snapshotsDirectory)
     self.themes = Result { () throws(ThemeError) in
       try ThemesLocation.resolve(
-        explicit: configuration.themesDirectory, snapshotsDirectory: configuration.snapshotsDirectory,
+        explicit: configuration.themesDirectory,
+        snapshotsDirectory: configuration.snapshotsDirectory,
         environment: configuration.environment)
     }
     self.fontLocator = FontLocator(
@@ -59,10 +60,13 @@ public final class SnapshotEngine: Sendable {
   /// `caseErrors` (usually ``SnapshotCatalogue/selectBroken(filter:shard:)``) are carried into the
   /// report, where each fails the run as an error row.
   /// - Throws: an error when no renderer can be made (e.g. an unreadable `Themes/`).
-  public func verify(_ references: [SnapshotReference], caseErrors: [SnapshotCaseError] = []) throws -> SnapshotRunReport {
+  public func verify(_ references: [SnapshotReference], caseErrors: [SnapshotCaseError] = []) throws
+    -> SnapshotRunReport
+  {
     // Read while no record or prune writes: other verify runs share the lock, a record makes
     // this wait (up to the lock timeout), then fail naming it.
-    let lock = try SnapshotLock.acquireShared(in: configuration.snapshotsDirectory, timeout: configuration.lockTimeout)
+    let lock = try SnapshotLock.acquireShared(
+      in: configuration.snapshotsDirectory, timeout: configuration.lockTimeout)
     defer { withExtendedLifetime(lock) {} }
     var report = try run(references) { renderer, reference in
       Self.check(
@@ -92,13 +96,16 @@ public final class SnapshotEngine: Sendable {
     let directory = configuration.snapshotsDirectory
     let cases = casesDirectory
     // One writer at a time; a killed writer's temporary files are removed under the lock.
-    let lock = try SnapshotLock.acquire(in: directory, timeout: configuration.lockTimeout, command: "snapshot record")
+    let lock = try SnapshotLock.acquire(
+      in: directory, timeout: configuration.lockTimeout, command: "snapshot record")
     defer { withExtendedLifetime(lock) {} }
-    let removed = AtomicFile.removeStaleTemporaryFiles(under: directory, olderThan: Self.staleTemporaryAge)
+    let removed = AtomicFile.removeStaleTemporaryFiles(
+      under: directory, olderThan: Self.staleTemporaryAge)
     let caseFiles = self.caseFiles
     var report = try run(references) { renderer, reference in
       Self.record(
-        reference, in: directory, renderer: renderer, mode: mode, options: self.configuration.diffOptions,
+        reference, in: directory, renderer: renderer, mode: mode,
+        options: self.configuration.diffOptions,
         sourceDirectory: cases, checkExisting: checkExisting, protecting: caseFiles)
     }
     report.written = report.outcomes.flatMap(\.written)
@@ -109,7 +116,9 @@ public final class SnapshotEngine: Sendable {
       // there was none; `--missing` does not look at existing references, so it keeps theirs.
       let takeTokens = mode == .all || mode == .failed || existing?.tokensSHA256 == nil
       let wroteReferences = !report.written.isEmpty
-      if wroteReferences || existing == nil || (takeTokens && existing?.tokensSHA256 != environment.tokensSHA256) {
+      if wroteReferences || existing == nil
+        || (takeTokens && existing?.tokensSHA256 != environment.tokensSHA256)
+      {
         let merged = existing?.merging(environment, takingTokens: takeTokens) ?? environment
         if merged != existing {
           try merged.write(to: directory, protecting: report.inputFiles)
@@ -144,7 +153,9 @@ public final class SnapshotEngine: Sendable {
       guard components.count >= 2, components[0] != Substring(SnapshotCatalogue.casesFolderName),
         !components.contains(where: { $0.hasPrefix(".") })
       else {
-        if let first = components.first, first == Substring(SnapshotCatalogue.casesFolderName) || first.hasPrefix(".") {
+        if let first = components.first,
+          first == Substring(SnapshotCatalogue.casesFolderName) || first.hasPrefix(".")
+        {
           enumerator.skipDescendants()
         }
         continue
@@ -166,7 +177,8 @@ public final class SnapshotEngine: Sendable {
     }
     guard !dryRun else { return try orphans() }
     let lock = try SnapshotLock.acquire(
-      in: configuration.snapshotsDirectory, timeout: configuration.lockTimeout, command: "snapshot prune")
+      in: configuration.snapshotsDirectory, timeout: configuration.lockTimeout,
+      command: "snapshot prune")
     defer { withExtendedLifetime(lock) {} }
     let orphans = try orphans()
     let root = configuration.snapshotsDirectory
@@ -175,13 +187,16 @@ public final class SnapshotEngine: Sendable {
       do {
         try FileManager.default.removeItem(at: root.appendingPathComponent(path))
       } catch {
-        throw SnapshotError.cannotDelete(path: root.appendingPathComponent(path).path, reason: error.localizedDescription)
+        throw SnapshotError.cannotDelete(
+          path: root.appendingPathComponent(path).path, reason: error.localizedDescription)
       }
       folders.insert((path as NSString).deletingLastPathComponent)
     }
     for folder in folders.sorted(by: { $0.count > $1.count }) where !folder.isEmpty {
       let url = root.appendingPathComponent(folder)
-      if let contents = try? FileManager.default.contentsOfDirectory(atPath: url.path), contents.isEmpty {
+      if let contents = try? FileManager.default.contentsOfDirectory(atPath: url.path),
+        contents.isEmpty
+      {
         try? FileManager.default.removeItem(at: url)
       }
     }
@@ -201,7 +216,8 @@ public final class SnapshotEngine: Sendable {
     // Every font file the selected themes need is found before anything renders, so a machine
     // that lacks some gets one error naming them all (and their packages).
     var fonts: [FontSourceList] = []
-    for theme in ThemeName.allCases where references.contains(where: { $0.variant.theme == theme }) {
+    for theme in ThemeName.allCases where references.contains(where: { $0.variant.theme == theme })
+    {
       fonts.append(try library.fontManifest(for: theme).fontSources)
     }
     let located = try fontLocator.locate(fonts)
@@ -210,7 +226,9 @@ public final class SnapshotEngine: Sendable {
     let jobs = max(1, min(configuration.jobs, references.count))
     // Cluster by theme so that each worker builds few font sets.
     let order = references.enumerated().sorted {
-      ($0.element.variant.theme.rawValue, $0.offset) < ($1.element.variant.theme.rawValue, $1.offset)
+      ($0.element.variant.theme.rawValue, $0.offset) < (
+        $1.element.variant.theme.rawValue, $1.offset
+      )
     }.map(\.offset)
     let shared = Locked(RunState(references: references.count, workers: jobs))
     DispatchQueue.concurrentPerform(iterations: jobs) { worker in
@@ -247,7 +265,9 @@ public final class SnapshotEngine: Sendable {
     for (index, reference) in references.enumerated() {
       let notRendered = SnapshotFailure(
         kind: .error, message: "not rendered: \(setupError.map { "\($0)" } ?? "internal error")")
-      outcomes.append(state.outcomes[index] ?? SnapshotOutcome(reference: reference, result: .failed(notRendered)))
+      outcomes.append(
+        state.outcomes[index] ?? SnapshotOutcome(reference: reference, result: .failed(notRendered))
+      )
     }
     outcomes.sort { $0.reference.id < $1.reference.id }
     var environment = state.environment()
@@ -261,7 +281,8 @@ public final class SnapshotEngine: Sendable {
         differences = recorded.differences(from: environment)
         tokenDifference = recorded.tokenDifference(from: environment, themes: location)
       } else if !references.isEmpty {
-        tokenDifference = "tokens: no \(SnapshotEnvironment.fileName) in \(RenderSources.printable(configuration.snapshotsDirectory.path)) records which tokens the references were made from (record to create it)"
+        tokenDifference =
+          "tokens: no \(SnapshotEnvironment.fileName) in \(RenderSources.printable(configuration.snapshotsDirectory.path)) records which tokens the references were made from (record to create it)"
       }
     } catch {
       tokenDifference = "tokens: \(error)"
@@ -287,7 +308,9 @@ public final class SnapshotEngine: Sendable {
 
   /// The files a run over `references` reads: every case file, the references' PNG and layout
   /// JSON, their icons, the themes folder's files, the font files and the brand font folder's files.
-  private func inputFiles(for references: [SnapshotReference], library: ThemeLibrary, fonts: [URL]) -> InputFiles {
+  private func inputFiles(for references: [SnapshotReference], library: ThemeLibrary, fonts: [URL])
+    -> InputFiles
+  {
     var inputs = caseFiles
     let directory = configuration.snapshotsDirectory
     for reference in references {
@@ -333,7 +356,9 @@ struct RunState: Sendable {
   /// The fingerprint of the stack and of the fonts each rendered theme used.
   func environment() -> SnapshotEnvironment {
     var records: [String: [SnapshotEnvironment.Font]] = [:]
-    for (theme, files) in fonts { records[theme.rawValue] = files.map(SnapshotEnvironment.Font.init) }
+    for (theme, files) in fonts {
+      records[theme.rawValue] = files.map(SnapshotEnvironment.Font.init)
+    }
     return SnapshotEnvironment(renderStack: RenderStack.current(), fonts: records)
   }
 

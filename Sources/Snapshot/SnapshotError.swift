@@ -95,7 +95,8 @@ public enum SnapshotError: Error, Hashable, Sendable, CustomStringConvertible {
       case .notRegularFile: return "\(file): the lock file is not a regular file"
       case .cannotLock(let reason): return "\(file): cannot lock: \(reason)"
       case .held(let holder, let seconds):
-        return "\(file): another run is \(holder); waited \(seconds) s: let it finish or stop it, then run again"
+        return
+          "\(file): another run is \(holder); waited \(seconds) s: let it finish or stop it, then run again"
       }
     case .artifactsNotWritten(let reference, let reason):
       return "cannot write artifacts: \(reference): \(reason)"
@@ -104,7 +105,8 @@ public enum SnapshotError: Error, Hashable, Sendable, CustomStringConvertible {
     case .unknownRecordMode(let variable, let value):
       return "\(variable)=\(value) is not a record mode (use all, missing, failed or never)"
     case .pruneWithBrokenCases(let first, let more):
-      return "cannot look for orphans while a case file is broken (its references would look like orphans): \(first)"
+      return
+        "cannot look for orphans while a case file is broken (its references would look like orphans): \(first)"
         + (more > 0 ? " (and \(more) more)" : "")
     case .cannotDelete(let path, let reason):
       return "cannot delete \(path): \(reason)"

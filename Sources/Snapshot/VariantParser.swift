@@ -23,7 +23,8 @@ enum VariantParser {
 
   /// The variants of a case whose `variants` value is `value` (nil when absent) and whose list is
   /// `document`; `file` is the case file as errors name it (`cases/sample-2.json`).
-  static func variants(of value: JSONValue?, document: BulletListDocument, file: String) throws(SnapshotError)
+  static func variants(of value: JSONValue?, document: BulletListDocument, file: String)
+    throws(SnapshotError)
     -> [SnapshotVariant]
   {
     let groups: [(path: String, value: JSONValue)]
@@ -31,11 +32,14 @@ enum VariantParser {
     case nil: groups = [(key, .object([]))]
     case .object?: groups = [(key, value ?? .object([]))]
     case .array(let elements)?:
-      guard !elements.isEmpty else { throw .variants(file: file, path: key, problem: "the array is empty") }
+      guard !elements.isEmpty else {
+        throw .variants(file: file, path: key, problem: "the array is empty")
+      }
       groups = elements.enumerated().map { ("\(key)[\($0.offset)]", $0.element) }
     case let other?:
       throw .variants(
-        file: file, path: key, problem: "expected an object or an array of objects, found \(other.kindName)")
+        file: file, path: key,
+        problem: "expected an object or an array of objects, found \(other.kindName)")
     }
     var result: [SnapshotVariant] = []
     var seen: [String: String] = [:]
@@ -43,7 +47,9 @@ enum VariantParser {
       for variant in try group(value, at: path, file: file, document: document) {
         if let earlier = seen[variant.name] {
           throw .variants(
-            file: file, path: path, problem: "variant \(variant.name) is already produced by \(earlier); give one a \"name\"")
+            file: file, path: path,
+            problem:
+              "variant \(variant.name) is already produced by \(earlier); give one a \"name\"")
         }
         seen[variant.name] = path
         result.append(variant)
@@ -56,7 +62,8 @@ enum VariantParser {
     _ value: JSONValue, at path: String, file: String, document: BulletListDocument
   ) throws(SnapshotError) -> [SnapshotVariant] {
     func fail(_ key: String?, _ message: String) -> SnapshotError {
-      .variants(file: file, path: path + (key.map { ".\(MessageText.value($0))" } ?? ""), problem: message)
+      .variants(
+        file: file, path: path + (key.map { ".\(MessageText.value($0))" } ?? ""), problem: message)
     }
     guard case .object(let members) = value else {
       throw fail(nil, "expected an object, found \(value.kindName)")
@@ -86,7 +93,8 @@ enum VariantParser {
         if case .array(let elements) = member { numbers = elements } else { numbers = [member] }
         scales = []
         for number in numbers {
-          guard case .number(let n) = number, n.rounded() == n, n >= Double(PixelScale.supported.lowerBound),
+          guard case .number(let n) = number, n.rounded() == n,
+            n >= Double(PixelScale.supported.lowerBound),
             n <= Double(PixelScale.supported.upperBound)
           else {
             throw fail(key, "expected a scale \(PixelScale.choices) (or an array of them)")
@@ -95,26 +103,35 @@ enum VariantParser {
         }
         guard !scales.isEmpty else { throw fail(key, "expected at least one scale") }
       case "textStyle":
-        let style: TextStyle = try oneName(member, key: key, expected: "\"bodyLarge\" or \"bodyMedium\"", fail: fail)
+        let style: TextStyle = try oneName(
+          member, key: key, expected: "\"bodyLarge\" or \"bodyMedium\"", fail: fail)
         options.textStyleOverride = style
         suffixParts.append(style.tokenName)
       case "locale":
-        guard case .string(let text) = member, LocaleTag.isValid(text) else { throw fail(key, "expected a language tag such as \"ar\" or \"fr-FR\"") }
+        guard case .string(let text) = member, LocaleTag.isValid(text) else {
+          throw fail(key, "expected a language tag such as \"ar\" or \"fr-FR\"")
+        }
         options.locale = text
         suffixParts.append(text.lowercased().replacingOccurrences(of: "_", with: "-"))
       case "direction":
-        let direction: LayoutDirection = try oneName(member, key: key, expected: "\"ltr\" or \"rtl\"", fail: fail)
+        let direction: LayoutDirection = try oneName(
+          member, key: key, expected: "\"ltr\" or \"rtl\"", fail: fail)
         options.direction = direction
         suffixParts.append(direction.rawValue)
       case "width":
-        guard case .number(let width) = member, width.isFinite, CanvasWidth.supported.contains(width) else {
+        guard case .number(let width) = member, width.isFinite,
+          CanvasWidth.supported.contains(width)
+        else {
           let range = CanvasWidth.supported
-          throw fail(key, "expected a width in points from \(Int(range.lowerBound)) to \(Int(range.upperBound))")
+          throw fail(
+            key,
+            "expected a width in points from \(Int(range.lowerBound)) to \(Int(range.upperBound))")
         }
         options.width = width
         suffixParts.append("w\(width.rounded() == width ? String(Int(width)) : String(width))")
       case "background":
-        guard case .string(let text) = member, let background = BackgroundOption(rawValue: text) else {
+        guard case .string(let text) = member, let background = BackgroundOption(rawValue: text)
+        else {
           throw fail(key, "expected \"theme\" or \"none\"")
         }
         options.background = background
@@ -122,7 +139,10 @@ enum VariantParser {
       case "platform":
         platforms = try names(member, key: key, fail: fail)
       default:
-        throw fail(key, "unknown key \(MessageText.quoted(key)) (allowed: \(allowedKeys.joined(separator: ", ")))")
+        throw fail(
+          key,
+          "unknown key \(MessageText.quoted(key)) (allowed: \(allowedKeys.joined(separator: ", ")))"
+        )
       }
     }
     let baseSuffix = name ?? (suffixParts.isEmpty ? nil : suffixParts.joined(separator: "-"))
@@ -140,7 +160,8 @@ enum VariantParser {
           options.platform = platform
           for scale in scales {
             variants.append(
-              SnapshotVariant(theme: theme, mode: mode, scale: scale, suffix: suffix, options: options))
+              SnapshotVariant(
+                theme: theme, mode: mode, scale: scale, suffix: suffix, options: options))
           }
         }
       }
@@ -153,7 +174,9 @@ enum VariantParser {
   private static func oneName<Name: NamedValue>(
     _ value: JSONValue, key: String, expected: String, fail: (String?, String) -> SnapshotError
   ) throws(SnapshotError) -> Name {
-    guard case .string(let text) = value else { throw fail(key, "expected \(expected), found \(value.kindName)") }
+    guard case .string(let text) = value else {
+      throw fail(key, "expected \(expected), found \(value.kindName)")
+    }
     do {
       return try Name.parse(text)
     } catch {
@@ -174,7 +197,8 @@ enum VariantParser {
       var result: [String] = []
       for element in elements {
         guard case .string(let text) = element else {
-          throw fail(key, "expected \"all\" or an array of names, found \(element.kindName) in the array")
+          throw fail(
+            key, "expected \"all\" or an array of names, found \(element.kindName) in the array")
         }
         result.append(text)
       }

@@ -171,9 +171,15 @@ public struct JSONParser {
     case UInt8(ascii: "{"): return try parseObject(depth: depth)
     case UInt8(ascii: "["): return try parseArray(depth: depth)
     case UInt8(ascii: "\""): return .string(try parseString())
-    case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
-    case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
-    case UInt8(ascii: "n"): try expectWord("null"); return .null
+    case UInt8(ascii: "t"):
+      try expectWord("true")
+      return .bool(true)
+    case UInt8(ascii: "f"):
+      try expectWord("false")
+      return .bool(false)
+    case UInt8(ascii: "n"):
+      try expectWord("null")
+      return .null
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
     default: throw error("expected a value, found \(describeCurrent())")
     }
@@ -300,7 +306,9 @@ public struct JSONParser {
         } else if (0xDC00..<0xE000).contains(code) {
           throw error("unpaired surrogate in \\u escape", at: escapeStart)
         }
-        guard let scalar = UnicodeScalar(code) else { throw error("invalid \\u escape", at: escapeStart) }
+        guard let scalar = UnicodeScalar(code) else {
+          throw error("invalid \\u escape", at: escapeStart)
+        }
         out.append(contentsOf: Array(String(Character(scalar)).utf8))
       default:
         throw error("invalid escape '\\\(Character(UnicodeScalar(e)))'", at: index - 2)
@@ -334,7 +342,9 @@ public struct JSONParser {
     let start = index
     func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
     if bytes[index] == UInt8(ascii: "-") { index += 1 }
-    guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number", at: start) }
+    guard index < bytes.count, isDigit(bytes[index]) else {
+      throw error("invalid number", at: start)
+    }
     if bytes[index] == UInt8(ascii: "0") {
       index += 1
     } else {
@@ -342,15 +352,20 @@ public struct JSONParser {
     }
     if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
       index += 1
-      guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number", at: start) }
+      guard index < bytes.count, isDigit(bytes[index]) else {
+        throw error("invalid number", at: start)
+      }
       while index < bytes.count, isDigit(bytes[index]) { index += 1 }
     }
     if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
       index += 1
-      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
+      {
         index += 1
       }
-      guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number", at: start) }
+      guard index < bytes.count, isDigit(bytes[index]) else {
+        throw error("invalid number", at: start)
+      }
       while index < bytes.count, isDigit(bytes[index]) { index += 1 }
     }
     let text = String(decoding: bytes[start..<index], as: UTF8.self)

@@ -131,7 +131,8 @@ struct MarkerLoader {
         message: "expected an array of 3 asset files (levels 0, 1, 2)")
     }
     return MarkerShapes(
-      levels: PerLevel(levels[0], levels[1], levels[2]), tick: try asset(files.tick, namedAt: files.tickLocation))
+      levels: PerLevel(levels[0], levels[1], levels[2]),
+      tick: try asset(files.tick, namedAt: files.tickLocation))
   }
 
   /// The name a scene gives the shape of `file`: `orange/square.svg` → `orange.square`.
@@ -157,7 +158,8 @@ struct MarkerLoader {
       case .failure(let problem):
         throw ThemeError(
           file: ThemeLibrary.specFileName, token: location,
-          message: "asset \(MessageText.quoted(file)) \(problem.message(folder: FileReader.folderName))")
+          message:
+            "asset \(MessageText.quoted(file)) \(problem.message(folder: FileReader.folderName))")
       }
       files.append(file)
       result = Result { () throws(VectorAssetError) in
@@ -167,7 +169,8 @@ struct MarkerLoader {
     }
     switch result {
     case .success(let outline):
-      return MarkerAsset(shape: MarkerShape(name: Self.shapeName(of: file), outline: outline), file: file)
+      return MarkerAsset(
+        shape: MarkerShape(name: Self.shapeName(of: file), outline: outline), file: file)
     case .failure(let error):
       if let line = error.line {
         throw ThemeError(file: relative, token: "line \(line)", message: error.message)

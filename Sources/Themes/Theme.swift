@@ -212,7 +212,10 @@ public struct FontFile: Hashable, Sendable {
   public var debianPackage: String? = nil
 
   /// Creates a font file entry.
-  public init(fileName: String, sha256: String, role: String, family: String? = nil, debianPackage: String? = nil) {
+  public init(
+    fileName: String, sha256: String, role: String, family: String? = nil,
+    debianPackage: String? = nil
+  ) {
     self.fileName = fileName
     self.sha256 = sha256
     self.role = role

@@ -37,7 +37,8 @@ public struct ThemeLibrary: Sendable {
   public init(directory: URL) throws(ThemeError) {
     self.directory = directory.standardizedFileURL
     let reader = FileReader(directory: self.directory)
-    let resolver = try ResolverDocument(json: try reader.json(Self.resolverFileName), reader: reader)
+    let resolver = try ResolverDocument(
+      json: try reader.json(Self.resolverFileName), reader: reader)
     let spec = try reader.json(Self.specFileName)
 
     var contexts: [String: Result<ResolvedContext, ThemeError>] = [:]
@@ -66,7 +67,8 @@ public struct ThemeLibrary: Sendable {
     var manifests: [ThemeName: Result<FontManifest, ThemeError>] = [:]
     for name in ThemeName.allCases {
       manifests[name] = Result { () throws(ThemeError) in
-        try FontManifestReader.read(reader: reader, file: Self.fontManifestFileName(for: name), theme: name)
+        try FontManifestReader.read(
+          reader: reader, file: Self.fontManifestFileName(for: name), theme: name)
       }
     }
     self.manifests = manifests
@@ -150,7 +152,8 @@ public struct ThemeLibrary: Sendable {
   private func context(_ name: ThemeName, _ mode: ColorMode) throws(ThemeError) -> ResolvedContext {
     let context = Self.contextName(name, mode)
     guard let result = contexts[context] else {
-      throw ThemeError(file: Self.resolverFileName, message: "no context \(MessageText.quoted(context))")
+      throw ThemeError(
+        file: Self.resolverFileName, message: "no context \(MessageText.quoted(context))")
     }
     return try result.get()
   }
@@ -187,7 +190,9 @@ struct FileReader: Sendable {
       if let reference {
         throw ThemeError(
           file: reference.file, token: reference.location,
-          message: "\(reference.label) \(MessageText.quoted(relative)) \(problem.message(folder: Self.folderName))")
+          message:
+            "\(reference.label) \(MessageText.quoted(relative)) \(problem.message(folder: Self.folderName))"
+        )
       }
       throw ThemeError(file: relative, message: problem.message(folder: Self.folderName))
     }
@@ -203,10 +208,12 @@ struct FileReader: Sendable {
     let path = try path(relative)
     let data: Data
     do {
-      data = try UserFile.read(path, kind: relative.hasSuffix(".fonts.json") ? .fontManifest : .tokens)
+      data = try UserFile.read(
+        path, kind: relative.hasSuffix(".fonts.json") ? .fontManifest : .tokens)
     } catch {
       if case .missing = error.problem {
-        throw ThemeError(file: relative, message: "file not found (looked for \(MessageText.path(path)))")
+        throw ThemeError(
+          file: relative, message: "file not found (looked for \(MessageText.path(path)))")
       }
       throw ThemeError(file: relative, message: error.reason)
     }
@@ -214,7 +221,8 @@ struct FileReader: Sendable {
       return try JSONParser.parse(Array(data))
     } catch {
       throw ThemeError(
-        file: relative, message: "malformed JSON at line \(error.line), column \(error.column): \(error.reason)")
+        file: relative,
+        message: "malformed JSON at line \(error.line), column \(error.column): \(error.reason)")
     }
   }
 }
@@ -240,26 +248,41 @@ struct ResolverDocument: Sendable {
       ThemeError(file: file, token: location, message: message)
     }
     guard json.members != nil else { throw fail(nil, "the resolver must be a JSON object") }
-    guard let version = json["version"] else { throw fail("version", "missing (expected \"2025.10\")") }
+    guard let version = json["version"] else {
+      throw fail("version", "missing (expected \"2025.10\")")
+    }
     guard version.stringValue == "2025.10" else {
-      throw fail("version", "expected \"2025.10\", found \(version.stringValue.map { "\(MessageText.quoted($0))" } ?? version.kindName)")
+      throw fail(
+        "version",
+        "expected \"2025.10\", found \(version.stringValue.map { "\(MessageText.quoted($0))" } ?? version.kindName)"
+      )
     }
     var parsedFiles: [String: GroupNode] = [:]
     var files: [String] = []
 
     func sources(_ json: JSON?, at location: String) throws(ThemeError) -> [GroupNode] {
-      guard case .array(let items) = json else { throw fail(location, "expected an array of sources") }
+      guard case .array(let items) = json else {
+        throw fail(location, "expected an array of sources")
+      }
       var out: [GroupNode] = []
       for (i, item) in items.enumerated() {
         let here = "\(location)[\(i)]"
-        guard item.members != nil else { throw fail(here, "a source must be an object, found \(item.kindName)") }
+        guard item.members != nil else {
+          throw fail(here, "a source must be an object, found \(item.kindName)")
+        }
         if let ref = item["$ref"] {
           guard let path = ref.stringValue else { throw fail(here, "$ref must be a string") }
           if path.contains("://") {
-            throw fail(here, "remote $ref \(MessageText.quoted(path)) is not supported (use a path relative to the themes directory)")
+            throw fail(
+              here,
+              "remote $ref \(MessageText.quoted(path)) is not supported (use a path relative to the themes directory)"
+            )
           }
           if path.hasPrefix("#") {
-            throw fail(here, "$ref \(MessageText.quoted(path)) inside a source list is not supported (reference token files)")
+            throw fail(
+              here,
+              "$ref \(MessageText.quoted(path)) inside a source list is not supported (reference token files)"
+            )
           }
           if let cached = parsedFiles[path] {
             out.append(cached)
@@ -282,20 +305,29 @@ struct ResolverDocument: Sendable {
 
     var steps: [Step] = []
     guard case .array(let order) = json["resolutionOrder"] else {
-      throw fail("resolutionOrder", "missing (an array of {\"$ref\": \"#/sets/…\"} and {\"$ref\": \"#/modifiers/…\"})")
+      throw fail(
+        "resolutionOrder",
+        "missing (an array of {\"$ref\": \"#/sets/…\"} and {\"$ref\": \"#/modifiers/…\"})")
     }
     for (i, item) in order.enumerated() {
       let here = "resolutionOrder[\(i)]"
       guard let ref = item["$ref"]?.stringValue else {
-        throw fail(here, "expected {\"$ref\": \"#/sets/<name>\"} or {\"$ref\": \"#/modifiers/<name>\"} (inline sets are not supported)")
+        throw fail(
+          here,
+          "expected {\"$ref\": \"#/sets/<name>\"} or {\"$ref\": \"#/modifiers/<name>\"} (inline sets are not supported)"
+        )
       }
       if ref.hasPrefix("#/sets/") {
         let name = String(ref.dropFirst("#/sets/".count))
-        guard let set = json["sets"]?[name] else { throw fail(here, "$ref \(MessageText.quoted(ref)) points to no set") }
+        guard let set = json["sets"]?[name] else {
+          throw fail(here, "$ref \(MessageText.quoted(ref)) points to no set")
+        }
         steps.append(.set(try sources(set["sources"], at: "sets.\(name).sources")))
       } else if ref.hasPrefix("#/modifiers/") {
         let name = String(ref.dropFirst("#/modifiers/".count))
-        guard let modifier = json["modifiers"]?[name] else { throw fail(here, "$ref \(MessageText.quoted(ref)) points to no modifier") }
+        guard let modifier = json["modifiers"]?[name] else {
+          throw fail(here, "$ref \(MessageText.quoted(ref)) points to no modifier")
+        }
         guard let contextMembers = modifier["contexts"]?.members, !contextMembers.isEmpty else {
           throw fail("modifiers.\(name).contexts", "expected an object of contexts")
         }
@@ -315,8 +347,13 @@ struct ResolverDocument: Sendable {
         throw fail(here, "$ref \(MessageText.quoted(ref)) must start with #/sets/ or #/modifiers/")
       }
     }
-    guard steps.contains(where: { if case .modifier(ThemeLibrary.themeModifierName, _, _) = $0 { true } else { false } }) else {
-      throw fail("resolutionOrder", "does not include the modifier \"\(ThemeLibrary.themeModifierName)\"")
+    guard
+      steps.contains(where: {
+        if case .modifier(ThemeLibrary.themeModifierName, _, _) = $0 { true } else { false }
+      })
+    else {
+      throw fail(
+        "resolutionOrder", "does not include the modifier \"\(ThemeLibrary.themeModifierName)\"")
     }
     self.steps = steps
     self.files = files
@@ -337,7 +374,8 @@ struct ResolverDocument: Sendable {
           let known = contexts.keys.sorted().joined(separator: ", ")
           throw ThemeError(
             file: Self.file, token: "modifiers.\(name).contexts",
-            message: chosen.map { "no context \(MessageText.quoted($0)) (known: \(known))" } ?? "no input and no default")
+            message: chosen.map { "no context \(MessageText.quoted($0)) (known: \(known))" }
+              ?? "no input and no default")
         }
         trees = sources
       }
@@ -372,12 +410,14 @@ struct ThemeBuilder {
         "bullet-list.space.column-gap.\(r)", "bullet-list.space.padding-block.\(r)",
         "bullet-list.size.bullet-container.\(r)", "bullet-list.size.icon.\(r)",
         "bullet-list.size.label-max-width.\(r)",
-        "typography.\(r).font-size", "typography.\(r).line-height", "typography.\(r).letter-spacing",
+        "typography.\(r).font-size", "typography.\(r).line-height",
+        "typography.\(r).letter-spacing",
         "typography.\(r).font-weight", "typography.\(r).font-weight-strong",
       ]
     }
     return paths + [
-      "font.family.brand", "color.content.default", "color.content.brand-primary", "color.bg.primary",
+      "font.family.brand", "color.content.default", "color.content.brand-primary",
+      "color.bg.primary",
       "link.color.content.enabled",
     ]
   }()
@@ -385,13 +425,16 @@ struct ThemeBuilder {
   private func token(_ path: String) throws(ThemeError) -> ResolvedToken {
     guard let t = byPath[path] else {
       throw ThemeError(
-        file: ThemeLibrary.resolverFileName, message: "theme \(context) lacks required token \(path) (no source of the context defines it)")
+        file: ThemeLibrary.resolverFileName,
+        message:
+          "theme \(context) lacks required token \(path) (no source of the context defines it)")
     }
     return t
   }
 
   private func wrongType(_ t: ResolvedToken, _ expected: String) -> ThemeError {
-    ThemeError(file: t.file, token: t.path, message: "is a \(t.type) but the renderer needs a \(expected)")
+    ThemeError(
+      file: t.file, token: t.path, message: "is a \(t.type) but the renderer needs a \(expected)")
   }
 
   /// ` (from dimension.100 in core/dimension.tokens.json)` for an alias, empty for a literal.
@@ -405,12 +448,16 @@ struct ThemeBuilder {
     let t = try token(path)
     guard case .dimension(let value, let unit) = t.value else { throw wrongType(t, "dimension") }
     guard unit == "px" else {
-      throw ThemeError(file: t.file, token: t.path, message: "unit \(MessageText.quoted(unit))\(origin(t)) is not supported by the renderer (use px)")
+      throw ThemeError(
+        file: t.file, token: t.path,
+        message:
+          "unit \(MessageText.quoted(unit))\(origin(t)) is not supported by the renderer (use px)")
     }
     guard range.contains(value) else {
       throw ThemeError(
         file: t.file, token: t.path,
-        message: "\(TokenRange.format(value)) px\(origin(t)) is out of range: the renderer needs \(range)")
+        message:
+          "\(TokenRange.format(value)) px\(origin(t)) is out of range: the renderer needs \(range)")
     }
     return value
   }
@@ -439,7 +486,9 @@ struct ThemeBuilder {
     // Report a missing token in the order of `requiredTokens`, before any value problem.
     for path in Self.requiredTokens where byPath[path] == nil {
       throw ThemeError(
-        file: ThemeLibrary.resolverFileName, message: "theme \(context) lacks required token \(path) (no source of the context defines it)")
+        file: ThemeLibrary.resolverFileName,
+        message:
+          "theme \(context) lacks required token \(path) (no source of the context defines it)")
     }
     func level(_ level: Int) throws(ThemeError) -> Double {
       try px("bullet-list.space.padding-inline.level-\(level)", in: .spacing)
@@ -474,7 +523,8 @@ struct ThemeBuilder {
       backgroundPrimary: try color("color.bg.primary"),
       linkEnabled: try color("link.color.content.enabled"))
     return Theme(
-      name: name, mode: mode, paddingInline: paddingInline, metrics: metrics, typography: typography,
+      name: name, mode: mode, paddingInline: paddingInline, metrics: metrics,
+      typography: typography,
       fontFamilies: try families("font.family.brand"), colors: colors, shapes: shapes,
       allowsItalic: allowsItalic)
   }
@@ -485,7 +535,9 @@ enum FontManifestReader {
   /// The most font files one manifest may name.
   static let maxFiles = 64
 
-  static func read(reader: FileReader, file: String, theme: ThemeName) throws(ThemeError) -> FontManifest {
+  static func read(reader: FileReader, file: String, theme: ThemeName) throws(ThemeError)
+    -> FontManifest
+  {
     let json = try reader.json(file)
     func fail(_ location: String?, _ message: String) -> ThemeError {
       ThemeError(file: file, token: location, message: message)
@@ -497,19 +549,24 @@ enum FontManifestReader {
       throw fail("files", "expected a non-empty array of font files")
     }
     guard items.count <= maxFiles else {
-      throw fail("files", "\(items.count) font files, more than the \(maxFiles) a manifest may name")
+      throw fail(
+        "files", "\(items.count) font files, more than the \(maxFiles) a manifest may name")
     }
     var files: [FontFile] = []
     for (i, item) in items.enumerated() {
       let here = "files[\(i)]"
-      guard item.members != nil else { throw fail(here, "expected an object with file, sha256 and role") }
+      guard item.members != nil else {
+        throw fail(here, "expected an object with file, sha256 and role")
+      }
       if item["path"] != nil {
         throw fail(
           "\(here).path",
-          "font files are named by \"file\" (a file name) and \"sha256\", not by a path: a path ties the manifest to one machine")
+          "font files are named by \"file\" (a file name) and \"sha256\", not by a path: a path ties the manifest to one machine"
+        )
       }
       guard let name = item["file"]?.stringValue, FontFile.isValidFileName(name) else {
-        throw fail("\(here).file", "expected a file name such as \"LiberationSans-Regular.ttf\" (no folder)")
+        throw fail(
+          "\(here).file", "expected a file name such as \"LiberationSans-Regular.ttf\" (no folder)")
       }
       guard let sha = item["sha256"]?.stringValue, sha.utf8.count == 64,
         sha.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) })

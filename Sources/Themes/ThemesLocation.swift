@@ -75,14 +75,20 @@ public struct ThemesLocation: Hashable, Sendable, CustomStringConvertible {
   ) throws(ThemeError) -> ThemesLocation {
     if let explicit {
       guard isThemesFolder(explicit) else {
-        throw ThemeError(message: "--themes \(explicit.path): not a themes folder (no \(ThemeLibrary.resolverFileName) in it)")
+        throw ThemeError(
+          message:
+            "--themes \(explicit.path): not a themes folder (no \(ThemeLibrary.resolverFileName) in it)"
+        )
       }
       return ThemesLocation(directory: explicit, source: .explicit)
     }
     if let value = environment[environmentVariable], !value.isEmpty {
       let url = URL(fileURLWithPath: value)
       guard isThemesFolder(url) else {
-        throw ThemeError(message: "\(environmentVariable)=\(value): not a themes folder (no \(ThemeLibrary.resolverFileName) in it)")
+        throw ThemeError(
+          message:
+            "\(environmentVariable)=\(value): not a themes folder (no \(ThemeLibrary.resolverFileName) in it)"
+        )
       }
       return ThemesLocation(directory: url, source: .environment)
     }
@@ -90,18 +96,24 @@ public struct ThemesLocation: Hashable, Sendable, CustomStringConvertible {
     if let snapshotsDirectory {
       let beside = snapshotsDirectory.standardizedFileURL.deletingLastPathComponent()
         .appendingPathComponent(folderName)
-      if isThemesFolder(beside) { return ThemesLocation(directory: beside, source: .besideSnapshots) }
+      if isThemesFolder(beside) {
+        return ThemesLocation(directory: beside, source: .besideSnapshots)
+      }
       tried.append("no \(beside.path)")
     }
     let start = currentDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-    if let found = findWalkingUp(from: start) { return ThemesLocation(directory: found, source: .currentFolder) }
+    if let found = findWalkingUp(from: start) {
+      return ThemesLocation(directory: found, source: .currentFolder)
+    }
     tried.append("no \(folderName)/ in \(start.standardizedFileURL.path) or its parents")
     let candidates = packageCopyCandidates ?? defaultPackageCopyCandidates()
     for bundle in candidates {
       let copy = bundle.appendingPathComponent(folderName)
       if isThemesFolder(copy) { return ThemesLocation(directory: copy, source: .package) }
     }
-    let looked = candidates.isEmpty ? "no executable folder is known" : candidates.map(\.path).joined(separator: ", ")
+    let looked =
+      candidates.isEmpty
+      ? "no executable folder is known" : candidates.map(\.path).joined(separator: ", ")
     tried.append("the package's copy is not installed beside the executable (looked for \(looked))")
     throw ThemeError(
       message: "cannot find a themes folder: " + tried.joined(separator: "; ")
@@ -112,7 +124,8 @@ public struct ThemesLocation: Hashable, Sendable, CustomStringConvertible {
   public static func isThemesFolder(_ url: URL) -> Bool {
     var isDirectory: ObjCBool = false
     let resolver = url.appendingPathComponent(ThemeLibrary.resolverFileName).path
-    return FileManager.default.fileExists(atPath: resolver, isDirectory: &isDirectory) && !isDirectory.boolValue
+    return FileManager.default.fileExists(atPath: resolver, isDirectory: &isDirectory)
+      && !isDirectory.boolValue
   }
 
   /// The places SwiftPM puts this package's resource bundle: beside the running executable
@@ -125,7 +138,9 @@ public struct ThemesLocation: Hashable, Sendable, CustomStringConvertible {
   /// resolver reports a clear error instead.
   public static func defaultPackageCopyCandidates() -> [URL] {
     var folders: [URL] = [Bundle.main.bundleURL]
-    if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() {
+    if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath()
+      .deletingLastPathComponent()
+    {
       folders.append(executable)
     }
     #if os(macOS)
@@ -138,7 +153,8 @@ public struct ThemesLocation: Hashable, Sendable, CustomStringConvertible {
         if !candidates.contains(bundle) { candidates.append(bundle) }
       #else
         let bundle = folder.appendingPathComponent(packageBundleName + ".bundle")
-        for candidate in [bundle, bundle.appendingPathComponent("Contents/Resources")] where !candidates.contains(candidate) {
+        for candidate in [bundle, bundle.appendingPathComponent("Contents/Resources")]
+        where !candidates.contains(candidate) {
           candidates.append(candidate)
         }
       #endif

@@ -42,6 +42,7 @@ public struct TokenRange: Hashable, Sendable, CustomStringConvertible {
 
   /// A number as people write it: no ".0" on whole numbers.
   public static func format(_ value: Double) -> String {
-    value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    value.isFinite && value == value.rounded() && abs(value) < 1e15
+      ? String(Int(value)) : String(value)
   }
 }

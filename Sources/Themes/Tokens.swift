@@ -79,7 +79,8 @@ enum TokenFileParser {
   /// Parses the root group of a token document.
   static func parse(_ json: JSON, file: String) throws(ThemeError) -> GroupNode {
     guard json.members != nil else {
-      throw ThemeError(file: file, message: "a token file must be a JSON object, found \(json.kindName)")
+      throw ThemeError(
+        file: file, message: "a token file must be a JSON object, found \(json.kindName)")
     }
     return try parseGroup(json, path: [], file: file, isRoot: true)
   }
@@ -100,7 +101,8 @@ enum TokenFileParser {
       case "$extends":
         throw ThemeError(
           file: file, token: here,
-          message: "$extends is not supported by this loader (alias the tokens with {a.b.c} instead)")
+          message:
+            "$extends is not supported by this loader (alias the tokens with {a.b.c} instead)")
       case "$ref":
         throw ThemeError(
           file: file, token: here,
@@ -109,7 +111,9 @@ enum TokenFileParser {
         try add(key, value, to: &group, path: path, file: file)
       default:
         if key.hasPrefix("$") {
-          throw ThemeError(file: file, token: here, message: "unknown property \(MessageText.quoted(key)) in a group")
+          throw ThemeError(
+            file: file, token: here,
+            message: "unknown property \(MessageText.quoted(key)) in a group")
         }
         try add(key, value, to: &group, path: path, file: file)
       }
@@ -124,17 +128,22 @@ enum TokenFileParser {
     let dotted = childPath.joined(separator: ".")
     if name.contains(".") || name.contains("{") || name.contains("}") || name.isEmpty {
       throw ThemeError(
-        file: file, token: dotted, message: "invalid name \(MessageText.quoted(name)) (names must not be empty or contain '.', '{' or '}')")
+        file: file, token: dotted,
+        message:
+          "invalid name \(MessageText.quoted(name)) (names must not be empty or contain '.', '{' or '}')"
+      )
     }
     guard value.members != nil else {
       throw ThemeError(
-        file: file, token: dotted, message: "expected a token or a group (an object), found \(value.kindName)")
+        file: file, token: dotted,
+        message: "expected a token or a group (an object), found \(value.kindName)")
     }
     let node: TokenTreeNode
     if let tokenValue = value["$value"] {
       node = .token(try parseToken(value, value: tokenValue, path: dotted, file: file))
     } else if name == "$root" {
-      throw ThemeError(file: file, token: dotted, message: "$root must be a token (it has no $value)")
+      throw ThemeError(
+        file: file, token: dotted, message: "$root must be a token (it has no $value)")
     } else {
       node = .group(try parseGroup(value, path: childPath, file: file, isRoot: false))
     }
@@ -151,26 +160,35 @@ enum TokenFileParser {
       case "$value", "$description", "$extensions", "$deprecated": continue
       case "$type": type = try parseType(member, file: file, token: path)
       default:
-        let what = key.hasPrefix("$") ? "unknown property \(MessageText.quoted(key)) in a token" : "a token cannot contain \(MessageText.quoted(key)) (tokens have no children)"
+        let what =
+          key.hasPrefix("$")
+          ? "unknown property \(MessageText.quoted(key)) in a token"
+          : "a token cannot contain \(MessageText.quoted(key)) (tokens have no children)"
         throw ThemeError(file: file, token: path, message: what)
       }
     }
     if containsPointerRef(value) {
       throw ThemeError(
         file: file, token: path,
-        message: "JSON Pointer $ref in $value is not supported by this loader (use a curly alias {a.b.c})")
+        message:
+          "JSON Pointer $ref in $value is not supported by this loader (use a curly alias {a.b.c})")
     }
     return TokenNode(type: type, value: value, file: file)
   }
 
-  private static func parseType(_ json: JSON, file: String, token: String?) throws(ThemeError) -> String {
+  private static func parseType(_ json: JSON, file: String, token: String?) throws(ThemeError)
+    -> String
+  {
     guard let type = json.stringValue else {
-      throw ThemeError(file: file, token: token, message: "$type must be a string, found \(json.kindName)")
+      throw ThemeError(
+        file: file, token: token, message: "$type must be a string, found \(json.kindName)")
     }
     guard knownTokenTypes.contains(type) else {
       throw ThemeError(
         file: file, token: token,
-        message: "unknown $type \(MessageText.quoted(type)) (known: \(knownTokenTypes.joined(separator: ", ")))")
+        message:
+          "unknown $type \(MessageText.quoted(type)) (known: \(knownTokenTypes.joined(separator: ", ")))"
+      )
     }
     return type
   }
@@ -288,9 +306,11 @@ struct TokenResolver {
         guard let declared = token.node.type ?? token.groupType else {
           throw ThemeError(
             file: file, token: current,
-            message: "token has no $type (set it on the token or a parent group, or alias a typed token)")
+            message:
+              "token has no $type (set it on the token or a parent group, or alias a typed token)")
         }
-        let value = try TokenValueParser.parse(token.node.value, type: declared, file: file, path: current)
+        let value = try TokenValueParser.parse(
+          token.node.value, type: declared, file: file, path: current)
         end = ResolvedToken(path: current, type: declared, value: value, file: file, aliasChain: [])
         resolved[current] = end
         break
@@ -299,15 +319,21 @@ struct TokenResolver {
       chain.append((token, target))
       if let cycleStart = positions[target] {
         let cycle = (chain[cycleStart...].map(\.token.path) + [target]).joined(separator: " -> ")
-        throw ThemeError(file: file, token: current, message: "alias cycle \(MessageText.value(cycle, limit: 400))")
+        throw ThemeError(
+          file: file, token: current, message: "alias cycle \(MessageText.value(cycle, limit: 400))"
+        )
       }
       guard indexByPath[target] != nil else {
-        throw ThemeError(file: file, token: current, message: "alias {\(MessageText.value(target))} points to no token")
+        throw ThemeError(
+          file: file, token: current,
+          message: "alias {\(MessageText.value(target))} points to no token")
       }
       if chain.count > Self.maxAliasDepth {
         throw ThemeError(
           file: chain[0].token.node.file, token: path,
-          message: "alias chain longer than \(Self.maxAliasDepth) links (\(MessageText.value(path)) -> \(MessageText.value(chain[1].token.path)) -> … -> \(MessageText.value(target))); shorten it")
+          message:
+            "alias chain longer than \(Self.maxAliasDepth) links (\(MessageText.value(path)) -> \(MessageText.value(chain[1].token.path)) -> … -> \(MessageText.value(target))); shorten it"
+        )
       }
       current = target
     }
@@ -333,7 +359,8 @@ struct TokenResolver {
     guard s.hasPrefix("{"), s.hasSuffix("}"), s.count > 2 else {
       throw ThemeError(
         file: file, token: path,
-        message: "malformed alias \(MessageText.quoted(s)) (an alias is the whole value, like {a.b.c})")
+        message:
+          "malformed alias \(MessageText.quoted(s)) (an alias is the whole value, like {a.b.c})")
     }
     let inner = String(s.dropFirst().dropLast())
     guard !inner.contains("{"), !inner.contains("}"),
@@ -341,7 +368,8 @@ struct TokenResolver {
     else {
       throw ThemeError(
         file: file, token: path,
-        message: "malformed alias \(MessageText.quoted(s)) (an alias is the whole value, like {a.b.c})")
+        message:
+          "malformed alias \(MessageText.quoted(s)) (an alias is the whole value, like {a.b.c})")
     }
     return inner
   }
@@ -349,52 +377,75 @@ struct TokenResolver {
 
 /// Checks a literal `$value` against its `$type`.
 enum TokenValueParser {
-  static func parse(_ json: JSON, type: String, file: String, path: String) throws(ThemeError) -> TokenValue {
-    func fail(_ message: String) -> ThemeError { ThemeError(file: file, token: path, message: message) }
+  static func parse(_ json: JSON, type: String, file: String, path: String) throws(ThemeError)
+    -> TokenValue
+  {
+    func fail(_ message: String) -> ThemeError {
+      ThemeError(file: file, token: path, message: message)
+    }
     switch type {
     case "color":
       return .color(try parseColor(json, fail: fail))
     case "dimension", "duration":
       let units = type == "dimension" ? ["px", "rem"] : ["ms", "s"]
       guard let members = json.members else {
-        throw fail("a \(type) must be an object {\"value\": number, \"unit\": \(units.map { "\"\($0)\"" }.joined(separator: "|"))}, found \(json.kindName)")
+        throw fail(
+          "a \(type) must be an object {\"value\": number, \"unit\": \(units.map { "\"\($0)\"" }.joined(separator: "|"))}, found \(json.kindName)"
+        )
       }
       for (key, _) in members where key != "value" && key != "unit" {
         throw fail("unknown member \(MessageText.quoted(key)) in a \(type) value")
       }
-      guard let value = json["value"]?.numberValue else { throw fail("a \(type) needs a numeric \"value\"") }
+      guard let value = json["value"]?.numberValue else {
+        throw fail("a \(type) needs a numeric \"value\"")
+      }
       guard value.isFinite else { throw fail("a \(type) value must be a finite number") }
       guard let unit = json["unit"]?.stringValue, units.contains(unit) else {
-        throw fail("a \(type) needs \"unit\" \(units.map { "\"\($0)\"" }.joined(separator: " or "))")
+        throw fail(
+          "a \(type) needs \"unit\" \(units.map { "\"\($0)\"" }.joined(separator: " or "))")
       }
-      return type == "dimension" ? .dimension(value: value, unit: unit) : .duration(value: value, unit: unit)
+      return type == "dimension"
+        ? .dimension(value: value, unit: unit) : .duration(value: value, unit: unit)
     case "number":
-      guard let n = json.numberValue else { throw fail("a number token needs a number, found \(json.kindName)") }
+      guard let n = json.numberValue else {
+        throw fail("a number token needs a number, found \(json.kindName)")
+      }
       guard n.isFinite else { throw fail("a number token must be a finite number") }
       return .number(n)
     case "fontWeight":
       if let n = json.numberValue {
-        guard n >= 1, n <= 1000, n.rounded() == n else { throw fail("font weight \(n) is not an integer from 1 to 1000") }
+        guard n >= 1, n <= 1000, n.rounded() == n else {
+          throw fail("font weight \(n) is not an integer from 1 to 1000")
+        }
         return .fontWeight(Int(n))
       }
-      if let keyword = json.stringValue, let n = fontWeightKeywords[keyword] { return .fontWeight(n) }
-      throw fail("a fontWeight must be a number from 1 to 1000 or a keyword such as \"regular\" or \"bold\"")
+      if let keyword = json.stringValue, let n = fontWeightKeywords[keyword] {
+        return .fontWeight(n)
+      }
+      throw fail(
+        "a fontWeight must be a number from 1 to 1000 or a keyword such as \"regular\" or \"bold\"")
     case "fontFamily":
       if let s = json.stringValue, !s.isEmpty { return .fontFamily([s]) }
       if case .array(let items) = json, !items.isEmpty {
         var names: [String] = []
         for item in items {
-          guard let s = item.stringValue, !s.isEmpty else { throw fail("a fontFamily array must hold non-empty strings") }
+          guard let s = item.stringValue, !s.isEmpty else {
+            throw fail("a fontFamily array must hold non-empty strings")
+          }
           names.append(s)
         }
         return .fontFamily(names)
       }
       throw fail("a fontFamily must be a non-empty string or array of strings")
     case "cubicBezier":
-      guard case .array(let items) = json, items.count == 4 else { throw fail("a cubicBezier must be an array of 4 numbers") }
+      guard case .array(let items) = json, items.count == 4 else {
+        throw fail("a cubicBezier must be an array of 4 numbers")
+      }
       var values: [Double] = []
       for item in items {
-        guard let n = item.numberValue, n.isFinite else { throw fail("a cubicBezier must be an array of 4 finite numbers") }
+        guard let n = item.numberValue, n.isFinite else {
+          throw fail("a cubicBezier must be an array of 4 finite numbers")
+        }
         values.append(n)
       }
       return .cubicBezier(values)
@@ -410,15 +461,23 @@ enum TokenValueParser {
     "extra-black": 950, "ultra-black": 950,
   ]
 
-  private static func parseColor(_ json: JSON, fail: (String) -> ThemeError) throws(ThemeError) -> RGBAColor {
+  private static func parseColor(_ json: JSON, fail: (String) -> ThemeError) throws(ThemeError)
+    -> RGBAColor
+  {
     guard let members = json.members else {
-      throw fail("a color must be an object {\"colorSpace\": \"srgb\", \"components\": [r, g, b], \"hex\": \"#RRGGBB\"}, found \(json.kindName)")
+      throw fail(
+        "a color must be an object {\"colorSpace\": \"srgb\", \"components\": [r, g, b], \"hex\": \"#RRGGBB\"}, found \(json.kindName)"
+      )
     }
     for (key, _) in members where !["colorSpace", "components", "alpha", "hex"].contains(key) {
       throw fail("unknown member \(MessageText.quoted(key)) in a color value")
     }
-    guard let space = json["colorSpace"]?.stringValue else { throw fail("a color needs a \"colorSpace\"") }
-    guard space == "srgb" else { throw fail("colorSpace \(MessageText.quoted(space)) is not supported (use \"srgb\")") }
+    guard let space = json["colorSpace"]?.stringValue else {
+      throw fail("a color needs a \"colorSpace\"")
+    }
+    guard space == "srgb" else {
+      throw fail("colorSpace \(MessageText.quoted(space)) is not supported (use \"srgb\")")
+    }
     guard case .array(let items) = json["components"], items.count == 3 else {
       throw fail("a color needs \"components\": three numbers from 0 to 1")
     }
@@ -434,7 +493,9 @@ enum TokenValueParser {
     let opaque = RGBAColor(red: bytes[0], green: bytes[1], blue: bytes[2])
     var alphaByte: UInt8 = 255
     if let alpha = json["alpha"] {
-      guard let a = alpha.numberValue, a >= 0, a <= 1 else { throw fail("alpha must be a number from 0 to 1") }
+      guard let a = alpha.numberValue, a >= 0, a <= 1 else {
+        throw fail("alpha must be a number from 0 to 1")
+      }
       alphaByte = UInt8((a * 255).rounded())
     }
     if let hexJSON = json["hex"] {
@@ -442,7 +503,9 @@ enum TokenValueParser {
       guard let hex = hexJSON.stringValue, hex.utf8.count == 7, hex.hasPrefix("#"),
         let written = RGBAColor(hex: hex)
       else {
-        throw fail("invalid hex \(hexJSON.stringValue.map { "\(MessageText.quoted($0))" } ?? hexJSON.kindName) (expected \"#RRGGBB\")")
+        throw fail(
+          "invalid hex \(hexJSON.stringValue.map { "\(MessageText.quoted($0))" } ?? hexJSON.kindName) (expected \"#RRGGBB\")"
+        )
       }
       if written != opaque {
         let shown = components.map { String($0) }.joined(separator: ", ")

@@ -1,3 +1,5 @@
+import Primitives
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,8 +7,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-
-import Primitives
 
 /// A problem in path data, at a character offset of the attribute value.
 struct PathDataError: Error, Hashable, Sendable {

@@ -20,15 +20,21 @@ struct MarkerTests {
   @Test("Latin markers for indexes 0…60 on every level", arguments: 0...60)
   func latin(index: Int) {
     #expect(OrderedMarker.prefix(level: 0, index: index, alphabet: .latin) == "\(index + 1).")
-    #expect(OrderedMarker.prefix(level: 1, index: index, alphabet: .latin) == column(index, upper) + ".")
-    #expect(OrderedMarker.prefix(level: 2, index: index, alphabet: .latin) == column(index, lower) + ".")
+    #expect(
+      OrderedMarker.prefix(level: 1, index: index, alphabet: .latin) == column(index, upper) + ".")
+    #expect(
+      OrderedMarker.prefix(level: 2, index: index, alphabet: .latin) == column(index, lower) + ".")
   }
 
   @Test("Arabic markers for indexes 0…60 on every level", arguments: 0...60)
   func arabicMarkers(index: Int) {
     #expect(OrderedMarker.prefix(level: 0, index: index, alphabet: .arabic) == "\(index + 1).")
-    #expect(OrderedMarker.prefix(level: 1, index: index, alphabet: .arabic) == column(index, arabic) + ".")
-    #expect(OrderedMarker.prefix(level: 2, index: index, alphabet: .arabic) == "(" + column(index, arabic) + ").")
+    #expect(
+      OrderedMarker.prefix(level: 1, index: index, alphabet: .arabic) == column(index, arabic) + "."
+    )
+    #expect(
+      OrderedMarker.prefix(level: 2, index: index, alphabet: .arabic) == "(" + column(index, arabic)
+        + ").")
   }
 
   @Test("known values from the spec")

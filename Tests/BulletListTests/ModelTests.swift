@@ -22,7 +22,8 @@ struct ModelTests {
       if showExtra { OUDSBulletList.Item("Extra") }
       if !showExtra { OUDSBulletList.Item("Hidden") } else { OUDSBulletList.Item("Shown") }
     }
-    #expect(list.items.map(\.label.plainText) == ["Label 1", "Label 2", "Label 3", "Extra", "Shown"])
+    #expect(
+      list.items.map(\.label.plainText) == ["Label 1", "Label 2", "Label 3", "Extra", "Shown"])
   }
 
   @Test("sub-lists inherit type, style and boldness unless the item overrides them")
@@ -38,13 +39,16 @@ struct ModelTests {
       }
     }
     let rows = try list.resolvedRows()
-    #expect(rows.map(\.path) == [
-      "items[0]", "items[0].items[0]", "items[0].items[0].items[0]", "items[1]", "items[1].items[0]",
-    ])
+    #expect(
+      rows.map(\.path) == [
+        "items[0]", "items[0].items[0]", "items[0].items[0].items[0]", "items[1]",
+        "items[1].items[0]",
+      ])
     #expect(rows.map(\.level) == [0, 1, 2, 0, 1])
     #expect(rows[1].listType == .unordered(asset: .tick, isBranded: true))
     #expect(rows[1].isBold == false)
-    #expect(rows[2].listType == .unordered(asset: .tick, isBranded: true))  // inherited from its parent list
+    // inherited from its parent list
+    #expect(rows[2].listType == .unordered(asset: .tick, isBranded: true))
     #expect(rows[2].isBold == false)
     #expect(rows[2].textStyle == .bodyMedium)
     #expect(rows[4].listType == .ordered)
@@ -67,9 +71,10 @@ struct ModelTests {
         }
       }
     }
-    #expect(throws: BulletListError(
-      path: "items[1].items[1].items[0].items[0]",
-      message: "a fourth nesting level is forbidden by design (at most 3 levels: 0, 1, 2)")
+    #expect(
+      throws: BulletListError(
+        path: "items[1].items[1].items[0].items[0]",
+        message: "a fourth nesting level is forbidden by design (at most 3 levels: 0, 1, 2)")
     ) {
       try list.resolvedRows()
     }

@@ -8,16 +8,21 @@ import Testing
 @Suite("iOS and Android rules in the model")
 struct PlatformTests {
   let casesFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Snapshots/cases")
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+      "Snapshots/cases")
 
   /// The list of a case file, read as the catalogue reads it (its `variants` key set aside).
   func demo(_ name: String) throws -> OUDSBulletList {
-    try ListReader().read(file: casesFolder.appendingPathComponent("\(name).json").path, settingAside: ["variants"])
-      .document.list
+    try ListReader().read(
+      file: casesFolder.appendingPathComponent("\(name).json").path, settingAside: ["variants"]
+    )
+    .document.list
   }
 
   /// The bullet level of every row that draws a theme bullet, by path.
-  func bulletLevels(_ list: OUDSBulletList, _ platform: OUDSBulletList.Platform) throws -> [String: Int] {
+  func bulletLevels(_ list: OUDSBulletList, _ platform: OUDSBulletList.Platform) throws -> [String:
+    Int]
+  {
     var levels: [String: Int] = [:]
     for row in try list.resolvedRows(platform: platform) {
       if case .unordered(.bullet, _) = row.listType {
@@ -28,7 +33,8 @@ struct PlatformTests {
   }
 
   /// SNAPSHOTS.md, "What each parameter shows": the Android demo lists' bullet rows.
-  @Test("bullet level per row of the demo lists: depth on iOS, depth − ordered ancestors on Android")
+  @Test(
+    "bullet level per row of the demo lists: depth on iOS, depth − ordered ancestors on Android")
   func demoBulletLevels() throws {
     let thirdTwo = ["items[2].items[1].items[0]", "items[2].items[1].items[1]"]
     let fourthTwo = ["items[3].items[1].items[0]", "items[3].items[1].items[1]"]
@@ -41,7 +47,8 @@ struct PlatformTests {
     #expect(try bulletLevels(demo("demo-bare"), .android) == bare)
     // Ordered [1]: the 4 rows where Android draws the level-0 and level-1 bullets.
     #expect(try bulletLevels(demo("demo-ordered"), .ios) == table([(thirdTwo, 2), (fourthTwo, 2)]))
-    #expect(try bulletLevels(demo("demo-ordered"), .android) == table([(thirdTwo, 0), (fourthTwo, 1)]))
+    #expect(
+      try bulletLevels(demo("demo-ordered"), .android) == table([(thirdTwo, 0), (fourthTwo, 1)]))
     // Unordered [2].
     let unordered = table([
       (["items[0]", "items[1]", "items[2]", "items[3]"], 0),
@@ -51,7 +58,8 @@ struct PlatformTests {
     #expect(try bulletLevels(demo("demo-unordered"), .android) == unordered)
   }
 
-  @Test("Android: an unordered list under [Ordered, Unordered] uses level 1; the level is capped at 2")
+  @Test(
+    "Android: an unordered list under [Ordered, Unordered] uses level 1; the level is capped at 2")
   func androidLevelArithmetic() throws {
     let list = OUDSBulletList(type: .unordered(), isBold: false) {
       OUDSBulletList.Item("u", subListType: .ordered) {
@@ -86,10 +94,13 @@ struct PlatformTests {
     let list = OUDSBulletList(isBold: true) {
       OUDSBulletList.Item("plain") { OUDSBulletList.Item(richText: rich) }
     }
-    #expect(throws: BulletListError(
-      path: "items[0].items[0]",
-      message: "rich text is allowed only when the text is not bold (set isBold or subListHasBoldText to false)"
-    )) {
+    #expect(
+      throws: BulletListError(
+        path: "items[0].items[0]",
+        message:
+          "rich text is allowed only when the text is not bold (set isBold or subListHasBoldText to false)"
+      )
+    ) {
       try list.resolvedRows()
     }
     let rows = try list.resolvedRows(platform: .android)
@@ -100,15 +111,21 @@ struct PlatformTests {
   func jsonKey() throws {
     let reader = ListReader()
     func read(_ platform: String) throws(BulletListError) -> BulletListDocument {
-      try reader.read(json: #"{"platform": \#(platform), "items": [{"label": "A"}]}"#, baseDirectory: "/tmp")
+      try reader.read(
+        json: #"{"platform": \#(platform), "items": [{"label": "A"}]}"#, baseDirectory: "/tmp")
     }
     #expect(try read(#""android""#).platform == .android)
     #expect(try read(#""ios""#).platform == .ios)
-    #expect(try reader.read(json: #"{"items": [{"label": "A"}]}"#, baseDirectory: "/tmp").platform == nil)
-    #expect(throws: BulletListError(path: "platform", message: #"unknown platform "web" (expected "ios" or "android")"#)) {
+    #expect(
+      try reader.read(json: #"{"items": [{"label": "A"}]}"#, baseDirectory: "/tmp").platform == nil)
+    #expect(
+      throws: BulletListError(
+        path: "platform", message: #"unknown platform "web" (expected "ios" or "android")"#)
+    ) {
       try read(#""web""#)
     }
-    #expect(throws: BulletListError(path: "platform", message: "expected a string, found a number")) {
+    #expect(throws: BulletListError(path: "platform", message: "expected a string, found a number"))
+    {
       try read("1")
     }
     // Control characters are escaped and a long value is cut.

@@ -21,7 +21,9 @@ struct SchemaTests {
       return []
     } catch {
       let message = error.message
-      guard let start = message.range(of: "(allowed: "), let end = message.lastIndex(of: ")") else { return [] }
+      guard let start = message.range(of: "(allowed: "), let end = message.lastIndex(of: ")") else {
+        return []
+      }
       return message[start.upperBound..<end].components(separatedBy: ", ").sorted()
     }
   }

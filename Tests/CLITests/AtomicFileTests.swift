@@ -5,7 +5,8 @@ import Testing
 
 @Suite("Atomic file writes")
 struct AtomicFileTests {
-  @Test("threads writing the same file never share a temporary: every write succeeds, one wins whole")
+  @Test(
+    "threads writing the same file never share a temporary: every write succeeds, one wins whole")
   func concurrentWrites() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }

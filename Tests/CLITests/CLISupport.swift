@@ -137,7 +137,8 @@ struct BoundedRunResult {
 
 /// Runs `ouds-render` with its standard output sent to `stdout` (a path such as `/dev/full`,
 /// `closed` for a closed descriptor, nil for a discarded pipe), killing it after `timeout` seconds.
-func runBounded(_ arguments: [String], in directory: URL, stdout: String?, timeout: TimeInterval) throws
+func runBounded(_ arguments: [String], in directory: URL, stdout: String?, timeout: TimeInterval)
+  throws
   -> BoundedRunResult
 {
   let process = Process()
@@ -149,7 +150,9 @@ func runBounded(_ arguments: [String], in directory: URL, stdout: String?, timeo
   case let path?:
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     process.arguments = ["-c", "exec \"$0\" \"$@\" > \"$OUDS_TEST_STDOUT\"", binary] + arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(["OUDS_TEST_STDOUT": path]) { $1 }
+    process.environment = ProcessInfo.processInfo.environment.merging(["OUDS_TEST_STDOUT": path]) {
+      $1
+    }
   case nil:
     process.executableURL = URL(fileURLWithPath: binary)
     process.arguments = arguments
@@ -181,5 +184,6 @@ func runBounded(_ arguments: [String], in directory: URL, stdout: String?, timeo
     if stderr == nil { usleep(1000) }
   }
   return BoundedRunResult(
-    status: process.terminationStatus, stderr: String(decoding: stderr ?? Data(), as: UTF8.self), timedOut: timedOut)
+    status: process.terminationStatus, stderr: String(decoding: stderr ?? Data(), as: UTF8.self),
+    timedOut: timedOut)
 }

@@ -9,7 +9,10 @@ struct CLITests {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let out = folder.appendingPathComponent("out.png").path
-    let result = try run(["render", "Snapshots/cases/sample-3.1.json", "--theme", "sosh", "--mode", "dark", "--scale", "3", "-o", out])
+    let result = try run([
+      "render", "Snapshots/cases/sample-3.1.json", "--theme", "sosh", "--mode", "dark", "--scale",
+      "3", "-o", out,
+    ])
     #expect(result.status == 0, "\(result.stderr)")
     let data = try Data(contentsOf: URL(fileURLWithPath: out))
     #expect(data.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
@@ -26,9 +29,14 @@ struct CLITests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let a = folder.appendingPathComponent("a.png").path
     let b = folder.appendingPathComponent("b.png").path
-    #expect(try run(["render", "Snapshots/cases/arabic-mixed.json", "--theme", "wireframe", "-o", a]).status == 0)
-    #expect(try run(["render", "Snapshots/cases/arabic-mixed.json", "--theme", "wireframe", "-o", b]).status == 0)
-    #expect(try Data(contentsOf: URL(fileURLWithPath: a)) == Data(contentsOf: URL(fileURLWithPath: b)))
+    #expect(
+      try run(["render", "Snapshots/cases/arabic-mixed.json", "--theme", "wireframe", "-o", a])
+        .status == 0)
+    #expect(
+      try run(["render", "Snapshots/cases/arabic-mixed.json", "--theme", "wireframe", "-o", b])
+        .status == 0)
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: a)) == Data(contentsOf: URL(fileURLWithPath: b)))
   }
 
   @Test("--theme all --mode all --format svg writes the 8 files <theme>-<mode>.svg in px")
@@ -36,13 +44,18 @@ struct CLITests {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let out = folder.appendingPathComponent("out").path
-    let result = try run(["render", "Snapshots/cases/sample-2.json", "--theme", "all", "--mode", "all", "--format", "svg", "-o", out])
+    let result = try run([
+      "render", "Snapshots/cases/sample-2.json", "--theme", "all", "--mode", "all", "--format",
+      "svg", "-o", out,
+    ])
     #expect(result.status == 0, "\(result.stderr)")
     let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
-    #expect(files == [
-      "orange-compact-dark.svg", "orange-compact-light.svg", "orange-dark.svg", "orange-light.svg",
-      "sosh-dark.svg", "sosh-light.svg", "wireframe-dark.svg", "wireframe-light.svg",
-    ])
+    #expect(
+      files == [
+        "orange-compact-dark.svg", "orange-compact-light.svg", "orange-dark.svg",
+        "orange-light.svg",
+        "sosh-dark.svg", "sosh-light.svg", "wireframe-dark.svg", "wireframe-light.svg",
+      ])
     let svg = try String(contentsOfFile: out + "/orange-light.svg", encoding: .utf8)
     #expect(svg.contains("width=\"360px\""))
   }
@@ -58,17 +71,21 @@ struct CLITests {
 
   @Test("layout prints the scene with the documented keys")
   func layoutJSON() throws {
-    let result = try run(["layout", "Snapshots/cases/sample-3.1.json", "--theme", "orange", "--mode", "light"])
+    let result = try run([
+      "layout", "Snapshots/cases/sample-3.1.json", "--theme", "orange", "--mode", "light",
+    ])
     #expect(result.status == 0, "\(result.stderr)")
-    let json = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
     #expect(json["width"] as? Double == 360)
     #expect(json["height"] as? Double == 216)
     #expect(json["direction"] as? String == "ltr")
     let rows = try #require(json["rows"] as? [[String: Any]])
-    #expect(rows.map { $0["path"] as? String } == [
-      "items[0]", "items[0].items[0]", "items[0].items[0].items[0]", "items[0].items[0].items[1]",
-      "items[1]", "items[2]",
-    ])
+    #expect(
+      rows.map { $0["path"] as? String } == [
+        "items[0]", "items[0].items[0]", "items[0].items[0].items[0]", "items[0].items[0].items[1]",
+        "items[1]", "items[2]",
+      ])
     let marker = try #require(rows[1]["marker"] as? [String: Any])
     #expect(marker["kind"] as? String == "ordered")
     #expect(marker["text"] as? String == "A.")
@@ -81,11 +98,15 @@ struct CLITests {
     #expect(rows[0]["firstBaseline"] as? Double != nil)
   }
 
-  @Test("--theme and --mode names follow the one leniency rule: case, spaces, '-' and '_' do not count")
+  @Test(
+    "--theme and --mode names follow the one leniency rule: case, spaces, '-' and '_' do not count")
   func lenientNames() throws {
-    let result = try run(["layout", "Snapshots/cases/sample-3.1.json", "--theme", "Orange_Compact", "--mode", "Dark"])
+    let result = try run([
+      "layout", "Snapshots/cases/sample-3.1.json", "--theme", "Orange_Compact", "--mode", "Dark",
+    ])
     #expect(result.status == 0, "\(result.stderr)")
-    let json = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
     #expect(json["theme"] as? String == "orange-compact")
     #expect(json["mode"] as? String == "dark")
   }
@@ -94,7 +115,9 @@ struct CLITests {
   func themes() throws {
     let result = try run(["themes"])
     #expect(result.status == 0)
-    for name in ["orange (Orange)", "orange-compact (Orange Compact)", "sosh (Sosh)", "wireframe (Wireframe)"] {
+    for name in [
+      "orange (Orange)", "orange-compact (Orange Compact)", "sosh (Sosh)", "wireframe (Wireframe)",
+    ] {
       #expect(result.stdout.contains(name))
     }
   }
@@ -108,16 +131,31 @@ struct CLITests {
 
   @Test("usage errors exit 2 with a pointer to --help")
   func usageErrors() throws {
-    let unknownOption = try run(["render", "Snapshots/cases/sample-2.json", "--colour", "red", "-o", "/tmp/x.png"])
+    let unknownOption = try run([
+      "render", "Snapshots/cases/sample-2.json", "--colour", "red", "-o", "/tmp/x.png",
+    ])
     #expect(unknownOption.status == 2)
-    #expect(unknownOption.stderr == "error: unknown option --colour for 'ouds-render render'\nSee 'ouds-render render --help'.\n")
-    let unknownTheme = try run(["render", "Snapshots/cases/sample-2.json", "--theme", "pink", "-o", "/tmp/x.png"])
+    #expect(
+      unknownOption.stderr
+        == "error: unknown option --colour for 'ouds-render render'\nSee 'ouds-render render --help'.\n"
+    )
+    let unknownTheme = try run([
+      "render", "Snapshots/cases/sample-2.json", "--theme", "pink", "-o", "/tmp/x.png",
+    ])
     #expect(unknownTheme.status == 2)
-    #expect(unknownTheme.stderr.hasPrefix("error: unknown theme \"pink\" (known: orange, orange-compact, sosh, wireframe)"))
-    let unknownMode = try run(["render", "Snapshots/cases/sample-2.json", "--mode", "dusk", "-o", "/tmp/x.png"])
+    #expect(
+      unknownTheme.stderr.hasPrefix(
+        "error: unknown theme \"pink\" (known: orange, orange-compact, sosh, wireframe)"))
+    let unknownMode = try run([
+      "render", "Snapshots/cases/sample-2.json", "--mode", "dusk", "-o", "/tmp/x.png",
+    ])
     #expect(unknownMode.status == 2)
-    #expect(unknownMode.stderr == "error: unknown mode \"dusk\" (known: light, dark)\nSee 'ouds-render render --help'.\n")
-    let badScale = try run(["render", "Snapshots/cases/sample-2.json", "--scale", "4", "-o", "/tmp/x.png"])
+    #expect(
+      unknownMode.stderr
+        == "error: unknown mode \"dusk\" (known: light, dark)\nSee 'ouds-render render --help'.\n")
+    let badScale = try run([
+      "render", "Snapshots/cases/sample-2.json", "--scale", "4", "-o", "/tmp/x.png",
+    ])
     #expect(badScale.status == 2)
     #expect(badScale.stderr.hasPrefix("error: --scale must be 1, 2 or 3, got \"4\""))
     #expect(try run(["paint"]).status == 2)

@@ -198,7 +198,9 @@ final class ConvenienceTests {
         "all", "orange", "orange-compact", "sosh", "wireframe",
       ])
     #expect(
-      try complete("ouds-render snapshot ").sorted() == ["list", "merge", "prune", "record", "verify"])
+      try complete("ouds-render snapshot ").sorted() == [
+        "list", "merge", "prune", "record", "verify",
+      ])
     #expect(try complete("ouds-render snapshot verify --ju") == ["--junit"])
     #expect(try complete("ouds-render completion ").sorted() == ["bash", "fish", "zsh"])
     #expect(try complete("ouds-render render list.json --themes ") == ["themes-copy/"])

@@ -30,14 +30,19 @@ struct HostileCorpusTests {
   func manifestCoversCorpus() throws {
     let cases = try hostileCases()
     #expect(cases.count >= 30)
-    let text = try String(contentsOf: hostileCorpus.appendingPathComponent("manifest.json"), encoding: .utf8)
-    let files = try FileManager.default.contentsOfDirectory(atPath: hostileCorpus.path).filter { $0 != "manifest.json" }
+    let text = try String(
+      contentsOf: hostileCorpus.appendingPathComponent("manifest.json"), encoding: .utf8)
+    let files = try FileManager.default.contentsOfDirectory(atPath: hostileCorpus.path).filter {
+      $0 != "manifest.json"
+    }
     for file in files {
       #expect(text.contains("{corpus}/\(file)"), "\(file) is in the corpus but no case uses it")
     }
   }
 
-  @Test("a hostile input gets its one-line error and exit code, in bounded time, leaving inputs intact", arguments: try hostileCases())
+  @Test(
+    "a hostile input gets its one-line error and exit code, in bounded time, leaving inputs intact",
+    arguments: try hostileCases())
   func hostile(_ testCase: HostileCase) throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -50,10 +55,16 @@ struct HostileCorpusTests {
       let target = { (name: String) in folder.appendingPathComponent(name).path }
       switch step.first {
       case "fifo": #expect(mkfifo(target(step[1]), 0o644) == 0)
-      case "mkdir": try FileManager.default.createDirectory(atPath: target(step[1]), withIntermediateDirectories: true)
-      case "copy": try FileManager.default.copyItem(atPath: expand(step[1]), toPath: target(step[2]))
-      case "symlink": try FileManager.default.createSymbolicLink(atPath: target(step[2]), withDestinationPath: step[1])
-      case "hardlink": try FileManager.default.linkItem(atPath: target(step[1]), toPath: target(step[2]))
+      case "mkdir":
+        try FileManager.default.createDirectory(
+          atPath: target(step[1]), withIntermediateDirectories: true)
+      case "copy":
+        try FileManager.default.copyItem(atPath: expand(step[1]), toPath: target(step[2]))
+      case "symlink":
+        try FileManager.default.createSymbolicLink(
+          atPath: target(step[2]), withDestinationPath: step[1])
+      case "hardlink":
+        try FileManager.default.linkItem(atPath: target(step[1]), toPath: target(step[2]))
       case "remove": try FileManager.default.removeItem(atPath: target(step[1]))
       case "replace":
         try FileManager.default.removeItem(atPath: target(step[2]))
@@ -61,14 +72,19 @@ struct HostileCorpusTests {
       default: Issue.record("unknown setup step \(step)")
       }
     }
-    let before = try (testCase.unchanged ?? []).map { try Data(contentsOf: folder.appendingPathComponent($0)) }
+    let before = try (testCase.unchanged ?? []).map {
+      try Data(contentsOf: folder.appendingPathComponent($0))
+    }
     let start = Date()
-    let result = try runBounded(testCase.args.map(expand), in: folder, stdout: testCase.stdout, timeout: 30)
+    let result = try runBounded(
+      testCase.args.map(expand), in: folder, stdout: testCase.stdout, timeout: 30)
     let seconds = Date().timeIntervalSince(start)
     #expect(!result.timedOut, "still running after \(seconds) s")
     #expect(result.status == testCase.exit, "stderr: \(result.stderr)")
     #expect(result.stderr.contains(expand(testCase.stderr)), "stderr: \(result.stderr)")
-    #expect(!result.stderr.unicodeScalars.contains { $0 != "\n" && MessageText.needsEscape($0) }, "raw control character on stderr")
+    #expect(
+      !result.stderr.unicodeScalars.contains { $0 != "\n" && MessageText.needsEscape($0) },
+      "raw control character on stderr")
     for line in result.stderr.split(separator: "\n") {
       #expect(line.unicodeScalars.count <= 4_200, "a stderr line of \(line.count) characters")
     }
@@ -78,7 +94,9 @@ struct HostileCorpusTests {
     for (name, data) in zip(testCase.unchanged ?? [], before) {
       #expect(try Data(contentsOf: folder.appendingPathComponent(name)) == data, "\(name) changed")
     }
-    let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".tmp") }
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+      $0.hasSuffix(".tmp")
+    }
     #expect(leftovers.isEmpty, "temporary files left: \(leftovers)")
   }
 }

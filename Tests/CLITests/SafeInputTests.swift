@@ -7,14 +7,22 @@ import Testing
 struct SafeInputTests {
   @Test("control characters are escaped and long values cut to 80 characters")
   func messageText() {
-    #expect(MessageText.value("a\nb\r\tc\u{1B}[31m\u{7}\u{7F}\u{85}\u{202E}\u{2028}") == "a\\nb\\r\\tc\\u{1B}[31m\\u{7}\\u{7F}\\u{85}\\u{202E}\\u{2028}")
+    #expect(
+      MessageText.value("a\nb\r\tc\u{1B}[31m\u{7}\u{7F}\u{85}\u{202E}\u{2028}")
+        == "a\\nb\\r\\tc\\u{1B}[31m\\u{7}\\u{7F}\\u{85}\\u{202E}\\u{2028}")
     #expect(MessageText.value("café 😀 مرحبا") == "café 😀 مرحبا")
-    #expect(MessageText.quoted(String(repeating: "x", count: 1_000_000)) == "\"" + String(repeating: "x", count: 80) + "…\"")
-    #expect(MessageText.value(String(repeating: "é", count: 81)) == String(repeating: "é", count: 80) + "…")
-    #expect(MessageText.value(String(repeating: "é", count: 80)) == String(repeating: "é", count: 80))
+    #expect(
+      MessageText.quoted(String(repeating: "x", count: 1_000_000)) == "\""
+        + String(repeating: "x", count: 80) + "…\"")
+    #expect(
+      MessageText.value(String(repeating: "é", count: 81)) == String(repeating: "é", count: 80)
+        + "…")
+    #expect(
+      MessageText.value(String(repeating: "é", count: 80)) == String(repeating: "é", count: 80))
     let once = MessageText.escaped("a\u{1B}b\\n")
     #expect(MessageText.escaped(once) == once)
-    #expect(MessageText.line(String(repeating: "y", count: 10_000)).count == MessageText.lineLimit + 1)
+    #expect(
+      MessageText.line(String(repeating: "y", count: 10_000)).count == MessageText.lineLimit + 1)
   }
 
   @Test("command-line numbers are strict decimal")
@@ -23,7 +31,10 @@ struct SafeInputTests {
     #expect(DecimalNumber.number("12.5") == 12.5)
     #expect(DecimalNumber.number("-3") == -3)
     #expect(DecimalNumber.integer("256") == 256)
-    for text in ["0x28", "4e2", "+2", " 5", "5 ", "5.", ".5", "inf", "nan", "", "1_000", "٤٠", String(repeating: "1", count: 41)] {
+    for text in [
+      "0x28", "4e2", "+2", " 5", "5 ", "5.", ".5", "inf", "nan", "", "1_000", "٤٠",
+      String(repeating: "1", count: 41),
+    ] {
       #expect(DecimalNumber.number(text) == nil, "\(text)")
     }
     #expect(DecimalNumber.integer("2.0") == nil)
@@ -37,14 +48,23 @@ struct SafeInputTests {
     let fifo = folder.appendingPathComponent("pipe.json").path
     #expect(mkfifo(fifo, 0o644) == 0)
     let start = Date()
-    #expect(throws: UserFileError(path: fifo, kind: .list, problem: .notRegular(kind: "a FIFO (named pipe)"))) {
+    #expect(
+      throws: UserFileError(
+        path: fifo, kind: .list, problem: .notRegular(kind: "a FIFO (named pipe)"))
+    ) {
       try UserFile.read(fifo, kind: .list)
     }
     #expect(Date().timeIntervalSince(start) < 1)
-    #expect(throws: UserFileError(path: "/dev/zero", kind: .icon, problem: .notRegular(kind: "a character device"))) {
+    #expect(
+      throws: UserFileError(
+        path: "/dev/zero", kind: .icon, problem: .notRegular(kind: "a character device"))
+    ) {
       try UserFile.read("/dev/zero", kind: .icon)
     }
-    #expect(throws: UserFileError(path: folder.path, kind: .tokens, problem: .notRegular(kind: "a folder"))) {
+    #expect(
+      throws: UserFileError(
+        path: folder.path, kind: .tokens, problem: .notRegular(kind: "a folder"))
+    ) {
       try UserFile.read(folder.path, kind: .tokens)
     }
     #expect(throws: UserFileError(path: folder.path + "/nope", kind: .list, problem: .missing)) {
@@ -69,38 +89,67 @@ struct SafeInputTests {
     } catch {
       #expect(error.description == "\(path): the tiny file is 11 bytes, over the limit of 10 bytes")
     }
-    #expect(try UserFile.read(path, kind: UserFileKind(name: "tiny file", maximumBytes: 11)) == Data("12345678901".utf8))
+    #expect(
+      try UserFile.read(path, kind: UserFileKind(name: "tiny file", maximumBytes: 11))
+        == Data("12345678901".utf8))
     #expect(UserFileKind.list.maximumBytes == 16 << 20)
   }
 
-  @Test("an atomic write never replaces an input (also through a hard link), a link or a special file; no temporary is left")
+  @Test(
+    "an atomic write never replaces an input (also through a hard link), a link or a special file; no temporary is left"
+  )
   func atomicWriteRefusals() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let input = try write("{\"items\": []}", "input.json", in: folder)
     let inputs = InputFiles([input])
     let original = try Data(contentsOf: URL(fileURLWithPath: input))
-    #expect(throws: FileWriteError(path: input, reason: "it is the input of this run, which would be replaced; choose another output file")) {
+    #expect(
+      throws: FileWriteError(
+        path: input,
+        reason: "it is the input of this run, which would be replaced; choose another output file")
+    ) {
       try AtomicFile.write(Data("x".utf8), to: input, protecting: inputs)
     }
     let hardLink = folder.appendingPathComponent("hard.png").path
     try FileManager.default.linkItem(atPath: input, toPath: hardLink)
-    #expect(throws: FileWriteError(path: hardLink, reason: "it is the input \(input) of this run, which would be replaced; choose another output file")) {
+    #expect(
+      throws: FileWriteError(
+        path: hardLink,
+        reason:
+          "it is the input \(input) of this run, which would be replaced; choose another output file"
+      )
+    ) {
       try AtomicFile.write(Data("x".utf8), to: hardLink, protecting: inputs)
     }
     try FileManager.default.removeItem(atPath: hardLink)
     let link = folder.appendingPathComponent("link.png").path
     try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "input.json")
-    #expect(throws: FileWriteError(path: link, reason: "it is a symbolic link (to input.json), which would be replaced; give the path of a regular file")) {
+    #expect(
+      throws: FileWriteError(
+        path: link,
+        reason:
+          "it is a symbolic link (to input.json), which would be replaced; give the path of a regular file"
+      )
+    ) {
       try AtomicFile.write(Data("x".utf8), to: link, protecting: InputFiles())
     }
     let fifo = folder.appendingPathComponent("out.png").path
     #expect(mkfifo(fifo, 0o644) == 0)
-    #expect(throws: FileWriteError(path: fifo, reason: "it is a FIFO (named pipe), not a regular file; give the path of a file to create or replace")) {
+    #expect(
+      throws: FileWriteError(
+        path: fifo,
+        reason:
+          "it is a FIFO (named pipe), not a regular file; give the path of a file to create or replace"
+      )
+    ) {
       try AtomicFile.write(Data("x".utf8), to: fifo, protecting: InputFiles())
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == original)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["input.json", "link.png", "out.png"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [
+        "input.json", "link.png", "out.png",
+      ])
     // A regular file that is not an input is replaced.
     let other = try write("old", "other.png", in: folder)
     try AtomicFile.write(Data("new".utf8), to: other, protecting: inputs)
@@ -112,7 +161,8 @@ struct SafeInputTests {
   // the next new file, whose own entry was then ignored, so that new input was not protected.
   // Inputs are now an explicit value compared at write time: deleting and re-creating files
   // (as every test in this process does) never unprotects an input or protects a stranger.
-  @Test("an input is protected whatever files were read and deleted before (inode numbers are reused)")
+  @Test(
+    "an input is protected whatever files were read and deleted before (inode numbers are reused)")
   func inputsSurviveInodeReuse() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -149,14 +199,22 @@ struct SafeInputTests {
     try UserFile.read(path, kind: .font, chunkSize: 4) { pieces.append(Array($0)) }
     #expect(pieces == [Array("1234".utf8), Array("5678".utf8), Array("901".utf8)])
     var seen = 0
-    #expect(throws: UserFileError(path: path, kind: UserFileKind(name: "tiny file", maximumBytes: 10), problem: .tooLarge(bytes: 11, limit: 10))) {
-      try UserFile.read(path, kind: UserFileKind(name: "tiny file", maximumBytes: 10), chunkSize: 4) { seen += $0.count }
+    #expect(
+      throws: UserFileError(
+        path: path, kind: UserFileKind(name: "tiny file", maximumBytes: 10),
+        problem: .tooLarge(bytes: 11, limit: 10))
+    ) {
+      try UserFile.read(path, kind: UserFileKind(name: "tiny file", maximumBytes: 10), chunkSize: 4)
+      { seen += $0.count }
     }
     #expect(seen == 0)  // the size is refused before anything is read
     let fifo = folder.appendingPathComponent("font.ttf").path
     #expect(mkfifo(fifo, 0o644) == 0)
     let start = Date()
-    #expect(throws: UserFileError(path: fifo, kind: .font, problem: .notRegular(kind: "a FIFO (named pipe)"))) {
+    #expect(
+      throws: UserFileError(
+        path: fifo, kind: .font, problem: .notRegular(kind: "a FIFO (named pipe)"))
+    ) {
       try UserFile.read(fifo, kind: .font, chunkSize: 4) { _ in }
     }
     #expect(Date().timeIntervalSince(start) < 1)
@@ -167,22 +225,36 @@ struct SafeInputTests {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let inside = folder.appendingPathComponent("Themes")
-    try FileManager.default.createDirectory(at: inside.appendingPathComponent("core"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: inside.appendingPathComponent("core"), withIntermediateDirectories: true)
     try write("{}", "Themes/core/a.json", in: folder)
     try write("{}", "secret.json", in: folder)
-    try FileManager.default.createSymbolicLink(atPath: inside.appendingPathComponent("out.json").path, withDestinationPath: "../secret.json")
-    try FileManager.default.createSymbolicLink(atPath: inside.appendingPathComponent("in.json").path, withDestinationPath: "core/a.json")
-    try FileManager.default.createSymbolicLink(atPath: inside.appendingPathComponent("up").path, withDestinationPath: "..")
-    #expect(FolderReference.resolve("core/a.json", inside: inside) == .success(inside.path + "/core/a.json"))
-    #expect(FolderReference.resolve("core/../core/./a.json", inside: inside) == .success(inside.path + "/core/a.json"))
-    #expect(FolderReference.resolve("in.json", inside: inside) == .success(inside.path + "/in.json"))
-    #expect(FolderReference.resolve("core/missing.json", inside: inside) == .success(inside.path + "/core/missing.json"))
+    try FileManager.default.createSymbolicLink(
+      atPath: inside.appendingPathComponent("out.json").path, withDestinationPath: "../secret.json")
+    try FileManager.default.createSymbolicLink(
+      atPath: inside.appendingPathComponent("in.json").path, withDestinationPath: "core/a.json")
+    try FileManager.default.createSymbolicLink(
+      atPath: inside.appendingPathComponent("up").path, withDestinationPath: "..")
+    #expect(
+      FolderReference.resolve("core/a.json", inside: inside)
+        == .success(inside.path + "/core/a.json"))
+    #expect(
+      FolderReference.resolve("core/../core/./a.json", inside: inside)
+        == .success(inside.path + "/core/a.json"))
+    #expect(
+      FolderReference.resolve("in.json", inside: inside) == .success(inside.path + "/in.json"))
+    #expect(
+      FolderReference.resolve("core/missing.json", inside: inside)
+        == .success(inside.path + "/core/missing.json"))
     #expect(FolderReference.resolve("/etc/passwd", inside: inside) == .failure(.absolute))
     #expect(FolderReference.resolve("../secret.json", inside: inside) == .failure(.climbsOut))
-    #expect(FolderReference.resolve("core/../../secret.json", inside: inside) == .failure(.climbsOut))
-    let secret = try #require(FolderReference.realPath(folder.appendingPathComponent("secret.json").path))
+    #expect(
+      FolderReference.resolve("core/../../secret.json", inside: inside) == .failure(.climbsOut))
+    let secret = try #require(
+      FolderReference.realPath(folder.appendingPathComponent("secret.json").path))
     #expect(FolderReference.resolve("out.json", inside: inside) == .failure(.linksOutside(secret)))
-    #expect(FolderReference.resolve("up/secret.json", inside: inside) == .failure(.linksOutside(secret)))
+    #expect(
+      FolderReference.resolve("up/secret.json", inside: inside) == .failure(.linksOutside(secret)))
     #expect(
       FolderReference.Problem.climbsOut.message(folder: "the themes folder")
         == "leaves the themes folder with '..'; a reference must name a file inside it")
@@ -205,28 +277,40 @@ struct RenderErrorAndLockTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let items = (0..<400).map { "{\"label\": \"item \($0)\"}" }.joined(separator: ", ")
     let list = try write("{\"items\": [\(items)]}", "long.json", in: folder)
-    let result = try run(["render", list, "--theme", "sosh", "--mode", "dark", "--scale", "3", "-o", "out.png"], in: folder)
+    let result = try run(
+      ["render", list, "--theme", "sosh", "--mode", "dark", "--scale", "3", "-o", "out.png"],
+      in: folder)
     #expect(result.status == 1)
-    #expect(result.stderr.hasPrefix("error: \(list): theme sosh (dark): canvas of 360×"), "\(result.stderr)")
-    #expect(result.stderr.hasSuffix("pixels, over the 32767-pixel limit of a bitmap: use a lower scale, or SVG or PDF\n"))
+    #expect(
+      result.stderr.hasPrefix("error: \(list): theme sosh (dark): canvas of 360×"),
+      "\(result.stderr)")
+    #expect(
+      result.stderr.hasSuffix(
+        "pixels, over the 32767-pixel limit of a bitmap: use a lower scale, or SVG or PDF\n"))
     #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.png").path))
   }
 
-  @Test("snapshot verify waits while a record holds the lock, then compares the finished references")
+  @Test(
+    "snapshot verify waits while a record holds the lock, then compares the finished references")
   func verifyWaitsForRecord() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let snapshots = folder.appendingPathComponent("Snapshots")
-    try FileManager.default.createDirectory(at: snapshots.appendingPathComponent("cases"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: snapshots.appendingPathComponent("cases"), withIntermediateDirectories: true)
     try FileManager.default.copyItem(
       at: repositoryRoot.appendingPathComponent("Snapshots/cases/sample-1.json"),
       to: snapshots.appendingPathComponent("cases/sample-1.json"))
     let common = ["--snapshots", snapshots.path, "--themes", repositoryRoot.path + "/Themes"]
     #expect(try run(["snapshot", "record"] + common, in: folder).status == 0)
-    let descriptor = open(snapshots.appendingPathComponent(".record.lock").path, O_RDWR | O_CREAT, 0o644)
+    let descriptor = open(
+      snapshots.appendingPathComponent(".record.lock").path, O_RDWR | O_CREAT, 0o644)
     #expect(descriptor >= 0)
     #expect(flock(descriptor, LOCK_EX) == 0)
-    let release = DispatchWorkItem { flock(descriptor, LOCK_UN); close(descriptor) }
+    let release = DispatchWorkItem {
+      flock(descriptor, LOCK_UN)
+      close(descriptor)
+    }
     DispatchQueue.global().asyncAfter(deadline: .now() + 1.5, execute: release)
     let start = Date()
     let result = try run(["snapshot", "verify"] + common, in: folder)
@@ -241,7 +325,8 @@ struct RenderErrorAndLockTests {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let snapshots = folder.appendingPathComponent("Snapshots")
-    try FileManager.default.createDirectory(at: snapshots.appendingPathComponent("cases"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: snapshots.appendingPathComponent("cases"), withIntermediateDirectories: true)
     try FileManager.default.copyItem(
       at: repositoryRoot.appendingPathComponent("Snapshots/cases/sample-1.json"),
       to: snapshots.appendingPathComponent("cases/sample-1.json"))
@@ -249,10 +334,17 @@ struct RenderErrorAndLockTests {
     let descriptor = open(lockPath, O_RDWR | O_CREAT, 0o644)
     #expect(descriptor >= 0)
     #expect(flock(descriptor, LOCK_EX) == 0)
-    let release = DispatchWorkItem { flock(descriptor, LOCK_UN); close(descriptor) }
+    let release = DispatchWorkItem {
+      flock(descriptor, LOCK_UN)
+      close(descriptor)
+    }
     DispatchQueue.global().asyncAfter(deadline: .now() + 1.5, execute: release)
     let start = Date()
-    let result = try run(["snapshot", "record", "--snapshots", snapshots.path, "--themes", repositoryRoot.path + "/Themes"], in: folder)
+    let result = try run(
+      [
+        "snapshot", "record", "--snapshots", snapshots.path, "--themes",
+        repositoryRoot.path + "/Themes",
+      ], in: folder)
     let seconds = Date().timeIntervalSince(start)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(seconds >= 1.4, "record did not wait for the lock (\(seconds) s)")

@@ -24,17 +24,23 @@ struct FuzzTests {
   /// The valid list and case files the mutations start from.
   static func seedLists() throws -> [[UInt8]] {
     let folder = repositoryRoot.appendingPathComponent("Snapshots/cases")
-    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+      $0.hasSuffix(".json")
+    }.sorted()
     return try names.map { Array(try Data(contentsOf: folder.appendingPathComponent($0))) }
   }
 
-  @Test("the JSON list reader: every mutated list is read or refused with a one-line error naming the file")
+  @Test(
+    "the JSON list reader: every mutated list is read or refused with a one-line error naming the file"
+  )
   func listReader() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ouds-fuzz-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ouds-fuzz-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     try FileManager.default.copyItem(
-      at: repositoryRoot.appendingPathComponent("Snapshots/cases/heart.svg"), to: folder.appendingPathComponent("heart.svg"))
+      at: repositoryRoot.appendingPathComponent("Snapshots/cases/heart.svg"),
+      to: folder.appendingPathComponent("heart.svg"))
     let file = folder.appendingPathComponent("fuzzed-list.json").path
     let seeds = try Self.seedLists()
     var mutator = Mutator(seed: FuzzSettings.seed)
@@ -54,11 +60,15 @@ struct FuzzTests {
         accepted += 1
       } catch {
         for problem in problemsWith(message: error.description, mustName: "fuzzed-list.json") {
-          failures.append("iteration \(iteration): \(problem): \(MessageText.value(error.description, limit: 300))")
+          failures.append(
+            "iteration \(iteration): \(problem): \(MessageText.value(error.description, limit: 300))"
+          )
         }
       }
       let seconds = Date().timeIntervalSince(start)
-      if seconds > Self.secondsPerInput { failures.append("iteration \(iteration): took \(seconds) s") }
+      if seconds > Self.secondsPerInput {
+        failures.append("iteration \(iteration): took \(seconds) s")
+      }
     }
     #expect(failures.isEmpty, "\(failures.prefix(10).joined(separator: "\n"))")
     // The mutations must not be so wild that nothing parses, nor so mild that nothing fails.
@@ -66,7 +76,9 @@ struct FuzzTests {
     #expect(accepted < FuzzSettings.iterations(default: 1200))
   }
 
-  @Test("the Markdown label parser: every mutated label is parsed or refused with an error naming the item")
+  @Test(
+    "the Markdown label parser: every mutated label is parsed or refused with an error naming the item"
+  )
   func markdownParser() throws {
     let labels = [
       "Second subitem with a **strong** text, an *emphasis* and a [link](https://unified-design-system.orange.com)",
@@ -91,25 +103,33 @@ struct FuzzTests {
         accepted += 1
       } catch {
         for problem in problemsWith(message: error.description, mustName: "items[7].markdown") {
-          failures.append("iteration \(iteration): \(problem): \(MessageText.value(error.description, limit: 300))")
+          failures.append(
+            "iteration \(iteration): \(problem): \(MessageText.value(error.description, limit: 300))"
+          )
         }
       }
       let seconds = Date().timeIntervalSince(start)
-      if seconds > Self.secondsPerInput { failures.append("iteration \(iteration): took \(seconds) s") }
+      if seconds > Self.secondsPerInput {
+        failures.append("iteration \(iteration): took \(seconds) s")
+      }
     }
     #expect(failures.isEmpty, "\(failures.prefix(10).joined(separator: "\n"))")
     #expect(accepted > 0)
     #expect(accepted < iterations)
   }
 
-  @Test("the DTCG token loader: every mutated token file loads or fails with an error naming a file")
+  @Test(
+    "the DTCG token loader: every mutated token file loads or fails with an error naming a file")
   func tokenLoader() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ouds-fuzz-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ouds-fuzz-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let themes = folder.appendingPathComponent("Themes")
-    try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Themes"), to: themes)
-    let files = FileManager.default.enumerator(atPath: themes.path)?.compactMap { $0 as? String }
+    try FileManager.default.copyItem(
+      at: repositoryRoot.appendingPathComponent("Themes"), to: themes)
+    let files =
+      FileManager.default.enumerator(atPath: themes.path)?.compactMap { $0 as? String }
       .filter { $0.hasSuffix(".json") }.sorted() ?? []
     #expect(files.count > 10)
     var mutator = Mutator(seed: FuzzSettings.seed &+ 2)
@@ -134,7 +154,9 @@ struct FuzzTests {
           return
         }
         for problem in problemsWith(message: error.description, mustName: file) {
-          failures.append("iteration \(iteration) (\(relative)): \(problem): \(MessageText.value(error.description, limit: 300))")
+          failures.append(
+            "iteration \(iteration) (\(relative)): \(problem): \(MessageText.value(error.description, limit: 300))"
+          )
         }
       }
       do {
@@ -150,7 +172,9 @@ struct FuzzTests {
         check(error)
       }
       let seconds = Date().timeIntervalSince(start)
-      if seconds > Self.secondsPerInput { failures.append("iteration \(iteration) (\(relative)): took \(seconds) s") }
+      if seconds > Self.secondsPerInput {
+        failures.append("iteration \(iteration) (\(relative)): took \(seconds) s")
+      }
     }
     #expect(failures.isEmpty, "\(failures.prefix(10).joined(separator: "\n"))")
     #expect(loaded < iterations)

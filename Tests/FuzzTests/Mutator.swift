@@ -20,12 +20,16 @@ struct SeededGenerator: RandomNumberGenerator {
 /// `scripts/fuzz [iterations]` raises it) and `OUDS_FUZZ_SEED`.
 enum FuzzSettings {
   static func iterations(default fallback: Int) -> Int {
-    ProcessInfo.processInfo.environment["OUDS_FUZZ_ITERATIONS"].flatMap(DecimalNumber.integer).map { max(1, $0) }
+    ProcessInfo.processInfo.environment["OUDS_FUZZ_ITERATIONS"].flatMap(DecimalNumber.integer).map {
+      max(1, $0)
+    }
       ?? fallback
   }
 
   static var seed: UInt64 {
-    ProcessInfo.processInfo.environment["OUDS_FUZZ_SEED"].flatMap(DecimalNumber.integer).map { UInt64(max(0, $0)) }
+    ProcessInfo.processInfo.environment["OUDS_FUZZ_SEED"].flatMap(DecimalNumber.integer).map {
+      UInt64(max(0, $0))
+    }
       ?? 0x0DD5_F022
   }
 }
@@ -43,15 +47,19 @@ struct Mutator {
   ]
 
   private static let snippets: [String] = [
-    "1e999999", "-1e-999999", "123456789012345678901234567890", "-0", "0.0000000000000000001", "NaN",
-    "Infinity", "\\u0000", "\\u001b[31m", "\\ud800", "\\udc00\\ud800", "\\uZZZZ", "\u{202E}", "\u{2028}",
+    "1e999999", "-1e-999999", "123456789012345678901234567890", "-0", "0.0000000000000000001",
+    "NaN",
+    "Infinity", "\\u0000", "\\u001b[31m", "\\ud800", "\\udc00\\ud800", "\\uZZZZ", "\u{202E}",
+    "\u{2028}",
     "\u{1F600}", "e\u{301}\u{301}\u{301}", "\u{FEFF}", "\u{85}", "\"\"", "{}", "[]", "null", "true",
     "**", "*", "[", "](", "<http://x>", "`", "<b>", "&amp;", "\\\\", "\n", "\r\n", "\t",
     "\"items\": [", "\"label\": 1", "\"markdown\": \"", "{\"$ref\": \"#\"}", "{\"$value\": ",
     "\"{a.b}\"", "\"{}\"", "\"$type\": \"color\"", "\"$value\": \"#ZZZZZZ\"",
   ]
 
-  mutating func int(_ upperBound: Int) -> Int { upperBound <= 0 ? 0 : Int.random(in: 0..<upperBound, using: &generator) }
+  mutating func int(_ upperBound: Int) -> Int {
+    upperBound <= 0 ? 0 : Int.random(in: 0..<upperBound, using: &generator)
+  }
 
   /// One to four mutations of `input`.
   mutating func mutate(_ input: [UInt8]) -> [UInt8] {
@@ -67,7 +75,9 @@ struct Mutator {
     case 0:  // flip a bit
       if !bytes.isEmpty { bytes[int(bytes.count)] ^= UInt8(1 << int(8)) }
     case 1:  // set an interesting byte
-      if !bytes.isEmpty { bytes[int(bytes.count)] = Self.interestingBytes[int(Self.interestingBytes.count)] }
+      if !bytes.isEmpty {
+        bytes[int(bytes.count)] = Self.interestingBytes[int(Self.interestingBytes.count)]
+      }
     case 2:  // insert an interesting byte
       bytes.insert(Self.interestingBytes[int(Self.interestingBytes.count)], at: position)
     case 3:  // truncate
@@ -86,15 +96,22 @@ struct Mutator {
       bytes.insert(contentsOf: Array(String(repeating: open, count: depth).utf8), at: position)
     case 8:  // a long run of one character (long values, long keys, long words)
       let scalar = ["a", "\u{1B}", "\u{5D0}", "\u{1F600}", " ", "\\n", "*", "["][int(8)]
-      bytes.insert(contentsOf: Array(String(repeating: scalar, count: [100, 5000, 70000][int(3)]).utf8), at: position)
+      bytes.insert(
+        contentsOf: Array(String(repeating: scalar, count: [100, 5000, 70000][int(3)]).utf8),
+        at: position)
     case 9:  // swap two bytes
       if bytes.count > 1 { bytes.swapAt(int(bytes.count), int(bytes.count)) }
     case 10:  // replace a number with a huge or tiny one
-      if let digit = bytes.indices.dropFirst(position % max(1, bytes.count)).first(where: { (48...57).contains(bytes[$0]) }) {
-        bytes.replaceSubrange(digit...digit, with: Array(["1e308", "9e999", "0.5", "-3", "100000000000"][int(5)].utf8))
+      if let digit = bytes.indices.dropFirst(position % max(1, bytes.count)).first(where: {
+        (48...57).contains(bytes[$0])
+      }) {
+        bytes.replaceSubrange(
+          digit...digit, with: Array(["1e308", "9e999", "0.5", "-3", "100000000000"][int(5)].utf8))
       }
     default:  // insert random bytes
-      for _ in 0..<(1 + int(8)) { bytes.insert(UInt8.random(in: 0...255, using: &generator), at: min(position, bytes.count)) }
+      for _ in 0..<(1 + int(8)) {
+        bytes.insert(UInt8.random(in: 0...255, using: &generator), at: min(position, bytes.count))
+      }
     }
     return bytes
   }
@@ -104,8 +121,12 @@ struct Mutator {
 /// length, and the file or path it must name.
 func problemsWith(message: String, mustName name: String) -> [String] {
   var problems: [String] = []
-  if message.unicodeScalars.contains(where: MessageText.needsEscape) { problems.append("a control character in the message") }
-  if message.unicodeScalars.count > 2_000 { problems.append("a message of \(message.unicodeScalars.count) characters") }
+  if message.unicodeScalars.contains(where: MessageText.needsEscape) {
+    problems.append("a control character in the message")
+  }
+  if message.unicodeScalars.count > 2_000 {
+    problems.append("a message of \(message.unicodeScalars.count) characters")
+  }
   if !message.contains(name) { problems.append("the message does not name \(name)") }
   return problems
 }

@@ -31,13 +31,16 @@ struct FilteredPNGTests {
     defer { spng_ctx_free(ctx) }
     var header = spng_ihdr(
       width: UInt32(width), height: UInt32(height), bit_depth: 8,
-      color_type: UInt8(alpha ? SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue : SPNG_COLOR_TYPE_TRUECOLOR.rawValue),
+      color_type: UInt8(
+        alpha ? SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue : SPNG_COLOR_TYPE_TRUECOLOR.rawValue),
       compression_method: 0, filter_method: 0, interlace_method: 0)
     #expect(spng_set_ihdr(ctx, &header) == 0)
     #expect(spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1) == 0)
     #expect(spng_set_option(ctx, SPNG_FILTER_CHOICE, filters) == 0)
     let status = pixels.withUnsafeBytes {
-      spng_encode_image(ctx, $0.baseAddress, $0.count, Int32(SPNG_FMT_PNG.rawValue), Int32(SPNG_ENCODE_FINALIZE.rawValue))
+      spng_encode_image(
+        ctx, $0.baseAddress, $0.count, Int32(SPNG_FMT_PNG.rawValue),
+        Int32(SPNG_ENCODE_FINALIZE.rawValue))
     }
     #expect(status == 0)
     var length = 0
@@ -47,15 +50,20 @@ struct FilteredPNGTests {
     return Data(bytes: buffer, count: length)
   }
 
-  @Test("every filter, RGB and RGBA", arguments: [
-    (Int32(SPNG_FILTER_CHOICE_SUB.rawValue), true), (Int32(SPNG_FILTER_CHOICE_UP.rawValue), true),
-    (Int32(SPNG_FILTER_CHOICE_AVG.rawValue), true), (Int32(SPNG_FILTER_CHOICE_PAETH.rawValue), true),
-    (Int32(SPNG_FILTER_CHOICE_ALL.rawValue), true), (Int32(SPNG_FILTER_CHOICE_ALL.rawValue), false),
-  ])
+  @Test(
+    "every filter, RGB and RGBA",
+    arguments: [
+      (Int32(SPNG_FILTER_CHOICE_SUB.rawValue), true), (Int32(SPNG_FILTER_CHOICE_UP.rawValue), true),
+      (Int32(SPNG_FILTER_CHOICE_AVG.rawValue), true),
+      (Int32(SPNG_FILTER_CHOICE_PAETH.rawValue), true),
+      (Int32(SPNG_FILTER_CHOICE_ALL.rawValue), true),
+      (Int32(SPNG_FILTER_CHOICE_ALL.rawValue), false),
+    ])
   func roundTrip(filters: Int32, alpha: Bool) throws {
     let (width, height) = (37, 23)
     let pixels = sample(width: width, height: height, alpha: alpha)
-    let png = try encodeWithSpng(pixels, width: width, height: height, alpha: alpha, filters: filters)
+    let png = try encodeWithSpng(
+      pixels, width: width, height: height, alpha: alpha, filters: filters)
     let decoded = try PNGCodec.decode(png)
     #expect(decoded.width == width && decoded.height == height)
     var expected = pixels

@@ -26,19 +26,23 @@ enum Fixtures {
     sources: [
       FontSource(
         fileName: "LiberationSans-Regular.ttf",
-        sha256: "8d91388f1d3604b3b8ae0e3ee2d140e50cd6122f9214514f4aca772540a4076d", role: "latin-regular",
+        sha256: "8d91388f1d3604b3b8ae0e3ee2d140e50cd6122f9214514f4aca772540a4076d",
+        role: "latin-regular",
         package: "fonts-liberation2"),
       FontSource(
         fileName: "LiberationSans-Bold.ttf",
-        sha256: "ba0e0dc3f7aca5b0afbc31e800531ee43be3aa79ae35b2ef1f6470a9547765c4", role: "latin-bold",
+        sha256: "ba0e0dc3f7aca5b0afbc31e800531ee43be3aa79ae35b2ef1f6470a9547765c4",
+        role: "latin-bold",
         package: "fonts-liberation2"),
       FontSource(
         fileName: "NotoSansArabicUI-Regular.ttf",
-        sha256: "43a90e0f0e9ca712ff0588dc2b119823d569367a6d0061eb5f7bfb9bfbe8cecc", role: "arabic-regular",
+        sha256: "43a90e0f0e9ca712ff0588dc2b119823d569367a6d0061eb5f7bfb9bfbe8cecc",
+        role: "arabic-regular",
         package: "fonts-noto-ui-core"),
       FontSource(
         fileName: "NotoSansArabicUI-Bold.ttf",
-        sha256: "ef5d9ce3d5b20a83bdc156ef48edc1e159322ada95ebacc133476c92f0bd102a", role: "arabic-bold",
+        sha256: "ef5d9ce3d5b20a83bdc156ef48edc1e159322ada95ebacc133476c92f0bd102a",
+        role: "arabic-bold",
         package: "fonts-noto-ui-core"),
     ])
 
@@ -50,7 +54,8 @@ enum Fixtures {
     FontSourceList(
       owner: manifest.theme.rawValue,
       sources: manifest.files.map {
-        FontSource(fileName: $0.fileName, sha256: $0.sha256, role: $0.role, package: $0.debianPackage)
+        FontSource(
+          fileName: $0.fileName, sha256: $0.sha256, role: $0.role, package: $0.debianPackage)
       })
   }
 
@@ -60,7 +65,9 @@ enum Fixtures {
   static let orange = RGBAColor(red: 0xF1, green: 0x6E, blue: 0x00)
 
   /// The themes read from the repository, once.
-  static let library = Result { () throws(ThemeError) in try ThemeLibrary(directory: themesDirectory) }
+  static let library = Result { () throws(ThemeError) in
+    try ThemeLibrary(directory: themesDirectory)
+  }
 
   /// The marker shapes a theme reads from its asset files.
   static func markers(_ theme: ThemeName) throws -> MarkerShapes {

@@ -11,7 +11,8 @@ struct FontLocatorTests {
 
   /// A scratch folder, removed by the caller.
   func folder(_ name: String = "fonts") throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("ouds-locator-\(UUID().uuidString)/\(name)")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ouds-locator-\(UUID().uuidString)/\(name)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }
@@ -21,26 +22,37 @@ struct FontLocatorTests {
     try #require(FontLocator(environment: [:]).locate(Self.regular)).url
   }
 
-  @Test("folders are searched in order --font-dir, OUDS_FONT_DIRS, fontconfig; the first file with the manifest's hash wins")
+  @Test(
+    "folders are searched in order --font-dir, OUDS_FONT_DIRS, fontconfig; the first file with the manifest's hash wins"
+  )
   func order() throws {
     let first = try folder("first")
     let second = try folder("second")
     defer { try? FileManager.default.removeItem(at: first.deletingLastPathComponent()) }
     defer { try? FileManager.default.removeItem(at: second.deletingLastPathComponent()) }
-    try FileManager.default.createDirectory(at: second.appendingPathComponent("deep/er"), withIntermediateDirectories: true)
-    try FileManager.default.copyItem(at: try installedRegular(), to: second.appendingPathComponent("deep/er/LiberationSans-Regular.ttf"))
+    try FileManager.default.createDirectory(
+      at: second.appendingPathComponent("deep/er"), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: try installedRegular(),
+      to: second.appendingPathComponent("deep/er/LiberationSans-Regular.ttf"))
     let locator = FontLocator(
-      fontDirectory: first, environment: [FontLocator.environmentVariable: "\(second.path)::/nonexistent"])
-    #expect(locator.folders.prefix(3).map(\.origin) == [.fontDirectory, .environment, .environment])
+      fontDirectory: first,
+      environment: [FontLocator.environmentVariable: "\(second.path)::/nonexistent"])
+    #expect(
+      locator.folders.prefix(3).map(\.origin) == [.fontDirectory, .environment, .environment])
     #expect(locator.folders.prefix(3).map(\.url.path) == [first.path, second.path, "/nonexistent"])
     #expect(locator.folders.dropFirst(3).allSatisfy { $0.origin == .fontconfig })
-    #expect(Set(locator.folders.dropFirst(3).map(\.url)) == Set(FontLocator.fontconfigFolders().map(\.standardizedFileURL)))
+    #expect(
+      Set(locator.folders.dropFirst(3).map(\.url))
+        == Set(FontLocator.fontconfigFolders().map(\.standardizedFileURL)))
     let found = try #require(locator.locate(Self.regular))
-    #expect(found.url.path == second.appendingPathComponent("deep/er/LiberationSans-Regular.ttf").path)
+    #expect(
+      found.url.path == second.appendingPathComponent("deep/er/LiberationSans-Regular.ttf").path)
     #expect(found.matchesManifest && found.otherCandidates.isEmpty)
   }
 
-  @Test("a same-named file with another hash earlier in the order is passed over, and recorded as such")
+  @Test(
+    "a same-named file with another hash earlier in the order is passed over, and recorded as such")
   func hashChooses() throws {
     let early = try folder()
     defer { try? FileManager.default.removeItem(at: early.deletingLastPathComponent()) }
@@ -58,7 +70,9 @@ struct FontLocatorTests {
     #expect(taken.sha256 == SHA256Digest.hex(of: Data("not a font".utf8)))
   }
 
-  @Test("a FIFO named like a font is never opened, and a symbolic-link loop ends the walk", .timeLimit(.minutes(1)))
+  @Test(
+    "a FIFO named like a font is never opened, and a symbolic-link loop ends the walk",
+    .timeLimit(.minutes(1)))
   func hostileFolders() throws {
     let hostile = try folder()
     defer { try? FileManager.default.removeItem(at: hostile.deletingLastPathComponent()) }
@@ -71,8 +85,12 @@ struct FontLocatorTests {
     #expect {
       _ = try locator.locate([Fixtures.manifest])
     } throws: { error in
-      "\(error)".hasPrefix("missing 4 font files: LiberationSans-Regular.ttf (package fonts-liberation2, for orange), ")
-        && "\(error)".contains("; looked in \(hostile.path) (OUDS_FONT_DIRS); install the packages (apt-get install fonts-liberation2 fonts-noto-ui-core) ")
+      "\(error)".hasPrefix(
+        "missing 4 font files: LiberationSans-Regular.ttf (package fonts-liberation2, for orange), "
+      )
+        && "\(error)".contains(
+          "; looked in \(hostile.path) (OUDS_FONT_DIRS); install the packages (apt-get install fonts-liberation2 fonts-noto-ui-core) "
+        )
     }
   }
 

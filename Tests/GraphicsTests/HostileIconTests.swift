@@ -15,7 +15,8 @@ struct HostileIconTests {
 
   init() throws {
     renderer = SceneRenderer(textEngine: try Fixtures.engine())
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("ouds-icons-\(UUID().uuidString)")
+    folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ouds-icons-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     // Secrets beside the icons, in every form an SVG could pull in.
     try write(Self.secret + "\n", ".env")
@@ -58,9 +59,20 @@ struct HostileIconTests {
   private var references: [(name: String, body: String, prolog: String)] {
     let abs = folder.path
     return [
-      ("xinclude-text", #"<text x="0" y="20" font-size="20"><xi:include href="secret.txt" parse="text"/></text>"#, ""),
-      ("xinclude-env", #"<text x="0" y="20" font-size="20"><xi:include href=".env" parse="text"/></text>"#, ""),
-      ("xinclude-file-url", #"<text x="0" y="20"><xi:include href="file://\#(abs)/secret.txt" parse="text"/></text>"#, ""),
+      (
+        "xinclude-text",
+        #"<text x="0" y="20" font-size="20"><xi:include href="secret.txt" parse="text"/></text>"#,
+        ""
+      ),
+      (
+        "xinclude-env",
+        #"<text x="0" y="20" font-size="20"><xi:include href=".env" parse="text"/></text>"#, ""
+      ),
+      (
+        "xinclude-file-url",
+        #"<text x="0" y="20"><xi:include href="file://\#(abs)/secret.txt" parse="text"/></text>"#,
+        ""
+      ),
       ("xinclude-xml", #"<xi:include href="secret.svg"/>"#, ""),
       ("image-href", #"<image href="secret.png" x="0" y="0" width="24" height="24"/>"#, ""),
       ("image-xlink", #"<image xlink:href="secret.png" width="24" height="24"/>"#, ""),
@@ -69,17 +81,34 @@ struct HostileIconTests {
       ("image-svg", #"<image href="secret.svg" width="24" height="24"/>"#, ""),
       ("use-external", #"<use href="secret.svg#shape"/>"#, ""),
       ("use-file-url", #"<use xlink:href="file://\#(abs)/secret.svg#shape"/>"#, ""),
-      ("paint-server", #"<rect x="12" y="12" width="10" height="10" fill="url(secret.svg#grad)"/>"#, ""),
+      (
+        "paint-server",
+        #"<rect x="12" y="12" width="10" height="10" fill="url(secret.svg#grad)"/>"#, ""
+      ),
       // librsvg draws an element whose mask cannot be found without the mask; the secret mask
       // hides everything, so loading it would erase this square.
       ("mask", #"<rect x="12" y="12" width="10" height="10" mask="url(secret.svg#m)"/>"#, ""),
       ("css-import", "<style>@import url(secret.css);</style>", ""),
       ("css-import-string", #"<style>@import "secret.css";</style>"#, ""),
-      ("css-url", "<style>rect.x { fill: url(secret.svg#grad) }</style><rect class=\"x\" x=\"12\" y=\"12\" width=\"10\" height=\"10\"/>", ""),
+      (
+        "css-url",
+        "<style>rect.x { fill: url(secret.svg#grad) }</style><rect class=\"x\" x=\"12\" y=\"12\" width=\"10\" height=\"10\"/>",
+        ""
+      ),
       ("xml-stylesheet", "", #"<?xml-stylesheet type="text/css" href="secret.css"?>"#),
-      ("fe-image", #"<filter id="f"><feImage href="secret.png"/></filter><rect x="12" y="12" width="10" height="10" filter="url(#f)"/>"#, ""),
-      ("external-entity", #"<text x="0" y="20">&s;</text>"#, #"<!DOCTYPE svg [<!ENTITY s SYSTEM "secret.txt">]>"#),
-      ("external-entity-file-url", #"<text x="0" y="20">&s;</text>"#, #"<!DOCTYPE svg [<!ENTITY s SYSTEM "file://\#(abs)/secret.txt">]>"#),
+      (
+        "fe-image",
+        #"<filter id="f"><feImage href="secret.png"/></filter><rect x="12" y="12" width="10" height="10" filter="url(#f)"/>"#,
+        ""
+      ),
+      (
+        "external-entity", #"<text x="0" y="20">&s;</text>"#,
+        #"<!DOCTYPE svg [<!ENTITY s SYSTEM "secret.txt">]>"#
+      ),
+      (
+        "external-entity-file-url", #"<text x="0" y="20">&s;</text>"#,
+        #"<!DOCTYPE svg [<!ENTITY s SYSTEM "file://\#(abs)/secret.txt">]>"#
+      ),
     ]
   }
 
@@ -93,7 +122,9 @@ struct HostileIconTests {
     let icon = try IconImage(path: path, enforcingPolicy: enforcingPolicy)
     renderer.preloadedIcons = [path: icon]
     defer { renderer.preloadedIcons = [:] }
-    return try [OutputFormat.png(scale: 2), .svg, .pdf].map { try renderer.render(scene(icon: path), as: $0) }
+    return try [OutputFormat.png(scale: 2), .svg, .pdf].map {
+      try renderer.render(scene(icon: path), as: $0)
+    }
   }
 
   /// What each reference draws when it loads nothing: the icon without the reference.
@@ -101,12 +132,16 @@ struct HostileIconTests {
     name == "mask" ? #"<rect x="12" y="12" width="10" height="10"/>"# : ""
   }
 
-  @Test("without a base location librsvg loads nothing beside the icon: every output equals the inert icon's")
+  @Test(
+    "without a base location librsvg loads nothing beside the icon: every output equals the inert icon's"
+  )
   func noBaseLocation() throws {
     defer { try? FileManager.default.removeItem(at: folder) }
-    let secretPNG = try Data(contentsOf: folder.appendingPathComponent("secret.png")).base64EncodedString()
+    let secretPNG = try Data(contentsOf: folder.appendingPathComponent("secret.png"))
+      .base64EncodedString()
     for reference in references {
-      let clean = try renders(try icon("inert-\(reference.name).svg", inert(reference.name)), enforcingPolicy: true)
+      let clean = try renders(
+        try icon("inert-\(reference.name).svg", inert(reference.name)), enforcingPolicy: true)
       let path = try icon("\(reference.name).svg", reference.body, prolog: reference.prolog)
       let outputs: [Data]
       do {
@@ -118,7 +153,8 @@ struct HostileIconTests {
         continue
       }
       // PNG pixels, SVG and PDF bytes: the same as with no reference at all.
-      #expect(try PNGCodec.decode(outputs[0]) == PNGCodec.decode(clean[0]), "\(reference.name): PNG")
+      #expect(
+        try PNGCodec.decode(outputs[0]) == PNGCodec.decode(clean[0]), "\(reference.name): PNG")
       #expect(outputs[1] == clean[1], "\(reference.name): SVG")
       #expect(outputs[2] == clean[2], "\(reference.name): PDF")
       for output in outputs {
@@ -135,13 +171,19 @@ struct HostileIconTests {
     // Disguises: character references, spaces and quotes, upper case, CSS escapes, data: URLs.
     cases += [
       ("char-ref-href", #"<image href="&#115;ecret.png" width="24" height="24"/>"#, ""),
-      ("hex-char-ref-data", #"<image href="&#x64;ata:image/png;base64,iVBORw0KGgo=" width="24" height="24"/>"#, ""),
+      (
+        "hex-char-ref-data",
+        #"<image href="&#x64;ata:image/png;base64,iVBORw0KGgo=" width="24" height="24"/>"#, ""
+      ),
       ("data-svg-use", #"<use href="data:image/svg+xml,%3Csvg/%3E#a"/>"#, ""),
       ("spaced-url", #"<rect width="9" height="9" fill="url( 'secret.svg#grad' )"/>"#, ""),
       ("spaced-href", "<use href = \n 'secret.svg#shape'/>", ""),
       ("upper-import", "<style>@IMPORT url(secret.css);</style>", ""),
       ("css-escape", #"<rect width="9" height="9" style="fill: \75rl(secret.svg#grad)"/>"#, ""),
-      ("entity-bomb", "<text>&b;</text>", #"<!DOCTYPE svg [<!ENTITY a "aaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>"#),
+      (
+        "entity-bomb", "<text>&b;</text>",
+        #"<!DOCTYPE svg [<!ENTITY a "aaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>"#
+      ),
     ]
     for (name, body, prolog) in cases {
       let path = try icon("\(name).svg", body, prolog: prolog)
@@ -155,7 +197,9 @@ struct HostileIconTests {
         }
         #expect(file == path)
         #expect(reason.hasPrefix("contains "), "\(name): \(reason)")
-        #expect(reason.hasSuffix("an SVG icon may declare no entities and refer only to its own elements (#id)"))
+        #expect(
+          reason.hasSuffix(
+            "an SVG icon may declare no entities and refer only to its own elements (#id)"))
         #expect(!error.description.contains("\n"))
         #expect(error.description.hasPrefix("icon file could not be read: \(path): contains "))
       }
@@ -172,7 +216,9 @@ struct HostileIconTests {
       <use href="#probe" x="12"/><use xlink:href = '#probe' y="12"/>
       <rect x="12" y="12" width="6" height="6" fill="url( #g )"/><text>&#65;&amp;&lt;</text>
       """,
-      prolog: #"<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">"#)
+      prolog:
+        #"<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">"#
+    )
     let image = try PNGCodec.decode(renderer.render(scene(icon: path), as: .png(scale: 1)))
     // The icon box is (10, 8, 20, 20), 24 units → 20 points: the probe at units 2…8, its copies
     // at 14…20 (x) and 14…20 (y), the gradient square at 14…20: all four corners are inked.
@@ -191,7 +237,8 @@ struct HostileIconTests {
     let rows = (0..<40).map { index in
       var row = one.rows[0]
       row.path = "items[\(index)]"
-      row.icon = Rect(x: 10 + Double(index) * 0.0371, y: 8 + Double(index) * 36.023, width: 20, height: 20)
+      row.icon = Rect(
+        x: 10 + Double(index) * 0.0371, y: 8 + Double(index) * 36.023, width: 20, height: 20)
       row.text.content = Fixtures.text("")
       return row
     }
@@ -206,7 +253,10 @@ struct HostileIconTests {
       let right = (rect.x + 18 * 20 / 24) * 2
       let top = (rect.y + 2 * 20 / 24) * 2
       let bottom = (rect.y + 18 * 20 / 24) * 2
-      var inkLeft = Int.max, inkRight = Int.min, inkTop = Int.max, inkBottom = Int.min
+      var inkLeft = Int.max
+      var inkRight = Int.min
+      var inkTop = Int.max
+      var inkBottom = Int.min
       for y in Int(top) - 3...Int(bottom) + 3 {
         for x in Int(left) - 3...Int(right) + 3 where image.pixel(x: x, y: y).red < 128 {
           inkLeft = min(inkLeft, x)
@@ -218,8 +268,12 @@ struct HostileIconTests {
       // Where the ink is: within half a pixel of the edges for the first 16 positions (drawn
       // exactly), and 1/8 pixel more for the others (rounded to a quarter pixel).
       let tolerance = index < 16 ? 0.5 : 0.625
-      #expect(abs(Double(inkLeft) - left) <= tolerance && abs(Double(inkRight) - right) <= tolerance, "row \(index)")
-      #expect(abs(Double(inkTop) - top) <= tolerance && abs(Double(inkBottom) - bottom) <= tolerance, "row \(index)")
+      #expect(
+        abs(Double(inkLeft) - left) <= tolerance && abs(Double(inkRight) - right) <= tolerance,
+        "row \(index)")
+      #expect(
+        abs(Double(inkTop) - top) <= tolerance && abs(Double(inkBottom) - bottom) <= tolerance,
+        "row \(index)")
     }
   }
 
@@ -233,7 +287,9 @@ struct HostileIconTests {
     ]).write(to: URL(fileURLWithPath: path))
     #expect(
       throws: GraphicsError.iconFileUnreadable(
-        path: path, reason: "PNG refused: the image is 65535×65535 pixels, over the limit of 4096 pixels a side")
+        path: path,
+        reason: "PNG refused: the image is 65535×65535 pixels, over the limit of 4096 pixels a side"
+      )
     ) { _ = try renderer.render(scene(icon: path), as: .png(scale: 1)) }
   }
 
@@ -242,11 +298,14 @@ struct HostileIconTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     var defs = #"<rect id="l0" width="1" height="1"/>"#
     for level in 1...7 {
-      defs += "<g id=\"l\(level)\">" + String(repeating: "<use href=\"#l\(level - 1)\"/>", count: 10) + "</g>"
+      defs +=
+        "<g id=\"l\(level)\">" + String(repeating: "<use href=\"#l\(level - 1)\"/>", count: 10)
+        + "</g>"
     }
     let path = try icon("bomb.svg", "<defs>\(defs)</defs><use href=\"#l7\"/>")
     #expect(
-      throws: GraphicsError.iconFileUnreadable(path: path, reason: "exceeded more than 500000 referenced elements")
+      throws: GraphicsError.iconFileUnreadable(
+        path: path, reason: "exceeded more than 500000 referenced elements")
     ) { _ = try renderer.render(scene(icon: path), as: .pdf) }
   }
 
@@ -262,7 +321,8 @@ struct HostileIconTests {
     }
     while body.utf8.count < 800_000 {
       body += String(
-        format: "<path d=\"M%.3f %.3f L%.3f %.3f L%.3f %.3f L%.3f %.3f L%.3f %.3f Z\" fill-opacity=\"0.05\"/>\n",
+        format:
+          "<path d=\"M%.3f %.3f L%.3f %.3f L%.3f %.3f L%.3f %.3f L%.3f %.3f Z\" fill-opacity=\"0.05\"/>\n",
         next(), next(), next(), next(), next(), next(), next(), next(), next(), next())
     }
     let path = try icon("big.svg", body)
@@ -271,7 +331,9 @@ struct HostileIconTests {
     let rows = (0..<1000).map { index in
       var row = one.rows[0]
       row.path = "items[\(index)]"
-      row.icon = row.icon.map { Rect(x: $0.x, y: $0.y + Double(index) * 36, width: $0.width, height: $0.height) }
+      row.icon = row.icon.map {
+        Rect(x: $0.x, y: $0.y + Double(index) * 36, width: $0.width, height: $0.height)
+      }
       row.text.origin.y += Double(index) * 36
       return row
     }

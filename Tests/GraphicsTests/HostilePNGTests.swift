@@ -39,7 +39,8 @@ struct HostilePNGTests {
     ])
     #expect(png.count < 4_000_000)
     #expect(
-      refusal(png) == "PNG refused: the image is 65535×65535 pixels, over the limit of 32767 pixels a side")
+      refusal(png)
+        == "PNG refused: the image is 65535×65535 pixels, over the limit of 32767 pixels a side")
   }
 
   @Test("sides within the limit but too many pixels are refused by the pixel count")
@@ -64,7 +65,8 @@ struct HostilePNGTests {
     #expect(image.width == 5000 && image.height == 10)
     #expect(image.pixels[0..<4] == [0, 0, 0, 255])
     #expect(
-      refusal(png, limits: .icon) == "PNG refused: the image is 5000×10 pixels, over the limit of 4096 pixels a side")
+      refusal(png, limits: .icon)
+        == "PNG refused: the image is 5000×10 pixels, over the limit of 4096 pixels a side")
   }
 
   @Test("a 3 MB text chunk is refused, named, without reading it")
@@ -76,19 +78,24 @@ struct HostilePNGTests {
     ])
     #expect(
       refusal(png)
-        == "PNG refused: its tEXt chunk is 3000008 bytes, over the limit of 1048576 bytes for one ancillary chunk")
+        == "PNG refused: its tEXt chunk is 3000008 bytes, over the limit of 1048576 bytes for one ancillary chunk"
+    )
   }
 
   @Test("3 MB of text in a thousand small chunks is refused by the total")
   func manyTextChunks() {
-    let text = PNGBytes.chunk("tEXt", Array("Comment\u{0}".utf8) + [UInt8](repeating: 65, count: 3000))
+    let text = PNGBytes.chunk(
+      "tEXt", Array("Comment\u{0}".utf8) + [UInt8](repeating: 65, count: 3000))
     let png = PNGBytes.file(
       [PNGBytes.header(width: 2, height: 2)] + Array(repeating: text, count: 1000)
         + [PNGBytes.opaqueImageData(width: 2, height: 2, pixel: [255, 0, 0, 255])])
-    #expect(refusal(png) == "PNG refused: its ancillary chunks hold over 2097152 bytes together (the limit)")
+    #expect(
+      refusal(png)
+        == "PNG refused: its ancillary chunks hold over 2097152 bytes together (the limit)")
   }
 
-  @Test("a small compressed chunk that inflates to 64 MB (zTXt, iCCP) is refused by libspng's limit")
+  @Test(
+    "a small compressed chunk that inflates to 64 MB (zTXt, iCCP) is refused by libspng's limit")
   func compressedChunkBombs() {
     let bomb = PNGBytes.zlibZeros(count: 64 << 20)
     #expect(bomb.count < 1 << 20)

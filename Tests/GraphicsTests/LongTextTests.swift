@@ -35,12 +35,16 @@ struct LongTextTests {
     return out
   }
 
-  static func text(_ string: String, direction: LayoutDirection = .ltr, language: String = "en") -> StyledText {
+  static func text(_ string: String, direction: LayoutDirection = .ltr, language: String = "en")
+    -> StyledText
+  {
     Fixtures.text(string, direction: direction, language: language)
   }
 
   /// The paragraph drawn alone at (10, 0) on a white canvas.
-  private func image(_ engine: TextEngine, _ text: StyledText, wrap: Double, height: Double) throws -> RasterImage {
+  private func image(_ engine: TextEngine, _ text: StyledText, wrap: Double, height: Double) throws
+    -> RasterImage
+  {
     let row = SceneRow(
       path: "items[0]", level: 0,
       marker: SceneMarker(kind: .none, text: nil, rect: Rect(x: 0, y: 0, width: 0, height: 0)),
@@ -58,14 +62,19 @@ struct LongTextTests {
 
   /// Checks that the cut layout of `text` equals one Pango layout: metrics, glyphs and pixels.
   private func expectSameAsOneLayout(
-    _ text: StyledText, wrap: Double, pixels: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+    _ text: StyledText, wrap: Double, pixels: Bool = true,
+    sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
     let cut = engine.measure(text, wrapWidth: wrap)
     let whole = single.measure(text, wrapWidth: wrap)
     #expect(cut == whole, sourceLocation: sourceLocation)
     #expect(cut.lineCount > 1, sourceLocation: sourceLocation)
-    #expect(cut.height == Double(cut.lineCount) * text.appearance.lineHeight, sourceLocation: sourceLocation)
-    #expect(engine.shapedGlyphs(text).map(\.cluster).sorted() == single.shapedGlyphs(text).map(\.cluster).sorted(),
+    #expect(
+      cut.height == Double(cut.lineCount) * text.appearance.lineHeight,
+      sourceLocation: sourceLocation)
+    #expect(
+      engine.shapedGlyphs(text).map(\.cluster).sorted()
+        == single.shapedGlyphs(text).map(\.cluster).sorted(),
       sourceLocation: sourceLocation)
     if pixels {
       #expect(
@@ -74,7 +83,8 @@ struct LongTextTests {
     }
   }
 
-  @Test("a paragraph of 12 KB is cut at line starts: the same lines, sizes and pixels as one layout")
+  @Test(
+    "a paragraph of 12 KB is cut at line starts: the same lines, sizes and pixels as one layout")
   func longParagraph() throws {
     try expectSameAsOneLayout(Self.text(Self.prose(bytes: 12_000)), wrap: 300)
     try expectSameAsOneLayout(Self.text(Self.prose(bytes: 9_000, seed: 3)), wrap: 97.5)
@@ -93,7 +103,8 @@ struct LongTextTests {
     text.spans = words.enumerated().map { index, word in
       switch index % 4 {
       case 0: TextSpan(word + " ", weight: 700)
-      case 1: TextSpan(word + " ", underline: true, color: Fixtures.orange, link: "https://example.com")
+      case 1:
+        TextSpan(word + " ", underline: true, color: Fixtures.orange, link: "https://example.com")
       case 2: TextSpan(word + " ", italic: true)
       default: TextSpan(word + " ")
       }
@@ -101,12 +112,15 @@ struct LongTextTests {
     try expectSameAsOneLayout(text, wrap: 250)
   }
 
-  @Test("hundreds of paragraphs (LF, CRLF, CR, U+2029, empty ones) are grouped: the same as one layout")
+  @Test(
+    "hundreds of paragraphs (LF, CRLF, CR, U+2029, empty ones) are grouped: the same as one layout")
   func manyParagraphs() throws {
     let separators = ["\n", "\r\n", "\r", "\u{2029}", "\n\n", "\u{2028}"]
     var label = ""
     for index in 0..<300 {
-      label += Self.prose(bytes: (index * 37) % 160, seed: UInt64(index)) + separators[index % separators.count]
+      label +=
+        Self.prose(bytes: (index * 37) % 160, seed: UInt64(index))
+        + separators[index % separators.count]
     }
     try expectSameAsOneLayout(Self.text(label), wrap: 200)
     try expectSameAsOneLayout(Self.text(label + "\n"), wrap: 200)
@@ -119,7 +133,9 @@ struct LongTextTests {
   }
 
   /// Every character of an ASCII label got a glyph: the cluster offsets are exactly 0..<count.
-  private func expectEveryCharacterShaped(_ text: StyledText, sourceLocation: SourceLocation = #_sourceLocation) {
+  private func expectEveryCharacterShaped(
+    _ text: StyledText, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
     let count = text.plainText.utf8.count
     let clusters = Set(engine.shapedGlyphs(text).map(\.cluster))
     #expect(clusters.count == count, sourceLocation: sourceLocation)
@@ -149,7 +165,9 @@ struct LongTextTests {
     let wordMetrics = engine.measure(word, wrapWidth: 300)
     // Every line but the last holds as many "a"s as fit on one line.
     var full = 1
-    while engine.measure(Self.text(String(repeating: "a", count: full + 1)), wrapWidth: 300).lineCount == 1 {
+    while engine.measure(Self.text(String(repeating: "a", count: full + 1)), wrapWidth: 300)
+      .lineCount == 1
+    {
       full += 1
     }
     #expect(full > 20)
@@ -158,7 +176,9 @@ struct LongTextTests {
     expectEveryCharacterShaped(word)
 
     var spans = Self.text("")
-    spans.spans = (0..<100_000).map { TextSpan($0 % 2 == 0 ? "bold " : "text ", weight: $0 % 2 == 0 ? 700 : nil) }
+    spans.spans = (0..<100_000).map {
+      TextSpan($0 % 2 == 0 ? "bold " : "text ", weight: $0 % 2 == 0 ? 700 : nil)
+    }
     let spanMetrics = engine.measure(spans, wrapWidth: 300)
     #expect(spanMetrics.lineCount > 10_000)
     #expect(spanMetrics.height == Double(spanMetrics.lineCount) * 24)

@@ -11,7 +11,9 @@ enum PNGBytes {
   }
 
   /// An IHDR chunk.
-  static func header(width: UInt32, height: UInt32, bitDepth: UInt8 = 8, colorType: UInt8 = 6) -> [UInt8] {
+  static func header(width: UInt32, height: UInt32, bitDepth: UInt8 = 8, colorType: UInt8 = 6)
+    -> [UInt8]
+  {
     chunk("IHDR", bigEndian(width) + bigEndian(height) + [bitDepth, colorType, 0, 0, 0])
   }
 
@@ -35,7 +37,10 @@ enum PNGBytes {
     repeat {
       let count = min(65535, data.count - offset)
       let final: UInt8 = offset + count == data.count ? 1 : 0
-      out += [final, UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8((~count >> 8) & 0xFF)]
+      out += [
+        final, UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF),
+        UInt8((~count >> 8) & 0xFF),
+      ]
       out += data[offset..<(offset + count)]
       offset += count
     } while offset < data.count
@@ -65,7 +70,10 @@ enum PNGBytes {
   }
 
   static func bigEndian(_ value: UInt32) -> [UInt8] {
-    [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+    [
+      UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF),
+      UInt8(value & 0xFF),
+    ]
   }
 
   static func crc32(_ bytes: [UInt8]) -> UInt32 {

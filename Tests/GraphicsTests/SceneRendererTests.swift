@@ -20,7 +20,8 @@ struct SceneRendererTests {
 
   @Test("a square bullet is filled with its tint, the canvas with the background")
   func pixelColours() throws {
-    let scene = Fixtures.scene(glyph: SceneGlyph(shape: try Fixtures.orangeSquare(), tint: Fixtures.orange))
+    let scene = Fixtures.scene(
+      glyph: SceneGlyph(shape: try Fixtures.orangeSquare(), tint: Fixtures.orange))
     for scale in [1, 3] {
       let image = try renderer.rasterize(scene, scale: scale)
       // Icon square (10, 8, 20, 20): its centre (20, 18) is inside the 9.4/24 square.
@@ -35,7 +36,8 @@ struct SceneRendererTests {
   @Test("without a background the canvas stays transparent; a translucent tint keeps its colour")
   func transparency() throws {
     let tint = RGBAColor(red: 0xF1, green: 0x6E, blue: 0x00, alpha: 0x80)
-    let scene = Fixtures.scene(glyph: SceneGlyph(shape: try Fixtures.orangeSquare(), tint: tint), background: nil)
+    let scene = Fixtures.scene(
+      glyph: SceneGlyph(shape: try Fixtures.orangeSquare(), tint: tint), background: nil)
     let image = try renderer.rasterize(scene, scale: 2)
     #expect(image.pixel(x: 1, y: 1).alpha == 0)
     #expect(image.pixel(x: 700, y: 70).alpha == 0)
@@ -113,14 +115,16 @@ struct SceneRendererTests {
       let markers = try Fixtures.markers(theme)
       for asset in markers.levels.values + [markers.tick] {
         let shape = Fixtures.shape(asset)
-        let scene = Fixtures.scene(glyph: SceneGlyph(shape: shape, tint: Fixtures.orange), label: "")
+        let scene = Fixtures.scene(
+          glyph: SceneGlyph(shape: shape, tint: Fixtures.orange), label: "")
         let image = try renderer.rasterize(scene, scale: 3)
         var inked = 0
         for y in 0..<image.height {
           for x in 0..<image.width where image.pixel(x: x, y: y).blue < 128 {
             inked += 1
             // Icon square (10, 8, 20, 20) at scale 3.
-            #expect((30..<90).contains(x) && (24..<84).contains(y), "\(asset.name) inks (\(x), \(y))")
+            #expect(
+              (30..<90).contains(x) && (24..<84).contains(y), "\(asset.name) inks (\(x), \(y))")
           }
         }
         #expect(inked > 50, "\(asset.name) draws nothing")
@@ -137,22 +141,35 @@ struct SceneRendererTests {
     }
   }
 
-  @Test("a glyph is a shape or an image, never both: its JSON has exactly one of shape and imageFile")
+  @Test(
+    "a glyph is a shape or an image, never both: its JSON has exactly one of shape and imageFile")
   func glyphJSON() throws {
     let shape = SceneGlyph(shape: try Fixtures.orangeSquare(), tint: Fixtures.orange)
-    let image = SceneGlyph(imageFile: "/icons/heart.svg", tint: RGBAColor(red: 0, green: 0, blue: 0, alpha: 0x80))
-    #expect(try SceneJSON.encode(shape) == "{\n  \"shape\" : \"orange.square\",\n  \"tint\" : \"#F16E00\"\n}")
-    #expect(try SceneJSON.encode(image) == "{\n  \"imageFile\" : \"/icons/heart.svg\",\n  \"tint\" : \"#00000080\"\n}")
-    #expect(try JSONDecoder().decode(SceneGlyph.self, from: Data(SceneJSON.encode(image).utf8)) == image)
+    let image = SceneGlyph(
+      imageFile: "/icons/heart.svg", tint: RGBAColor(red: 0, green: 0, blue: 0, alpha: 0x80))
+    #expect(
+      try SceneJSON.encode(shape)
+        == "{\n  \"shape\" : \"orange.square\",\n  \"tint\" : \"#F16E00\"\n}")
+    #expect(
+      try SceneJSON.encode(image)
+        == "{\n  \"imageFile\" : \"/icons/heart.svg\",\n  \"tint\" : \"#00000080\"\n}")
+    #expect(
+      try JSONDecoder().decode(SceneGlyph.self, from: Data(SceneJSON.encode(image).utf8)) == image)
     #expect(image.imageFile == "/icons/heart.svg" && image.shape == nil && shape.imageFile == nil)
-    for bad in [##"{"tint": "#000000"}"##, ##"{"shape": "orange.square", "imageFile": "/a.svg", "tint": "#000000"}"##] {
-      #expect(throws: DecodingError.self) { try JSONDecoder().decode(SceneGlyph.self, from: Data(bad.utf8)) }
+    for bad in [
+      ##"{"tint": "#000000"}"##,
+      ##"{"shape": "orange.square", "imageFile": "/a.svg", "tint": "#000000"}"##,
+    ] {
+      #expect(throws: DecodingError.self) {
+        try JSONDecoder().decode(SceneGlyph.self, from: Data(bad.utf8))
+      }
     }
   }
 
   @Test("a shape read back from JSON has no outline and is refused with its name")
   func shapeWithoutOutline() throws {
-    let json = try SceneJSON.encode(SceneGlyph(shape: try Fixtures.orangeSquare(), tint: Fixtures.orange))
+    let json = try SceneJSON.encode(
+      SceneGlyph(shape: try Fixtures.orangeSquare(), tint: Fixtures.orange))
     #expect(json.contains(#""shape" : "orange.square""#))
     let decoded = try JSONDecoder().decode(SceneGlyph.self, from: Data(json.utf8))
     #expect(decoded.shape?.name == "orange.square" && decoded.shape?.outline.paths.isEmpty == true)
@@ -232,7 +249,9 @@ struct SceneRendererTests {
   @Test("the same scene gives the same PNG bytes, even from another text engine")
   func deterministicPNG() throws {
     let scene = Fixtures.scene(
-      glyph: SceneGlyph(shape: Fixtures.shape(try Fixtures.markers(.orange).tick), tint: Fixtures.orange), label: "Label عنصر")
+      glyph: SceneGlyph(
+        shape: Fixtures.shape(try Fixtures.markers(.orange).tick), tint: Fixtures.orange),
+      label: "Label عنصر")
     let first = try renderer.render(scene, as: .png(scale: 2))
     let second = try renderer.render(scene, as: .png(scale: 2))
     let other = try SceneRenderer(textEngine: Fixtures.engine()).render(scene, as: .png(scale: 2))
@@ -243,21 +262,28 @@ struct SceneRendererTests {
 
   @Test("a PNG at scale 3 is three times the scale-1 size")
   func scales() throws {
-    let scene = Fixtures.scene(glyph: SceneGlyph(shape: Fixtures.shape(try Fixtures.markers(.sosh).levels[level: 0]), tint: Fixtures.orange))
+    let scene = Fixtures.scene(
+      glyph: SceneGlyph(
+        shape: Fixtures.shape(try Fixtures.markers(.sosh).levels[level: 0]), tint: Fixtures.orange))
     for scale in 1...3 {
       let image = try PNGCodec.decode(renderer.render(scene, as: .png(scale: scale)))
       #expect(image.width == 360 * scale)
       #expect(image.height == 36 * scale)
     }
     for scale in [0, 4] {
-      #expect(throws: GraphicsError.invalidScale(scale)) { _ = try renderer.rasterize(scene, scale: scale) }
-      #expect("\(GraphicsError.invalidScale(scale))" == "pixel scale \(scale) is not supported (use 1, 2 or 3)")
+      #expect(throws: GraphicsError.invalidScale(scale)) {
+        _ = try renderer.rasterize(scene, scale: scale)
+      }
+      #expect(
+        "\(GraphicsError.invalidScale(scale))"
+          == "pixel scale \(scale) is not supported (use 1, 2 or 3)")
     }
   }
 
   @Test("SVG output is byte-identical run to run, in px units, with normalised surface ids")
   func deterministicSVG() throws {
-    let scene = Fixtures.scene(glyph: SceneGlyph(shape: try Fixtures.orangeSquare(), tint: Fixtures.orange))
+    let scene = Fixtures.scene(
+      glyph: SceneGlyph(shape: try Fixtures.orangeSquare(), tint: Fixtures.orange))
     let first = try renderer.render(scene, as: .svg)
     _ = try renderer.render(scene, as: .pdf)  // advances Cairo's process-wide surface counter
     _ = try renderer.rasterize(scene, scale: 1)
@@ -272,7 +298,9 @@ struct SceneRendererTests {
 
   @Test("PDF output is byte-identical run to run")
   func deterministicPDF() throws {
-    let scene = Fixtures.scene(glyph: SceneGlyph(shape: Fixtures.shape(try Fixtures.markers(.sosh).tick), tint: Fixtures.orange))
+    let scene = Fixtures.scene(
+      glyph: SceneGlyph(
+        shape: Fixtures.shape(try Fixtures.markers(.sosh).tick), tint: Fixtures.orange))
     let first = try renderer.render(scene, as: .pdf)
     let second = try renderer.render(scene, as: .pdf)
     #expect(first == second)

@@ -110,13 +110,16 @@ struct TextEngineTests {
 
   @Test("a missing font file names the file, its Debian package and the folders searched")
   func missingFontFile() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ouds-fonts-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ouds-fonts-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let manifest = FontSourceList(
       owner: "orange",
       sources: [
-        FontSource(fileName: "LiberationSans-Missing.ttf", sha256: String(repeating: "0", count: 64), role: "latin-regular", package: "fonts-liberation2")
+        FontSource(
+          fileName: "LiberationSans-Missing.ttf", sha256: String(repeating: "0", count: 64),
+          role: "latin-regular", package: "fonts-liberation2")
       ])
     let locator = FontLocator(folders: [FontFolder(url: folder, origin: .environment)])
     #expect {

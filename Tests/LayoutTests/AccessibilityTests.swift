@@ -20,14 +20,15 @@ struct AccessibilityTests {
   func english() throws {
     let rows = try list.resolvedRows()
     let text = AccessibilityText(language: .english, alphabet: .latin)
-    #expect(rows.map(text.label(for:)) == [
-      "1., Label 1, 2 sub-items",
-      "1.A., Label 1.1, 1 sub-item",
-      "Label 1.1.1, level 3",
-      "1.B., Label 1.2, 1 sub-item",
-      "1.B.a., Deep",
-      "2., Label 2",
-    ])
+    #expect(
+      rows.map(text.label(for:)) == [
+        "1., Label 1, 2 sub-items",
+        "1.A., Label 1.1, 1 sub-item",
+        "Label 1.1.1, level 3",
+        "1.B., Label 1.2, 1 sub-item",
+        "1.B.a., Deep",
+        "2., Label 2",
+      ])
   }
 
   @Test("French and Arabic")

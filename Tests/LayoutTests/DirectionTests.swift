@@ -15,7 +15,8 @@ struct DirectionTests {
       && abs(a.height - b.height) < 0.01
   }
 
-  @Test("every RTL rect is the LTR rect mirrored, for single-line Latin labels",
+  @Test(
+    "every RTL rect is the LTR rect mirrored, for single-line Latin labels",
     arguments: ThemeName.allCases)
   func mirroring(theme: ThemeName) throws {
     let lists = [
@@ -38,12 +39,14 @@ struct DirectionTests {
     }
   }
 
-  @Test("an Arabic locale selects RTL and Arabic letters; --direction overrides the direction alone")
+  @Test(
+    "an Arabic locale selects RTL and Arabic letters; --direction overrides the direction alone")
   func localeAndDirection() throws {
     let list = threeLevelList(.ordered, .bodyLarge)
     let arabic = try layout(list, .orange, options: LayoutOptions(locale: "ar-MA"))
     #expect(arabic.direction == .rtl)
-    #expect(arabic.rows.map { $0.marker.text } == ["1.", "\u{0623}.", "(\u{0623}).", "(\u{0628}).", "2."])
+    #expect(
+      arabic.rows.map { $0.marker.text } == ["1.", "\u{0623}.", "(\u{0623}).", "(\u{0628}).", "2."])
     let arabicLTR = try layout(list, .orange, options: LayoutOptions(locale: "ar", direction: .ltr))
     #expect(arabicLTR.direction == .ltr)
     #expect(arabicLTR.rows[1].marker.text == "\u{0623}.")
@@ -52,10 +55,12 @@ struct DirectionTests {
     #expect(latinRTL.rows[1].marker.text == "A.")
   }
 
-  @Test("in RTL the marker's ink lies to the right of the label's ink", arguments: ThemeName.allCases)
+  @Test(
+    "in RTL the marker's ink lies to the right of the label's ink", arguments: ThemeName.allCases)
   func markerInkOnTheRight(theme: ThemeName) throws {
     let list = OUDSBulletList(type: .ordered) { OUDSBulletList.Item("العنصر الأول") }
-    let (image, scene) = try rasterize(list, theme, .light, scale: 2, options: LayoutOptions(locale: "ar"))
+    let (image, scene) = try rasterize(
+      list, theme, .light, scale: 2, options: LayoutOptions(locale: "ar"))
     let row = scene.rows[0]
     let background = try tokens(theme).colors.backgroundPrimary.hex
     func inkColumns(in rect: Rect) -> [Int] {

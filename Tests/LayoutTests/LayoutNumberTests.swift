@@ -17,7 +17,8 @@ struct LayoutNumberTests {
     let t = try tokens(theme)
     let metrics = t.metrics[style]
     let typography = t.typography[style]
-    let scene = try layout(threeLevelList(.unordered(asset: .bullet, isBranded: true), style), theme)
+    let scene = try layout(
+      threeLevelList(.unordered(asset: .bullet, isBranded: true), style), theme)
     #expect(scene.rows.map(\.level) == [0, 1, 2, 2, 0])
 
     var expectedTop = metrics.paddingBlock
@@ -33,24 +34,32 @@ struct LayoutNumberTests {
       let icon = try #require(row.icon)
       #expect(icon.width == metrics.iconSize && icon.height == metrics.iconSize)
       #expect(abs(icon.maxX - (indent + metrics.bulletBoxWidth)) < 0.001)  // end side of the box
-      #expect(abs(icon.midY - (row.label.y + typography.lineHeight / 2)) < 0.001)  // centred on line 1
+      // centred on line 1
+      #expect(abs(icon.midY - (row.label.y + typography.lineHeight / 2)) < 0.001)
       expectedTop += typography.lineHeight + 2 * metrics.paddingBlock  // row pitch
     }
-    #expect(abs(scene.height - Double(scene.rows.count) * (typography.lineHeight + 2 * metrics.paddingBlock)) < 0.001)
+    #expect(
+      abs(
+        scene.height - Double(scene.rows.count) * (typography.lineHeight + 2 * metrics.paddingBlock)
+      ) < 0.001)
   }
 
   /// SPEC §5's table, an oracle independent of the token files: label x per level and pitch.
-  @Test("the SPEC §5 table", arguments: [
-    (ThemeName.orange, OUDSBulletList.TextStyle.bodyLarge, [36.0, 68, 100], 36.0),
-    (.orange, .bodyMedium, [32, 64, 96], 32),
-    (.sosh, .bodyLarge, [36, 68, 100], 36),
-    (.sosh, .bodyMedium, [32, 64, 96], 32),
-    (.wireframe, .bodyLarge, [36, 68, 100], 36),
-    (.wireframe, .bodyMedium, [32, 64, 96], 32),
-    (.orangeCompact, .bodyLarge, [32, 64, 96], 32),
-    (.orangeCompact, .bodyMedium, [32, 64, 96], 28),
-  ])
-  func specTable(theme: ThemeName, style: OUDSBulletList.TextStyle, labelX: [Double], pitch: Double) throws {
+  @Test(
+    "the SPEC §5 table",
+    arguments: [
+      (ThemeName.orange, OUDSBulletList.TextStyle.bodyLarge, [36.0, 68, 100], 36.0),
+      (.orange, .bodyMedium, [32, 64, 96], 32),
+      (.sosh, .bodyLarge, [36, 68, 100], 36),
+      (.sosh, .bodyMedium, [32, 64, 96], 32),
+      (.wireframe, .bodyLarge, [36, 68, 100], 36),
+      (.wireframe, .bodyMedium, [32, 64, 96], 32),
+      (.orangeCompact, .bodyLarge, [32, 64, 96], 32),
+      (.orangeCompact, .bodyMedium, [32, 64, 96], 28),
+    ])
+  func specTable(theme: ThemeName, style: OUDSBulletList.TextStyle, labelX: [Double], pitch: Double)
+    throws
+  {
     let scene = try layout(threeLevelList(.bare, style), theme)
     #expect(scene.rows.prefix(3).map(\.label.x) == labelX)
     #expect(scene.rows[1].label.y - scene.rows[0].label.y == pitch)
@@ -65,7 +74,9 @@ struct LayoutNumberTests {
     #expect(scene.height == 720)
   }
 
-  @Test("an ordered prefix wider than the box grows it and pushes the label", arguments: ThemeName.allCases)
+  @Test(
+    "an ordered prefix wider than the box grows it and pushes the label",
+    arguments: ThemeName.allCases)
   func boxGrowth(theme: ThemeName) throws {
     let t = try tokens(theme)
     let metrics = t.metrics[.bodyLarge]
@@ -83,7 +94,9 @@ struct LayoutNumberTests {
       let width = try measuredWidth(text, theme: theme, role: .bodyLarge, bold: true)
       let box = max(metrics.bulletBoxWidth, width)
       #expect(abs(row.marker.rect.width - box) < 0.001, "\(text)")
-      #expect(abs(row.label.x - (t.paddingInline[level: row.level] + box + metrics.columnGap)) < 0.001, "\(text)")
+      #expect(
+        abs(row.label.x - (t.paddingInline[level: row.level] + box + metrics.columnGap)) < 0.001,
+        "\(text)")
     }
     if theme != .wireframe {  // "AA." in bold 16 is wider than 24, except in narrow Comic Neue
       #expect(aa.marker.rect.width > metrics.bulletBoxWidth)
@@ -101,7 +114,9 @@ struct LayoutNumberTests {
     #expect(row.text.wrapWidth == 360 - 36)
     #expect(row.label.width <= 360 - 36)
     #expect(row.icon.map { $0.midY } == row.label.y + 12)
-    let wide = try layout(OUDSBulletList { OUDSBulletList.Item(long + long) }, .orange, options: LayoutOptions(width: 2000))
+    let wide = try layout(
+      OUDSBulletList { OUDSBulletList.Item(long + long) }, .orange,
+      options: LayoutOptions(width: 2000))
     #expect(wide.rows[0].text.wrapWidth == 640)
   }
 
@@ -122,15 +137,27 @@ struct LayoutNumberTests {
   @Test("shapes follow the nesting depth; tint is brand or default", arguments: ThemeName.allCases)
   func shapesAndTint(theme: ThemeName) throws {
     let t = try tokens(theme, .dark)
-    let scene = try layout(threeLevelList(.unordered(asset: .bullet, isBranded: true), .bodyLarge), theme, .dark)
-    #expect(scene.rows.prefix(3).map { $0.glyph?.shape?.name } == t.shapes.levels.values.map { Optional($0.name) })
-    #expect(scene.rows.prefix(3).map { $0.glyph?.shape?.outline } == t.shapes.levels.values.map { Optional($0.outline) })
+    let scene = try layout(
+      threeLevelList(.unordered(asset: .bullet, isBranded: true), .bodyLarge), theme, .dark)
+    #expect(
+      scene.rows.prefix(3).map { $0.glyph?.shape?.name }
+        == t.shapes.levels.values.map { Optional($0.name) })
+    #expect(
+      scene.rows.prefix(3).map { $0.glyph?.shape?.outline }
+        == t.shapes.levels.values.map { Optional($0.outline) })
     #expect(scene.rows[0].glyph?.tint.hex == t.colors.contentBrandPrimary.hex)
-    let plain = try layout(threeLevelList(.unordered(asset: .tick, isBranded: false), .bodyLarge), theme, .dark)
-    #expect(plain.rows.allSatisfy { $0.glyph?.shape?.name == t.shapes.tick.name && $0.marker.kind == .tick })
+    let plain = try layout(
+      threeLevelList(.unordered(asset: .tick, isBranded: false), .bodyLarge), theme, .dark)
+    #expect(
+      plain.rows.allSatisfy {
+        $0.glyph?.shape?.name == t.shapes.tick.name && $0.marker.kind == .tick
+      })
     #expect(plain.rows[0].glyph?.tint.hex == t.colors.contentDefault.hex)
     #expect(scene.background?.hex == t.colors.backgroundPrimary.hex)
-    #expect(try layout(threeLevelList(.bare, .bodyLarge), theme, options: LayoutOptions(background: .none)).background == nil)
+    #expect(
+      try layout(
+        threeLevelList(.bare, .bodyLarge), theme, options: LayoutOptions(background: .none)
+      ).background == nil)
   }
 
   @Test("labels are kept literally: markup characters are plain text")

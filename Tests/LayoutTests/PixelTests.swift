@@ -10,9 +10,10 @@ let themeModes: [(ThemeName, ColorMode)] = ThemeName.allCases.flatMap { theme in
   ColorMode.allCases.map { (theme, $0) }
 }
 
-func rasterize(_ list: OUDSBulletList, _ theme: ThemeName, _ mode: ColorMode, scale: Int = 2,
-  options: LayoutOptions = LayoutOptions()) throws -> (RasterImage, Scene)
-{
+func rasterize(
+  _ list: OUDSBulletList, _ theme: ThemeName, _ mode: ColorMode, scale: Int = 2,
+  options: LayoutOptions = LayoutOptions()
+) throws -> (RasterImage, Scene) {
   try SharedRenderer.shared.with {
     let result = try $0.rasterize(list, theme: theme, mode: mode, options: options, scale: scale)
     return (result.image, result.scene)
@@ -40,11 +41,14 @@ struct PixelTests {
     #expect(image.width == 720 && image.height == Int(scene.height * 2))
   }
 
-  @Test("an unbranded bullet is content.default; a transparent background has alpha 0", arguments: themeModes)
+  @Test(
+    "an unbranded bullet is content.default; a transparent background has alpha 0",
+    arguments: themeModes)
   func unbrandedBullet(theme: ThemeName, mode: ColorMode) throws {
     let t = try tokens(theme, mode)
     let list = OUDSBulletList { OUDSBulletList.Item("Label 1") }
-    let (image, scene) = try rasterize(list, theme, mode, scale: 3, options: LayoutOptions(background: .none))
+    let (image, scene) = try rasterize(
+      list, theme, mode, scale: 3, options: LayoutOptions(background: .none))
     let icon = try #require(scene.rows[0].icon)
     #expect(hex(image, icon.midX, icon.midY, scale: 3) == t.colors.contentDefault.hex)
     #expect(image.pixel(x: 0, y: 0).alpha == 0)

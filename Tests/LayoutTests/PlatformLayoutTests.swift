@@ -12,7 +12,8 @@ import Themes
 /// catalogue reads it (its `variants` key set aside).
 func demoList(_ name: String) throws -> OUDSBulletList {
   try ListReader().read(
-    file: repositoryRoot.appendingPathComponent("Snapshots/cases/\(name).json").path, settingAside: ["variants"]
+    file: repositoryRoot.appendingPathComponent("Snapshots/cases/\(name).json").path,
+    settingAside: ["variants"]
   ).document.list
 }
 
@@ -31,16 +32,21 @@ struct PlatformLayoutTests {
   func sceneNamesPlatform() throws {
     let list = threeLevelList(.ordered, .bodyLarge)
     #expect(try layout(list, .orange).platforms == [.ios])
-    #expect(try layout(list, .orange, options: LayoutOptions(platform: .android)).platforms == [.android])
-    let json = try SceneJSON.encode(try layout(list, .orange, options: LayoutOptions(platform: .android)))
+    #expect(
+      try layout(list, .orange, options: LayoutOptions(platform: .android)).platforms == [.android])
+    let json = try SceneJSON.encode(
+      try layout(list, .orange, options: LayoutOptions(platform: .android)))
     #expect(json.contains(#""platform" : "android""#))
   }
 
-  @Test("ordered markers per row of the Ordered demo, LTR and RTL, on both platforms",
+  @Test(
+    "ordered markers per row of the Ordered demo, LTR and RTL, on both platforms",
     arguments: ThemeName.allCases)
   func demoMarkers(theme: ThemeName) throws {
     let list = try demoList("demo-ordered")
-    let latin = ["1.", "2.", nil, nil, "a.", "b.", "3.", "A.", "B.", nil, nil, "4.", nil, nil, nil, nil]
+    let latin = [
+      "1.", "2.", nil, nil, "a.", "b.", "3.", "A.", "B.", nil, nil, "4.", nil, nil, nil, nil,
+    ]
     let arabic = [
       "1.", "2.", nil, nil, "(أ).", "(ب).", "3.", "أ.", "ب.", nil, nil, "4.", nil, nil, nil, nil,
     ]
@@ -58,15 +64,18 @@ struct PlatformLayoutTests {
     #expect(try markers(LayoutOptions(locale: "ar", platform: .android)) == arabic)  // ar → RTL
   }
 
-  @Test("bullet shapes per row of the Ordered demo: Android draws level 0 and 1 where iOS draws 2",
+  @Test(
+    "bullet shapes per row of the Ordered demo: Android draws level 0 and 1 where iOS draws 2",
     arguments: ThemeName.allCases)
   func demoBullets(theme: ThemeName) throws {
     let list = try demoList("demo-ordered")
     let ios = try layout(list, theme).rows
     let android = try layout(list, theme, options: LayoutOptions(platform: .android)).rows
     // The glyph each level draws, taken from an unordered list with one row per level.
-    let levels = try layout(threeLevelList(.unordered(asset: .bullet, isBranded: true), .bodyMedium), theme)
-      .rows.prefix(3).map(\.glyph)
+    let levels = try layout(
+      threeLevelList(.unordered(asset: .bullet, isBranded: true), .bodyMedium), theme
+    )
+    .rows.prefix(3).map(\.glyph)
     let levelOf = { (glyph: SceneGlyph?) in levels.firstIndex(of: glyph) }
     let bulletPaths = [
       "items[2].items[1].items[0]", "items[2].items[1].items[1]",
@@ -82,7 +91,8 @@ struct PlatformLayoutTests {
     }
   }
 
-  @Test("first baseline: (L + ascent − descent) / 2 on iOS, L × ascent / (ascent + descent) on Android",
+  @Test(
+    "first baseline: (L + ascent − descent) / 2 on iOS, L × ascent / (ascent + descent) on Android",
     arguments: themeStyles)
   func firstBaseline(theme: ThemeName, style: OUDSBulletList.TextStyle) throws {
     let t = try tokens(theme)
@@ -106,7 +116,8 @@ struct PlatformLayoutTests {
     }
   }
 
-  @Test("the drawn glyphs sit on the baseline the layout reports, on both platforms",
+  @Test(
+    "the drawn glyphs sit on the baseline the layout reports, on both platforms",
     arguments: ThemeName.allCases)
   func drawnBaseline(theme: ThemeName) throws {
     let list = OUDSBulletList(type: .bare) { OUDSBulletList.Item("HHHH") }
@@ -114,7 +125,8 @@ struct PlatformLayoutTests {
     var bottoms: [Double] = []
     for platform in platforms {
       let scale = 3
-      let (image, scene) = try rasterize(list, theme, .light, scale: scale, options: LayoutOptions(platform: platform))
+      let (image, scene) = try rasterize(
+        list, theme, .light, scale: scale, options: LayoutOptions(platform: platform))
       let row = scene.rows[0]
       // The lowest row of ink under the label: flat-bottomed H ends on the baseline.
       var lowest = -1
@@ -129,17 +141,21 @@ struct PlatformLayoutTests {
       }
       // Cairo puts glyphs on whole pixels vertically, and Comic Neue's letters are uneven.
       let baseline = (row.label.y + row.firstBaseline) * Double(scale)
-      #expect(abs(Double(lowest + 1) - baseline) <= 1.5, "\(platform): ink ends at \(lowest + 1), baseline \(baseline)")
+      #expect(
+        abs(Double(lowest + 1) - baseline) <= 1.5,
+        "\(platform): ink ends at \(lowest + 1), baseline \(baseline)")
       bottoms.append(Double(lowest + 1) / Double(scale))
     }
     // Android's label sits lower: by the difference of the two rules, within a pixel.
     let ios = try layout(list, theme).rows[0].firstBaseline
-    let android = try layout(list, theme, options: LayoutOptions(platform: .android)).rows[0].firstBaseline
+    let android = try layout(list, theme, options: LayoutOptions(platform: .android)).rows[0]
+      .firstBaseline
     #expect(android > ios)
     #expect(abs((bottoms[1] - bottoms[0]) - (android - ios)) <= 1.0 / 3 + 0.001)
   }
 
-  @Test("a marker taller than the first line: the label stays at the top on iOS, is centred on Android",
+  @Test(
+    "a marker taller than the first line: the label stays at the top on iOS, is centred on Android",
     arguments: ThemeName.allCases)
   func tallMarker(theme: ThemeName) throws {
     var t = try tokens(theme)
@@ -154,7 +170,9 @@ struct PlatformLayoutTests {
     let scenes = try SharedRenderer.shared.with { renderer in
       let engine = TextEngine(fonts: try renderer.fontSet(for: theme))
       return try platforms.map {
-        try ListLayout(theme: t, measurer: engine).layout(list, options: LayoutOptions(platform: $0)).scene
+        try ListLayout(theme: t, measurer: engine).layout(
+          list, options: LayoutOptions(platform: $0)
+        ).scene
       }
     }
     let (ios, android) = (scenes[0].rows, scenes[1].rows)
@@ -174,11 +192,15 @@ struct PlatformLayoutTests {
     #expect(scenes[1].height - scenes[0].height == 10)
   }
 
-  @Test("left to right, the Android rules change no row height of the demo lists", arguments: ThemeName.allCases)
+  @Test(
+    "left to right, the Android rules change no row height of the demo lists",
+    arguments: ThemeName.allCases)
   func demoHeights(theme: ThemeName) throws {
     // SNAPSHOTS.md: Orange Default [2] is 2160 px = 720 pt at 3 px per pt.
     if theme == .orange {
-      #expect(try layout(demoList("demo-unordered"), .orange, options: LayoutOptions(platform: .android)).height == 720)
+      #expect(
+        try layout(demoList("demo-unordered"), .orange, options: LayoutOptions(platform: .android))
+          .height == 720)
     }
     for name in ["demo-bare", "demo-ordered", "demo-unordered"] {
       let ios = try layout(demoList(name), theme)
@@ -189,20 +211,26 @@ struct PlatformLayoutTests {
     }
   }
 
-  @Test("Android rich text in bold: drawn, links underlined in the link colour; iOS refuses it",
+  @Test(
+    "Android rich text in bold: drawn, links underlined in the link colour; iOS refuses it",
     arguments: themeModes)
   func richTextInBold(theme: ThemeName, mode: ColorMode) throws {
     let t = try tokens(theme, mode)
     let list = OUDSBulletList(type: .bare, isBold: true) {
-      OUDSBulletList.Item(richText: RichText(runs: [
-        .init("Second item with a "), .init("strong", isStrong: true), .init(" text and a "),
-        .init("link", link: "https://unified-design-system.orange.com"),
-      ]))
+      OUDSBulletList.Item(
+        richText: RichText(runs: [
+          .init("Second item with a "), .init("strong", isStrong: true), .init(" text and a "),
+          .init("link", link: "https://unified-design-system.orange.com"),
+        ]))
     }
-    #expect(throws: RenderError.list(BulletListError(
-      path: "items[0]",
-      message: "rich text is allowed only when the text is not bold (set isBold or subListHasBoldText to false)"
-    ))) {
+    #expect(
+      throws: RenderError.list(
+        BulletListError(
+          path: "items[0]",
+          message:
+            "rich text is allowed only when the text is not bold (set isBold or subListHasBoldText to false)"
+        ))
+    ) {
       try layout(list, theme, mode)
     }
     let scale = 3
@@ -214,9 +242,11 @@ struct PlatformLayoutTests {
     let link = row.text.content.spans[3]
     #expect(link.underline && link.color?.hex == t.colors.linkEnabled.hex && link.weight == strong)
     let columns = try underlineColumns(
-      image: image, scale: scale, row: row, before: "Second item with a strong text and a ", link: "link",
+      image: image, scale: scale, row: row, before: "Second item with a strong text and a ",
+      link: "link",
       theme: theme, bold: true)
     let solid = columns.filter { $0.underlineIsLinkColour }.count
-    #expect(Double(solid) / Double(columns.count) > 0.95, "underline not in \(t.colors.linkEnabled.hex)")
+    #expect(
+      Double(solid) / Double(columns.count) > 0.95, "underline not in \(t.colors.linkEnabled.hex)")
   }
 }

@@ -17,22 +17,32 @@ struct FixedMeasurer: TextMeasuring {
 
 @Suite("The pipeline's one error type")
 struct RenderErrorTests {
-  static let oneItem = OUDSBulletList(type: .bare, textStyle: .bodyLarge) { OUDSBulletList.Item("Label") }
+  static let oneItem = OUDSBulletList(type: .bare, textStyle: .bodyLarge) {
+    OUDSBulletList.Item("Label")
+  }
 
-  @Test("a canvas width that is not a positive number is a layout error", arguments: [0.0, -1, .infinity])
+  @Test(
+    "a canvas width that is not a positive number is a layout error",
+    arguments: [0.0, -1, .infinity])
   func invalidWidth(width: Double) throws {
     let orangeLight = RenderError.Context(theme: .orange, mode: .light)
     #expect(throws: RenderError.layout(.invalidWidth(width), orangeLight)) {
-      try SharedRenderer.shared.with { try $0.layout(Self.oneItem, theme: .orange, mode: .light, options: LayoutOptions(width: width)) }
+      try SharedRenderer.shared.with {
+        try $0.layout(
+          Self.oneItem, theme: .orange, mode: .light, options: LayoutOptions(width: width))
+      }
     }
     #expect(
       "\(RenderError.layout(.invalidWidth(width), orangeLight))"
-        == "theme orange (light): the canvas width must be a positive number of points, got \(width)")
+        == "theme orange (light): the canvas width must be a positive number of points, got \(width)"
+    )
     #expect(
       "\(RenderError.layout(.invalidWidth(width), orangeLight).inFile("list.json"))"
-        == "list.json: theme orange (light): the canvas width must be a positive number of points, got \(width)")
+        == "list.json: theme orange (light): the canvas width must be a positive number of points, got \(width)"
+    )
     let nan = #expect(throws: LayoutError.self) {
-      try ListLayout(theme: try tokens(.orange), measurer: FixedMeasurer()).layout(Self.oneItem, options: LayoutOptions(width: .nan))
+      try ListLayout(theme: try tokens(.orange), measurer: FixedMeasurer()).layout(
+        Self.oneItem, options: LayoutOptions(width: .nan))
     }
     #expect(nan?.description == "the canvas width must be a positive number of points, got nan")
   }
@@ -43,7 +53,9 @@ struct RenderErrorTests {
     let m = t.metrics[.bodyLarge]
     let start = t.paddingInline[level: 0] + m.bulletBoxWidth + m.columnGap  // 36 in Orange
     let layout = ListLayout(theme: t, measurer: FixedMeasurer())
-    #expect(throws: LayoutError.canvasTooNarrow(path: "items[0]", width: start + 0.5, labelStart: start)) {
+    #expect(
+      throws: LayoutError.canvasTooNarrow(path: "items[0]", width: start + 0.5, labelStart: start)
+    ) {
       try layout.layout(Self.oneItem, options: LayoutOptions(width: start + 0.5))
     }
     #expect(
@@ -58,11 +70,13 @@ struct RenderErrorTests {
     let deepStart = t.paddingInline[level: 2] + m.bulletBoxWidth + m.columnGap
     #expect(
       throws: RenderError.layout(
-        .canvasTooNarrow(path: "items[0].items[0].items[0]", width: deepStart, labelStart: deepStart),
+        .canvasTooNarrow(
+          path: "items[0].items[0].items[0]", width: deepStart, labelStart: deepStart),
         RenderError.Context(theme: .orange, mode: .light))
     ) {
       try SharedRenderer.shared.with {
-        try $0.layout(nested, theme: .orange, mode: .light, options: LayoutOptions(width: deepStart))
+        try $0.layout(
+          nested, theme: .orange, mode: .light, options: LayoutOptions(width: deepStart))
       }
     }
   }
@@ -70,13 +84,17 @@ struct RenderErrorTests {
   @Test("a list the rules refuse is a list error with its item path, also from ListLayout")
   func listErrors() throws {
     let fourLevels = OUDSBulletList {
-      OUDSBulletList.Item("1") { OUDSBulletList.Item("2") { OUDSBulletList.Item("3") { OUDSBulletList.Item("4") } } }
+      OUDSBulletList.Item("1") {
+        OUDSBulletList.Item("2") { OUDSBulletList.Item("3") { OUDSBulletList.Item("4") } }
+      }
     }
     let expected = BulletListError(
       path: "items[0].items[0].items[0].items[0]",
       message: "a fourth nesting level is forbidden by design (at most 3 levels: 0, 1, 2)")
     #expect(throws: RenderError.list(expected)) {
-      try SharedRenderer.shared.with { try $0.render(fourLevels, theme: .sosh, mode: .dark, format: .svg) }
+      try SharedRenderer.shared.with {
+        try $0.render(fourLevels, theme: .sosh, mode: .dark, format: .svg)
+      }
     }
     #expect("\(RenderError.list(expected))" == expected.description)
     #expect(throws: LayoutError.list(expected)) {
@@ -86,7 +104,8 @@ struct RenderErrorTests {
 
   @Test("a located font file fontconfig cannot load names the manifest and the file")
   func unloadableFont() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ouds-fonts-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ouds-fonts-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let library = try ThemeLibrary(directory: repositoryRoot.appendingPathComponent("Themes"))
@@ -108,7 +127,8 @@ struct RenderErrorTests {
     }
     #expect(
       "\(RenderError.font(manifest: "fonts/orange.fonts.json", unreadable, picture))"
-        == "theme orange (dark): fonts/orange.fonts.json: font file could not be loaded by fontconfig: \(first)")
+        == "theme orange (dark): fonts/orange.fonts.json: font file could not be loaded by fontconfig: \(first)"
+    )
     #expect(
       "\(RenderError.font(manifest: "fonts/orange.fonts.json", unreadable, nil).inFile("list.json"))"
         == "fonts/orange.fonts.json: font file could not be loaded by fontconfig: \(first)")
@@ -116,9 +136,13 @@ struct RenderErrorTests {
 
   @Test("no themes folder is a theme error; a brand folder that does not exist a graphics error")
   func setUpErrors() throws {
-    let empty = FileManager.default.temporaryDirectory.appendingPathComponent("ouds-empty-\(UUID().uuidString)")
-    #expect(throws: RenderError.theme(ThemeError(
-      message: "--themes \(empty.path): not a themes folder (no themes.resolver.json in it)"))) {
+    let empty = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ouds-empty-\(UUID().uuidString)")
+    #expect(
+      throws: RenderError.theme(
+        ThemeError(
+          message: "--themes \(empty.path): not a themes folder (no themes.resolver.json in it)"))
+    ) {
       try BulletListRenderer(themesDirectory: empty)
     }
     #expect(throws: RenderError.graphics(.fontDirectoryMissing(path: "/nonexistent/brand"), nil)) {

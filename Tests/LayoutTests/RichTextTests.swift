@@ -18,7 +18,8 @@ struct RichTextTests {
     let t = try tokens(theme, mode)
     let list = OUDSBulletList(type: .bare, isBold: false) { OUDSBulletList.Item(richText: rich) }
     let scale = 3
-    let (image, scene) = try rasterize(list, theme, mode, scale: scale, options: LayoutOptions(width: 640))
+    let (image, scene) = try rasterize(
+      list, theme, mode, scale: scale, options: LayoutOptions(width: 640))
     let row = scene.rows[0]
     #expect(row.lines == 1)
     let spans = row.text.content.spans
@@ -27,7 +28,8 @@ struct RichTextTests {
     #expect(spans[1].weight == t.typography[.bodyLarge].strongWeight && !spans[1].underline)
 
     // Where the link sits: after the width of the text before it, measured with its own weights.
-    let before = try measuredWidth("Read the ", theme: theme, role: .bodyLarge, bold: false)
+    let before =
+      try measuredWidth("Read the ", theme: theme, role: .bodyLarge, bold: false)
       + measuredWidth("strong", theme: theme, role: .bodyLarge, bold: true)
       + measuredWidth(" part and the ", theme: theme, role: .bodyLarge, bold: false)
     let linkWidth = try measuredWidth("documentation", theme: theme, role: .bodyLarge, bold: true)
@@ -39,23 +41,36 @@ struct RichTextTests {
       var matching = 0
       for x in x0..<x1 {
         let p = image.pixel(x: x, y: y)
-        if RGBAColor(red: p.red, green: p.green, blue: p.blue).hex == t.colors.linkEnabled.hex { matching += 1 }
+        if RGBAColor(red: p.red, green: p.green, blue: p.blue).hex == t.colors.linkEnabled.hex {
+          matching += 1
+        }
       }
       bestCoverage = max(bestCoverage, Double(matching) / Double(x1 - x0))
     }
-    #expect(bestCoverage > 0.95, "no solid underline row of \(t.colors.linkEnabled.hex) below the link")
+    #expect(
+      bestCoverage > 0.95, "no solid underline row of \(t.colors.linkEnabled.hex) below the link")
   }
 
   @Test("emphasis is italic where the brand allows it, upright with a warning where it does not")
   func emphasis() throws {
     let list = OUDSBulletList(isBold: false) {
-      OUDSBulletList.Item(richText: RichText(runs: [.init("a "), .init("stressed", isEmphasis: true), .init(" word")]))
+      OUDSBulletList.Item(
+        richText: RichText(runs: [.init("a "), .init("stressed", isEmphasis: true), .init(" word")])
+      )
     }
     for theme in ThemeName.allCases {
-      let result = try SharedRenderer.shared.with { try $0.layout(list, theme: theme, mode: .light) }
+      let result = try SharedRenderer.shared.with {
+        try $0.layout(list, theme: theme, mode: .light)
+      }
       let allows = theme == .sosh || theme == .wireframe
       #expect(result.scene.rows[0].text.content.spans[1].italic == allows)
-      #expect(result.warnings == (allows ? [] : ["items[0]: the \(theme.displayName) brand does not allow italic; emphasis is drawn upright"]))
+      #expect(
+        result.warnings
+          == (allows
+            ? []
+            : [
+              "items[0]: the \(theme.displayName) brand does not allow italic; emphasis is drawn upright"
+            ]))
     }
   }
 }

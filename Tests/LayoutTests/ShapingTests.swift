@@ -13,11 +13,14 @@ struct ShapingTests {
       let appearance = TextAppearance(
         fontFamilies: t.fontFamilies, fontSize: 16, lineHeight: 24, letterSpacing: 0, weight: 400,
         color: RGBAColor(red: 0, green: 0, blue: 0), language: "ar")
-      return engine.shapedGlyphs(StyledText(spans: [TextSpan(text)], appearance: appearance, direction: .rtl))
+      return engine.shapedGlyphs(
+        StyledText(spans: [TextSpan(text)], appearance: appearance, direction: .rtl))
     }
   }
 
-  @Test("an Arabic word has fewer glyph clusters than letters (lam-alef ligature)", arguments: ThemeName.allCases)
+  @Test(
+    "an Arabic word has fewer glyph clusters than letters (lam-alef ligature)",
+    arguments: ThemeName.allCases)
   func ligature(theme: ThemeName) throws {
     let word = "السلام"  // alef, lam, sin, lam, alef, mim
     let shaped = try glyphs(word, theme)

@@ -39,7 +39,9 @@ struct SheetTests {
 
   @Test("with both platforms each mode has an iOS and an Android column, captioned")
   func platformColumns() throws {
-    let list = OUDSBulletList(type: .ordered) { OUDSBulletList.Item("Label 1") { OUDSBulletList.Item("Label 2") } }
+    let list = OUDSBulletList(type: .ordered) {
+      OUDSBulletList.Item("Label 1") { OUDSBulletList.Item("Label 2") }
+    }
     let scene = try SharedRenderer.shared.with { renderer in
       try renderer.sheetLayout(
         list, themes: [.orange, .sosh], modes: ColorMode.allCases, platforms: [.ios, .android],
@@ -51,11 +53,15 @@ struct SheetTests {
     #expect(scene.platforms == [.ios, .android])
     #expect(scene.themes == [.orange, .sosh] && scene.modes == [.light, .dark])
     let json = try SceneJSON.encode(scene)
-    #expect(json.contains(#""platform" : "ios,android""#) && json.contains(#""mode" : "light,dark""#))
-    #expect(try JSONDecoder().decode(Scene.self, from: Data(json.utf8)).platforms == [.ios, .android])
-    #expect(scene.panels.prefix(4).map { $0.caption?.content.plainText } == [
-      "Orange · light · iOS", "Orange · light · Android", "Orange · dark · iOS", "Orange · dark · Android",
-    ])
+    #expect(
+      json.contains(#""platform" : "ios,android""#) && json.contains(#""mode" : "light,dark""#))
+    #expect(
+      try JSONDecoder().decode(Scene.self, from: Data(json.utf8)).platforms == [.ios, .android])
+    #expect(
+      scene.panels.prefix(4).map { $0.caption?.content.plainText } == [
+        "Orange · light · iOS", "Orange · light · Android", "Orange · dark · iOS",
+        "Orange · dark · Android",
+      ])
     let columnsX: [Double] = [16, 392, 768, 1144]
     #expect(scene.panels.prefix(4).map(\.rect.x) == columnsX)
     // Each cell follows its column's rules: in RTL, Latin letters on iOS, Arabic on Android.

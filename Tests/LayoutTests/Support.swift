@@ -20,7 +20,9 @@ final class SharedRenderer: @unchecked Sendable {
 
   func with<T>(_ body: (BulletListRenderer) throws -> T) throws -> T {
     try renderer.withLock { (cached: inout BulletListRenderer?) throws -> T in
-      let renderer = try cached ?? BulletListRenderer(themesDirectory: repositoryRoot.appendingPathComponent("Themes"))
+      let renderer =
+        try cached
+        ?? BulletListRenderer(themesDirectory: repositoryRoot.appendingPathComponent("Themes"))
       cached = renderer
       return try body(renderer)
     }
@@ -31,7 +33,9 @@ func layout(
   _ list: OUDSBulletList, _ theme: ThemeName, _ mode: ColorMode = .light,
   options: LayoutOptions = LayoutOptions()
 ) throws -> Scene {
-  try SharedRenderer.shared.with { try $0.layout(list, theme: theme, mode: mode, options: options).scene }
+  try SharedRenderer.shared.with {
+    try $0.layout(list, theme: theme, mode: mode, options: options).scene
+  }
 }
 
 func tokens(_ theme: ThemeName, _ mode: ColorMode = .light) throws -> Theme {
@@ -45,7 +49,8 @@ func measuredWidth(_ text: String, theme: ThemeName, role: TextStyle, bold: Bool
     let typography = t.typography[role]
     let engine = TextEngine(fonts: try renderer.fontSet(for: theme))
     let appearance = TextAppearance(
-      fontFamilies: t.fontFamilies, fontSize: typography.fontSize, lineHeight: typography.lineHeight,
+      fontFamilies: t.fontFamilies, fontSize: typography.fontSize,
+      lineHeight: typography.lineHeight,
       letterSpacing: typography.letterSpacing,
       weight: bold ? typography.strongWeight : typography.regularWeight,
       color: RGBAColor(red: 0, green: 0, blue: 0), language: "en")
@@ -56,7 +61,9 @@ func measuredWidth(_ text: String, theme: ThemeName, role: TextStyle, bold: Bool
 }
 
 /// A three-level list of short single-line labels of one type and style.
-func threeLevelList(_ type: OUDSBulletList.ListType, _ style: OUDSBulletList.TextStyle) -> OUDSBulletList {
+func threeLevelList(_ type: OUDSBulletList.ListType, _ style: OUDSBulletList.TextStyle)
+  -> OUDSBulletList
+{
   OUDSBulletList(type: type, textStyle: style, isBold: false) {
     OUDSBulletList.Item("One") {
       OUDSBulletList.Item("Two") {

@@ -24,17 +24,27 @@ struct ThemeRangeTests {
     var zeroFont = base
     var large = zeroFont.typography[.bodyLarge]
     large.fontSize = 0
-    zeroFont.typography = PerTextStyle(bodyLarge: large, bodyMedium: zeroFont.typography[.bodyMedium])
-    #expect(throws: LayoutError.valueOutOfRange(theme: "orange-light", value: "body-large font size", number: 0, range: .fontSize)) {
+    zeroFont.typography = PerTextStyle(
+      bodyLarge: large, bodyMedium: zeroFont.typography[.bodyMedium])
+    #expect(
+      throws: LayoutError.valueOutOfRange(
+        theme: "orange-light", value: "body-large font size", number: 0, range: .fontSize)
+    ) {
       try ListLayout(theme: zeroFont, measurer: NoMeasurer()).layout(list)
     }
     #expect(
-      LayoutError.valueOutOfRange(theme: "orange-light", value: "body-large font size", number: 0, range: .fontSize)
-        .description == "theme orange-light: body-large font size 0 px is out of range: the renderer needs 0 < value ≤ 200 px")
+      LayoutError.valueOutOfRange(
+        theme: "orange-light", value: "body-large font size", number: 0, range: .fontSize
+      )
+      .description
+        == "theme orange-light: body-large font size 0 px is out of range: the renderer needs 0 < value ≤ 200 px"
+    )
     var negativePadding = base
-    negativePadding.paddingInline = PerLevel(-4, base.paddingInline[level: 1], base.paddingInline[level: 2])
+    negativePadding.paddingInline = PerLevel(
+      -4, base.paddingInline[level: 1], base.paddingInline[level: 2])
     #expect(
-      throws: LayoutError.valueOutOfRange(theme: "orange-light", value: "body-large padding inline", number: -4, range: .spacing)
+      throws: LayoutError.valueOutOfRange(
+        theme: "orange-light", value: "body-large padding inline", number: -4, range: .spacing)
     ) {
       try ListLayout(theme: negativePadding, measurer: NoMeasurer()).layout(list)
     }

@@ -39,7 +39,8 @@ func underlineColumns(
     let engine = TextEngine(fonts: try renderer.fontSet(for: theme))
     return (
       engine.measure(
-        StyledText(spans: Array(spans[..<linkIndex]), appearance: content.appearance, direction: .ltr),
+        StyledText(
+          spans: Array(spans[..<linkIndex]), appearance: content.appearance, direction: .ltr),
         wrapWidth: nil
       ).width,
       engine.measure(
@@ -63,7 +64,9 @@ func underlineColumns(
   let top = Int((baseline - 4) * s)
   let bottom = min(image.height - 1, Int((baseline + 6) * s))
   var columns: [UnderlineColumn] = []
-  for x in Int((row.label.x + beforeWidth + 1) * s)..<Int((row.label.x + beforeWidth + linkWidth - 1) * s) {
+  for x in Int(
+    (row.label.x + beforeWidth + 1) * s)..<Int((row.label.x + beforeWidth + linkWidth - 1) * s)
+  {
     var y = bottom
     while y > top, isBackground(x, y) { y -= 1 }
     let underlineBottom = y
@@ -88,47 +91,60 @@ func underlineColumns(
 
 @Suite("Link underlines")
 struct UnderlineTests {
-  static let cases: [(ThemeName, ColorMode, OUDSBulletList.Platform)] = themeModes.flatMap { theme, mode in
+  static let cases: [(ThemeName, ColorMode, OUDSBulletList.Platform)] = themeModes.flatMap {
+    theme, mode in
     OUDSBulletList.Platform.allCases.map { (theme, mode, $0) }
   }
 
   /// Checks the columns under "documentation" (round letters that overshoot the baseline, no
   /// descender) at scale 3: glyph ink, then at least one pixel row of background wholly below
   /// the baseline, then the underline in the link colour, placed and sized by the font's metrics.
-  @Test("the underline never touches the glyphs: ink, ≥ 1 px of background, then the link colour",
+  @Test(
+    "the underline never touches the glyphs: ink, ≥ 1 px of background, then the link colour",
     arguments: cases)
   func clearOfGlyphs(theme: ThemeName, mode: ColorMode, platform: OUDSBulletList.Platform) throws {
     let t = try tokens(theme, mode)
     for bold in platform == .android ? [false, true] : [false] {
       let list = OUDSBulletList(type: .bare, isBold: bold) {
-        OUDSBulletList.Item(richText: RichText(runs: [
-          .init("Read the "), .init("documentation", link: "https://unified-design-system.orange.com"),
-        ]))
+        OUDSBulletList.Item(
+          richText: RichText(runs: [
+            .init("Read the "),
+            .init("documentation", link: "https://unified-design-system.orange.com"),
+          ]))
       }
       let scale = 3
       let (image, scene) = try rasterize(
         list, theme, mode, scale: scale, options: LayoutOptions(width: 640, platform: platform))
       let row = scene.rows[0]
       let columns = try underlineColumns(
-        image: image, scale: scale, row: row, before: "Read the ", link: "documentation", theme: theme,
+        image: image, scale: scale, row: row, before: "Read the ", link: "documentation",
+        theme: theme,
         bold: bold)
       let baseline = (row.label.y + row.firstBaseline) * Double(scale)
       let what = "\(theme) \(mode) \(platform) bold \(bold)"
       #expect(columns.count > 100, "\(what)")
       // Most columns cross a glyph above the underline; every one keeps a clean row below it.
-      #expect(columns.filter(\.glyphInkAbove).count * 2 > columns.count, "\(what): too little ink found")
+      #expect(
+        columns.filter(\.glyphInkAbove).count * 2 > columns.count, "\(what): too little ink found")
       for column in columns {
         #expect(column.gap >= 1, "\(what): x \(column.x): the underline touches the glyph")
-        #expect(Double(column.underlineTop - 1) >= baseline, "\(what): x \(column.x): no clean row below the baseline")
-        #expect(column.underlineIsLinkColour, "\(what): x \(column.x): no pixel of \(t.colors.linkEnabled.hex)")
+        #expect(
+          Double(column.underlineTop - 1) >= baseline,
+          "\(what): x \(column.x): no clean row below the baseline")
+        #expect(
+          column.underlineIsLinkColour,
+          "\(what): x \(column.x): no pixel of \(t.colors.linkEnabled.hex)")
       }
       // Position and thickness from the font: never above the font's own underline position,
       // on it when that position already clears the glyphs, as thick as the font says.
       let typography = t.typography[.bodyLarge]
-      let font = try fontMetrics(theme, TextAppearance(
-        fontFamilies: t.fontFamilies, fontSize: typography.fontSize, lineHeight: typography.lineHeight,
-        letterSpacing: typography.letterSpacing, weight: typography.strongWeight,
-        color: RGBAColor(red: 0, green: 0, blue: 0), language: "en"))
+      let font = try fontMetrics(
+        theme,
+        TextAppearance(
+          fontFamilies: t.fontFamilies, fontSize: typography.fontSize,
+          lineHeight: typography.lineHeight,
+          letterSpacing: typography.letterSpacing, weight: typography.strongWeight,
+          color: RGBAColor(red: 0, green: 0, blue: 0), language: "en"))
       let fontTop = baseline - font.underlinePosition * Double(scale)
       let tops = Set(columns.map(\.underlineTop))
       #expect(tops.count == 1, "\(what): the underline is not straight: \(tops.sorted())")
@@ -136,12 +152,16 @@ struct UnderlineTests {
       #expect(drawnTop >= fontTop.rounded(.down), "\(what): above the font's underline position")
       if drawnTop > fontTop.rounded(.up) {
         // Moved down to clear the glyphs, and no further than that.
-        #expect(columns.filter(\.glyphInkAbove).map(\.gap).min() ?? 0 <= 2, "\(what): lower than needed")
+        #expect(
+          columns.filter(\.glyphInkAbove).map(\.gap).min() ?? 0 <= 2, "\(what): lower than needed")
       }
       let thickness = font.underlineThickness * Double(scale)
       for height in Set(columns.map(\.underlineHeight)) {
-        #expect(Double(height) >= thickness.rounded(.down) && Double(height) <= thickness.rounded(.up) + 1,
-          "\(what): underline \(height) px, the font says \(thickness): \(columns.filter { $0.underlineHeight == height }.prefix(3))")
+        #expect(
+          Double(height) >= thickness.rounded(.down)
+            && Double(height) <= thickness.rounded(.up) + 1,
+          "\(what): underline \(height) px, the font says \(thickness): \(columns.filter { $0.underlineHeight == height }.prefix(3))"
+        )
       }
     }
   }

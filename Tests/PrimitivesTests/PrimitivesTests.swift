@@ -12,10 +12,13 @@ struct ColorTests {
     #expect(RGBAColor(hex: "#ffffffff") == RGBAColor(red: 255, green: 255, blue: 255))
   }
 
-  @Test("malformed hex is nil: lengths, signs, spaces, non-digits", arguments: [
-    "", "#", "#FFF", "#FFFFF", "#FFFFFFF", "#FFFFFFFFF", "#+FFFFF", "#-FFFFF", "# FFFFF", "#GGGGGG",
-    "##FFFFFF", "#FFFFFF ", "0xFFFFFF", "#ＦＦＦＦＦＦ",
-  ])
+  @Test(
+    "malformed hex is nil: lengths, signs, spaces, non-digits",
+    arguments: [
+      "", "#", "#FFF", "#FFFFF", "#FFFFFFF", "#FFFFFFFFF", "#+FFFFF", "#-FFFFF", "# FFFFF",
+      "#GGGGGG",
+      "##FFFFFF", "#FFFFFF ", "0xFFFFFF", "#ＦＦＦＦＦＦ",
+    ])
   func refuses(_ text: String) {
     #expect(RGBAColor(hex: text) == nil)
   }
@@ -27,8 +30,13 @@ struct ColorTests {
     #expect("\(RGBAColor(red: 1, green: 2, blue: 3))" == "#010203")
     let json = try JSONEncoder().encode([RGBAColor(red: 0xF1, green: 0x6E, blue: 0, alpha: 0x80)])
     #expect(String(decoding: json, as: UTF8.self) == ##"["#F16E0080"]"##)
-    #expect(try JSONDecoder().decode([RGBAColor].self, from: json) == [RGBAColor(red: 0xF1, green: 0x6E, blue: 0, alpha: 0x80)])
-    #expect(throws: DecodingError.self) { try JSONDecoder().decode([RGBAColor].self, from: Data(##"["#F16E0"]"##.utf8)) }
+    #expect(
+      try JSONDecoder().decode([RGBAColor].self, from: json) == [
+        RGBAColor(red: 0xF1, green: 0x6E, blue: 0, alpha: 0x80)
+      ])
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode([RGBAColor].self, from: Data(##"["#F16E0"]"##.utf8))
+    }
   }
 
   @Test("Hex round-trips bytes; lower case by default (digests), upper on request (colours)")
@@ -72,8 +80,12 @@ struct NameTests {
     #expect(dusk?.description == #"unknown mode "dusk\u{1B}[31m\nx" (known: light, dark)"#)
     let bidi = #expect(throws: UnknownNameError.self) { try ColorMode.parse("a\u{202E}b\u{2028}") }
     #expect(bidi?.description == #"unknown mode "a\u{202E}b\u{2028}" (known: light, dark)"#)
-    let long = #expect(throws: UnknownNameError.self) { try ColorMode.parse(String(repeating: "é", count: 500)) }
-    #expect(long?.description == "unknown mode \"\(String(repeating: "é", count: 80))…\" (known: light, dark)")
+    let long = #expect(throws: UnknownNameError.self) {
+      try ColorMode.parse(String(repeating: "é", count: 500))
+    }
+    #expect(
+      long?.description
+        == "unknown mode \"\(String(repeating: "é", count: 80))…\" (known: light, dark)")
     #expect(throws: UnknownNameError.self) { try ThemeName.parse("") }
   }
 
@@ -102,8 +114,12 @@ struct ScaleAndGeometryTests {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     let rect = Rect(x: 1.005_1, y: -0.001, width: 10.126, height: 2)
-    #expect(String(decoding: try encoder.encode(rect), as: UTF8.self) == #"{"height":2,"width":10.13,"x":1.01,"y":0}"#)
-    #expect(String(decoding: try encoder.encode(Point(x: 0.333, y: 2.5)), as: UTF8.self) == #"{"x":0.33,"y":2.5}"#)
+    #expect(
+      String(decoding: try encoder.encode(rect), as: UTF8.self)
+        == #"{"height":2,"width":10.13,"x":1.01,"y":0}"#)
+    #expect(
+      String(decoding: try encoder.encode(Point(x: 0.333, y: 2.5)), as: UTF8.self)
+        == #"{"x":0.33,"y":2.5}"#)
     #expect(rect.offsetBy(dx: 1, dy: 2) == Rect(x: 2.005_1, y: 1.999, width: 10.126, height: 2))
     #expect(Rect(x: 10, y: 0, width: 20, height: 5).mirrored(inCanvasWidth: 100).x == 70)
   }
@@ -114,7 +130,11 @@ struct ScaleAndGeometryTests {
       name: "orange.square",
       outline: VectorOutline(
         viewBox: ViewBox(x: 0, y: 0, width: 24, height: 24),
-        paths: [VectorPath(commands: [.move(to: Point(x: 4, y: 4)), .line(to: Point(x: 20, y: 4)), .close])]))
+        paths: [
+          VectorPath(commands: [
+            .move(to: Point(x: 4, y: 4)), .line(to: Point(x: 20, y: 4)), .close,
+          ])
+        ]))
     let json = try JSONEncoder().encode([square])
     #expect(String(decoding: json, as: UTF8.self) == #"["orange.square"]"#)
     let decoded = try JSONDecoder().decode([MarkerShape].self, from: json)

@@ -6,55 +6,82 @@ import Testing
 
 @Suite("Hostile snapshots folders: broken cases, bad references, concurrent records")
 struct HostileSnapshotTests {
-  @Test("a broken case file fails only itself: an error row in the table, the review page and JUnit")
+  @Test(
+    "a broken case file fails only itself: an error row in the table, the review page and JUnit")
   func brokenCases() throws {
     let folder = try makeSnapshotsFolder(cases: ["sample-1", "sample-2"])
     defer { try? FileManager.default.removeItem(at: folder) }
     let cases = folder.appendingPathComponent("cases")
     try Data("{\"items\": [\n".utf8).write(to: cases.appendingPathComponent("broken.json"))
-    try Data(#"{"items": [{"label": "x"}]}"#.utf8).write(to: cases.appendingPathComponent("cases.json"))
-    try Data(#"{"items": [{"label": "x"}]}"#.utf8).write(to: cases.appendingPathComponent(".hidden.json"))
-    try Data(#"{"items": [{"label": "x"}]}"#.utf8).write(to: cases.appendingPathComponent("a..b.json"))
+    try Data(#"{"items": [{"label": "x"}]}"#.utf8).write(
+      to: cases.appendingPathComponent("cases.json"))
+    try Data(#"{"items": [{"label": "x"}]}"#.utf8).write(
+      to: cases.appendingPathComponent(".hidden.json"))
+    try Data(#"{"items": [{"label": "x"}]}"#.utf8).write(
+      to: cases.appendingPathComponent("a..b.json"))
     try Data("notes".utf8).write(to: folder.appendingPathComponent("NOTES.txt"))
-    try Data(#"{"items": [{"label": "x"}]}"#.utf8).write(to: cases.appendingPathComponent("notes.txt.json"))
+    try Data(#"{"items": [{"label": "x"}]}"#.utf8).write(
+      to: cases.appendingPathComponent("notes.txt.json"))
     #expect(mkfifo(cases.appendingPathComponent("pipe.json").path, 0o644) == 0)
 
     let recorder = try engine(snapshots: folder)
     let catalogue = recorder.catalogue
     #expect(catalogue.cases.map(\.name) == ["sample-1", "sample-2"])
-    #expect(catalogue.brokenCases.map(\.message) == [
-      "cases/.hidden.json: a case name holds only letters, digits, '.', '_' and '-', and starts with a letter or a digit",
-      "cases/a..b.json: a case name may not hold '..'",
-      "cases/broken.json: malformed JSON at line 2, column 1: unexpected end of file, expected a value",
-      "cases/cases.json: a case may not be named 'cases': its references would go into the case folder",
-      "cases/notes.txt.json: the case name collides with the file notes.txt of the snapshots folder",
-      "cases/pipe.json: is a FIFO (named pipe), not a regular file",
-    ])
+    #expect(
+      catalogue.brokenCases.map(\.message) == [
+        "cases/.hidden.json: a case name holds only letters, digits, '.', '_' and '-', and starts with a letter or a digit",
+        "cases/a..b.json: a case name may not hold '..'",
+        "cases/broken.json: malformed JSON at line 2, column 1: unexpected end of file, expected a value",
+        "cases/cases.json: a case may not be named 'cases': its references would go into the case folder",
+        "cases/notes.txt.json: the case name collides with the file notes.txt of the snapshots folder",
+        "cases/pipe.json: is a FIFO (named pipe), not a regular file",
+      ])
     // record writes the good cases and nothing into cases/, and fails.
-    let recorded = try recorder.record(catalogue.references, mode: .all, caseErrors: catalogue.selectBroken())
+    let recorded = try recorder.record(
+      catalogue.references, mode: .all, caseErrors: catalogue.selectBroken())
     #expect(!recorded.succeeded)
     #expect(recorded.failures.isEmpty)
     #expect(recorded.count(.recorded) == catalogue.references.count)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: cases.path).filter { !$0.hasSuffix(".json") } == ["heart.svg"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: cases.path).filter {
+        !$0.hasSuffix(".json")
+      } == ["heart.svg"])
 
     let verifier = try engine(snapshots: folder)
-    let report = try verifier.verify(verifier.catalogue.references, caseErrors: verifier.catalogue.selectBroken())
+    let report = try verifier.verify(
+      verifier.catalogue.references, caseErrors: verifier.catalogue.selectBroken())
     #expect(report.count(.passed) == verifier.catalogue.references.count)
     #expect(!report.succeeded)
     let table = SnapshotSummary.text(report)
-    let row = table.split(separator: "\n").first { $0.hasPrefix("error ") && $0.contains(" broken/(case file) ") }
-    #expect(row?.split(separator: " ") == ["error", "broken/(case", "file)", "-", "-", "-", "-"], "\(table)")
-    #expect(table.contains("ERROR   broken/(case file)\n        cases/broken.json: malformed JSON at line 2, column 1"))
+    let row = table.split(separator: "\n").first {
+      $0.hasPrefix("error ") && $0.contains(" broken/(case file) ")
+    }
+    #expect(
+      row?.split(separator: " ") == ["error", "broken/(case", "file)", "-", "-", "-", "-"],
+      "\(table)")
+    #expect(
+      table.contains(
+        "ERROR   broken/(case file)\n        cases/broken.json: malformed JSON at line 2, column 1")
+    )
     #expect(table.contains(", 6 broken case files in "))
     let junit = JUnitXML.document(report)
     #expect(junit.contains("errors=\"6\""))
     // JUnit names files from the repository root: a snapshots folder outside it, by its absolute path.
     let snapshots = folder.standardizedFileURL.path
-    #expect(junit.contains(#"<testcase classname="broken" name="(case file)" file="\#(snapshots)/cases/broken.json">"#))
-    #expect(junit.contains(#"<error type="case-error" message="cases/pipe.json: is a FIFO (named pipe), not a regular file">"#))
+    #expect(
+      junit.contains(
+        #"<testcase classname="broken" name="(case file)" file="\#(snapshots)/cases/broken.json">"#)
+    )
+    #expect(
+      junit.contains(
+        #"<error type="case-error" message="cases/pipe.json: is a FIFO (named pipe), not a regular file">"#
+      ))
     let page = try ReviewReport.write(report, to: folder.appendingPathComponent("review"))
     let html = try String(contentsOfFile: page, encoding: .utf8)
-    #expect(html.contains(#"<li class="case-error" data-id="broken/(case file)"><code>\#(snapshots)/cases/broken.json</code>"#))
+    #expect(
+      html.contains(
+        #"<li class="case-error" data-id="broken/(case file)"><code>\#(snapshots)/cases/broken.json</code>"#
+      ))
     #expect(!html.contains("Every reference matches."))
 
     // A filter selects broken cases by name; shards report them once, in shard 1.
@@ -77,27 +104,42 @@ struct HostileSnapshotTests {
     try Data("not a PNG".utf8).write(to: sample.appendingPathComponent("orange-light@2x.png"))
     try FileManager.default.removeItem(at: sample.appendingPathComponent("sosh-dark@2x.png"))
     #expect(mkfifo(sample.appendingPathComponent("sosh-dark@2x.png").path, 0o644) == 0)
-    try FileManager.default.removeItem(at: sample.appendingPathComponent("wireframe-light.layout.json"))
+    try FileManager.default.removeItem(
+      at: sample.appendingPathComponent("wireframe-light.layout.json"))
     try FileManager.default.createDirectory(
-      at: sample.appendingPathComponent("wireframe-light.layout.json"), withIntermediateDirectories: false)
+      at: sample.appendingPathComponent("wireframe-light.layout.json"),
+      withIntermediateDirectories: false)
 
     let verifier = try engine(snapshots: folder)
     let report = try verifier.verify(verifier.catalogue.references)
-    let errors = Dictionary(uniqueKeysWithValues: report.outcomes.filter { $0.status == .error }.map { ($0.reference.id, $0.reason) })
+    let errors = Dictionary(
+      uniqueKeysWithValues: report.outcomes.filter { $0.status == .error }.map {
+        ($0.reference.id, $0.reason)
+      })
     #expect(errors.count == 3)
-    #expect(errors["sample-1/orange-light@2x"]?.hasPrefix("sample-1/orange-light@2x.png is not a readable PNG (") == true)
-    #expect(errors["sample-1/sosh-dark@2x"] == "sample-1/sosh-dark@2x.png: is a FIFO (named pipe), not a regular file; re-record it")
-    #expect(errors["sample-1/wireframe-light@2x"] == "sample-1/wireframe-light.layout.json: is a folder, not a regular file; re-record it")
+    #expect(
+      errors["sample-1/orange-light@2x"]?.hasPrefix(
+        "sample-1/orange-light@2x.png is not a readable PNG (") == true)
+    #expect(
+      errors["sample-1/sosh-dark@2x"]
+        == "sample-1/sosh-dark@2x.png: is a FIFO (named pipe), not a regular file; re-record it")
+    #expect(
+      errors["sample-1/wireframe-light@2x"]
+        == "sample-1/wireframe-light.layout.json: is a folder, not a regular file; re-record it")
     #expect(report.count(.passed) == report.outcomes.count - 3)
     #expect(JUnitXML.document(report).contains("errors=\"3\""))
   }
 
-  @Test("record waits for another run's lock, then fails naming the holder; it works once the lock is free")
+  @Test(
+    "record waits for another run's lock, then fails naming the holder; it works once the lock is free"
+  )
   func recordLock() throws {
     let folder = try makeSnapshotsFolder(cases: ["sample-1"])
     defer { try? FileManager.default.removeItem(at: folder) }
-    var holder: SnapshotLock? = try SnapshotLock.acquire(in: folder, timeout: 0, command: "test holder")
-    var configuration = SnapshotConfiguration(snapshotsDirectory: folder, themesDirectory: Repo.themes)
+    var holder: SnapshotLock? = try SnapshotLock.acquire(
+      in: folder, timeout: 0, command: "test holder")
+    var configuration = SnapshotConfiguration(
+      snapshotsDirectory: folder, themesDirectory: Repo.themes)
     configuration.lockTimeout = 0.3
     let second = try SnapshotEngine(configuration: configuration)
     let start = Date()
@@ -106,8 +148,12 @@ struct HostileSnapshotTests {
       Issue.record("a second record ran while the lock was held")
     } catch {
       let message = "\(error)"
-      #expect(message.hasPrefix("\(folder.path)/.record.lock: another run is writing this snapshots folder (held by pid \(getpid()) (test holder) since "), "\(message)")
-      #expect(message.hasSuffix("); waited 0 s: let it finish or stop it, then run again"), "\(message)")
+      #expect(
+        message.hasPrefix(
+          "\(folder.path)/.record.lock: another run is writing this snapshots folder (held by pid \(getpid()) (test holder) since "
+        ), "\(message)")
+      #expect(
+        message.hasSuffix("); waited 0 s: let it finish or stop it, then run again"), "\(message)")
     }
     #expect(Date().timeIntervalSince(start) >= 0.3)
     #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("sample-1").path))
@@ -117,26 +163,34 @@ struct HostileSnapshotTests {
     #expect(try second.record(second.catalogue.references, mode: .all).succeeded)
   }
 
-  @Test("verify shares the lock with other verify runs, waits for a record then fails naming it; a record waits for verify runs")
+  @Test(
+    "verify shares the lock with other verify runs, waits for a record then fails naming it; a record waits for verify runs"
+  )
   func verifyLock() throws {
     let folder = try makeSnapshotsFolder(cases: ["sample-1"])
     defer { try? FileManager.default.removeItem(at: folder) }
-    var configuration = SnapshotConfiguration(snapshotsDirectory: folder, themesDirectory: Repo.themes)
+    var configuration = SnapshotConfiguration(
+      snapshotsDirectory: folder, themesDirectory: Repo.themes)
     configuration.lockTimeout = 0.3
     let engine = try SnapshotEngine(configuration: configuration)
     let references = engine.catalogue.references
     #expect(try engine.record(references, mode: .all).succeeded)
 
     // A record (another process) is rewriting the references: verify compares nothing half-written.
-    var writer: SnapshotLock? = try SnapshotLock.acquire(in: folder, timeout: 0, command: "snapshot record")
+    var writer: SnapshotLock? = try SnapshotLock.acquire(
+      in: folder, timeout: 0, command: "snapshot record")
     let start = Date()
     do {
       _ = try engine.verify(references)
       Issue.record("verify ran while a record held the lock")
     } catch {
       let message = "\(error)"
-      #expect(message.hasPrefix("\(folder.path)/.record.lock: another run is writing this snapshots folder (held by pid \(getpid()) (snapshot record) since "), "\(message)")
-      #expect(message.hasSuffix("); waited 0 s: let it finish or stop it, then run again"), "\(message)")
+      #expect(
+        message.hasPrefix(
+          "\(folder.path)/.record.lock: another run is writing this snapshots folder (held by pid \(getpid()) (snapshot record) since "
+        ), "\(message)")
+      #expect(
+        message.hasSuffix("); waited 0 s: let it finish or stop it, then run again"), "\(message)")
     }
     #expect(Date().timeIntervalSince(start) >= 0.3)
     writer = nil
@@ -154,14 +208,16 @@ struct HostileSnapshotTests {
     } catch {
       #expect(
         "\(error)"
-          == "\(folder.path)/.record.lock: another run is reading this snapshots folder (snapshot verify); waited 0 s: let it finish or stop it, then run again")
+          == "\(folder.path)/.record.lock: another run is reading this snapshots folder (snapshot verify); waited 0 s: let it finish or stop it, then run again"
+      )
     }
     reader = nil
     _ = reader
     #expect(try engine.record(references, mode: .all).succeeded)
   }
 
-  @Test("verify of a snapshots folder it cannot write, without a lock file, reads it without a lock")
+  @Test(
+    "verify of a snapshots folder it cannot write, without a lock file, reads it without a lock")
   func verifyReadOnlyFolder() throws {
     let folder = try makeSnapshotsFolder(cases: ["sample-1"])
     let engine = try engine(snapshots: folder)
@@ -188,7 +244,9 @@ struct HostileSnapshotTests {
     let report = try engine.verify(engine.catalogue.references)
     #expect(report.succeeded)
     #expect(!report.outcomes.isEmpty)
-    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(SnapshotLock.fileName).path))
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: folder.appendingPathComponent(SnapshotLock.fileName).path))
   }
 
   @Test("record removes temporary files an interrupted run left, and only those")
@@ -204,20 +262,29 @@ struct HostileSnapshotTests {
     }
     let hourAgo = Date().addingTimeInterval(-3600)
     for name in [stale, ".notes.tmp", "keep.tmp"] {
-      try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: sample.appendingPathComponent(name).path)
+      try FileManager.default.setAttributes(
+        [.modificationDate: hourAgo], ofItemAtPath: sample.appendingPathComponent(name).path)
     }
     let recorder = try engine(snapshots: folder)
     let report = try recorder.record(recorder.catalogue.references, mode: .all)
     #expect(report.succeeded)
     #expect(report.removedTemporaryFiles == ["sample-1/\(stale)"])
-    let left = Set(try FileManager.default.contentsOfDirectory(atPath: sample.path).filter { $0.hasSuffix(".tmp") })
+    let left = Set(
+      try FileManager.default.contentsOfDirectory(atPath: sample.path).filter {
+        $0.hasSuffix(".tmp")
+      })
     #expect(left == [fresh, ".notes.tmp", "keep.tmp"])
   }
 
   @Test("case names: the rules of isValidName")
   func caseNames() {
-    for name in ["sample-1", "sample-3.1", "Demo_2", "a"] { #expect(SnapshotCatalogue.isValidName(name), "\(name)") }
-    for name in ["", ".", "..", ".hidden", "-dash", "a/b", "a..b", "cases", "CASES", "tab\tname", "é", String(repeating: "a", count: 101)] {
+    for name in ["sample-1", "sample-3.1", "Demo_2", "a"] {
+      #expect(SnapshotCatalogue.isValidName(name), "\(name)")
+    }
+    for name in [
+      "", ".", "..", ".hidden", "-dash", "a/b", "a..b", "cases", "CASES", "tab\tname", "é",
+      String(repeating: "a", count: 101),
+    ] {
       #expect(!SnapshotCatalogue.isValidName(name), "\(name)")
     }
   }

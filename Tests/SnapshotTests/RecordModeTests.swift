@@ -13,16 +13,22 @@ struct RecordModeTests {
     #expect(try SnapshotRecordMode.fromEnvironment(["CI": "true"]) == .never)
     #expect(try SnapshotRecordMode.fromEnvironment(["CI": "1"]) == .never)
     #expect(try SnapshotRecordMode.fromEnvironment(["CI": "false"]) == .missing)
-    #expect(try SnapshotRecordMode.fromEnvironment(["CI": "true", "OUDS_SNAPSHOT_RECORD": "failed"]) == .failed)
+    #expect(
+      try SnapshotRecordMode.fromEnvironment(["CI": "true", "OUDS_SNAPSHOT_RECORD": "failed"])
+        == .failed)
     for mode in SnapshotRecordMode.allCases {
-      #expect(try SnapshotRecordMode.fromEnvironment(["OUDS_SNAPSHOT_RECORD": mode.rawValue]) == mode)
+      #expect(
+        try SnapshotRecordMode.fromEnvironment(["OUDS_SNAPSHOT_RECORD": mode.rawValue]) == mode)
     }
-    #expect(throws: SnapshotError.unknownRecordMode(variable: "OUDS_SNAPSHOT_RECORD", value: "sometimes")) {
+    #expect(
+      throws: SnapshotError.unknownRecordMode(variable: "OUDS_SNAPSHOT_RECORD", value: "sometimes")
+    ) {
       try SnapshotRecordMode.fromEnvironment(["OUDS_SNAPSHOT_RECORD": "sometimes"])
     }
     #expect(
       "\(SnapshotError.unknownRecordMode(variable: "OUDS_SNAPSHOT_RECORD", value: "sometimes\n"))"
-        == "OUDS_SNAPSHOT_RECORD=sometimes\\n is not a record mode (use all, missing, failed or never)")
+        == "OUDS_SNAPSHOT_RECORD=sometimes\\n is not a record mode (use all, missing, failed or never)"
+    )
   }
 
   static let list = OUDSBulletList(
@@ -35,38 +41,68 @@ struct RecordModeTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let message = verifySnapshot(
       of: Self.list, theme: .orange, mode: .light, named: "two-items",
-      settings: SnapshotTestSettings(directory: folder.appendingPathComponent("refs"), artifactsDirectory: folder.appendingPathComponent("artifacts")),
+      settings: SnapshotTestSettings(
+        directory: folder.appendingPathComponent("refs"),
+        artifactsDirectory: folder.appendingPathComponent("artifacts")),
       environment: ["CI": "true"])
     let text = try #require(message)
-    #expect(text.hasPrefix("two-items/orange-light@2x: no reference: two-items/orange-light@2x.png and two-items/orange-light.layout.json missing"))
+    #expect(
+      text.hasPrefix(
+        "two-items/orange-light@2x: no reference: two-items/orange-light@2x.png and two-items/orange-light.layout.json missing"
+      ))
     #expect(text.contains("record mode never because CI is set"))
     #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("refs").path))
-    #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("artifacts/two-items/orange-light@2x/actual.png").path))
+    #expect(
+      FileManager.default.fileExists(
+        atPath: folder.appendingPathComponent("artifacts/two-items/orange-light@2x/actual.png").path
+      ))
   }
 
-  @Test("locally a missing reference is recorded and the test still fails once; then it passes; a change fails with artifacts")
+  @Test(
+    "locally a missing reference is recorded and the test still fails once; then it passes; a change fails with artifacts"
+  )
   func recordThenVerify() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let settings = SnapshotTestSettings(directory: folder.appendingPathComponent("refs"), artifactsDirectory: folder.appendingPathComponent("artifacts"))
-    let first = verifySnapshot(of: Self.list, theme: .sosh, mode: .dark, named: "two-items", settings: settings, environment: [:])
+    let settings = SnapshotTestSettings(
+      directory: folder.appendingPathComponent("refs"),
+      artifactsDirectory: folder.appendingPathComponent("artifacts"))
+    let first = verifySnapshot(
+      of: Self.list, theme: .sosh, mode: .dark, named: "two-items", settings: settings,
+      environment: [:])
     #expect(first?.contains("recorded a new reference") == true)
-    #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("refs/two-items/sosh-dark@2x.png").path))
-    #expect(verifySnapshot(of: Self.list, theme: .sosh, mode: .dark, named: "two-items", settings: settings, environment: [:]) == nil)
+    #expect(
+      FileManager.default.fileExists(
+        atPath: folder.appendingPathComponent("refs/two-items/sosh-dark@2x.png").path))
+    #expect(
+      verifySnapshot(
+        of: Self.list, theme: .sosh, mode: .dark, named: "two-items", settings: settings,
+        environment: [:]) == nil)
 
     var changed = Self.list
     changed.items[1] = OUDSBulletList.Item("Second, changed")
-    let failure = try #require(verifySnapshot(of: changed, theme: .sosh, mode: .dark, named: "two-items", settings: settings, environment: ["CI": "1"]))
+    let failure = try #require(
+      verifySnapshot(
+        of: changed, theme: .sosh, mode: .dark, named: "two-items", settings: settings,
+        environment: ["CI": "1"]))
     #expect(failure.contains("pixels differ"))
     #expect(failure.contains("Second, changed"))
     for name in ["expected.png", "actual.png", "diff.png"] {
-      #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("artifacts/two-items/sosh-dark@2x/\(name)").path))
+      #expect(
+        FileManager.default.fileExists(
+          atPath: folder.appendingPathComponent("artifacts/two-items/sosh-dark@2x/\(name)").path))
     }
     // record: .failed rewrites it, and says so.
     var recording = settings
     recording.record = .failed
-    #expect(verifySnapshot(of: changed, theme: .sosh, mode: .dark, named: "two-items", settings: recording, environment: [:])?.contains("recorded") == true)
-    #expect(verifySnapshot(of: changed, theme: .sosh, mode: .dark, named: "two-items", settings: settings, environment: ["CI": "1"]) == nil)
+    #expect(
+      verifySnapshot(
+        of: changed, theme: .sosh, mode: .dark, named: "two-items", settings: recording,
+        environment: [:])?.contains("recorded") == true)
+    #expect(
+      verifySnapshot(
+        of: changed, theme: .sosh, mode: .dark, named: "two-items", settings: settings,
+        environment: ["CI": "1"]) == nil)
   }
 
   @Test("assertSnapshot finds references in __Snapshots__ beside the test file")
@@ -75,11 +111,20 @@ struct RecordModeTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let fakeTestFile = folder.appendingPathComponent("ListTests.swift").path
     let message = verifySnapshot(
-      of: Self.list, theme: .wireframe, mode: .light, named: "beside", settings: SnapshotTestSettings(record: .all),
+      of: Self.list, theme: .wireframe, mode: .light, named: "beside",
+      settings: SnapshotTestSettings(record: .all),
       filePath: fakeTestFile, environment: [:])
     #expect(message?.contains("recorded") == true)
-    #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("__Snapshots__/ListTests/beside/wireframe-light@2x.png").path))
-    #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("__Snapshots__/ListTests/beside/wireframe-light.layout.json").path))
+    #expect(
+      FileManager.default.fileExists(
+        atPath: folder.appendingPathComponent(
+          "__Snapshots__/ListTests/beside/wireframe-light@2x.png"
+        ).path))
+    #expect(
+      FileManager.default.fileExists(
+        atPath: folder.appendingPathComponent(
+          "__Snapshots__/ListTests/beside/wireframe-light.layout.json"
+        ).path))
   }
 
   @Test("assertSnapshot passes silently against a recorded reference (Swift Testing)")
@@ -87,24 +132,40 @@ struct RecordModeTests {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let settings = SnapshotTestSettings(directory: folder, record: .missing)
-    _ = verifySnapshot(of: Self.list, theme: .orangeCompact, mode: .dark, named: "assert", settings: settings, environment: [:])
-    assertSnapshot(of: Self.list, theme: .orangeCompact, mode: .dark, named: "assert", settings: SnapshotTestSettings(directory: folder, record: .never))
+    _ = verifySnapshot(
+      of: Self.list, theme: .orangeCompact, mode: .dark, named: "assert", settings: settings,
+      environment: [:])
+    assertSnapshot(
+      of: Self.list, theme: .orangeCompact, mode: .dark, named: "assert",
+      settings: SnapshotTestSettings(directory: folder, record: .never))
   }
 
   /// The one deliberate expected failure of the suite: it checks that `assertSnapshot` fails the
   /// calling test. Any other issue, or none, fails this test.
-  @Test("assertSnapshot records an Issue at the call site, saying what is missing, when there is no reference")
+  @Test(
+    "assertSnapshot records an Issue at the call site, saying what is missing, when there is no reference"
+  )
   func assertSnapshotRecordsIssue() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let settings = SnapshotTestSettings(directory: folder, record: .never, artifactsDirectory: folder.appendingPathComponent("artifacts"))
+    let settings = SnapshotTestSettings(
+      directory: folder, record: .never,
+      artifactsDirectory: folder.appendingPathComponent("artifacts"))
     let line = #line
     withKnownIssue("assertSnapshot must fail the test that calls it") {
-      assertSnapshot(of: Self.list, theme: .orange, mode: .dark, named: "never-recorded", settings: settings, line: UInt(line))
+      assertSnapshot(
+        of: Self.list, theme: .orange, mode: .dark, named: "never-recorded", settings: settings,
+        line: UInt(line))
     } matching: { issue in
-      issue.sourceLocation?.fileName == "RecordModeTests.swift" && issue.sourceLocation?.line == line
-        && issue.comments.contains { $0.rawValue.hasPrefix("never-recorded/orange-dark@2x: no reference: never-recorded/orange-dark@2x.png") }
+      issue.sourceLocation?.fileName == "RecordModeTests.swift"
+        && issue.sourceLocation?.line == line
+        && issue.comments.contains {
+          $0.rawValue.hasPrefix(
+            "never-recorded/orange-dark@2x: no reference: never-recorded/orange-dark@2x.png")
+        }
     }
-    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("never-recorded").path), "record: .never writes nothing")
+    #expect(
+      !FileManager.default.fileExists(atPath: folder.appendingPathComponent("never-recorded").path),
+      "record: .never writes nothing")
   }
 }

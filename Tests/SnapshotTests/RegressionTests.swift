@@ -122,6 +122,8 @@ struct RegressionTests {
       headline.hasPrefix(
         "environment differs: sosh font latin-bold: Inter-Bold.otf → Inter-ExtraBold.otf"))
     // The first line says where tokens and fonts came from; the environment comes second.
-    #expect(SnapshotSummary.text(report).split(separator: "\n").dropFirst().first.map(String.init) == headline)
+    #expect(
+      SnapshotSummary.text(report).split(separator: "\n").dropFirst().first.map(String.init)
+        == headline)
   }
 }

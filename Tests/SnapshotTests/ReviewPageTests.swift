@@ -44,22 +44,32 @@ enum ReviewPage {
     let cases = folder.appendingPathComponent("cases")
     let variants = #"{ "themes": ["orange", "sosh"], "modes": ["light"] }"#
     let text = replacingVariants(
-      in: try String(contentsOf: cases.appendingPathComponent("sample-3.json"), encoding: .utf8), with: variants)
+      in: try String(contentsOf: cases.appendingPathComponent("sample-3.json"), encoding: .utf8),
+      with: variants)
     for name in ["sample-3", "more-sample-3"] {
       try Data(text.utf8).write(to: cases.appendingPathComponent("\(name).json"))
     }
-    let recorded = try engine(snapshots: folder).record(try engine(snapshots: folder).catalogue.references, mode: .all)
+    let recorded = try engine(snapshots: folder).record(
+      try engine(snapshots: folder).catalogue.references, mode: .all)
     guard recorded.succeeded, recorded.outcomes.count == 4 else {
-      throw SupportFailure("ReviewPage: recording the baseline failed: \(SnapshotSummary.text(recorded))")
+      throw SupportFailure(
+        "ReviewPage: recording the baseline failed: \(SnapshotSummary.text(recorded))")
     }
-    try FileManager.default.removeItem(at: folder.appendingPathComponent("sample-3/sosh-light@2x.png"))
+    try FileManager.default.removeItem(
+      at: folder.appendingPathComponent("sample-3/sosh-light@2x.png"))
     let themes = try copyOfThemes()
     try edit(
       themes.appendingPathComponent("brands/orange/light.tokens.json"),
-      replacing: "\"$value\": \"{color.raw.functional.white}\",\n        \"$description\": \"Canvas background",
-      with: "\"$value\": {\"colorSpace\": \"srgb\", \"components\": [1, 0, 1], \"hex\": \"#ff00ff\"},\n        \"$description\": \"Canvas background")
-    let real = try engine(snapshots: folder, themes: themes).verify(try engine(snapshots: folder).catalogue.references)
-    guard let template = real.outcomes.first?.reference else { throw SupportFailure("ReviewPage: no outcome") }
+      replacing:
+        "\"$value\": \"{color.raw.functional.white}\",\n        \"$description\": \"Canvas background",
+      with:
+        "\"$value\": {\"colorSpace\": \"srgb\", \"components\": [1, 0, 1], \"hex\": \"#ff00ff\"},\n        \"$description\": \"Canvas background"
+    )
+    let real = try engine(snapshots: folder, themes: themes).verify(
+      try engine(snapshots: folder).catalogue.references)
+    guard let template = real.outcomes.first?.reference else {
+      throw SupportFailure("ReviewPage: no outcome")
+    }
 
     var tall = template
     tall.caseName = "tall-list"
@@ -67,16 +77,20 @@ enum ReviewPage {
     let expected = bands(width: 1080, height: 6000, black: nil)
     let actual = bands(width: 1080, height: 6000, black: 3000..<3100)
     let tallEvidence = FailureEvidence(
-      actualImage: actual, actualLayout: "", expectedPNG: try PNGCodec.encode(expected), expectedImage: expected)
+      actualImage: actual, actualLayout: "", expectedPNG: try PNGCodec.encode(expected),
+      expectedImage: expected)
     let tallOutcome = SnapshotOutcome(
       reference: tall,
       result: .failed(
-        SnapshotFailure(kind: .changed, diff: ImageDiff.compare(expected: expected, actual: actual), evidence: tallEvidence)))
+        SnapshotFailure(
+          kind: .changed, diff: ImageDiff.compare(expected: expected, actual: actual),
+          evidence: tallEvidence)))
 
     var white = template
     white.caseName = "white-list"
     white.variant = SnapshotVariant(theme: .sosh, mode: .dark)
-    let whiteImage = RasterImage(width: 600, height: 300, pixels: [UInt8](repeating: 255, count: 600 * 300 * 4))
+    let whiteImage = RasterImage(
+      width: 600, height: 300, pixels: [UInt8](repeating: 255, count: 600 * 300 * 4))
     let whiteOutcome = SnapshotOutcome(
       reference: white,
       result: .failed(
@@ -91,27 +105,34 @@ enum ReviewPage {
       reference: hostile,
       result: .failed(
         SnapshotFailure(
-          kind: .error, layoutDiff: ["@@ -1 +1 @@", "-</pre><script>alert(2)</script>", "+" + hostileText],
+          kind: .error,
+          layoutDiff: ["@@ -1 +1 @@", "-</pre><script>alert(2)</script>", "+" + hostileText],
           message: hostileText)))
 
-    let outcomes = (real.outcomes + [tallOutcome, whiteOutcome, hostileOutcome]).sorted { $0.reference.id < $1.reference.id }
+    let outcomes = (real.outcomes + [tallOutcome, whiteOutcome, hostileOutcome]).sorted {
+      $0.reference.id < $1.reference.id
+    }
     let report = SnapshotRunReport(
-      outcomes: outcomes, sources: real.sources, tokenDifference: real.tokenDifference, inputFiles: real.inputFiles)
+      outcomes: outcomes, sources: real.sources, tokenDifference: real.tokenDifference,
+      inputFiles: real.inputFiles)
 
     // The page's commands name a copy, so that running one leaves the fixture as it is.
     let copy = try temporaryFolder("review-copy").appendingPathComponent("Snapshots")
     try FileManager.default.copyItem(at: folder, to: copy)
     let out = try temporaryFolder("review-page")
-    let commands = ReviewReport.Commands.cli(extraArguments: "--snapshots \(shellQuote(copy.path)) --themes \(shellQuote(themes.path))")
+    let commands = ReviewReport.Commands.cli(
+      extraArguments: "--snapshots \(shellQuote(copy.path)) --themes \(shellQuote(themes.path))")
     let page = try ReviewReport.write(report, to: out, commands: commands)
-    return Fixture(snapshots: copy, themes: themes, report: report, page: URL(fileURLWithPath: page))
+    return Fixture(
+      snapshots: copy, themes: themes, report: report, page: URL(fileURLWithPath: page))
   }
 
   /// Sky blue rows 0–299, amber rows from height − 300, green between; black rows in `black`.
   static func bands(width: Int, height: Int, black: Range<Int>?) -> RasterImage {
     var pixels = [UInt8](repeating: 255, count: width * height * 4)
     for y in 0..<height {
-      let colour = black?.contains(y) == true ? (0, 0, 0) : y < 300 ? sky : y >= height - 300 ? amber : green
+      let colour =
+        black?.contains(y) == true ? (0, 0, 0) : y < 300 ? sky : y >= height - 300 ? amber : green
       for x in 0..<width {
         let i = (y * width + x) * 4
         pixels[i] = colour.0
@@ -131,7 +152,8 @@ enum ReviewPage {
   /// person does: scroll, press keys).
   static func driven(_ page: URL, name: String, script: String) throws -> URL {
     let html = try String(contentsOf: page, encoding: .utf8)
-    let hook = "<script>window.addEventListener('load', () => setTimeout(() => {\n\(script)\n}, 0));</script>\n</body>"
+    let hook =
+      "<script>window.addEventListener('load', () => setTimeout(() => {\n\(script)\n}, 0));</script>\n</body>"
     let copy = page.deletingLastPathComponent().appendingPathComponent(name)
     try Data(html.replacingOccurrences(of: "</body>", with: hook).utf8).write(to: copy)
     return copy
@@ -164,19 +186,24 @@ enum Browser {
 
   /// The DOM after the page's scripts ran.
   static func dom(_ url: String, window: String = "1400,900") throws -> String {
-    let chromium = try #require(Chromium.path, "CI is set and chromium is not installed: scripts/test installs it")
+    let chromium = try #require(
+      Chromium.path, "CI is set and chromium is not installed: scripts/test installs it")
     let profile = try temporaryFolder("chromium-profile")
     defer { try? FileManager.default.removeItem(at: profile) }
-    return try runProcess(chromium, common(profile.path) + ["--window-size=\(window)", "--dump-dom", url])
+    return try runProcess(
+      chromium, common(profile.path) + ["--window-size=\(window)", "--dump-dom", url])
   }
 
   /// A screenshot of the window.
   static func screenshot(_ url: String, window: String) throws -> RasterImage {
-    let chromium = try #require(Chromium.path, "CI is set and chromium is not installed: scripts/test installs it")
+    let chromium = try #require(
+      Chromium.path, "CI is set and chromium is not installed: scripts/test installs it")
     let profile = try temporaryFolder("chromium-profile")
     defer { try? FileManager.default.removeItem(at: profile) }
     let shot = profile.appendingPathComponent("shot.png")
-    _ = try runProcess(chromium, common(profile.path) + ["--window-size=\(window)", "--screenshot=\(shot.path)", url])
+    _ = try runProcess(
+      chromium,
+      common(profile.path) + ["--window-size=\(window)", "--screenshot=\(shot.path)", url])
     return try PNGCodec.decode(Data(contentsOf: shot))
   }
 }
@@ -202,12 +229,15 @@ func elementText(_ dom: String, id: String) -> String? {
 }
 
 /// Counts the pixels of `image` within `tolerance` of `colour`, in rows `rows` (all by default).
-func count(_ image: RasterImage, _ colour: (UInt8, UInt8, UInt8), tolerance: Int = 8, rows: Range<Int>? = nil) -> Int {
+func count(
+  _ image: RasterImage, _ colour: (UInt8, UInt8, UInt8), tolerance: Int = 8, rows: Range<Int>? = nil
+) -> Int {
   var n = 0
   for y in rows ?? 0..<image.height where y < image.height {
     for x in 0..<image.width {
       let p = image.pixel(x: x, y: y)
-      if abs(Int(p.red) - Int(colour.0)) <= tolerance && abs(Int(p.green) - Int(colour.1)) <= tolerance
+      if abs(Int(p.red) - Int(colour.0)) <= tolerance
+        && abs(Int(p.green) - Int(colour.1)) <= tolerance
         && abs(Int(p.blue) - Int(colour.2)) <= tolerance
       {
         n += 1
@@ -223,50 +253,82 @@ let frame: (UInt8, UInt8, UInt8) = (127, 135, 148)
 
 @Suite("The review page: fitting, sticky controls, frames, filter, selection, keys", .serialized)
 struct ReviewPageTests {
-  @Test("the page carries each card's case, theme, mode, variant, status and picture sizes, and escapes what it shows")
+  @Test(
+    "the page carries each card's case, theme, mode, variant, status and picture sizes, and escapes what it shows"
+  )
   func content() throws {
     let fixture = try ReviewPage.fixture.get()
     let html = try String(contentsOf: fixture.page, encoding: .utf8)
-    #expect(!html.contains("http://") && !html.contains("https://") && !html.contains("<link") && !html.contains(" src=\"/"))
+    #expect(
+      !html.contains("http://") && !html.contains("https://") && !html.contains("<link")
+        && !html.contains(" src=\"/"))
     let tags = cardTags(html)
     #expect(tags.count == 6)
     let tall = try #require(tags[ReviewPage.tallID])
-    for attribute in [#"data-case="tall-list""#, #"data-theme="orange""#, #"data-mode="light""#, #"data-variant="orange-light@2x""#, #"data-status="changed""#] {
+    for attribute in [
+      #"data-case="tall-list""#, #"data-theme="orange""#, #"data-mode="light""#,
+      #"data-variant="orange-light@2x""#, #"data-status="changed""#,
+    ] {
       #expect(tall.contains(attribute), "\(attribute)")
     }
     #expect(tags["sample-3/sosh-light@2x"]?.contains(#"data-status="missing""#) == true)
-    #expect(html.contains(#"src="images/tall-list__orange-light@2x/expected.png" width="1080" height="6000""#))
-    #expect(html.contains(#"<button type="button" class="chip" data-status="changed" aria-pressed="false"><span class="badge changed">changed</span> 3</button>"#))
-    #expect(html.contains(#"data-status="missing" aria-pressed="false"><span class="badge missing">missing</span> 2</button>"#))
-    #expect(html.contains(#"data-status="error" aria-pressed="false"><span class="badge error">error</span> 1</button>"#))
-    #expect(html.contains(#"<output id="shown" for="filter" aria-live="polite">6 of 6 failures shown</output>"#))
+    #expect(
+      html.contains(
+        #"src="images/tall-list__orange-light@2x/expected.png" width="1080" height="6000""#))
+    #expect(
+      html.contains(
+        #"<button type="button" class="chip" data-status="changed" aria-pressed="false"><span class="badge changed">changed</span> 3</button>"#
+      ))
+    #expect(
+      html.contains(
+        #"data-status="missing" aria-pressed="false"><span class="badge missing">missing</span> 2</button>"#
+      ))
+    #expect(
+      html.contains(
+        #"data-status="error" aria-pressed="false"><span class="badge error">error</span> 1</button>"#
+      ))
+    #expect(
+      html.contains(
+        #"<output id="shown" for="filter" aria-live="polite">6 of 6 failures shown</output>"#))
     // Each card's own command names a whole id, which --filter takes as that reference only.
     #expect(html.contains("--filter sample-3/orange-light@2x</code>"))
     // The made-up markup is text, never markup: in the message, the layout diff and the attributes.
     #expect(!html.contains("<img src=x") && !html.contains("<script>alert"))
-    #expect(html.contains("&lt;img src=x onerror=&quot;alert(1)&quot;&gt; &amp; &apos;quoted&apos; &lt;/script&gt;"))
+    #expect(
+      html.contains(
+        "&lt;img src=x onerror=&quot;alert(1)&quot;&gt; &amp; &apos;quoted&apos; &lt;/script&gt;"))
     #expect(html.contains("-&lt;/pre&gt;&lt;script&gt;alert(2)&lt;/script&gt;"))
     #expect(html.components(separatedBy: "<script>").count == 2, "only the page's own script")
     // No side-by-side picture: the page shows the three pictures itself.
-    let images = fixture.page.deletingLastPathComponent().appendingPathComponent("images/tall-list__orange-light@2x")
-    #expect(try FileManager.default.contentsOfDirectory(atPath: images.path).sorted() == ["actual.png", "diff.png", "expected.png"])
+    let images = fixture.page.deletingLastPathComponent().appendingPathComponent(
+      "images/tall-list__orange-light@2x")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: images.path).sorted() == [
+        "actual.png", "diff.png", "expected.png",
+      ])
   }
 
   @Test(
     "filter and selection from the URL fragment: the count shown, the hidden cards, one command that accepts exactly the selection",
-    .enabled(if: Chromium.testRuns, "chromium is not installed (scripts/test installs it: apt-get install -y chromium)"))
+    .enabled(
+      if: Chromium.testRuns,
+      "chromium is not installed (scripts/test installs it: apt-get install -y chromium)"))
   func filterAndSelection() throws {
     let fixture = try ReviewPage.fixture.get()
     let selected = ["sample-3/orange-light@2x", "sample-3/sosh-light@2x"]
     let dom = try Browser.dom(
-      ReviewPage.url(fixture.page, "filter=orange%20light&status=changed&select=\(selected.joined(separator: ","))"))
+      ReviewPage.url(
+        fixture.page,
+        "filter=orange%20light&status=changed&select=\(selected.joined(separator: ","))"))
     #expect(dom.contains(#"data-state="ready""#), "every image loaded")
     #expect(elementText(dom, id: "shown") == "3 of 6 failures shown")
     #expect(dom.contains(#"data-shown="3""#))
     let tags = cardTags(dom)
     let visible = Set(tags.filter { !$0.value.contains(" hidden") }.keys)
-    #expect(visible == ["more-sample-3/orange-light@2x", "sample-3/orange-light@2x", ReviewPage.tallID])
-    #expect(elementText(dom, id: "selected-count") == "accept the 2 selected (1 hidden by the filter):")
+    #expect(
+      visible == ["more-sample-3/orange-light@2x", "sample-3/orange-light@2x", ReviewPage.tallID])
+    #expect(
+      elementText(dom, id: "selected-count") == "accept the 2 selected (1 hidden by the filter):")
     let command = try #require(elementText(dom, id: "selected-command"))
     let expected =
       "ouds-render snapshot record --failed --snapshots \(shellQuote(fixture.snapshots.path)) --themes \(shellQuote(fixture.themes.path))"
@@ -278,24 +340,41 @@ struct ReviewPageTests {
     #expect(elementText(missing, id: "shown") == "2 of 6 failures shown")
     #expect(missing.contains(#"data-status="missing" aria-pressed="true""#))
     let sosh = try Browser.dom(ReviewPage.url(fixture.page, "filter=theme:sosh%20case:sample-3"))
-    #expect(Set(cardTags(sosh).filter { !$0.value.contains(" hidden") }.keys) == ["sample-3/sosh-light@2x"])
+    #expect(
+      Set(cardTags(sosh).filter { !$0.value.contains(" hidden") }.keys) == [
+        "sample-3/sosh-light@2x"
+      ])
 
     // Run the command as a person would paste it: it writes the two selected references and nothing else.
-    let before = try Data(contentsOf: fixture.snapshots.appendingPathComponent("more-sample-3/orange-light@2x.png"))
+    let before = try Data(
+      contentsOf: fixture.snapshots.appendingPathComponent("more-sample-3/orange-light@2x.png"))
     let binary = try builtBinary()
     let output = try runShell(command, path: binary.deletingLastPathComponent().path)
-    let written = output.split(separator: "\n").filter { $0.hasPrefix("wrote ") }.map { String($0.dropFirst(6)) }
-    #expect(Set(written.filter { $0.hasSuffix(".png") }) == ["sample-3/orange-light@2x.png", "sample-3/sosh-light@2x.png"])
-    #expect(written.allSatisfy { $0.hasPrefix("sample-3/") || $0 == "ENVIRONMENT.json" }, "\(written)")
-    #expect(try Data(contentsOf: fixture.snapshots.appendingPathComponent("more-sample-3/orange-light@2x.png")) == before)
+    let written = output.split(separator: "\n").filter { $0.hasPrefix("wrote ") }.map {
+      String($0.dropFirst(6))
+    }
+    #expect(
+      Set(written.filter { $0.hasSuffix(".png") }) == [
+        "sample-3/orange-light@2x.png", "sample-3/sosh-light@2x.png",
+      ])
+    #expect(
+      written.allSatisfy { $0.hasPrefix("sample-3/") || $0 == "ENVIRONMENT.json" }, "\(written)")
+    #expect(
+      try Data(
+        contentsOf: fixture.snapshots.appendingPathComponent("more-sample-3/orange-light@2x.png"))
+        == before)
     let after = try engine(snapshots: fixture.snapshots, themes: fixture.themes)
     let report = try after.verify(after.catalogue.references)
-    #expect(report.failures.map(\.reference.id) == ["more-sample-3/orange-light@2x"], "only the unselected failure is left")
+    #expect(
+      report.failures.map(\.reference.id) == ["more-sample-3/orange-light@2x"],
+      "only the unselected failure is left")
   }
 
   @Test(
     "a 1080×6000 picture fits the window under its controls; at actual size the controls stay in view mid-picture",
-    .enabled(if: Chromium.testRuns, "chromium is not installed (scripts/test installs it: apt-get install -y chromium)"))
+    .enabled(
+      if: Chromium.testRuns,
+      "chromium is not installed (scripts/test installs it: apt-get install -y chromium)"))
   func tallPicture() throws {
     let fixture = try ReviewPage.fixture.get()
     // Scroll the picture's top right under the card's controls, as far as they stick.
@@ -307,8 +386,10 @@ struct ReviewPageTests {
       window.scrollBy(0, view.getBoundingClientRect().top - bars - 4);
       """
     let fit = try ReviewPage.driven(fixture.page, name: "fit.html", script: toPicture)
-    let shot = try Browser.screenshot(ReviewPage.framed(fit, "filter=case:tall-list"), window: "1400,700")
-    #expect(count(shot, accent, rows: 0..<200) > 1500, "the pressed 'side by side' button is in view")
+    let shot = try Browser.screenshot(
+      ReviewPage.framed(fit, "filter=case:tall-list"), window: "1400,700")
+    #expect(
+      count(shot, accent, rows: 0..<200) > 1500, "the pressed 'side by side' button is in view")
     #expect(count(shot, ReviewPage.sky) > 1000, "the picture's top is in view")
     #expect(count(shot, ReviewPage.amber) > 1000, "the picture's bottom is in view")
     #expect(count(shot, ReviewPage.green) > 20000)
@@ -321,51 +402,76 @@ struct ReviewPageTests {
         const picture = card.querySelector('.view.slider');
         window.scrollBy(0, picture.getBoundingClientRect().top + 2900 - 200);
         """)
-    let deep = try Browser.screenshot(ReviewPage.framed(middle, "filter=case:tall-list&view=slider&zoom=actual"), window: "1400,700")
-    #expect(count(deep, ReviewPage.sky) == 0 && count(deep, ReviewPage.amber) == 0, "the picture's ends are out of view")
+    let deep = try Browser.screenshot(
+      ReviewPage.framed(middle, "filter=case:tall-list&view=slider&zoom=actual"), window: "1400,700"
+    )
+    #expect(
+      count(deep, ReviewPage.sky) == 0 && count(deep, ReviewPage.amber) == 0,
+      "the picture's ends are out of view")
     #expect(count(deep, ReviewPage.green) > 300_000, "the picture fills the window")
-    #expect(count(deep, accent, rows: 0..<200) > 2000, "the pressed buttons and the slider stick at the top")
+    #expect(
+      count(deep, accent, rows: 0..<200) > 2000,
+      "the pressed buttons and the slider stick at the top")
     // The slider at 50 %: the render's black band shows on the right half only.
-    let blackRows = (0..<deep.height).filter { y in (0..<deep.width).filter { x in deep.pixel(x: x, y: y) == (0, 0, 0, 255) }.count > 500 }
+    let blackRows = (0..<deep.height).filter { y in
+      (0..<deep.width).filter { x in deep.pixel(x: x, y: y) == (0, 0, 0, 255) }.count > 500
+    }
     #expect(blackRows.count == 100, "the black band is in view")
     if let row = blackRows.dropFirst(50).first {
       let black = (0..<deep.width).filter { deep.pixel(x: $0, y: row) == (0, 0, 0, 255) }
       let green = (0..<deep.width).filter { x in
         let p = deep.pixel(x: x, y: row)
-        return p.red == ReviewPage.green.0 && p.green == ReviewPage.green.1 && p.blue == ReviewPage.green.2
+        return p.red == ReviewPage.green.0 && p.green == ReviewPage.green.1
+          && p.blue == ReviewPage.green.2
       }
-      #expect(abs(black.count - 540) <= 2 && abs(green.count - 540) <= 2, "half expected, half render: \(black.count), \(green.count)")
-      #expect((green.max() ?? .max) < (black.min() ?? 0), "expected on the left, the render on the right")
+      #expect(
+        abs(black.count - 540) <= 2 && abs(green.count - 540) <= 2,
+        "half expected, half render: \(black.count), \(green.count)")
+      #expect(
+        (green.max() ?? .max) < (black.min() ?? 0), "expected on the left, the render on the right")
     }
   }
 
   @Test(
     "a white picture is framed, so it shows against the white page",
-    .enabled(if: Chromium.testRuns, "chromium is not installed (scripts/test installs it: apt-get install -y chromium)"))
+    .enabled(
+      if: Chromium.testRuns,
+      "chromium is not installed (scripts/test installs it: apt-get install -y chromium)"))
   func whitePicture() throws {
     let fixture = try ReviewPage.fixture.get()
-    let shot = try Browser.screenshot(ReviewPage.url(fixture.page, "filter=case:white-list"), window: "1400,1200")
+    let shot = try Browser.screenshot(
+      ReviewPage.url(fixture.page, "filter=case:white-list"), window: "1400,1200")
     var xs: [Int] = []
     var ys: [Int] = []
     for y in 0..<shot.height {
       for x in 0..<shot.width {
         let p = shot.pixel(x: x, y: y)
-        if (p.red, p.green, p.blue) == frame { xs.append(x); ys.append(y) }
+        if (p.red, p.green, p.blue) == frame {
+          xs.append(x)
+          ys.append(y)
+        }
       }
     }
     let left = try #require(xs.min())
     let right = try #require(xs.max())
     let top = try #require(ys.min())
     let bottom = try #require(ys.max())
-    #expect(right - left + 1 == 602 && bottom - top + 1 == 302, "a 1-pixel frame round the 600×300 picture")
+    #expect(
+      right - left + 1 == 602 && bottom - top + 1 == 302,
+      "a 1-pixel frame round the 600×300 picture")
     #expect(xs.count == 2 * 602 + 2 * 300, "the frame is whole and nothing else has its colour")
-    #expect(shot.pixel(x: (left + right) / 2, y: (top + bottom) / 2) == (255, 255, 255, 255), "the picture is white")
-    #expect(shot.pixel(x: left - 3, y: (top + bottom) / 2) == (255, 255, 255, 255), "so is the page")
+    #expect(
+      shot.pixel(x: (left + right) / 2, y: (top + bottom) / 2) == (255, 255, 255, 255),
+      "the picture is white")
+    #expect(
+      shot.pixel(x: left - 3, y: (top + bottom) / 2) == (255, 255, 255, 255), "so is the page")
   }
 
   @Test(
     "keys: j/k move between the shown failures, x selects, 2 slider, z actual size, / the filter",
-    .enabled(if: Chromium.testRuns, "chromium is not installed (scripts/test installs it: apt-get install -y chromium)"))
+    .enabled(
+      if: Chromium.testRuns,
+      "chromium is not installed (scripts/test installs it: apt-get install -y chromium)"))
   func keys() throws {
     let fixture = try ReviewPage.fixture.get()
     let keys = try ReviewPage.driven(
@@ -390,24 +496,33 @@ struct ReviewPageTests {
 
   @Test(
     "markup typed into the filter stays text",
-    .enabled(if: Chromium.testRuns, "chromium is not installed (scripts/test installs it: apt-get install -y chromium)"))
+    .enabled(
+      if: Chromium.testRuns,
+      "chromium is not installed (scripts/test installs it: apt-get install -y chromium)"))
   func hostileFilter() throws {
     let fixture = try ReviewPage.fixture.get()
-    let fragment = "filter=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&select=%3Cb%3E,sample-3%2Fsosh-light%402x"
+    let fragment =
+      "filter=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&select=%3Cb%3E,sample-3%2Fsosh-light%402x"
     let dom = try Browser.dom(ReviewPage.url(fixture.page, fragment))
     #expect(elementText(dom, id: "shown") == "0 of 6 failures shown")
     #expect(!dom.contains("src=\"x\"") && !dom.contains("<img src=x"))
     // An id that is not a failure's selects nothing.
-    #expect(elementText(dom, id: "selected-command")?.hasSuffix(" --filter sample-3/sosh-light@2x") == true)
+    #expect(
+      elementText(dom, id: "selected-command")?.hasSuffix(" --filter sample-3/sosh-light@2x")
+        == true)
   }
 }
 
 /// `ouds-render` in the running test bundle's build folder (SnapshotTests depends on the target, so
 /// SwiftPM builds it there).
 func builtBinary() throws -> URL {
-  let candidates = [Bundle.main.executableURL, URL(fileURLWithPath: CommandLine.arguments[0])] + Bundle.allBundles.map(\.bundleURL)
-  let xctest = try #require(candidates.compactMap { $0 }.first { $0.pathExtension == "xctest" }, "the running .xctest")
-  let binary = xctest.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("ouds-render")
+  let candidates =
+    [Bundle.main.executableURL, URL(fileURLWithPath: CommandLine.arguments[0])]
+    + Bundle.allBundles.map(\.bundleURL)
+  let xctest = try #require(
+    candidates.compactMap { $0 }.first { $0.pathExtension == "xctest" }, "the running .xctest")
+  let binary = xctest.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent(
+    "ouds-render")
   #expect(FileManager.default.isExecutableFile(atPath: binary.path), "\(binary.path) is built")
   return binary
 }
@@ -429,7 +544,9 @@ func runShell(_ command: String, path: String) throws -> String {
   let errorData = errors.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
   guard process.terminationStatus == 0 else {
-    throw SupportFailure("\(command) exited with \(process.terminationStatus): \(String(decoding: errorData, as: UTF8.self))")
+    throw SupportFailure(
+      "\(command) exited with \(process.terminationStatus): \(String(decoding: errorData, as: UTF8.self))"
+    )
   }
   return String(decoding: data, as: UTF8.self)
 }

@@ -108,7 +108,9 @@ enum Baseline {
     let errors = report.outcomes.filter { $0.status == .error }.map {
       "\($0.reference.id): \($0.reason)"
     }
-    guard errors.isEmpty else { throw SupportFailure("baseline: \(errors.joined(separator: "; "))") }
+    guard errors.isEmpty else {
+      throw SupportFailure("baseline: \(errors.joined(separator: "; "))")
+    }
     let folder = try temporaryFolder("baseline").appendingPathComponent("Snapshots")
     try FileManager.default.copyItem(at: Repo.snapshots, to: folder)
     for outcome in report.failures {
@@ -120,7 +122,8 @@ enum Baseline {
       try FileManager.default.createDirectory(
         at: png.deletingLastPathComponent(), withIntermediateDirectories: true)
       try PNGCodec.encode(evidence.actualImage).write(to: png)
-      try Data(evidence.actualLayout.utf8).write(to: folder.appendingPathComponent(outcome.reference.layoutPath))
+      try Data(evidence.actualLayout.utf8).write(
+        to: folder.appendingPathComponent(outcome.reference.layoutPath))
     }
     guard let environment = report.environment else {
       throw SupportFailure("baseline: the shared run has no environment")

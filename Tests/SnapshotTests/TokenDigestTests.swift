@@ -9,7 +9,8 @@ import Themes
 struct TokenDigestTests {
   /// A snapshots folder with sample-1 (orange, light: one level, so padding-inline level-2 is unused) recorded.
   func recordedFolder() throws -> URL {
-    let folder = try makeSnapshotsFolder(cases: ["sample-1"], variants: ["sample-1": #"{ "themes": ["orange"], "modes": ["light"] }"#])
+    let folder = try makeSnapshotsFolder(
+      cases: ["sample-1"], variants: ["sample-1": #"{ "themes": ["orange"], "modes": ["light"] }"#])
     let engine = try engine(snapshots: folder)
     #expect(try engine.record(engine.catalogue.references, mode: .all).succeeded)
     return folder
@@ -32,14 +33,19 @@ struct TokenDigestTests {
     let library = try ThemeLibrary(directory: Repo.themes)
     #expect(environment.tokensSHA256 == SnapshotEnvironment.tokenDigest(of: library))
     #expect(environment.tokensSHA256?.count == 64)
-    #expect(environment.fonts["orange"]?.map(\.file) == [
-      "LiberationSans-Regular.ttf", "LiberationSans-Bold.ttf", "NotoSansArabicUI-Regular.ttf", "NotoSansArabicUI-Bold.ttf",
-    ])
-    let text = try String(contentsOf: folder.appendingPathComponent(SnapshotEnvironment.fileName), encoding: .utf8)
+    #expect(
+      environment.fonts["orange"]?.map(\.file) == [
+        "LiberationSans-Regular.ttf", "LiberationSans-Bold.ttf", "NotoSansArabicUI-Regular.ttf",
+        "NotoSansArabicUI-Bold.ttf",
+      ])
+    let text = try String(
+      contentsOf: folder.appendingPathComponent(SnapshotEnvironment.fileName), encoding: .utf8)
     #expect(!text.contains("/usr/"), "no folder of this machine in the fingerprint")
   }
 
-  @Test("other tokens fail verify with 'environment differs: tokens …' naming the folder, though every picture matches")
+  @Test(
+    "other tokens fail verify with 'environment differs: tokens …' naming the folder, though every picture matches"
+  )
   func differentTokensFail() throws {
     let folder = try recordedFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -54,14 +60,23 @@ struct TokenDigestTests {
     #expect(recorded != here)
     #expect(
       report.tokenDifference
-        == "tokens: \(themes.path) (--themes) resolve to sha256 \(here.prefix(12))…, the references were recorded with \(recorded.prefix(12))…")
+        == "tokens: \(themes.path) (--themes) resolve to sha256 \(here.prefix(12))…, the references were recorded with \(recorded.prefix(12))…"
+    )
     let lines = SnapshotSummary.text(report).split(separator: "\n").map(String.init)
-    #expect(lines.first?.hasPrefix("themes: \(themes.path) (--themes) · fonts: LiberationSans-Regular.ttf") == true)
+    #expect(
+      lines.first?.hasPrefix(
+        "themes: \(themes.path) (--themes) · fonts: LiberationSans-Regular.ttf") == true)
     #expect(lines.dropFirst().first == "environment differs: " + (report.tokenDifference ?? ""))
-    #expect(lines.last?.hasSuffix("; failed: the tokens are not the ones the references were recorded with") == true)
+    #expect(
+      lines.last?.hasSuffix(
+        "; failed: the tokens are not the ones the references were recorded with") == true)
     let junit = JUnitXML.document(report)
-    #expect(junit.contains("tests=\"2\" failures=\"1\" errors=\"0\""), "one reference and the tokens")
-    #expect(junit.contains("<property name=\"environment-tokens\" value=\"tokens: \(themes.path) (--themes) resolve to"))
+    #expect(
+      junit.contains("tests=\"2\" failures=\"1\" errors=\"0\""), "one reference and the tokens")
+    #expect(
+      junit.contains(
+        "<property name=\"environment-tokens\" value=\"tokens: \(themes.path) (--themes) resolve to"
+      ))
 
     // record --missing does not look at existing references: it keeps their digest.
     _ = try engine.record(engine.catalogue.references, mode: .missing)
@@ -80,11 +95,15 @@ struct TokenDigestTests {
     let folder = try recordedFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent(SnapshotEnvironment.fileName)
-    try Data(#"{"renderStack": {}, "fonts": {"orange": [{"path": "/usr/share/fonts/x.ttf"}]}}"#.utf8).write(to: file)
+    try Data(
+      #"{"renderStack": {}, "fonts": {"orange": [{"path": "/usr/share/fonts/x.ttf"}]}}"#.utf8
+    ).write(to: file)
     let engine = try engine(snapshots: folder)
     let unreadable = try engine.verify(engine.catalogue.references)
     #expect(!unreadable.succeeded)
-    #expect(unreadable.tokenDifference == "tokens: \(file.path): not a valid environment fingerprint (re-record to rewrite it)")
+    #expect(
+      unreadable.tokenDifference
+        == "tokens: \(file.path): not a valid environment fingerprint (re-record to rewrite it)")
     // Record rewrites it.
     let rewritten = try engine.record(engine.catalogue.references, mode: .all)
     #expect(rewritten.written == [SnapshotEnvironment.fileName])
@@ -92,6 +111,9 @@ struct TokenDigestTests {
     try FileManager.default.removeItem(at: file)
     let missing = try engine.verify(engine.catalogue.references)
     #expect(!missing.succeeded)
-    #expect(missing.tokenDifference == "tokens: no ENVIRONMENT.json in \(folder.path) records which tokens the references were made from (record to create it)")
+    #expect(
+      missing.tokenDifference
+        == "tokens: no ENVIRONMENT.json in \(folder.path) records which tokens the references were made from (record to create it)"
+    )
   }
 }

@@ -20,7 +20,8 @@ struct HostileTokenTests {
       of: "core/dimension.tokens.json", replacing: [(Self.schemaLine, Self.schemaLine + group)])
   }
 
-  @Test("a chain of 15,000 aliases is refused at the limit, naming the file, the token and the limit")
+  @Test(
+    "a chain of 15,000 aliases is refused at the limit, naming the file, the token and the limit")
   func longAliasChain() throws {
     let library = try ThemeLibrary(directory: try themesWithChain(links: 15_000))
     for (name, mode) in [(ThemeName.orange, ColorMode.light), (.wireframe, .dark)] {
@@ -59,14 +60,17 @@ struct HostileTokenTests {
     let library = try ThemeLibrary(directory: dir)
     let cycle = (30...40).map { "chain.t\($0)" }.joined(separator: " -> ") + " -> chain.t30"
     #expect(
-      Fixture.error { () throws(ThemeError) in try library.theme(.orange, mode: .dark) }?.description
+      Fixture.error { () throws(ThemeError) in try library.theme(.orange, mode: .dark) }?
+        .description
         == "core/dimension.tokens.json: chain.t40: alias cycle \(cycle)")
   }
 
   /// The error of the orange-light theme after replacing `old` by `new` in `file`.
   private func error(in file: String, replacing old: String, with new: String) throws -> String? {
-    let library = try ThemeLibrary(directory: try Fixture.modifiedCopy(of: file, replacing: [(old, new)]))
-    return Fixture.error { () throws(ThemeError) in try library.theme(.orange, mode: .light) }?.description
+    let library = try ThemeLibrary(
+      directory: try Fixture.modifiedCopy(of: file, replacing: [(old, new)]))
+    return Fixture.error { () throws(ThemeError) in try library.theme(.orange, mode: .light) }?
+      .description
   }
 
   @Test("values outside the renderer's ranges are refused with the token, the file and the range")
@@ -86,11 +90,14 @@ struct HostileTokenTests {
         == "styles/typography.tokens.json: typography.body-large.line-height: -24 px is out of range: the renderer needs 0 < value ≤ 400 px"
     )
     #expect(
-      try error(in: typography, replacing: #""{font.letter-spacing.body.large}""#, with: px("250.5"))
+      try error(
+        in: typography, replacing: #""{font.letter-spacing.body.large}""#, with: px("250.5"))
         == "styles/typography.tokens.json: typography.body-large.letter-spacing: 250.5 px is out of range: the renderer needs -100 ≤ value ≤ 100 px"
     )
     #expect(
-      try error(in: "components/bullet-list.tokens.json", replacing: #""$value": "{dimension.50}""#, with: #""$value": \#(px("-4"))"#)
+      try error(
+        in: "components/bullet-list.tokens.json", replacing: #""$value": "{dimension.50}""#,
+        with: #""$value": \#(px("-4"))"#)
         == "components/bullet-list.tokens.json: bullet-list.space.padding-inline.level-0: -4 px is out of range: the renderer needs 0 ≤ value ≤ 1000 px"
     )
   }
@@ -110,18 +117,24 @@ struct HostileTokenTests {
     let dir = try Fixture.modifiedCopy(
       of: "styles/typography.tokens.json",
       replacing: [(#""{font.size.body.large}""#, #"{ "value": 1e400, "unit": "px" }"#)])
-    let message = Fixture.error { () throws(ThemeError) in try ThemeLibrary(directory: dir) }?.description
-    #expect(message?.hasPrefix("styles/typography.tokens.json: malformed JSON at line 12, column ") == true)
+    let message = Fixture.error { () throws(ThemeError) in try ThemeLibrary(directory: dir) }?
+      .description
+    #expect(
+      message?.hasPrefix("styles/typography.tokens.json: malformed JSON at line 12, column ")
+        == true)
     #expect(message?.hasSuffix(": number out of range") == true)
     #expect(
-      try error(in: "brands/orange/light.tokens.json", replacing: "\"{color.raw.functional.black}\"", with: #"{ "colorSpace": "srgb", "components": [1.5, 0, 0] }"#)
+      try error(
+        in: "brands/orange/light.tokens.json", replacing: "\"{color.raw.functional.black}\"",
+        with: #"{ "colorSpace": "srgb", "components": [1.5, 0, 0] }"#)
         == "brands/orange/light.tokens.json: color.content.default: a color needs \"components\": three numbers from 0 to 1"
     )
   }
 
   @Test("every range the README documents is the one the loader applies")
   func documentedRanges() throws {
-    let readme = try String(contentsOf: Fixture.themesDirectory.appendingPathComponent("README.md"), encoding: .utf8)
+    let readme = try String(
+      contentsOf: Fixture.themesDirectory.appendingPathComponent("README.md"), encoding: .utf8)
     for range in [TokenRange.fontSize, .lineHeight, .letterSpacing, .spacing, .labelWidth] {
       #expect(readme.contains(range.description), "\(range)")
     }

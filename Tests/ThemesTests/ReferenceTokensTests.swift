@@ -21,7 +21,9 @@ struct ReferenceTokensTests {
         var out: [String] = []
         var current = ""
         for ch in s {
-          if (ch.isUppercase || (ch.isNumber && !(current.last?.isNumber ?? true))) && !current.isEmpty {
+          if (ch.isUppercase || (ch.isNumber && !(current.last?.isNumber ?? true)))
+            && !current.isEmpty
+          {
             out.append(current)
             current = ""
           }
@@ -33,7 +35,8 @@ struct ReferenceTokensTests {
       if segments.first == "bulletList", segments.count == 2 {
         // spacePaddingInlineLevel0 → space.padding-inline.level-0
         let w = words(segments[1])
-        return (["bullet-list", w[0], w[1..<(w.count - 2)].joined(separator: "-")]
+        return
+          (["bullet-list", w[0], w[1..<(w.count - 2)].joined(separator: "-")]
           + [w[(w.count - 2)...].joined(separator: "-")]).joined(separator: ".")
       }
       if segments.first == "link", segments.count == 2 {
@@ -49,7 +52,9 @@ struct ReferenceTokensTests {
       if let value = dict["value"], let token = dict["token"] as? String {
         return [(location, value, token)]
       }
-      return dict.keys.sorted().flatMap { referenceLeaves(dict[$0] as Any, at: location.isEmpty ? $0 : "\(location).\($0)") }
+      return dict.keys.sorted().flatMap {
+        referenceLeaves(dict[$0] as Any, at: location.isEmpty ? $0 : "\(location).\($0)")
+      }
     }
     return []
   }
@@ -63,13 +68,16 @@ struct ReferenceTokensTests {
     }
   }
 
-  @Test("every reference token exists under its OUDS name and has the reference value", arguments: contexts)
+  @Test(
+    "every reference token exists under its OUDS name and has the reference value",
+    arguments: contexts)
   func everyReferenceToken(name: ThemeName, mode: ColorMode) throws {
     let library = try Fixture.loadLibrary()
     let tokens = Dictionary(
       try library.tokens(name, mode: mode).map { ($0.path, $0) }, uniquingKeysWith: { _, b in b })
     let reference = try Fixture.reference(name)
-    var leaves = Self.referenceLeaves(reference["spacing"] as Any, at: "spacing")
+    var leaves =
+      Self.referenceLeaves(reference["spacing"] as Any, at: "spacing")
       + Self.referenceLeaves(reference["sizes"] as Any, at: "sizes")
       + Self.referenceLeaves(reference["typography"] as Any, at: "typography")
     let colors = try #require((reference["colors"] as? [String: Any])?[mode.rawValue])
@@ -78,16 +86,22 @@ struct ReferenceTokensTests {
     for (location, expected, referenceName) in leaves {
       for path in Self.tokenPaths(forReferenceName: referenceName) {
         let token = try #require(tokens[path], "\(name)-\(mode): \(location): no token \(path)")
-        #expect(Self.matches(token.value, expected), "\(name)-\(mode): \(path) = \(token.value), reference \(location) = \(expected)")
+        #expect(
+          Self.matches(token.value, expected),
+          "\(name)-\(mode): \(path) = \(token.value), reference \(location) = \(expected)")
       }
     }
     // Icon sizes listed without token names.
-    let iconReference = try #require((reference["sizes"] as? [String: Any])?["iconWithBodyReference"] as? [String: [String: Any]])
+    let iconReference = try #require(
+      (reference["sizes"] as? [String: Any])?["iconWithBodyReference"] as? [String: [String: Any]])
     for (style, sizes) in iconReference {
       for (size, expected) in sizes {
-        let path = "size.icon.with-body.\(style == "bodyLarge" ? "large" : "medium").\(Self.tokenPaths(forReferenceName: size)[0])"
+        let path =
+          "size.icon.with-body.\(style == "bodyLarge" ? "large" : "medium").\(Self.tokenPaths(forReferenceName: size)[0])"
         let token = try #require(tokens[path], "\(name)-\(mode): no token \(path)")
-        #expect(Self.matches(token.value, expected), "\(name)-\(mode): \(path) = \(token.value), reference \(expected)")
+        #expect(
+          Self.matches(token.value, expected),
+          "\(name)-\(mode): \(path) = \(token.value), reference \(expected)")
       }
     }
   }
@@ -99,7 +113,8 @@ struct ReferenceTokensTests {
     func number(_ path: String) throws -> Double {
       var node: Any? = reference
       for key in path.split(separator: ".") { node = (node as? [String: Any])?[String(key)] }
-      return try #require((node as? NSNumber)?.doubleValue, "reference \(name).json has no number at \(path)")
+      return try #require(
+        (node as? NSNumber)?.doubleValue, "reference \(name).json has no number at \(path)")
     }
     func string(_ path: String) throws -> String {
       var node: Any? = reference
@@ -110,7 +125,8 @@ struct ReferenceTokensTests {
     #expect(theme.mode == mode)
     #expect(
       theme.paddingInline.values == [
-        try number("spacing.paddingInlineStart.level0.value"), try number("spacing.paddingInlineStart.level1.value"),
+        try number("spacing.paddingInlineStart.level0.value"),
+        try number("spacing.paddingInlineStart.level1.value"),
         try number("spacing.paddingInlineStart.level2.value"),
       ])
     for (style, key) in [(TextStyle.bodyLarge, "bodyLarge"), (.bodyMedium, "bodyMedium")] {
@@ -131,7 +147,9 @@ struct ReferenceTokensTests {
       let labelX = try #require(
         ((reference["derivedLayoutLTR"] as? [String: Any])?["values"] as? [String: Any])
           .flatMap { ($0[key] as? [String: Any])?["labelStartX"] as? [NSNumber] })
-      #expect(labelX.map(\.doubleValue) == theme.paddingInline.values.map { $0 + m.bulletBoxWidth + m.columnGap })
+      #expect(
+        labelX.map(\.doubleValue)
+          == theme.paddingInline.values.map { $0 + m.bulletBoxWidth + m.columnGap })
       let pitch = try number("derivedLayoutLTR.values.\(key).singleLineRowHeight")
       #expect(pitch == 2 * m.paddingBlock + t.lineHeight)
     }
@@ -163,14 +181,17 @@ struct ReferenceTokensTests {
   @Test("marker files and the italic rule come from components/bullet-list.spec.json")
   func shapesAndItalic() throws {
     let library = try Fixture.loadLibrary()
-    let orange = ["orange/square.svg", "orange/bar.svg", "orange/small-square.svg", "orange/tick.svg"]
+    let orange = [
+      "orange/square.svg", "orange/bar.svg", "orange/small-square.svg", "orange/tick.svg",
+    ]
     let expected: [ThemeName: ([String], Bool)] = [
       .orange: (orange, false),
       .orangeCompact: (orange, false),
       .sosh: (["sosh/disc.svg", "sosh/pill.svg", "sosh/small-disc.svg", "sosh/tick.svg"], true),
       .wireframe: (
         [
-          "wireframe/sparkle.svg", "wireframe/sparkle-thick-outline.svg", "wireframe/sparkle-thin-outline.svg",
+          "wireframe/sparkle.svg", "wireframe/sparkle-thick-outline.svg",
+          "wireframe/sparkle-thin-outline.svg",
           "wireframe/tick.svg",
         ], true
       ),
@@ -181,26 +202,35 @@ struct ReferenceTokensTests {
         let assets = theme.shapes.levels.values + [theme.shapes.tick]
         #expect(assets.map(\.file) == files)
         // The scene name is the folder and the file name without extension.
-        #expect(assets.map(\.name) == files.map { $0.replacingOccurrences(of: ".svg", with: "").replacingOccurrences(of: "/", with: ".") })
+        #expect(
+          assets.map(\.name)
+            == files.map {
+              $0.replacingOccurrences(of: ".svg", with: "").replacingOccurrences(of: "/", with: ".")
+            })
         #expect(assets.allSatisfy { !$0.outline.paths.isEmpty && $0.outline.viewBox.width == 24 })
         #expect(theme.allowsItalic == italic)
       }
     }
     // Orange Compact reuses Orange's files: the same outlines.
-    #expect(try library.theme(.orangeCompact, mode: .light).shapes == library.theme(.orange, mode: .dark).shapes)
+    #expect(
+      try library.theme(.orangeCompact, mode: .light).shapes
+        == library.theme(.orange, mode: .dark).shapes)
   }
 
   @Test("Orange Compact overrides only values that differ from Orange")
   func compactOverridesOnlyDifferences() throws {
     let library = try Fixture.loadLibrary()
     for mode in ColorMode.allCases {
-      let orange = Dictionary(try library.tokens(.orange, mode: mode).map { ($0.path, $0.value) }, uniquingKeysWith: { _, b in b })
+      let orange = Dictionary(
+        try library.tokens(.orange, mode: mode).map { ($0.path, $0.value) },
+        uniquingKeysWith: { _, b in b })
       let compact = try library.tokens(.orangeCompact, mode: mode)
       #expect(Set(compact.map(\.path)) == Set(orange.keys))
       let overridden = compact.filter { $0.file == "brands/orange-compact/brand.tokens.json" }
       #expect(!overridden.isEmpty)
       for token in overridden {
-        #expect(orange[token.path] != token.value, "\(token.path) is overridden with Orange's own value")
+        #expect(
+          orange[token.path] != token.value, "\(token.path) is overridden with Orange's own value")
       }
     }
   }
@@ -210,8 +240,11 @@ struct ReferenceTokensTests {
     let library = try Fixture.loadLibrary()
     for name in ThemeName.allCases {
       for mode in ColorMode.allCases {
-        let link = try #require(try library.tokens(name, mode: mode).first { $0.path == "link.color.content.enabled" })
-        #expect(link.aliasChain.first == (name == .sosh ? "color.content.default" : "color.action.enabled"))
+        let link = try #require(
+          try library.tokens(name, mode: mode).first { $0.path == "link.color.content.enabled" })
+        #expect(
+          link.aliasChain.first
+            == (name == .sosh ? "color.content.default" : "color.action.enabled"))
       }
     }
   }

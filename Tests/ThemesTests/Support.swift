@@ -12,14 +12,17 @@ enum Fixture {
   /// The project's `Themes/` directory.
   static let themesDirectory = repositoryRoot.appendingPathComponent("Themes")
   /// The OUDS reference token files next to the repository (`../shared/reference/ouds/tokens`).
-  static let sharedReferenceDirectory = repositoryRoot
+  static let sharedReferenceDirectory =
+    repositoryRoot
     .appendingPathComponent("../shared/reference/ouds/tokens").standardizedFileURL
   /// The copy of the reference files kept with the tests, for checkouts without `../shared`.
-  static let vendoredReferenceDirectory = repositoryRoot
+  static let vendoredReferenceDirectory =
+    repositoryRoot
     .appendingPathComponent("Tests/ThemesTests/ReferenceTokens")
   /// The reference token files: the shared ones when present, else the copy.
   static let referenceDirectory =
-    FileManager.default.fileExists(atPath: sharedReferenceDirectory.appendingPathComponent("orange.json").path)
+    FileManager.default.fileExists(
+      atPath: sharedReferenceDirectory.appendingPathComponent("orange.json").path)
     ? sharedReferenceDirectory : vendoredReferenceDirectory
 
   /// The library read from the repository's `Themes/`, loaded once.
@@ -40,7 +43,8 @@ enum Fixture {
   /// Copies `Themes/` to a fresh temporary directory, applies `edit` to the text of `file`, and
   /// returns the copy. Each replacement must match, so a test cannot silently test nothing.
   static func modifiedCopy(
-    of file: String, replacing replacements: [(String, String)], sourceLocation: SourceLocation = #_sourceLocation
+    of file: String, replacing replacements: [(String, String)],
+    sourceLocation: SourceLocation = #_sourceLocation
   ) throws -> URL {
     let dir = FileManager.default.temporaryDirectory
       .appendingPathComponent("ouds-themes-test-\(UUID().uuidString)/Themes")
@@ -50,7 +54,8 @@ enum Fixture {
     let url = dir.appendingPathComponent(file)
     var text = try String(contentsOf: url, encoding: .utf8)
     for (old, new) in replacements {
-      let range = try #require(text.range(of: old), "\"\(old)\" not found in \(file)", sourceLocation: sourceLocation)
+      let range = try #require(
+        text.range(of: old), "\"\(old)\" not found in \(file)", sourceLocation: sourceLocation)
       text.replaceSubrange(range, with: new)
     }
     try text.write(to: url, atomically: true, encoding: .utf8)

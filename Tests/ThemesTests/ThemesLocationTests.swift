@@ -22,8 +22,11 @@ struct ThemesLocationTests {
     var bundle: URL { root.appendingPathComponent("bin/OUDSBulletListRenderer_Themes.resources") }
 
     init() throws {
-      root = FileManager.default.temporaryDirectory.appendingPathComponent("ouds-location-\(UUID().uuidString)")
-      for folder in [explicit, environment, beside, currentThemes, bundle.appendingPathComponent("Themes")] {
+      root = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "ouds-location-\(UUID().uuidString)")
+      for folder in [
+        explicit, environment, beside, currentThemes, bundle.appendingPathComponent("Themes"),
+      ] {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data("{}".utf8).write(to: folder.appendingPathComponent(ThemeLibrary.resolverFileName))
       }
@@ -40,22 +43,41 @@ struct ThemesLocationTests {
     let tree = try Tree()
     defer { tree.remove() }
     let env = [ThemesLocation.environmentVariable: tree.environment.path]
-    func resolve(explicit: URL?, environment: [String: String], snapshots: URL?, current: URL) throws -> ThemesLocation {
+    func resolve(explicit: URL?, environment: [String: String], snapshots: URL?, current: URL)
+      throws -> ThemesLocation
+    {
       try ThemesLocation.resolve(
-        explicit: explicit, snapshotsDirectory: snapshots, environment: environment, currentDirectory: current,
+        explicit: explicit, snapshotsDirectory: snapshots, environment: environment,
+        currentDirectory: current,
         packageCopyCandidates: [tree.bundle])
     }
     let steps: [(ThemesLocation, URL, ThemesLocation.Source)] = [
-      (try resolve(explicit: tree.explicit, environment: env, snapshots: tree.snapshots, current: tree.current),
-       tree.explicit, .explicit),
-      (try resolve(explicit: nil, environment: env, snapshots: tree.snapshots, current: tree.current),
-       tree.environment, .environment),
-      (try resolve(explicit: nil, environment: [:], snapshots: tree.snapshots, current: tree.current),
-       tree.beside, .besideSnapshots),
-      (try resolve(explicit: nil, environment: [:], snapshots: nil, current: tree.current),
-       tree.currentThemes, .currentFolder),
-      (try resolve(explicit: nil, environment: [:], snapshots: tree.empty.appendingPathComponent("Snapshots"), current: tree.empty),
-       tree.bundle.appendingPathComponent("Themes"), .package),
+      (
+        try resolve(
+          explicit: tree.explicit, environment: env, snapshots: tree.snapshots,
+          current: tree.current),
+        tree.explicit, .explicit
+      ),
+      (
+        try resolve(
+          explicit: nil, environment: env, snapshots: tree.snapshots, current: tree.current),
+        tree.environment, .environment
+      ),
+      (
+        try resolve(
+          explicit: nil, environment: [:], snapshots: tree.snapshots, current: tree.current),
+        tree.beside, .besideSnapshots
+      ),
+      (
+        try resolve(explicit: nil, environment: [:], snapshots: nil, current: tree.current),
+        tree.currentThemes, .currentFolder
+      ),
+      (
+        try resolve(
+          explicit: nil, environment: [:],
+          snapshots: tree.empty.appendingPathComponent("Snapshots"), current: tree.empty),
+        tree.bundle.appendingPathComponent("Themes"), .package
+      ),
     ]
     for (found, folder, source) in steps {
       #expect(found.directory.path == folder.standardizedFileURL.path)
@@ -67,20 +89,33 @@ struct ThemesLocationTests {
     #expect(steps[3].0.description == "\(tree.currentThemes.path) (found from the current folder)")
     #expect(steps[4].0.description == "\(tree.bundle.path)/Themes (the package's copy)")
     // An empty OUDS_THEMES_DIR counts as unset.
-    let unset = try resolve(explicit: nil, environment: [ThemesLocation.environmentVariable: ""], snapshots: nil, current: tree.current)
+    let unset = try resolve(
+      explicit: nil, environment: [ThemesLocation.environmentVariable: ""], snapshots: nil,
+      current: tree.current)
     #expect(unset.source == .currentFolder)
   }
 
-  @Test("a folder named explicitly or by OUDS_THEMES_DIR that is not a themes folder is an error, not a fallback")
+  @Test(
+    "a folder named explicitly or by OUDS_THEMES_DIR that is not a themes folder is an error, not a fallback"
+  )
   func badNamedFolder() throws {
     let tree = try Tree()
     defer { tree.remove() }
-    #expect(throws: ThemeError(message: "--themes \(tree.empty.path): not a themes folder (no themes.resolver.json in it)")) {
-      try ThemesLocation.resolve(explicit: tree.empty, environment: [:], currentDirectory: tree.current)
-    }
-    #expect(throws: ThemeError(message: "OUDS_THEMES_DIR=\(tree.empty.path): not a themes folder (no themes.resolver.json in it)")) {
+    #expect(
+      throws: ThemeError(
+        message: "--themes \(tree.empty.path): not a themes folder (no themes.resolver.json in it)")
+    ) {
       try ThemesLocation.resolve(
-        environment: [ThemesLocation.environmentVariable: tree.empty.path], currentDirectory: tree.current)
+        explicit: tree.empty, environment: [:], currentDirectory: tree.current)
+    }
+    #expect(
+      throws: ThemeError(
+        message:
+          "OUDS_THEMES_DIR=\(tree.empty.path): not a themes folder (no themes.resolver.json in it)")
+    ) {
+      try ThemesLocation.resolve(
+        environment: [ThemesLocation.environmentVariable: tree.empty.path],
+        currentDirectory: tree.current)
     }
   }
 
@@ -92,9 +127,11 @@ struct ThemesLocationTests {
     let missingBundle = tree.empty.appendingPathComponent("OUDSBulletListRenderer_Themes.resources")
     #expect(
       throws: ThemeError(
-        message: "cannot find a themes folder: no --themes; OUDS_THEMES_DIR is not set; no \(tree.empty.path)/Themes; "
+        message:
+          "cannot find a themes folder: no --themes; OUDS_THEMES_DIR is not set; no \(tree.empty.path)/Themes; "
           + "no Themes/ in \(tree.empty.path) or its parents; the package's copy is not installed beside the executable "
-          + "(looked for \(missingBundle.path)). Pass --themes <dir> (themesDirectory: in Swift) or set OUDS_THEMES_DIR")
+          + "(looked for \(missingBundle.path)). Pass --themes <dir> (themesDirectory: in Swift) or set OUDS_THEMES_DIR"
+      )
     ) {
       try ThemesLocation.resolve(
         snapshotsDirectory: snapshots, environment: [:], currentDirectory: tree.empty,
@@ -102,12 +139,17 @@ struct ThemesLocationTests {
     }
   }
 
-  @Test("the package's copy is the SwiftPM resource bundle beside the executable, and equals Themes/ file for file")
+  @Test(
+    "the package's copy is the SwiftPM resource bundle beside the executable, and equals Themes/ file for file"
+  )
   func packageCopy() throws {
     let candidates = ThemesLocation.defaultPackageCopyCandidates()
     #expect(candidates.first?.lastPathComponent == "OUDSBulletListRenderer_Themes.resources")
-    #expect(candidates.allSatisfy { !$0.path.contains("/Sources/") }, "never a path into the source checkout")
-    let empty = FileManager.default.temporaryDirectory.appendingPathComponent("ouds-nothemes-\(UUID().uuidString)")
+    #expect(
+      candidates.allSatisfy { !$0.path.contains("/Sources/") },
+      "never a path into the source checkout")
+    let empty = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ouds-nothemes-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: empty) }
     let found = try ThemesLocation.resolve(environment: [:], currentDirectory: empty)
@@ -120,7 +162,8 @@ struct ThemesLocationTests {
     #expect(files == copied)
     for file in files {
       let a = FileManager.default.contents(atPath: repository.appendingPathComponent(file).path)
-      let b = FileManager.default.contents(atPath: found.directory.appendingPathComponent(file).path)
+      let b = FileManager.default.contents(
+        atPath: found.directory.appendingPathComponent(file).path)
       #expect(a == b, "\(file) differs in the package's copy")
     }
     // It loads, with every theme.
@@ -140,15 +183,19 @@ struct ThemesLocationTests {
     #expect(text.contains("bullet-list.space.padding-inline.level-2\tdimension\t"))
     // A re-formatted copy gives the same text; a changed value does not.
     let reformatted = try Fixture.modifiedCopy(
-      of: "components/bullet-list.tokens.json", replacing: [(#""$value": "{dimension.850}""#, #""$value"  :   "{dimension.850}""#)])
+      of: "components/bullet-list.tokens.json",
+      replacing: [(#""$value": "{dimension.850}""#, #""$value"  :   "{dimension.850}""#)])
     defer { try? FileManager.default.removeItem(at: reformatted.deletingLastPathComponent()) }
     #expect(try ThemeLibrary(directory: reformatted).canonicalTokenText() == text)
     let changed = try Fixture.modifiedCopy(
-      of: "components/bullet-list.tokens.json", replacing: [(#""$value": "{dimension.850}""#, #""$value": "{dimension.350}""#)])
+      of: "components/bullet-list.tokens.json",
+      replacing: [(#""$value": "{dimension.850}""#, #""$value": "{dimension.350}""#)])
     defer { try? FileManager.default.removeItem(at: changed.deletingLastPathComponent()) }
     let changedText = try ThemeLibrary(directory: changed).canonicalTokenText()
     #expect(changedText != text)
-    let differing = zip(text.split(separator: "\n"), changedText.split(separator: "\n")).filter { $0 != $1 }
+    let differing = zip(text.split(separator: "\n"), changedText.split(separator: "\n")).filter {
+      $0 != $1
+    }
     #expect(differing.count == 8, "one token, in each of the 8 contexts")
     #expect(differing.allSatisfy { $0.0.hasPrefix("bullet-list.space.padding-inline.level-2\t") })
   }

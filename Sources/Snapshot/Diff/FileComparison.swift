@@ -116,7 +116,8 @@ extension ImageDiff {
       let decoded = Result { () throws(GraphicsError) -> RasterImage in try PNGCodec.decode(data) }
       slots.withLock { $0[index] = decoded }
     }
-    let missing = Result<RasterImage, GraphicsError>.failure(.pngDecodingFailed(reason: "not decoded"))
+    let missing = Result<RasterImage, GraphicsError>.failure(
+      .pngDecodingFailed(reason: "not decoded"))
     return slots.withLock { ($0[0] ?? missing, $0[1] ?? missing) }
   }
 }

@@ -24,7 +24,8 @@ public enum ImageDiff {
       actual.pixels.withUnsafeBytes { b in
         guard let pa = a.baseAddress, let pb = b.baseAddress, a.count > 0 else { return .identical }
         if memcmp(pa, pb, a.count) == 0 { return .identical }
-        return scan(pa, pb, width: expected.width, height: expected.height, options: options, output: nil)
+        return scan(
+          pa, pb, width: expected.width, height: expected.height, options: options, output: nil)
       }
     }
   }
@@ -32,7 +33,9 @@ public enum ImageDiff {
   /// A pixelmatch-style diff image: the expected image faded to grey, changed pixels red,
   /// anti-aliased pixels yellow; images of different sizes are padded (transparent) to the larger size
   /// and compared exactly.
-  public static func diffImage(expected: RasterImage, actual: RasterImage, result: DiffResult) -> RasterImage {
+  public static func diffImage(expected: RasterImage, actual: RasterImage, result: DiffResult)
+    -> RasterImage
+  {
     let options = result.statistics?.options ?? DiffOptions()
     guard expected.width == actual.width && expected.height == actual.height else {
       let width = max(expected.width, actual.width)
@@ -47,21 +50,26 @@ public enum ImageDiff {
 
   /// Three panels left to right, expected, actual and diff, top-aligned on opaque mid grey with a
   /// ``panelGap`` between them.
-  public static func sideBySide(expected: RasterImage, actual: RasterImage, diff: RasterImage) -> RasterImage {
+  public static func sideBySide(expected: RasterImage, actual: RasterImage, diff: RasterImage)
+    -> RasterImage
+  {
     let panels = [expected, actual, diff]
     let width = panels.reduce(0) { $0 + $1.width } + 2 * panelGap
     let height = panels.map(\.height).max() ?? 0
     var pixels = [UInt8](repeating: 128, count: width * height * 4)
     pixels.withUnsafeMutableBytes { out in
       guard let base = out.baseAddress else { return }
-      for i in 0..<(width * height) { base.storeBytes(of: 255, toByteOffset: i * 4 + 3, as: UInt8.self) }
+      for i in 0..<(width * height) {
+        base.storeBytes(of: 255, toByteOffset: i * 4 + 3, as: UInt8.self)
+      }
       var left = 0
       for panel in panels {
         panel.pixels.withUnsafeBytes { src in
           guard let from = src.baseAddress else { return }
           let rowBytes = panel.width * 4
           for y in 0..<panel.height {
-            (base + (y * width + left) * 4).copyMemory(from: from + y * rowBytes, byteCount: rowBytes)
+            (base + (y * width + left) * 4).copyMemory(
+              from: from + y * rowBytes, byteCount: rowBytes)
           }
         }
         left += panel.width + panelGap
@@ -70,13 +78,17 @@ public enum ImageDiff {
     return RasterImage(width: width, height: height, pixels: pixels)
   }
 
-  private static func diffImage(expected: RasterImage, actual: RasterImage, options: DiffOptions) -> RasterImage {
+  private static func diffImage(expected: RasterImage, actual: RasterImage, options: DiffOptions)
+    -> RasterImage
+  {
     let count = expected.width * expected.height
     var pixels = [UInt8](repeating: 0, count: count * 4)
     pixels.withUnsafeMutableBytes { out in
       expected.pixels.withUnsafeBytes { a in
         actual.pixels.withUnsafeBytes { b in
-          guard let po = out.baseAddress, let pa = a.baseAddress, let pb = b.baseAddress else { return }
+          guard let po = out.baseAddress, let pa = a.baseAddress, let pb = b.baseAddress else {
+            return
+          }
           PixelScan.paintFaded(pa, pixelCount: count, into: po)
           _ = PixelScan.run(
             pa, pb, width: expected.width, height: expected.height, options: options,

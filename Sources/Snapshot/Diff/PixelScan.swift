@@ -30,7 +30,8 @@ enum PixelScan {
       if memcmp(a + rowStart, b + rowStart, rowBytes) == 0 { continue }
       for x in 0..<width {
         let k = rowStart + x &* 4
-        if a.load(fromByteOffset: k, as: UInt32.self) == b.load(fromByteOffset: k, as: UInt32.self) {
+        if a.load(fromByteOffset: k, as: UInt32.self) == b.load(fromByteOffset: k, as: UInt32.self)
+        {
           continue
         }
         if perceptual {
@@ -55,7 +56,8 @@ enum PixelScan {
 
   /// Writes an opaque colour at byte offset `k`.
   @inline(__always)
-  static func paint(_ output: UnsafeMutableRawPointer, _ k: Int, _ r: UInt8, _ g: UInt8, _ b: UInt8) {
+  static func paint(_ output: UnsafeMutableRawPointer, _ k: Int, _ r: UInt8, _ g: UInt8, _ b: UInt8)
+  {
     output.storeBytes(of: r, toByteOffset: k, as: UInt8.self)
     output.storeBytes(of: g, toByteOffset: k + 1, as: UInt8.self)
     output.storeBytes(of: b, toByteOffset: k + 2, as: UInt8.self)
@@ -64,7 +66,9 @@ enum PixelScan {
 
   /// Paints every pixel of `image` as its brightness, faded towards white, into `output`;
   /// runs of equal pixels (most of a rendered UI) reuse the previous result.
-  static func paintFaded(_ image: UnsafeRawPointer, pixelCount: Int, into output: UnsafeMutableRawPointer) {
+  static func paintFaded(
+    _ image: UnsafeRawPointer, pixelCount: Int, into output: UnsafeMutableRawPointer
+  ) {
     var previous: UInt32 = 0
     var previousFaded = UInt32(littleEndian: fadedWord(0))
     for i in 0..<pixelCount {
@@ -139,7 +143,8 @@ enum PixelScan {
   /// at most two equal neighbours, both a darker and a brighter neighbour, and the darkest or the
   /// brightest neighbour has three or more equal neighbours of its own in both images.
   static func antialiased(
-    _ image: UnsafeRawPointer, other: UnsafeRawPointer, x x1: Int, y y1: Int, width: Int, height: Int
+    _ image: UnsafeRawPointer, other: UnsafeRawPointer, x x1: Int, y y1: Int, width: Int,
+    height: Int
   ) -> Bool {
     let x0 = max(x1 - 1, 0)
     let y0 = max(y1 - 1, 0)

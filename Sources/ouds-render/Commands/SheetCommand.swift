@@ -57,7 +57,8 @@ enum SheetCommand {
   static func review(_ arguments: ParsedArguments, against old: String) throws -> Int32 {
     if arguments.text(ListOptions.output) == PictureDestination.standardOutputName {
       throw UsageError(
-        "--compare-themes prints the changed tokens on standard output: give -o a file for the picture")
+        "--compare-themes prints the changed tokens on standard output: give -o a file for the picture"
+      )
     }
     let picture = try PictureJob(arguments, matrixWritesFolder: false)
     let job = picture.job
@@ -66,11 +67,13 @@ enum SheetCommand {
     if case .png(let pixels) = picture.format { scale = pixels }
     let review = try job.attributingErrors {
       try TokenReview.compare(
-        job.document.list, before: before, after: job.renderer, themes: job.themes, modes: job.modes,
+        job.document.list, before: before, after: job.renderer, themes: job.themes,
+        modes: job.modes,
         platforms: job.platforms, options: job.options, scale: scale)
     }
     let pages = try TokenReviewSheet.pages(
-      review, listName: URL(fileURLWithPath: job.listPath).lastPathComponent, renderer: job.renderer)
+      review, listName: URL(fileURLWithPath: job.listPath).lastPathComponent, renderer: job.renderer
+    )
     let data = try job.renderer.renderPages(pages, format: picture.format)
     let inputs = job.inputFiles.union(before.inputFiles(for: job.document.list, themes: job.themes))
     try picture.destination.write(data, protecting: inputs)

@@ -194,35 +194,115 @@ func firstFailure(_ failures: [WriteFailure]) -> WriteFailure? {
   failures.min { ($0.reference, $0.reason) < ($1.reference, $1.reason) }
 }
 
+/// How a run's text summary is laid out for its reader: colours for a terminal, and how many
+/// failures are told in full before the table stands alone.
+public struct SummaryFormat: Sendable {
+  /// What a highlighted word says: the painter picks a colour for it.
+  public enum Tone: Sendable, Hashable {
+    /// A failure (`changed`, `missing`, `error`, `failed`).
+    case failure
+    /// Something to look at that does not fail by itself (`layout`, `environment differs`).
+    case warning
+    /// Success (`passed`).
+    case success
+  }
+
+  /// Returns `text` marked in `tone` (for example wrapped in ANSI colour codes); the plain format
+  /// returns it unchanged. Called on whole, already padded cells, so column widths never count the marks.
+  public var paint: @Sendable (_ text: String, _ tone: Tone) -> String
+  /// Up to this many failing rows (failures and broken case files), each also gets a block with
+  /// its pixels, regions, message, layout diff and accept command; with more, the table stands alone.
+  public var detailLimit: Int
+  /// Rows of the table shown when it stands alone; the rest are one line `… and N more, see <elsewhere>`.
+  public var rowLimit: Int
+  /// Where the rows left out can be read, after `see `: `the artifacts in .build/snapshot-artifacts`.
+  public var elsewhere: String
+
+  /// Creates a format.
+  public init(
+    paint: @escaping @Sendable (_ text: String, _ tone: Tone) -> String = { text, _ in text },
+    detailLimit: Int = .max, rowLimit: Int = .max, elsewhere: String = "the artifacts"
+  ) {
+    self.paint = paint
+    self.detailLimit = detailLimit
+    self.rowLimit = rowLimit
+    self.elsewhere = elsewhere
+  }
+
+  /// Every failure in full, no colour: the artifacts' `summary.txt`, and anything read later.
+  public static let full = SummaryFormat()
+
+  /// Failing rows told in full in a terminal's summary, at most (more print the table alone).
+  public static let terminalDetailLimit = 5
+  /// Rows of the table alone in a terminal's summary, at most.
+  public static let terminalRowLimit = 20
+
+  /// What a person reads at the end of a run: blocks for up to ``terminalDetailLimit`` failures,
+  /// else the table alone, capped at ``terminalRowLimit`` rows and pointing to `elsewhere` for the rest.
+  public static func compact(
+    elsewhere: String,
+    paint: @escaping @Sendable (_ text: String, _ tone: Tone) -> String = { text, _ in text }
+  ) -> SummaryFormat {
+    SummaryFormat(
+      paint: paint, detailLimit: terminalDetailLimit, rowLimit: terminalRowLimit,
+      elsewhere: elsewhere)
+  }
+
+  /// The tone of a status as a person reads it (``ReferenceResult/displayStatus``).
+  static func tone(ofStatus status: String) -> Tone? {
+    switch status {
+    case "changed", "missing", "error": return .failure
+    case "layout": return .warning
+    case "passed", "recorded": return .success
+    default: return nil
+    }
+  }
+
+  /// `text` painted in the tone of `status`, or unchanged when the status has none.
+  func paint(_ text: String, status: String) -> String {
+    Self.tone(ofStatus: status).map { paint(text, $0) } ?? text
+  }
+}
+
 /// The plain-text summary of a run, as printed by `ouds-render snapshot verify` and `merge`.
 public enum SnapshotSummary {
   /// Layout diff lines shown per failure before eliding the rest.
   public static let maxLayoutLines = 24
 
-  /// The failure table of a run's report (paths as the run saw them): see ``text(_:acceptCommand:)-swift.type.method``.
+  /// The failure table of a run's report (paths as the run saw them): see ``text(_:acceptCommand:format:)-swift.type.method``.
   public static func text(
-    _ report: SnapshotRunReport, acceptCommand: (ReferenceResult) -> String = { _ in "" }
+    _ report: SnapshotRunReport, acceptCommand: (ReferenceResult) -> String = { _ in "" },
+    format: SummaryFormat = .full
   ) -> String {
-    text(SnapshotRunResults(report, root: nil), acceptCommand: acceptCommand)
+    text(SnapshotRunResults(report, root: nil), acceptCommand: acceptCommand, format: format)
   }
 
   /// The failure table: where tokens and fonts came from, the environment, then one block per
   /// failure, then the totals.
+  ///
+  /// With more failing rows than `format.detailLimit`, the blocks are left out and the table is
+  /// cut at `format.rowLimit` rows, followed by `… and N more, see <elsewhere>`: the details stay
+  /// in the artifacts and the report.
   public static func text(
-    _ results: SnapshotRunResults, acceptCommand: (ReferenceResult) -> String = { _ in "" }
+    _ results: SnapshotRunResults, acceptCommand: (ReferenceResult) -> String = { _ in "" },
+    format: SummaryFormat = .full
   ) -> String {
     var lines: [String] = []
     if let sources = results.sources { lines.append(sources) }
-    if let headline = results.environmentHeadline { lines.append(headline) }
-    lines += table(results.failures, caseErrors: results.caseErrors)
+    if let headline = results.environmentHeadline { lines.append(format.paint(headline, .warning)) }
+    lines += table(results.failures, caseErrors: results.caseErrors, format: format)
+    guard results.failures.count + results.caseErrors.count <= format.detailLimit else {
+      lines.append(totals(results, format: format))
+      return lines.joined(separator: "\n") + "\n"
+    }
     for caseError in results.caseErrors {
-      lines.append("ERROR   \(caseError.id)")
+      lines.append(format.paint("ERROR  ", .failure) + " \(caseError.id)")
       lines.append("        \(caseError.message)")
     }
     for reference in results.failures {
-      let label = reference.displayStatus.uppercased().padding(
-        toLength: 7, withPad: " ", startingAt: 0)
-      lines.append("\(label) \(reference.id)")
+      let status = reference.displayStatus
+      let label = status.uppercased().padding(toLength: 7, withPad: " ", startingAt: 0)
+      lines.append("\(format.paint(label, status: status)) \(reference.id)")
       lines.append("        case \(reference.caseName), variant \(reference.variant)")
       if let pixels = reference.pixels, pixels != .identical {
         switch pixels {
@@ -258,7 +338,7 @@ public enum SnapshotSummary {
       let accept = acceptCommand(reference)
       if !accept.isEmpty { lines.append("        accept: \(accept)") }
     }
-    lines.append(totals(results))
+    lines.append(totals(results, format: format))
     return lines.joined(separator: "\n") + "\n"
   }
 
@@ -267,11 +347,12 @@ public enum SnapshotSummary {
     ReferenceResult(outcome).displayStatus
   }
 
-  /// The table of ``table(_:caseErrors:)-swift.type.method`` for outcomes.
-  public static func table(_ failures: [SnapshotOutcome], caseErrors: [SnapshotCaseError] = [])
-    -> [String]
-  {
-    table(failures.map { ReferenceResult($0) }, caseErrors: caseErrors)
+  /// The table of ``table(_:caseErrors:format:)-swift.type.method`` for outcomes.
+  public static func table(
+    _ failures: [SnapshotOutcome], caseErrors: [SnapshotCaseError] = [],
+    format: SummaryFormat = .full
+  ) -> [String] {
+    table(failures.map { ReferenceResult($0) }, caseErrors: caseErrors, format: format)
   }
 
   /// One row per failure: status, reference, changed pixels, ratio, regions, layout lines.
@@ -279,13 +360,19 @@ public enum SnapshotSummary {
   /// A layout-only change reads `layout … identical  -  -  4 lines`: the PIXELS column says `identical`
   /// rather than `0`, so it is clear the pictures match.
   /// Each broken case file (`caseErrors`) is a row `error <case>/(case file) - - - -` first.
-  public static func table(_ failures: [ReferenceResult], caseErrors: [SnapshotCaseError] = [])
-    -> [String]
-  {
+  /// At most `format.rowLimit` rows are shown, then `… and N more, see <elsewhere>`; the status
+  /// cells are painted by `format`.
+  public static func table(
+    _ failures: [ReferenceResult], caseErrors: [SnapshotCaseError] = [],
+    format: SummaryFormat = .full
+  ) -> [String] {
     guard !failures.isEmpty || !caseErrors.isEmpty else { return [] }
     var rows = [["STATUS", "REFERENCE", "PIXELS", "RATIO", "REGIONS", "LAYOUT"]]
-    for caseError in caseErrors { rows.append(["error", caseError.id, "-", "-", "-", "-"]) }
-    for reference in failures {
+    let shownErrors = caseErrors.prefix(max(0, format.rowLimit))
+    let shownFailures = failures.prefix(max(0, format.rowLimit - shownErrors.count))
+    let omitted = caseErrors.count + failures.count - shownErrors.count - shownFailures.count
+    for caseError in shownErrors { rows.append(["error", caseError.id, "-", "-", "-", "-"]) }
+    for reference in shownFailures {
       let columns = numbers(reference)
       rows.append([
         reference.displayStatus, reference.id, columns.pixels, columns.ratio, columns.regions,
@@ -293,12 +380,19 @@ public enum SnapshotSummary {
       ])
     }
     let widths = (0..<6).map { column in rows.map { $0[column].count }.max() ?? 0 }
-    return rows.map { row in
-      row.enumerated().map {
+    var lines = rows.enumerated().map { index, row in
+      let cells = row.enumerated().map {
         $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0)
       }
-      .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
-    } + [""]
+      let line = cells.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+      guard index > 0, let status = row.first else { return line }
+      // The status cell is painted whole, after padding, so the marks never shift a column.
+      return format.paint(cells[0], status: status) + line.dropFirst(cells[0].count)
+    }
+    if omitted > 0 {
+      lines.append("… and \(omitted) more, see \(format.elsewhere)")
+    }
+    return lines + [""]
   }
 
   /// The numbers of a failure's row: changed pixels (`identical`, `size W×H→W×H`), ratio,
@@ -338,38 +432,53 @@ public enum SnapshotSummary {
     return line + String(format: " in %.2f s", report.seconds)
   }
 
-  /// The totals line of a run's report: see ``totals(_:)-swift.type.method``.
-  public static func totals(_ report: SnapshotRunReport) -> String {
-    totals(SnapshotRunResults(report, root: nil))
+  /// The totals line of a run's report: see ``totals(_:format:)-swift.type.method``.
+  public static func totals(_ report: SnapshotRunReport, format: SummaryFormat = .full) -> String {
+    totals(SnapshotRunResults(report, root: nil), format: format)
   }
 
   /// `N references: P passed[, R recorded][, K not checked], F failed (C changed, M missing, E errors)[, B broken case files] in S s`,
-  /// plus `; failed: the tokens …` when the token digest differs.
-  public static func totals(_ results: SnapshotRunResults) -> String {
-    counts(results, seconds: results.seconds)
+  /// plus `; failed: the tokens …` when the token digest differs. `format` paints the passed
+  /// count when the run succeeded, and the failed parts.
+  public static func totals(_ results: SnapshotRunResults, format: SummaryFormat = .full) -> String
+  {
+    counts(results, seconds: results.seconds, format: format)
   }
 
   /// The totals line without the time, which differs from run to run: what the review page and
   /// the Markdown summary say, identical for one run and for the merge of its shards.
   public static func counts(_ results: SnapshotRunResults) -> String {
-    counts(results, seconds: nil)
+    counts(results, seconds: nil, format: .full)
   }
 
-  private static func counts(_ results: SnapshotRunResults, seconds: Double?) -> String {
+  private static func counts(_ results: SnapshotRunResults, seconds: Double?, format: SummaryFormat)
+    -> String
+  {
     let failed = results.failures.count
     let broken = results.caseErrors.count
     let total = results.references.count
-    var line = "\(total) reference\(total == 1 ? "" : "s"): \(results.count(.passed)) passed"
+    let passed = "\(results.count(.passed)) passed"
+    var line =
+      "\(total) reference\(total == 1 ? "" : "s"): "
+      + (results.succeeded ? format.paint(passed, .success) : passed)
     if results.count(.recorded) > 0 { line += ", \(results.count(.recorded)) recorded" }
     if results.count(.skipped) > 0 { line += ", \(results.count(.skipped)) not checked" }
     if failed > 0 {
       line +=
-        ", \(failed) failed (\(results.count(.changed)) changed, \(results.count(.missing)) missing, \(results.count(.error)) errors)"
+        ", "
+        + format.paint(
+          "\(failed) failed (\(results.count(.changed)) changed, \(results.count(.missing)) missing, \(results.count(.error)) errors)",
+          .failure)
     }
-    if broken > 0 { line += ", \(broken) broken case file\(broken == 1 ? "" : "s")" }
+    if broken > 0 {
+      line += ", " + format.paint("\(broken) broken case file\(broken == 1 ? "" : "s")", .failure)
+    }
     if let seconds { line += String(format: " in %.2f s", seconds) }
     if results.tokenDifference != nil {
-      line += "; failed: the tokens are not the ones the references were recorded with"
+      line +=
+        "; "
+        + format.paint(
+          "failed: the tokens are not the ones the references were recorded with", .failure)
     }
     return line
   }

@@ -59,16 +59,18 @@ public final class SnapshotEngine: Sendable {
   ///
   /// `caseErrors` (usually ``SnapshotCatalogue/selectBroken(filter:shard:)``) are carried into the
   /// report, where each fails the run as an error row.
+  /// `progress` is called after each reference, from the worker that finished it (see ``SnapshotProgress``).
   /// - Throws: an error when no renderer can be made (e.g. an unreadable `Themes/`).
-  public func verify(_ references: [SnapshotReference], caseErrors: [SnapshotCaseError] = []) throws
-    -> SnapshotRunReport
-  {
+  public func verify(
+    _ references: [SnapshotReference], caseErrors: [SnapshotCaseError] = [],
+    progress: (@Sendable (SnapshotProgress) -> Void)? = nil
+  ) throws -> SnapshotRunReport {
     // Read while no record or prune writes: other verify runs share the lock, a record makes
     // this wait (up to the lock timeout), then fail naming it.
     let lock = try SnapshotLock.acquireShared(
       in: configuration.snapshotsDirectory, timeout: configuration.lockTimeout)
     defer { withExtendedLifetime(lock) {} }
-    var report = try run(references) { renderer, reference in
+    var report = try run(references, progress: progress) { renderer, reference in
       Self.check(
         reference, in: self.configuration.snapshotsDirectory, renderer: renderer,
         options: self.configuration.diffOptions, sourceDirectory: self.casesDirectory)
@@ -89,9 +91,10 @@ public final class SnapshotEngine: Sendable {
   /// `never` only verifies. Writes are atomic, and a file whose bytes would not change is left untouched;
   /// `ENVIRONMENT.json` is updated when anything is written. With `checkExisting` (the test suite's
   /// `missing`, like swift-snapshot-testing's), existing references are compared instead of skipped.
+  /// `progress` is called after each reference, from the worker that finished it.
   public func record(
     _ references: [SnapshotReference], mode: SnapshotRecordMode, checkExisting: Bool = false,
-    caseErrors: [SnapshotCaseError] = []
+    caseErrors: [SnapshotCaseError] = [], progress: (@Sendable (SnapshotProgress) -> Void)? = nil
   ) throws -> SnapshotRunReport {
     let directory = configuration.snapshotsDirectory
     let cases = casesDirectory
@@ -102,7 +105,7 @@ public final class SnapshotEngine: Sendable {
     let removed = AtomicFile.removeStaleTemporaryFiles(
       under: directory, olderThan: Self.staleTemporaryAge)
     let caseFiles = self.caseFiles
-    var report = try run(references) { renderer, reference in
+    var report = try run(references, progress: progress) { renderer, reference in
       Self.record(
         reference, in: directory, renderer: renderer, mode: mode,
         options: self.configuration.diffOptions,
@@ -207,7 +210,7 @@ public final class SnapshotEngine: Sendable {
 
   /// Runs `work` for every reference on `jobs` threads, each with its own renderer, and fingerprints the stack.
   private func run(
-    _ references: [SnapshotReference],
+    _ references: [SnapshotReference], progress: (@Sendable (SnapshotProgress) -> Void)? = nil,
     _ work: @escaping @Sendable (BulletListRenderer, SnapshotReference) -> SnapshotOutcome
   ) throws -> SnapshotRunReport {
     let start = DispatchTime.now().uptimeNanoseconds
@@ -244,10 +247,15 @@ public final class SnapshotEngine: Sendable {
         let reference = references[index]
         let theme = reference.variant.theme
         let outcome = work(renderer, reference)
-        let fontsKnown = shared.withLock { state in
+        let (fontsKnown, done) = shared.withLock { state in
           state.outcomes[index] = outcome
-          return state.fonts[theme] != nil
+          state.completed += 1
+          if outcome.isFailure { state.failed += 1 }
+          let done = SnapshotProgress(
+            completed: state.completed, failed: state.failed, total: references.count)
+          return (state.fonts[theme] != nil, done)
         }
+        progress?(done)
         // Fingerprint only the fonts a render really used (not for skipped references), once per theme.
         if !fontsKnown, outcome.status != .skipped, outcome.status != .error,
           let files = try? renderer.fontSet(for: theme).files
@@ -340,6 +348,9 @@ struct RunState: Sendable {
   var setupErrors: [(any Error)?]
   /// The font files of each theme, noted the first time a worker rendered it successfully.
   var fonts: [ThemeName: [LoadedFont]] = [:]
+  /// References done, and how many of them failed (for the progress callback).
+  var completed = 0
+  var failed = 0
 
   init(references: Int, workers: Int) {
     outcomes = Array(repeating: nil, count: references)

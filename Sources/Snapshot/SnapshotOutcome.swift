@@ -256,3 +256,20 @@ public struct SnapshotRunReport: Sendable {
     return lines.isEmpty ? nil : "environment differs: " + lines.joined(separator: "; ")
   }
 }
+
+/// How far a verify or record run has got, reported after each reference (for a progress line).
+public struct SnapshotProgress: Sendable, Equatable {
+  /// References done so far.
+  public var completed: Int
+  /// Of those, the ones that fail the run (changed, missing or an error).
+  public var failed: Int
+  /// References in the run.
+  public var total: Int
+
+  /// Creates a progress value.
+  public init(completed: Int, failed: Int, total: Int) {
+    self.completed = completed
+    self.failed = failed
+    self.total = total
+  }
+}

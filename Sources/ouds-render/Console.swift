@@ -1,5 +1,6 @@
 import Foundation
 import SafeInput
+import Snapshot
 
 #if canImport(Glibc)
   import Glibc
@@ -42,8 +43,19 @@ private func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> String? {
 ///
 /// A message that cannot be written (standard error closed or full) is dropped: there is nowhere
 /// left to report it.
+///
+/// On a terminal that takes colour (``Terminal/colours(_:)``), a leading `error:` is painted red
+/// and `warning:` yellow; the message itself is never coloured.
 func printError(_ line: String) {
-  _ = writeAll(Array((MessageText.line(line) + "\n").utf8), to: 2)
+  var text = MessageText.line(line)
+  if Terminal.current.colours(2) {
+    for (prefix, tone) in [("error:", SummaryFormat.Tone.failure), ("warning:", .warning)]
+    where text.hasPrefix(prefix + " ") {
+      text = ANSIColour.paint(prefix, tone) + text.dropFirst(prefix.count)
+      break
+    }
+  }
+  _ = writeAll(Array((text + "\n").utf8), to: 2)
 }
 
 /// Writes a block of text (help, usage) to standard error as it is.

@@ -62,7 +62,14 @@ enum SnapshotMergeCommand {
     let merged = try SnapshotRunResults.merge(parts)
     let commands = ReviewReport.Commands.cli(
       extraArguments: merged.acceptOptions, filter: merged.selection.filter)
-    try writeOutput(SnapshotSummary.text(merged, acceptCommand: commands.accept))
+    // Many failures print the table alone, capped; the rest is on the review page and in the folders.
+    let elsewhere =
+      arguments.text(SnapshotVerifyCommand.report).map {
+        "the review page \(URL(fileURLWithPath: $0).appendingPathComponent("index.html").path)"
+      } ?? "the artifacts in \(arguments.positionals.joined(separator: ", "))"
+    let format = SummaryFormat.compact(
+      elsewhere: elsewhere, paint: Terminal.current.painter(for: 1))
+    try writeOutput(SnapshotSummary.text(merged, acceptCommand: commands.accept, format: format))
     let page = try RunOutputs(
       report: arguments.text(SnapshotVerifyCommand.report).map { URL(fileURLWithPath: $0) },
       junit: arguments.text(SnapshotVerifyCommand.junit).map { URL(fileURLWithPath: $0) },

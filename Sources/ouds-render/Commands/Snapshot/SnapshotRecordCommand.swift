@@ -24,6 +24,7 @@ enum SnapshotRecordCommand {
       One record (or prune) at a time: a second run waits up to 10 s for the lock file
       <snapshots>/.record.lock, then fails naming the process that holds it. Temporary files
       (.<name>.<UUID>.tmp) left by an interrupted run are removed first.
+      On a terminal, a progress line (done/total, failures so far, elapsed) runs on stderr.
       """,
     options: [missing, failed] + SnapshotCommand.common + SnapshotCommand.selection,
     examples: [
@@ -46,8 +47,10 @@ enum SnapshotRecordCommand {
       arguments.has(missing) ? .missing : arguments.has(failed) ? .failed : .all
     let engine = try SnapshotCommand.engine(arguments)
     let references = try SnapshotCommand.selection(arguments, engine: engine)
-    let report = try engine.record(
-      references, mode: mode, caseErrors: SnapshotCommand.brokenCases(arguments, engine: engine))
+    let caseErrors = SnapshotCommand.brokenCases(arguments, engine: engine)
+    let report = try ProgressLine.around("record", total: references.count) { progress in
+      try engine.record(references, mode: mode, caseErrors: caseErrors, progress: progress)
+    }
     if let sources = report.sources { printError(sources) }
     if let headline = report.environmentHeadline, mode != .all {
       printError(headline)
@@ -68,7 +71,8 @@ enum SnapshotRecordCommand {
     if mode == .missing {
       try writeOutput(SnapshotSummary.missingTotals(report) + "\n")
     } else {
-      try writeOutput(SnapshotSummary.totals(report) + " (record \(mode))\n")
+      let format = SummaryFormat(paint: Terminal.current.painter(for: 1))
+      try writeOutput(SnapshotSummary.totals(report, format: format) + " (record \(mode))\n")
     }
     return report.succeeded ? ExitStatus.success : ExitStatus.failure
   }

@@ -52,6 +52,10 @@ enum SnapshotVerifyCommand {
       'snapshot merge' combines the folders of several shards into one report, JUnit file and summary.
       Paths in the report, JUnit, the summary and results.json are relative to the repository root
       (the git top level of the current folder, else the current folder).
+      With more than \(SummaryFormat.terminalDetailLimit) failures, the table is printed alone, at most \(SummaryFormat.terminalRowLimit)
+      rows: the details are in the artifacts and the review page.
+      On a terminal, a progress line (done/total, failures so far, elapsed) runs on stderr and the
+      table is coloured; never with NO_COLOR set or TERM=dumb, nor when the output is not a terminal.
       """,
     options: SnapshotCommand.common + SnapshotCommand.selection + [artifacts, results] + outputs,
     examples: [
@@ -71,6 +75,10 @@ enum SnapshotVerifyCommand {
     run: run)
 
   /// Verifies the selected references; returns the exit status.
+  ///
+  /// On a terminal, a progress line runs on stderr meanwhile and the table is coloured; a run
+  /// with many failures prints the table alone, capped (``SummaryFormat/compact(elsewhere:paint:)``):
+  /// the details are in the artifacts and the report.
   static func run(_ arguments: ParsedArguments) throws -> Int32 {
     if arguments.isGiven(results) && arguments.isGiven(artifacts) {
       throw UsageError(
@@ -78,18 +86,27 @@ enum SnapshotVerifyCommand {
     }
     let engine = try SnapshotCommand.engine(arguments)
     let references = try SnapshotCommand.selection(arguments, engine: engine)
-    let result = try engine.verify(
-      references, caseErrors: SnapshotCommand.brokenCases(arguments, engine: engine))
+    let caseErrors = SnapshotCommand.brokenCases(arguments, engine: engine)
+    let result = try ProgressLine.around("verify", total: references.count) { progress in
+      try engine.verify(references, caseErrors: caseErrors, progress: progress)
+    }
     let commands = ReviewReport.Commands.cli(
       extraArguments: SnapshotCommand.repeatedOptions(arguments),
       filter: arguments.text(SnapshotCommand.filter))
-    // The table goes to stdout; it starts with the environment line when the machine differs.
-    try writeOutput(SnapshotSummary.text(result, acceptCommand: commands.accept))
     let root = RepositoryRoot.find()
     let resultsFolder = arguments.text(results).map { URL(fileURLWithPath: $0) }
     let folder =
       resultsFolder ?? arguments.text(artifacts).map { URL(fileURLWithPath: $0) }
       ?? SnapshotArtifacts.defaultDirectory(forSnapshots: engine.configuration.snapshotsDirectory)
+    var elsewhere = "the artifacts in \(folder.path)"
+    if let page = arguments.text(report) {
+      elsewhere +=
+        " and the review page \(URL(fileURLWithPath: page).appendingPathComponent("index.html").path)"
+    }
+    // The table goes to stdout; it starts with the environment line when the machine differs.
+    let format = SummaryFormat.compact(
+      elsewhere: elsewhere, paint: Terminal.current.painter(for: 1))
+    try writeOutput(SnapshotSummary.text(result, acceptCommand: commands.accept, format: format))
     // Files are read from the repository root: their commands name paths relative to it.
     let rootOptions = SnapshotCommand.rootOptions(arguments, root: root)
     let selection = try SnapshotCommand.resultsSelection(arguments, engine: engine)

@@ -44,7 +44,7 @@ let package = Package(
   ],
   targets: [
     // C libraries from Debian, reached through pkg-config, each behind one door: libcmark only in
-    // `InlineMarkdown`, the others only in `Graphics` (libcrypto's SHA-256 is ~7× faster than
+    // `Markdown`, the others only in `Graphics` (libcrypto's SHA-256 is ~7× faster than
     // GLib's GChecksum for hashing font files at start-up).
     .systemLibrary(
       name: "CGraphics", pkgConfig: "pangocairo", providers: [.apt(debianDevPackages)]),
@@ -68,8 +68,8 @@ let package = Package(
     .target(name: "VectorAsset", dependencies: ["Primitives"]),
     // spec -> model
     .target(name: "BulletList", dependencies: ["StrictJSON", "SafeInput", "Primitives"]),
-    // Markdown labels -> rich text (libcmark's door)
-    .target(name: "InlineMarkdown", dependencies: ["BulletList", "CCommonMark"]),
+    // Markdown labels -> rich text, Markdown list files -> list outlines (libcmark's door)
+    .target(name: "Markdown", dependencies: ["BulletList", "CCommonMark"]),
     // tokens -> theme. The target's folder is the package root so that `Themes/` itself ships as
     // a resource bundle (`OUDSBulletListRenderer_Themes.resources` beside the executable): a library
     // user's `BulletListRenderer()` finds the package's copy without a checkout. Everything else at
@@ -90,7 +90,7 @@ let package = Package(
     .target(
       name: "BulletListRenderer",
       dependencies: [
-        "BulletList", "InlineMarkdown", "Themes", "Scene", "Layout", "Graphics", "Primitives",
+        "BulletList", "Markdown", "Themes", "Scene", "Layout", "Graphics", "Primitives",
         "SafeInput",
       ]),
     // references, diffs, reports
@@ -120,7 +120,7 @@ let package = Package(
     .testTarget(name: "PrimitivesTests", dependencies: ["Primitives"]),
     .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
     .testTarget(name: "BulletListTests", dependencies: ["BulletList", "StrictJSON", "Primitives"]),
-    .testTarget(name: "InlineMarkdownTests", dependencies: ["BulletList", "InlineMarkdown"]),
+    .testTarget(name: "MarkdownTests", dependencies: ["BulletList", "Markdown", "Primitives"]),
     .testTarget(name: "VectorAssetTests", dependencies: ["VectorAsset", "Primitives"]),
     // ReferenceTokens/ is read from the source tree (and hashed with Graphics' SHA-256), not bundled.
     .testTarget(
@@ -149,8 +149,6 @@ let package = Package(
     // seeded, in-process fuzzing of the list reader, the token loader and the Markdown parser
     .testTarget(
       name: "FuzzTests",
-      dependencies: [
-        "BulletList", "InlineMarkdown", "Primitives", "SafeInput", "StrictJSON", "Themes",
-      ]),
+      dependencies: ["BulletList", "Markdown", "Primitives", "SafeInput", "StrictJSON", "Themes"]),
   ]
 )

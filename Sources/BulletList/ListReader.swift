@@ -3,7 +3,8 @@ import Primitives
 import SafeInput
 import StrictJSON
 
-/// A list read from a JSON document, with the document-level settings next to it.
+/// A list read from a JSON document or a Markdown list file, with the document-level settings
+/// next to it.
 public struct BulletListDocument: Hashable, Sendable {
   /// The list.
   public var list: OUDSBulletList
@@ -11,23 +12,50 @@ public struct BulletListDocument: Hashable, Sendable {
   public var locale: String?
   /// The `platform` of the document (whose rules to draw with), when given.
   public var platform: OUDSBulletList.Platform?
+  /// For a Markdown list, the file line of each item by item path (`items[1].items[0]`); empty
+  /// for JSON, whose errors name the JSON path.
+  public var itemLines: [String: Int]
 
   /// Creates a document.
-  public init(list: OUDSBulletList, locale: String? = nil, platform: OUDSBulletList.Platform? = nil)
-  {
+  public init(
+    list: OUDSBulletList, locale: String? = nil, platform: OUDSBulletList.Platform? = nil,
+    itemLines: [String: Int] = [:]
+  ) {
     self.list = list
     self.locale = locale
     self.platform = platform
+    self.itemLines = itemLines
+  }
+
+  /// `error` with the file line of the item it names, when the list came from Markdown and the
+  /// error does not say a line yet (a problem found after reading, such as rich text in bold).
+  public func locating(_ error: BulletListError) -> BulletListError {
+    guard error.line == nil, !itemLines.isEmpty else { return error }
+    var copy = error
+    var path = Substring(error.path)
+    while !path.isEmpty {
+      if let line = itemLines[String(path)] {
+        copy.line = line
+        return copy
+      }
+      guard let dot = path.lastIndex(of: ".") else { break }
+      path = path[..<dot]
+    }
+    return copy
   }
 }
 
-/// Reads the JSON list format (see `Snapshots/bullet-list.schema.json`) into the model.
+/// Reads the JSON list format (see `Snapshots/bullet-list.schema.json`) and Markdown lists into
+/// the model.
 ///
 /// Every key but `items` and `label` (or `markdown`) is optional and takes the iOS default.
 /// Unknown keys and wrong types are errors naming the JSON path, e.g.
-/// `list.json: items[1].subListType: unknown type "dotted" (expected …)`.
+/// `list.json: items[1].subListType: unknown type "dotted" (expected …)`. A Markdown list (see
+/// ``read(markdown:baseDirectory:)``) takes the same settings from its front matter, and its errors
+/// name the file line.
 public struct ListReader: Sendable {
-  /// Parses `markdown` labels; nil makes a `markdown` key an error.
+  /// Parses `markdown` labels, and Markdown list files when it also conforms to
+  /// ``MarkdownListParsing``; nil makes a `markdown` key and a Markdown list an error.
   public var markdownParser: (any InlineMarkdownParsing)?
 
   /// Creates a reader.
@@ -35,37 +63,56 @@ public struct ListReader: Sendable {
     self.markdownParser = markdownParser
   }
 
-  /// Reads the file at `path`; icon paths are resolved against the file's folder.
+  /// Reads the file at `path`, a JSON list or a Markdown list as `format` says (nil: from the
+  /// file name, ``Primitives/ListFormat/init(fileName:)``); icon paths are resolved against the
+  /// file's folder.
   ///
-  /// Only a regular file of at most `kind.maximumBytes` is read (see ``SafeInput/UserFile``): a
-  /// folder, FIFO or device is refused without blocking.
-  /// - Throws: `BulletListError` naming the file and the JSON path.
-  public func read(file path: String, kind: UserFileKind = .list) throws(BulletListError)
-    -> BulletListDocument
+  /// Only a regular file of at most `kind.maximumBytes` is read (see ``SafeInput/UserFile``), and
+  /// for Markdown at most ``markdownMaximumBytes``: a folder, FIFO or device is refused without
+  /// blocking.
+  /// - Throws: `BulletListError` naming the file and the JSON path (Markdown: the line).
+  public func read(file path: String, kind: UserFileKind = .list, format: ListFormat? = nil)
+    throws(BulletListError) -> BulletListDocument
   {
-    try read(file: path, kind: kind, settingAside: []).document
+    try read(file: path, kind: kind, format: format, settingAside: []).document
   }
 
-  /// Reads a list embedded in a larger JSON file, such as a snapshot case file: the top-level
-  /// members named in `keys` belong to the caller (the catalogue's `variants`); they are set aside
-  /// and returned, and the rest of the object is read as a list document.
+  /// Reads a list embedded in a larger file, such as a snapshot case file: the top-level members
+  /// named in `keys` (of the JSON object, or of a Markdown list's front matter) belong to the
+  /// caller (the catalogue's `variants`); they are set aside and returned, and the rest is read as
+  /// a list document.
   ///
   /// Only the caller that names a key accepts it: for every other reader it stays an unknown key.
-  /// - Throws: `BulletListError` naming the file and the JSON path.
-  public func read(file path: String, kind: UserFileKind = .list, settingAside keys: Set<String>)
-    throws(BulletListError) -> (document: BulletListDocument, setAside: [String: JSONValue])
-  {
-    var root = try Self.json(file: path, kind: kind)
-    var setAside: [String: JSONValue] = [:]
-    if !keys.isEmpty, case .object(let members) = root {
-      for member in members where keys.contains(member.key) { setAside[member.key] = member.value }
-      root = .object(members.filter { !keys.contains($0.key) })
-    }
+  /// - Throws: `BulletListError` naming the file and the JSON path (Markdown: the line).
+  public func read(
+    file path: String, kind: UserFileKind = .list, format: ListFormat? = nil,
+    settingAside keys: Set<String>
+  ) throws(BulletListError) -> (document: BulletListDocument, setAside: [String: JSONValue]) {
+    let format = format ?? ListFormat(fileName: path)
+    let limit =
+      format == .markdown
+      ? UserFileKind(
+        name: kind.name, maximumBytes: min(kind.maximumBytes, Self.markdownMaximumBytes)) : kind
+    let text = try Self.text(file: path, kind: limit)
+    let baseDirectory = URL(fileURLWithPath: path).deletingLastPathComponent().path
     do {
-      let context = Context(
-        baseDirectory: URL(fileURLWithPath: path).deletingLastPathComponent().path,
-        markdownParser: markdownParser)
-      return (try context.document(root), setAside)
+      switch format {
+      case .json:
+        var root = try Self.json(text)
+        var setAside: [String: JSONValue] = [:]
+        if !keys.isEmpty, case .object(let members) = root {
+          for member in members where keys.contains(member.key) {
+            setAside[member.key] = member.value
+          }
+          root = .object(members.filter { !keys.contains($0.key) })
+        }
+        let context = Context(baseDirectory: baseDirectory, markdownParser: markdownParser)
+        return (try context.document(root), setAside)
+      case .markdown:
+        var source = try MarkdownListSource(text: text)
+        let setAside = source.setAside(keys)
+        return (try read(source, baseDirectory: baseDirectory), setAside)
+      }
     } catch {
       throw error.inFile(path)
     }
@@ -80,11 +127,9 @@ public struct ListReader: Sendable {
       Self.json(text))
   }
 
-  /// The JSON value of the file at `path`: a regular file of at most `kind.maximumBytes`, UTF-8,
-  /// strict JSON.
-  /// - Throws: `BulletListError` naming the file (and the line and column of a syntax error).
-  private static func json(file path: String, kind: UserFileKind) throws(BulletListError)
-    -> JSONValue
+  /// The text of the file at `path`: a regular file of at most `kind.maximumBytes`, UTF-8.
+  /// - Throws: `BulletListError` naming the file.
+  private static func text(file path: String, kind: UserFileKind) throws(BulletListError) -> String
   {
     let data: Data
     do {
@@ -95,11 +140,7 @@ public struct ListReader: Sendable {
     guard let text = String(data: data, encoding: .utf8) else {
       throw BulletListError(file: path, path: "", message: "the file is not UTF-8 text")
     }
-    do {
-      return try json(text)
-    } catch {
-      throw error.inFile(path)
-    }
+    return text
   }
 
   /// `text` parsed as strict JSON.
@@ -111,7 +152,7 @@ public struct ListReader: Sendable {
     }
   }
 
-  private struct Context {
+  struct Context {
     let baseDirectory: String
     let markdownParser: (any InlineMarkdownParsing)?
 
@@ -160,41 +201,62 @@ public struct ListReader: Sendable {
         allowed: [
           "$schema", "type", "textStyle", "isBold", "items", "locale", "platform",
         ])
-      var type = OUDSBulletList.ListType.unordered(asset: .bullet, isBranded: false)
-      var textStyle = OUDSBulletList.TextStyle.bodyLarge
-      var isBold = true
+      var settings = Settings()
       var items: [OUDSBulletList.Item]?
-      var locale: String?
-      var platform: OUDSBulletList.Platform?
       for (key, value) in members {
         switch key {
-        case "type": type = try listType(value, at: key)
-        case "textStyle": textStyle = try self.textStyle(value, at: key)
-        case "isBold": isBold = try bool(value, at: key)
         case "items": items = try self.items(value, at: "items")
-        case "locale":
-          let tag = try string(value, at: key)
-          guard LocaleTag.isValid(tag) else {
-            throw fail(
-              key, "\(MessageText.quoted(tag)) is not a language tag such as \"en\" or \"ar-MA\"")
-          }
-          locale = tag
-        case "platform":
-          let name = try string(value, at: key)
-          guard let named = OUDSBulletList.Platform(rawValue: name) else {
-            throw fail(
-              key,
-              "unknown platform \"\(name.escapedForMessage)\" (expected \(OUDSBulletList.Platform.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")))"
-            )
-          }
-          platform = named
-        default: break  // $schema
+        case "$schema": break
+        default: try setting(key, value, into: &settings)
         }
       }
       guard let items else { throw fail("items", "missing required key \"items\"") }
       return BulletListDocument(
-        list: OUDSBulletList(type: type, textStyle: textStyle, isBold: isBold, items: items),
-        locale: locale, platform: platform)
+        list: OUDSBulletList(
+          type: settings.type ?? Settings.defaultType, textStyle: settings.textStyle,
+          isBold: settings.isBold,
+          items: items),
+        locale: settings.locale, platform: settings.platform)
+    }
+
+    /// The document-level settings a JSON list and a Markdown list's front matter share.
+    struct Settings {
+      /// The top-level type when none is given: unbranded bullets (the iOS `init` default).
+      static let defaultType = OUDSBulletList.ListType.unordered(asset: .bullet, isBranded: false)
+      var type: OUDSBulletList.ListType?
+      var textStyle = OUDSBulletList.TextStyle.bodyLarge
+      var isBold = true
+      var locale: String?
+      var platform: OUDSBulletList.Platform?
+    }
+
+    /// Reads the document-level setting `key` (`type`, `textStyle`, `isBold`, `locale`,
+    /// `platform`) into `settings`; the caller has checked that the key is allowed.
+    func setting(_ key: String, _ value: JSONValue, into settings: inout Settings)
+      throws(BulletListError)
+    {
+      switch key {
+      case "type": settings.type = try listType(value, at: key)
+      case "textStyle": settings.textStyle = try textStyle(value, at: key)
+      case "isBold": settings.isBold = try bool(value, at: key)
+      case "locale":
+        let tag = try string(value, at: key)
+        guard LocaleTag.isValid(tag) else {
+          throw fail(
+            key, "\(MessageText.quoted(tag)) is not a language tag such as \"en\" or \"ar-MA\"")
+        }
+        settings.locale = tag
+      case "platform":
+        let name = try string(value, at: key)
+        guard let named = OUDSBulletList.Platform(rawValue: name) else {
+          throw fail(
+            key,
+            "unknown platform \"\(name.escapedForMessage)\" (expected \(OUDSBulletList.Platform.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")))"
+          )
+        }
+        settings.platform = named
+      default: break
+      }
     }
 
     func items(_ value: JSONValue, at path: String) throws(BulletListError) -> [OUDSBulletList.Item]

@@ -45,6 +45,9 @@ extension OUDSBulletList {
   /// The deepest nesting allowed by design: levels 0, 1 and 2.
   public static let maximumLevelCount = 3
 
+  /// The message of the error an item at a fourth level gets (its path names the item).
+  public static let fourthLevelMessage = "a fourth nesting level is forbidden by design (at most 3 levels: 0, 1, 2)"
+
   /// The message of the error a rich label in bold text gets with the iOS rules.
   public static let richTextInBoldMessage =
     "rich text is allowed only when the text is not bold (set isBold or subListHasBoldText to false)"
@@ -77,7 +80,7 @@ extension OUDSBulletList {
       guard level < maximumLevelCount else {
         throw BulletListError(
           path: path,
-          message: "a fourth nesting level is forbidden by design (at most 3 levels: 0, 1, 2)")
+          message: fourthLevelMessage)
       }
       if platform == .ios, case .rich(let rich) = item.label, isBold, rich.runs.count > 0 {
         throw BulletListError(path: path, message: richTextInBoldMessage)

@@ -2,8 +2,8 @@ import BulletList
 import Dispatch
 import Foundation
 import Graphics
-import InlineMarkdown
 import Layout
+import Markdown
 import Primitives
 import SafeInput
 import Scene
@@ -103,7 +103,7 @@ public final class BulletListRenderer {
     }
   }
 
-  /// A list reader that understands `markdown` labels (parsed with libcmark, see `InlineMarkdown`).
+  /// A list reader that understands `markdown` labels (parsed with libcmark, see `Markdown`).
   public func listReader() -> ListReader {
     Self.markdownListReader()
   }

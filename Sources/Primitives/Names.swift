@@ -173,3 +173,21 @@ public enum CanvasWidth {
   /// The width used when none is given: 360 points, the width of the OUDS previews.
   public static let standard: Double = 360
 }
+
+/// The two formats a list file is written in: the JSON list format or a Markdown list.
+public enum ListFormat: String, Codable, Hashable, Sendable, CaseIterable, NamedValue {
+  /// The JSON list format (`Snapshots/bullet-list.schema.json`).
+  case json
+  /// A Markdown list (`-`, `*`, `+` or `1.` items) with an optional JSON front matter.
+  case markdown
+
+  /// `input format`, in messages about an unknown name.
+  public static let kindName = "input format"
+
+  /// The format a file name says: `markdown` for a name ending in `.md` or `.markdown` (any
+  /// letter case), `json` for anything else.
+  public init(fileName: String) {
+    let lowered = fileName.lowercased()
+    self = lowered.hasSuffix(".md") || lowered.hasSuffix(".markdown") ? .markdown : .json
+  }
+}

@@ -103,6 +103,35 @@ public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertibl
   public var description: String { "malformed JSON at line \(line), column \(column): \(reason)" }
 }
 
+/// The line where each member and array element of a JSON document starts, by path: `""` for the
+/// root, `key`, `key.inner`, `items[1].label` (the path syntax of list errors).
+public struct JSONLineMap: Hashable, Sendable {
+  /// The 1-based line of each path.
+  public var lines: [String: Int]
+
+  /// Creates a map.
+  public init(lines: [String: Int]) {
+    self.lines = lines
+  }
+
+  /// The line of `path`, else of the nearest enclosing path that has one (`a.b[2]` → `a.b` →
+  /// `a` → the root), else nil.
+  public func line(of path: String) -> Int? {
+    var current = Substring(path)
+    while true {
+      if let line = lines[String(current)] { return line }
+      guard !current.isEmpty else { return nil }
+      if current.last == "]", let open = current.lastIndex(of: "[") {
+        current = current[..<open]
+      } else if let dot = current.lastIndex(of: ".") {
+        current = current[..<dot]
+      } else {
+        current = ""
+      }
+    }
+  }
+}
+
 /// A small strict JSON parser (RFC 8259) that reports line numbers and rejects duplicate keys.
 public struct JSONParser {
   private let bytes: [UInt8]
@@ -126,7 +155,43 @@ public struct JSONParser {
     return value
   }
 
+  /// Parses a complete JSON document and notes the line where each member and array element
+  /// starts, by path (see ``JSONLineMap``).
+  public static func parseWithLines(_ text: String) throws(JSONSyntaxError) -> (value: JSONValue, lines: JSONLineMap) {
+    var parser = JSONParser(bytes: Array(text.utf8))
+    parser.lines = [:]
+    if parser.bytes.starts(with: byteOrderMark) { parser.index = byteOrderMark.count }
+    parser.skipWhitespace()
+    parser.note("")
+    let value = try parser.parseValue(depth: 0)
+    parser.skipWhitespace()
+    if parser.index < parser.bytes.count {
+      throw parser.error("unexpected text after the JSON value")
+    }
+    return (value, JSONLineMap(lines: parser.lines ?? [:]))
+  }
+
   private init(bytes: [UInt8]) { self.bytes = bytes }
+
+  /// With ``parseWithLines(_:)``: the line of each path noted so far, the path of the value being
+  /// parsed, and the line and byte offset reached by the line count.
+  private var lines: [String: Int]?
+  private var path = ""
+  private var countedLine = 1
+  private var countedOffset = 0
+
+  /// Notes that the value at `path` starts at byte `offset`, by default the current position
+  /// (only with ``parseWithLines(_:)``); a member is noted at its key.
+  private mutating func note(_ path: String, at offset: Int? = nil) {
+    guard lines != nil else { return }
+    // Values are noted in document order, so the line count only moves forward.
+    while countedOffset < min(offset ?? index, bytes.count) {
+      if bytes[countedOffset] == UInt8(ascii: "\n") { countedLine += 1 }
+      countedOffset += 1
+    }
+    lines?[path] = countedLine
+    self.path = path
+  }
 
   /// The UTF-8 byte order mark, skipped at the start of a document.
   private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
@@ -218,7 +283,10 @@ public struct JSONParser {
       }
       index += 1
       skipWhitespace()
+      let parent = path
+      if lines != nil { note(parent.isEmpty ? key : parent + "." + key, at: keyStart) }
       let value = try parseValue(depth: depth + 1)
+      path = parent
       members.append((key, value))
       skipWhitespace()
       guard index < bytes.count else { throw error("unexpected end of file, expected ',' or '}'") }
@@ -242,9 +310,12 @@ public struct JSONParser {
       index += 1
       return .array(items)
     }
+    let parent = path
     while true {
       skipWhitespace()
+      if lines != nil { note(parent + "[\(items.count)]") }
       items.append(try parseValue(depth: depth + 1))
+      path = parent
       skipWhitespace()
       guard index < bytes.count else { throw error("unexpected end of file, expected ',' or ']'") }
       if bytes[index] == UInt8(ascii: ",") {

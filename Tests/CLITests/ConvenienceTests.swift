@@ -162,7 +162,7 @@ final class ConvenienceTests {
       lines.contains("--theme[the theme]:theme|all:(orange orange-compact sosh wireframe all)"))
     #expect(lines.contains("--themes[a Themes/ folder to read tokens from]:dir:_files -/"))
     #expect(lines.contains("--scale[PNG pixels per point]:1|2|3:(1 2 3)"))
-    #expect(lines.contains("1:list.json:_files -g \"*.json\""))
+    #expect(lines.contains("1:list.json|list.md:_files -g \"*.json *.md *.markdown\""))
     for option in [
       "-o", "--output", "--format", "--mode", "--width", "--background", "--locale", "--direction",
       "--text-style", "--platform", "--font-dir", "--help",

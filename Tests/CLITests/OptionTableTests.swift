@@ -268,7 +268,7 @@ struct OptionTableTests {
   @Test(
     "arguments, values and required options",
     arguments: [
-      (["render"], [String](), "missing <list.json>"),
+      (["render"], [String](), "missing <list.json|list.md>"),
       (
         ["render"], ["a.json", "b.json", "-o", "x.png"],
         "expected one list file, got 2: unexpected \"b.json\""
@@ -276,7 +276,7 @@ struct OptionTableTests {
       (["render"], ["a.json"], "missing -o <file|dir>"),
       (["render"], ["a.json", "-o"], "-o needs a value"),
       (["render"], ["a.json", "-o", ""], "-o needs a file name, got an empty one"),
-      (["render"], ["", "-o", "x.png"], "<list.json> is empty"),
+      (["render"], ["", "-o", "x.png"], "<list.json|list.md> is empty"),
       (["render"], ["a.json", "--help=yes"], "--help takes no value"),
       (["diff"], [String](), "expected two PNG files, got 0"),
       (

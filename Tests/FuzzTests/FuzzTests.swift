@@ -1,6 +1,6 @@
 import BulletList
 import Foundation
-import InlineMarkdown
+import Markdown
 import Primitives
 import SafeInput
 import Testing

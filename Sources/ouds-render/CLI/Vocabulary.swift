@@ -26,6 +26,8 @@ enum Vocabulary {
   /// `png`, `svg`, `pdf`.
   static let formats = Choices(
     kind: "format", names: OutputFormat.all(scale: PixelScale.standard).map(\.fileExtension))
+  /// `json`, `markdown`: how a list file is written.
+  static let listFormats = Choices(ListFormat.self)
   /// The shells `completion` writes scripts for.
   static let shells = Choices(kind: "shell", names: Shell.allCases.map(\.rawValue))
 

@@ -49,7 +49,8 @@ struct ListJob {
     renderer = try BulletListRenderer(
       themes: try ThemesLocation.resolve(explicit: themesDirectory),
       brandFontDirectory: fontDirectory)
-    document = try renderer.listReader().read(file: listPath)
+    let format = arguments.choice(ListOptions.inputFormat).flatMap(ListFormat.init(rawValue:))
+    document = try renderer.listReader().read(file: listPath, format: format)
 
     themes = Self.selected(ThemeName.allCases, arguments.choice(ListOptions.theme))
     modes = Self.selected(ColorMode.allCases, arguments.choice(ListOptions.mode))
@@ -85,13 +86,17 @@ struct ListJob {
 
   /// Runs `body`, attributing list errors found after reading (a fourth level, rich text in a
   /// bold list) and render errors (a canvas too large, an unreadable icon, with the theme and
-  /// mode) to the list file, so every message names the file.
+  /// mode) to the list file, so every message names the file (and, for a Markdown list, the
+  /// item's line).
   func attributingErrors<T>(_ body: () throws -> T) throws -> T {
     do {
       return try body()
     } catch let error as BulletListError where error.file == nil {
-      throw error.inFile(listPath)
+      throw document.locating(error).inFile(listPath)
     } catch let error as RenderError where error.file == nil {
+      if case .list(let listError) = error {
+        throw RenderError.list(document.locating(listError)).inFile(listPath)
+      }
       throw error.inFile(listPath)
     }
   }

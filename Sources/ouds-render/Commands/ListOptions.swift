@@ -1,6 +1,11 @@
 /// The options of the commands that read a list (`render`, `sheet`, `layout`) and of those that
 /// write pictures (`render`, `sheet`), one table row each.
 enum ListOptions {
+  /// `--input-format json|markdown`.
+  static let inputFormat = OptionSpec(
+    names: ["--input-format"], value: .choice(Vocabulary.listFormats, default: nil),
+    help: "how the list file is written: the JSON list format or a Markdown list",
+    defaultDescription: "markdown for a file ending in .md or .markdown, else json")
   /// `--theme <theme>|all`.
   static let theme = OptionSpec(
     names: ["--theme"], value: .choice(Vocabulary.themes.orAll, default: "orange"),
@@ -56,7 +61,7 @@ enum ListOptions {
 
   /// The options of every command that reads a list.
   static let all: [OptionSpec] = [
-    theme, mode, width, background, locale, direction, textStyle, platform, fontDirectory,
+    inputFormat, theme, mode, width, background, locale, direction, textStyle, platform, fontDirectory,
     themesDirectory,
   ]
 
@@ -86,6 +91,7 @@ enum ListOptions {
 
   /// The list file argument.
   static let listArgument = ArgumentSpec(
-    name: "list.json", help: "the list to draw (JSON; see the README's list format)",
-    completion: .file(extensions: ["json"]))
+    name: "list.json|list.md",
+    help: "the list to draw (JSON or Markdown; see the README's list formats)",
+    completion: .file(extensions: ["json", "md", "markdown"]))
 }

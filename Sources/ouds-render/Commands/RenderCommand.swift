@@ -7,8 +7,8 @@ enum RenderCommand {
   /// The command's table.
   static let spec = CommandSpec(
     name: "render",
-    abstract: "Render a list (JSON) to PNG, SVG or PDF, for one or every theme and mode",
-    overview: "Render a bullet list (JSON) to PNG, SVG or PDF.",
+    abstract: "Render a list (JSON or Markdown) to PNG, SVG or PDF, for one or every theme and mode",
+    overview: "Render a bullet list (JSON or Markdown) to PNG, SVG or PDF.",
     arguments: [ListOptions.listArgument],
     argumentsInWords: "one list file",
     discussion: """

@@ -1,5 +1,5 @@
 import BulletList
-import InlineMarkdown
+import Markdown
 import Testing
 
 @Suite("Inline Markdown through libcmark")

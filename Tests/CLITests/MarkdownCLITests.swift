@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+/// A Markdown list with front matter, links, emphasis, three levels and a sub-list override…
+let markdownTwin = """
+  ---
+  {
+    "type": {"unordered": {"asset": "tick", "branded": true}},
+    "isBold": false,
+    "subLists": {"items[1]": {"textStyle": "bodyMedium"}}
+  }
+  ---
+  - Create your **Orange** account
+  - Choose a plan
+    1. *Essential*, with [the details](https://example.com/essential)
+    1. Premium
+       - Unlimited calls
+       - 5G included
+  - Activate your SIM
+  """
+
+/// …and the same list in the JSON format.
+let jsonTwin = """
+  {
+    "type": {"unordered": {"asset": "tick", "branded": true}},
+    "isBold": false,
+    "items": [
+      {"markdown": "Create your **Orange** account"},
+      {"label": "Choose a plan", "subListType": "ordered", "subListTextStyle": "bodyMedium", "items": [
+        {"markdown": "*Essential*, with [the details](https://example.com/essential)"},
+        {"label": "Premium", "subListType": {"unordered": {"branded": false}}, "items": [
+          {"label": "Unlimited calls"}, {"label": "5G included"}]}]},
+      {"label": "Activate your SIM"}
+    ]
+  }
+  """
+
+@Suite("Markdown lists on the command line")
+struct MarkdownCLITests {
+  @Test("a Markdown list and its JSON twin lay out the same, in every theme, mode and platform, and draw the same PNG")
+  func twin() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let markdown = try write(markdownTwin, "onboarding.md", in: folder)
+    let json = try write(jsonTwin, "onboarding.json", in: folder)
+    let options = ["--theme", "all", "--mode", "all", "--platform", "all"]
+    let fromMarkdown = try run(["layout", markdown] + options, in: folder)
+    let fromJSON = try run(["layout", json] + options, in: folder)
+    #expect(fromMarkdown.status == 0, "\(fromMarkdown.stderr)")
+    #expect(fromJSON.status == 0, "\(fromJSON.stderr)")
+    #expect(fromMarkdown.stdout.count > 10_000)
+    #expect(fromMarkdown.stdout == fromJSON.stdout)
+    // The scene holds what the Markdown says: a tick list, an ordered sub-list, rich text.
+    #expect(fromMarkdown.stdout.contains("\"path\" : \"items[1].items[1].items[0]\""))
+    #expect(fromMarkdown.stdout.contains("\"kind\" : \"tick\""))
+    #expect(fromMarkdown.stdout.contains("\"text\" : \"B.\""))
+    #expect(fromMarkdown.stdout.contains("https://example.com/essential"))
+
+    let pngMarkdown = try run(["render", markdown, "--theme", "sosh", "--mode", "dark", "-o", "md.png"], in: folder)
+    let pngJSON = try run(["render", json, "--theme", "sosh", "--mode", "dark", "-o", "json.png"], in: folder)
+    #expect(pngMarkdown.status == 0 && pngJSON.status == 0, "\(pngMarkdown.stderr) \(pngJSON.stderr)")
+    let drawn = try Data(contentsOf: folder.appendingPathComponent("md.png"))
+    #expect(drawn.count > 1000)
+    #expect(drawn == (try Data(contentsOf: folder.appendingPathComponent("json.png"))))
+  }
+
+  @Test("--input-format overrides the extension; an unknown format is a usage error")
+  func inputFormat() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let text = try write("- One\n- Two\n", "list.txt", in: folder)
+    let asMarkdown = try run(["layout", text, "--input-format", "markdown"], in: folder)
+    #expect(asMarkdown.status == 0, "\(asMarkdown.stderr)")
+    #expect(asMarkdown.stdout.contains("\"path\" : \"items[1]\""))
+    let asJSON = try run(["layout", text], in: folder)
+    #expect(asJSON.status == 1)
+    #expect(asJSON.stderr == "error: \(text): malformed JSON at line 1, column 1: invalid number\n")
+    let markdown = try write("- One\n", "list.md", in: folder)
+    let forcedJSON = try run(["layout", markdown, "--input-format", "json"], in: folder)
+    #expect(forcedJSON.stderr == "error: \(markdown): malformed JSON at line 1, column 1: invalid number\n")
+    let unknown = try run(["layout", markdown, "--input-format", "yaml"], in: folder)
+    #expect(unknown.status == 2)
+    #expect(unknown.stderr.contains("yaml"))
+  }
+
+  @Test("errors name the file and the line: a refused construct, a fourth level, rich text in bold found at render time")
+  func errors() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let heading = try write("- a\n\n## Not a list\n", "heading.md", in: folder)
+    let result = try run(["render", heading, "-o", "out.png"], in: folder)
+    #expect(result.status == 1)
+    #expect(
+      result.stderr
+        == "error: \(heading): line 3: a heading is not allowed in a Markdown list file (it holds one list of -, *, + or 1. items, after an optional front matter)\n"
+    )
+    let deep = try write("- a\n  - b\n    - c\n      - d\n", "deep.md", in: folder)
+    #expect(
+      try run(["render", deep, "-o", "out.png"], in: folder).stderr
+        == "error: \(deep): line 4: items[0].items[0].items[0].items[0]: a fourth nesting level is forbidden by design (at most 3 levels: 0, 1, 2)\n"
+    )
+    let bold = try write("1. Plain\n1. With **strong** text\n", "bold.md", in: folder)
+    #expect(
+      try run(["render", bold, "-o", "out.png"], in: folder).stderr
+        == "error: \(bold): line 2: items[1]: rich text is allowed only when the text is not bold (set isBold or subListHasBoldText to false)\n"
+    )
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.png").path))
+    // Android draws rich text in bold.
+    let android = try run(["render", bold, "--platform", "android", "-o", "out.png"], in: folder)
+    #expect(android.status == 0, "\(android.stderr)")
+  }
+
+  @Test("the command line's --platform, --locale and --text-style override the front matter")
+  func flagsOverrideFrontMatter() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let list = try write(
+      "---\n{\"platform\": \"android\", \"locale\": \"fr\"}\n---\n1. Un\n1. Deux\n", "list.md", in: folder)
+    let plain = try run(["layout", list], in: folder)
+    #expect(plain.stdout.contains("\"platform\" : \"android\""), "\(plain.stderr)")
+    #expect(plain.stdout.contains("\"direction\" : \"ltr\"") && plain.stdout.contains("\"fontSize\" : 16"))
+    let flagged = try run(["layout", list, "--platform", "ios", "--locale", "ar", "--text-style", "bodyMedium"], in: folder)
+    #expect(flagged.status == 0, "\(flagged.stderr)")
+    #expect(flagged.stdout.contains("\"platform\" : \"ios\""))
+    #expect(flagged.stdout.contains("\"direction\" : \"rtl\""))
+    #expect(flagged.stdout.contains("\"fontSize\" : 14") && !flagged.stdout.contains("\"fontSize\" : 16"))
+  }
+}

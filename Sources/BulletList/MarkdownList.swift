@@ -74,6 +74,10 @@ public struct MarkdownListSource: Hashable, Sendable {
     frontMatterLine = 1
     markdown = text
     markdownFirstLine = 1
+    // A carriage return alone ends a line for libcmark (and editors): it becomes a line feed,
+    // so that the front matter's lines are counted as libcmark counts the list's.
+    let text = Self.lineFeeds(text)
+    markdown = text
     // Lines are found in the UTF-8 bytes: as Characters, "\r\n" is one and would hide the "\n".
     let bytes = text.utf8
     var position = bytes.startIndex
@@ -108,6 +112,16 @@ public struct MarkdownListSource: Hashable, Sendable {
       }
       lineStart = nextLine(after: end)
     }
+  }
+
+  /// `text` with every carriage return that no line feed follows made a line feed.
+  static func lineFeeds(_ text: String) -> String {
+    guard text.utf8.contains(0x0D) else { return text }
+    var bytes = Array(text.utf8)
+    for index in bytes.indices where bytes[index] == 0x0D && (index + 1 == bytes.count || bytes[index + 1] != 0x0A) {
+      bytes[index] = 0x0A
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Whether `line` is a front matter fence: `---`, then only spaces, tabs or a carriage return.

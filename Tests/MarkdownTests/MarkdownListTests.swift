@@ -97,6 +97,10 @@ let mappingCases: [MarkdownCase] = [
       Item(richText: rich(.init("a "), .init("b", isStrong: true))) { Item("c") }
     }),
   MarkdownCase(
+    name: "a carriage return alone ends a line too",
+    markdown: "---\r{\"isBold\": false}\r---\r- a\r  - b\r",
+    expected: OUDSBulletList(type: bullets, isBold: false) { Item("a") { Item("b") } }),
+  MarkdownCase(
     name: "front matter: the type of an unordered list, text style and boldness",
     markdown: """
       ---
@@ -237,6 +241,7 @@ struct MarkdownListTests {
       ("1) a\n", "line 1: items[0]: ordered items are written 1., not 1) (the drawn marker is the theme's: 1., A., a.)"),
       ("", "line 1: the file holds no list: write its items as \"- label\" or \"1. label\""),
       ("---\n{}\n---\n\n", "line 4: the file holds no list: write its items as \"- label\" or \"1. label\""),
+      ("---\r{}\r---\r- a\r\r# h\r", "line 6: a heading is not allowed in a Markdown list file (it holds one list of -, *, + or 1. items, after an optional front matter)"),
       ("- a\u{0}b\n", "line 1: the file contains the NUL character (U+0000), which cannot be drawn"),
     ])
   func refused(markdown: String, expected: String) {

@@ -125,4 +125,28 @@ struct MarkdownCLITests {
     #expect(flagged.stdout.contains("\"direction\" : \"rtl\""))
     #expect(flagged.stdout.contains("\"fontSize\" : 14") && !flagged.stdout.contains("\"fontSize\" : 16"))
   }
+
+  @Test("the README's Markdown example is the case file it names, and renders as its commands say")
+  func readmeExample() throws {
+    let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let marker = "<!-- markdown-example: "
+    let start = try #require(readme.range(of: marker))
+    let nameEnd = try #require(readme[start.upperBound...].range(of: " -->"))
+    let name = String(readme[start.upperBound..<nameEnd.lowerBound])
+    let fence = try #require(readme[nameEnd.upperBound...].range(of: "```markdown\n"))
+    let close = try #require(readme[fence.upperBound...].range(of: "```"))
+    let block = String(readme[fence.upperBound..<close.lowerBound])
+    #expect(name == "Snapshots/cases/onboarding.md")
+    #expect(block == (try String(contentsOf: repositoryRoot.appendingPathComponent(name), encoding: .utf8)))
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let output = folder.appendingPathComponent("s.png").path
+    let rendered = try run(["render", name, "--theme", "sosh", "-o", output])
+    #expect(rendered.status == 0, "\(rendered.stderr)")
+    #expect(FileManager.default.fileExists(atPath: output))
+    let laidOut = try run(["layout", name, "--platform", "android"])
+    #expect(laidOut.status == 0, "\(laidOut.stderr)")
+    #expect(laidOut.stdout.contains("\"kind\" : \"tick\"") && laidOut.stdout.contains("\"platform\" : \"android\""))
+    #expect(laidOut.stdout.contains("https://www.orange.com/roaming"))
+  }
 }

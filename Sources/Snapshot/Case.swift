@@ -1,9 +1,10 @@
 import BulletList
 import Foundation
 
-/// A case file of `Snapshots/cases/`: a list and the variants to render it in.
+/// A case file of `Snapshots/cases/` (a JSON or a Markdown list): a list and the variants to
+/// render it in.
 public struct SnapshotCase: Hashable, Sendable {
-  /// The file name without `.json`, e.g. `sample-3`.
+  /// The file name without `.json` or `.md`, e.g. `sample-3`.
   public var name: String
   /// The case file.
   public var file: URL
@@ -20,7 +21,7 @@ public struct SnapshotCase: Hashable, Sendable {
 
 /// A case file that could not be read: its name, where it is, and why. It fails only itself.
 public struct SnapshotCaseError: Hashable, Sendable, CustomStringConvertible {
-  /// The case name (the file name without `.json`), escaped and cut for display.
+  /// The case name (the file name without `.json` or `.md`), escaped and cut for display.
   public var name: String
   /// The case file relative to the snapshots folder, e.g. `cases/sample-9.json`, escaped and cut.
   public var file: String

@@ -1,6 +1,7 @@
 import BulletList
 import BulletListRenderer
 import Foundation
+import Primitives
 import SafeInput
 import StrictJSON
 
@@ -22,7 +23,11 @@ public struct SnapshotCatalogue: Sendable {
   /// The longest case or snapshot name: 100 characters.
   public static let maximumNameLength = 100
 
-  /// Reads every `*.json` file of `<directory>/cases/` and expands its variants.
+  /// The extensions of case files: a JSON list (`.json`) or a Markdown list (`.md`), each with
+  /// its variants (the JSON object's or the front matter's `variants` key).
+  public static let caseFileExtensions = [".json", ".md"]
+
+  /// Reads every `*.json` and `*.md` file of `<directory>/cases/` and expands its variants.
   /// - Parameter reader: the list reader (use `BulletListRenderer.listReader()` for Markdown labels).
   /// - Throws: `SnapshotError` when the case folder is missing or holds no case file at all.
   public init(directory: URL, reader: ListReader) throws(SnapshotError) {
@@ -49,9 +54,12 @@ public struct SnapshotCatalogue: Sendable {
         .map { $0.lowercased() })
     var cases: [SnapshotCase] = []
     var broken: [SnapshotCaseError] = []
-    for fileName in names.sorted() where fileName.hasSuffix(".json") {
+    var caseFiles: [String: String] = [:]
+    for fileName in names.sorted() {
+      guard let fileExtension = Self.caseFileExtensions.first(where: { fileName.hasSuffix($0) })
+      else { continue }
       let file = casesFolder.appendingPathComponent(fileName)
-      let name = String(fileName.dropLast(5))
+      let name = String(fileName.dropLast(fileExtension.count))
       let displayPath = "\(Self.casesFolderName)/\(MessageText.value(fileName))"
       func fail(_ message: String) {
         broken.append(
@@ -61,12 +69,22 @@ public struct SnapshotCatalogue: Sendable {
         fail("\(displayPath): \(problem)")
         continue
       }
-      // A case file is a list plus the catalogue's `variants` key, which the list reader sets aside.
+      // `x.json` and `x.md` would both write their references into `x/`.
+      if let other = caseFiles[name.lowercased()] {
+        fail(
+          "\(displayPath): the case name is also the name of \(Self.casesFolderName)/\(MessageText.value(other)); rename one"
+        )
+        continue
+      }
+      caseFiles[name.lowercased()] = fileName
+      // A case file is a list plus the catalogue's `variants` key (a Markdown list's is in its
+      // front matter), which the list reader sets aside.
       let document: BulletListDocument
       let variants: JSONValue?
       do {
         let read = try reader.read(
-          file: file.path, kind: .caseFile, settingAside: [VariantParser.key])
+          file: file.path, kind: .caseFile, format: ListFormat(fileName: fileName),
+          settingAside: [VariantParser.key])
         document = read.document
         variants = read.setAside[VariantParser.key]
       } catch {

@@ -69,11 +69,11 @@ public enum SnapshotError: Error, Hashable, Sendable, CustomStringConvertible {
   private var text: String {
     switch self {
     case .noCaseFolder(let path):
-      return "no case folder \(path) (a snapshots folder holds cases/*.json)"
+      return "no case folder \(path) (a snapshots folder holds cases/*.json and cases/*.md)"
     case .folderUnreadable(let path):
       return "cannot list \(path)"
     case .noCaseFiles(let folder):
-      return "no case files (*.json) in \(folder)"
+      return "no case files (*.json, *.md) in \(folder)"
     case .variants(let file, let path, let problem):
       return "\(file): \(path): \(problem)"
     case .emptyFilter(let text):

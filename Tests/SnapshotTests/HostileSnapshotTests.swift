@@ -44,7 +44,7 @@ struct HostileSnapshotTests {
     #expect(recorded.count(.recorded) == catalogue.references.count)
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: cases.path).filter {
-        !$0.hasSuffix(".json")
+        !$0.hasSuffix(".json") && !$0.hasSuffix(".md")
       } == ["heart.svg"])
 
     let verifier = try engine(snapshots: folder)

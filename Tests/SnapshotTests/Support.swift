@@ -30,10 +30,11 @@ func makeSnapshotsFolder(cases: [String]? = nil, variants: [String: String] = [:
   let casesFolder = folder.appendingPathComponent("cases")
   try FileManager.default.createDirectory(at: casesFolder, withIntermediateDirectories: true)
   for name in try FileManager.default.contentsOfDirectory(atPath: Repo.cases.path) {
-    let isCase = name.hasSuffix(".json")
-    if isCase, let cases, !cases.contains(String(name.dropLast(5))) { continue }
+    let caseExtension = SnapshotCatalogue.caseFileExtensions.first { name.hasSuffix($0) }
+    let caseName = caseExtension.map { String(name.dropLast($0.count)) }
+    if let caseName, let cases, !cases.contains(caseName) { continue }
     var data = try Data(contentsOf: Repo.cases.appendingPathComponent(name))
-    if isCase, let replacement = variants[String(name.dropLast(5))] {
+    if caseExtension == ".json", let caseName, let replacement = variants[caseName] {
       data = Data(
         replacingVariants(in: String(decoding: data, as: UTF8.self), with: replacement).utf8)
     }

@@ -89,10 +89,9 @@ public struct ListReader: Sendable {
     settingAside keys: Set<String>
   ) throws(BulletListError) -> (document: BulletListDocument, setAside: [String: JSONValue]) {
     let format = format ?? ListFormat(fileName: path)
+    let markdownLimit = min(kind.maximumBytes, Self.markdownMaximumBytes)
     let limit =
-      format == .markdown
-      ? UserFileKind(
-        name: kind.name, maximumBytes: min(kind.maximumBytes, Self.markdownMaximumBytes)) : kind
+      format == .markdown ? UserFileKind(name: kind.name, maximumBytes: markdownLimit) : kind
     let text = try Self.text(file: path, kind: limit)
     let baseDirectory = URL(fileURLWithPath: path).deletingLastPathComponent().path
     do {
@@ -129,7 +128,8 @@ public struct ListReader: Sendable {
 
   /// The text of the file at `path`: a regular file of at most `kind.maximumBytes`, UTF-8.
   /// - Throws: `BulletListError` naming the file.
-  private static func text(file path: String, kind: UserFileKind) throws(BulletListError) -> String
+  private static func text(file path: String, kind: UserFileKind) throws(BulletListError)
+    -> String
   {
     let data: Data
     do {
@@ -214,8 +214,7 @@ public struct ListReader: Sendable {
       return BulletListDocument(
         list: OUDSBulletList(
           type: settings.type ?? Settings.defaultType, textStyle: settings.textStyle,
-          isBold: settings.isBold,
-          items: items),
+          isBold: settings.isBold, items: items),
         locale: settings.locale, platform: settings.platform)
     }
 
@@ -249,9 +248,10 @@ public struct ListReader: Sendable {
       case "platform":
         let name = try string(value, at: key)
         guard let named = OUDSBulletList.Platform(rawValue: name) else {
+          let expected = OUDSBulletList.Platform.allCases.map { "\"\($0.rawValue)\"" }
           throw fail(
             key,
-            "unknown platform \"\(name.escapedForMessage)\" (expected \(OUDSBulletList.Platform.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")))"
+            "unknown platform \"\(name.escapedForMessage)\" (expected \(expected.joined(separator: " or ")))"
           )
         }
         settings.platform = named

@@ -118,7 +118,8 @@ public struct MarkdownListSource: Hashable, Sendable {
   static func lineFeeds(_ text: String) -> String {
     guard text.utf8.contains(0x0D) else { return text }
     var bytes = Array(text.utf8)
-    for index in bytes.indices where bytes[index] == 0x0D && (index + 1 == bytes.count || bytes[index + 1] != 0x0A) {
+    for index in bytes.indices
+    where bytes[index] == 0x0D && (index + 1 == bytes.count || bytes[index + 1] != 0x0A) {
       bytes[index] = 0x0A
     }
     return String(decoding: bytes, as: UTF8.self)
@@ -126,7 +127,8 @@ public struct MarkdownListSource: Hashable, Sendable {
 
   /// Whether `line` is a front matter fence: `---`, then only spaces, tabs or a carriage return.
   private static func isFence(_ line: Substring.UTF8View) -> Bool {
-    line.starts(with: "---".utf8) && line.dropFirst(3).allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+    line.starts(with: "---".utf8)
+      && line.dropFirst(3).allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
   }
 
   /// Takes the front matter's members named in `keys` out of it and returns them (for a caller
@@ -169,7 +171,9 @@ extension ListReader {
   public static let markdownMaximumBytes = 1 << 20
 
   /// The keys a Markdown list's front matter may hold.
-  public static let frontMatterKeys = ["type", "textStyle", "isBold", "locale", "platform", "subLists"]
+  public static let frontMatterKeys = [
+    "type", "textStyle", "isBold", "locale", "platform", "subLists",
+  ]
 
   /// The keys of one entry of the front matter's `subLists`.
   public static let subListKeys = ["type", "textStyle", "isBold"]
@@ -185,17 +189,23 @@ extension ListReader {
   /// the list is written with: `1.` lists are ordered; `-`, `*` and `+` lists are unordered (any
   /// asset) or bare.
   /// - Throws: `BulletListError` naming the file line, and the item or front matter path.
-  public func read(markdown text: String, baseDirectory: String) throws(BulletListError) -> BulletListDocument {
+  public func read(markdown text: String, baseDirectory: String) throws(BulletListError)
+    -> BulletListDocument
+  {
     try read(MarkdownListSource(text: text), baseDirectory: baseDirectory)
   }
 
   /// Reads a Markdown list already split into front matter and Markdown (for instance a snapshot
   /// case whose front matter lost the catalogue's own keys).
   /// - Throws: `BulletListError` naming the file line, and the item or front matter path.
-  public func read(_ source: MarkdownListSource, baseDirectory: String) throws(BulletListError) -> BulletListDocument {
+  public func read(_ source: MarkdownListSource, baseDirectory: String) throws(BulletListError)
+    -> BulletListDocument
+  {
     guard let parser = markdownParser as? any MarkdownListParsing else {
       throw BulletListError(
-        path: "", message: "Markdown lists need a Markdown parser (use the ouds-render CLI or BulletListRenderer)")
+        path: "",
+        message:
+          "Markdown lists need a Markdown parser (use the ouds-render CLI or BulletListRenderer)")
     }
     let outline = try parser.parseList(source.markdown, firstLine: source.markdownFirstLine)
     let context = Context(baseDirectory: baseDirectory, markdownParser: markdownParser)
@@ -213,7 +223,8 @@ extension ListReader.Context {
     var path: String
   }
 
-  func markdownDocument(_ outline: MarkdownListOutline, source: MarkdownListSource) throws(BulletListError)
+  func markdownDocument(_ outline: MarkdownListOutline, source: MarkdownListSource)
+    throws(BulletListError)
     -> BulletListDocument
   {
     var settings = Settings()
@@ -221,12 +232,15 @@ extension ListReader.Context {
     // Front matter errors name the line of the member at fault.
     func located(_ error: BulletListError) -> BulletListError {
       var copy = error
-      copy.line = copy.line ?? source.frontMatterLines.line(of: error.path) ?? source.frontMatterLine
+      copy.line =
+        copy.line ?? source.frontMatterLines.line(of: error.path) ?? source.frontMatterLine
       return copy
     }
     do {
       if let frontMatter = source.frontMatter {
-        for (key, value) in try members(frontMatter, at: "", allowed: Set(ListReader.frontMatterKeys)) {
+        for (key, value) in try members(
+          frontMatter, at: "", allowed: Set(ListReader.frontMatterKeys))
+        {
           if key == "subLists" {
             subLists = try self.subLists(value)
           } else {
@@ -242,7 +256,8 @@ extension ListReader.Context {
     var unused = subLists
     let type: OUDSBulletList.ListType
     do {
-      type = try checkedType(settings.type, of: outline, path: "type") ?? Self.defaultType(of: outline)
+      type =
+        try checkedType(settings.type, of: outline, path: "type") ?? Self.defaultType(of: outline)
     } catch {
       throw located(error)
     }
@@ -253,11 +268,16 @@ extension ListReader.Context {
       let owners = subListOwners(outline).sorted()
       let known =
         owners.isEmpty
-        ? "no item has one" : "items with one: " + owners.prefix(6).joined(separator: ", ") + (owners.count > 6 ? ", …" : "")
-      throw located(fail(entry.path, "the list has no item \(MessageText.value(path)) with a sub-list (\(known))"))
+        ? "no item has one"
+        : "items with one: " + owners.prefix(6).joined(separator: ", ")
+          + (owners.count > 6 ? ", …" : "")
+      throw located(
+        fail(
+          entry.path, "the list has no item \(MessageText.value(path)) with a sub-list (\(known))"))
     }
     return BulletListDocument(
-      list: OUDSBulletList(type: type, textStyle: settings.textStyle, isBold: settings.isBold, items: items),
+      list: OUDSBulletList(
+        type: type, textStyle: settings.textStyle, isBold: settings.isBold, items: items),
       locale: settings.locale, platform: settings.platform, itemLines: itemLines)
   }
 
@@ -275,11 +295,15 @@ extension ListReader.Context {
     switch (outline.isOrdered, type) {
     case (true, .ordered), (false, .unordered), (false, .bare): return type
     case (true, _):
-      throw fail(path, "the list on line \(outline.line) is written with 1. items: its type can only be \"ordered\"")
+      throw fail(
+        path,
+        "the list on line \(outline.line) is written with 1. items: its type can only be \"ordered\""
+      )
     case (false, _):
       throw fail(
         path,
-        "the list on line \(outline.line) is written with -, * or + items: its type can be \"unordered\", {\"unordered\": …} or \"bare\", not \"ordered\" (write its items as 1.)")
+        "the list on line \(outline.line) is written with -, * or + items: its type can be \"unordered\", {\"unordered\": …} or \"bare\", not \"ordered\" (write its items as 1.)"
+      )
     }
   }
 
@@ -303,7 +327,10 @@ extension ListReader.Context {
   /// `type`, `textStyle` and `isBold`.
   func subLists(_ value: JSONValue) throws(BulletListError) -> [String: SubListSettings] {
     guard case .object(let entries) = value else {
-      throw fail("subLists", "expected an object whose keys are item paths such as \"items[1]\", found \(value.kindName)")
+      throw fail(
+        "subLists",
+        "expected an object whose keys are item paths such as \"items[1]\", found \(value.kindName)"
+      )
     }
     var result: [String: SubListSettings] = [:]
     for (itemPath, entry) in entries {
@@ -327,15 +354,18 @@ extension ListReader.Context {
   /// Recursive, but never deeper than ``OUDSBulletList/maximumLevelCount``: a fourth level is the
   /// model's error, with the item's line.
   func markdownItems(
-    _ outline: MarkdownListOutline, pathPrefix: String, level: Int, inheritedType: OUDSBulletList.ListType,
-    subLists: [String: SubListSettings], unused: inout [String: SubListSettings], itemLines: inout [String: Int],
+    _ outline: MarkdownListOutline, pathPrefix: String, level: Int,
+    inheritedType: OUDSBulletList.ListType,
+    subLists: [String: SubListSettings], unused: inout [String: SubListSettings],
+    itemLines: inout [String: Int],
     located: (BulletListError) -> BulletListError
   ) throws(BulletListError) -> [OUDSBulletList.Item] {
     var items: [OUDSBulletList.Item] = []
     for (index, item) in outline.items.enumerated() {
       let path = pathPrefix + "items[\(index)]"
       guard level < OUDSBulletList.maximumLevelCount else {
-        throw BulletListError(line: item.line, path: path, message: OUDSBulletList.fourthLevelMessage)
+        throw BulletListError(
+          line: item.line, path: path, message: OUDSBulletList.fourthLevelMessage)
       }
       itemLines[path] = item.line
       var subListType: OUDSBulletList.ListType?
@@ -344,7 +374,8 @@ extension ListReader.Context {
       unused[path] = nil
       if let subList = item.subList {
         do {
-          subListType = try checkedType(settings?.type, of: subList, path: settings.map { join($0.path, "type") } ?? path)
+          subListType = try checkedType(
+            settings?.type, of: subList, path: settings.map { join($0.path, "type") } ?? path)
         } catch {
           throw located(error)
         }
@@ -356,10 +387,13 @@ extension ListReader.Context {
           }
         }
         subItems = try markdownItems(
-          subList, pathPrefix: path + ".", level: level + 1, inheritedType: subListType ?? inheritedType,
+          subList, pathPrefix: path + ".", level: level + 1,
+          inheritedType: subListType ?? inheritedType,
           subLists: subLists, unused: &unused, itemLines: &itemLines, located: located)
       } else if let settings {
-        throw located(fail(settings.path, "item \(MessageText.value(path)) (line \(item.line)) has no sub-list"))
+        throw located(
+          fail(settings.path, "item \(MessageText.value(path)) (line \(item.line)) has no sub-list")
+        )
       }
       items.append(
         OUDSBulletList.Item(

@@ -46,7 +46,8 @@ extension OUDSBulletList {
   public static let maximumLevelCount = 3
 
   /// The message of the error an item at a fourth level gets (its path names the item).
-  public static let fourthLevelMessage = "a fourth nesting level is forbidden by design (at most 3 levels: 0, 1, 2)"
+  public static let fourthLevelMessage =
+    "a fourth nesting level is forbidden by design (at most 3 levels: 0, 1, 2)"
 
   /// The message of the error a rich label in bold text gets with the iOS rules.
   public static let richTextInBoldMessage =

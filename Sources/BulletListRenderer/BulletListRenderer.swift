@@ -103,12 +103,13 @@ public final class BulletListRenderer {
     }
   }
 
-  /// A list reader that understands `markdown` labels (parsed with libcmark, see `Markdown`).
+  /// A list reader that understands `markdown` labels and Markdown list files (parsed with
+  /// libcmark, see `Markdown`).
   public func listReader() -> ListReader {
     Self.markdownListReader()
   }
 
-  /// A list reader that understands `markdown` labels, without a renderer.
+  /// A list reader that understands `markdown` labels and Markdown list files, without a renderer.
   public static func markdownListReader() -> ListReader {
     ListReader(markdownParser: CommonMarkParser())
   }

@@ -15,12 +15,15 @@ public struct CommonMarkParser: MarkdownListParsing {
 
   /// Parses `markdown` into rich text.
   /// - Throws: `BulletListError` at `itemPath.markdown` for a construct that is not allowed.
-  public func parseInline(_ markdown: String, itemPath: String) throws(BulletListError) -> RichText {
+  public func parseInline(_ markdown: String, itemPath: String) throws(BulletListError) -> RichText
+  {
     let path = itemPath + ".markdown"
     if let problem = Self.imageOpenerProblem(markdown) {
       throw BulletListError(path: path, message: problem.message)
     }
-    let document = try Document(markdown, failure: BulletListError(path: path, message: "libcmark could not parse the Markdown"))
+    let document = try Document(
+      markdown,
+      failure: BulletListError(path: path, message: "libcmark could not parse the Markdown"))
     var paragraphs = 0
     var child = cmark_node_first_child(document.root)
     while let block = child {
@@ -33,9 +36,13 @@ public struct CommonMarkParser: MarkdownListParsing {
     guard paragraphs == 1, let paragraph = cmark_node_first_child(document.root) else {
       throw BulletListError(
         path: path,
-        message: paragraphs == 0 ? "the Markdown label is empty" : "a label is one paragraph; found \(paragraphs)")
+        message: paragraphs == 0
+          ? "the Markdown label is empty" : "a label is one paragraph; found \(paragraphs)")
     }
-    return RichText(runs: try Self.runs(of: paragraph) { node in BulletListError(path: path, message: Self.notAllowedInLabel(node)) })
+    return RichText(
+      runs: try Self.runs(of: paragraph) { node in
+        BulletListError(path: path, message: Self.notAllowedInLabel(node))
+      })
   }
 
   /// Parses the Markdown of a list file (see ``BulletList/MarkdownListParsing``).
@@ -44,17 +51,24 @@ public struct CommonMarkParser: MarkdownListParsing {
   /// and at most one list (its sub-list). Lists are walked at most three deep: an item at a
   /// fourth level is the model's error, with its line, before anything deeper is looked at.
   /// - Throws: `BulletListError` with the file line.
-  public func parseList(_ markdown: String, firstLine: Int) throws(BulletListError) -> MarkdownListOutline {
+  public func parseList(_ markdown: String, firstLine: Int) throws(BulletListError)
+    -> MarkdownListOutline
+  {
     let lineOffset = firstLine - 1
     if let nul = markdown.utf8.firstIndex(of: 0) {
-      let line = markdown.utf8[..<nul].reduce(into: 1) { count, byte in if byte == 0x0A { count += 1 } }
+      let line = markdown.utf8[..<nul].reduce(into: 1) { count, byte in
+        if byte == 0x0A { count += 1 }
+      }
       throw BulletListError(
-        line: line + lineOffset, path: "", message: "the file contains the NUL character (U+0000), which cannot be drawn")
+        line: line + lineOffset, path: "",
+        message: "the file contains the NUL character (U+0000), which cannot be drawn")
     }
     if let problem = Self.imageOpenerProblem(markdown) {
       throw BulletListError(line: problem.line + lineOffset, path: "", message: problem.message)
     }
-    let document = try Document(markdown, failure: BulletListError(path: "", message: "libcmark could not parse the Markdown"))
+    let document = try Document(
+      markdown, failure: BulletListError(path: "", message: "libcmark could not parse the Markdown")
+    )
     let walker = ListWalker(lineOffset: lineOffset)
     var list: OpaquePointer?
     var child = cmark_node_first_child(document.root)
@@ -64,19 +78,24 @@ public struct CommonMarkParser: MarkdownListParsing {
         if list != nil {
           throw BulletListError(
             line: line, path: "",
-            message: "a second list starts here: a file holds one list (CommonMark starts a new list when the marker changes, as from - to * or to 1., or after a line of other text)")
+            message:
+              "a second list starts here: a file holds one list (CommonMark starts a new list when the marker changes, as from - to * or to 1., or after a line of other text)"
+          )
         }
         list = block
       } else {
         throw BulletListError(
           line: line, path: "",
-          message: "\(Self.blockName(block)) is not allowed in a Markdown list file (it holds one list of -, *, + or 1. items, after an optional front matter)")
+          message:
+            "\(Self.blockName(block)) is not allowed in a Markdown list file (it holds one list of -, *, + or 1. items, after an optional front matter)"
+        )
       }
       child = cmark_node_next(block)
     }
     guard let list else {
       throw BulletListError(
-        line: firstLine, path: "", message: "the file holds no list: write its items as \"- label\" or \"1. label\"")
+        line: firstLine, path: "",
+        message: "the file holds no list: write its items as \"- label\" or \"1. label\"")
     }
     return try walker.outline(of: list, pathPrefix: "", level: 0)
   }
@@ -95,7 +114,9 @@ public struct CommonMarkParser: MarkdownListParsing {
     }
 
     /// The outline of the list node `list` at nesting `level` (0, 1 or 2).
-    func outline(of list: OpaquePointer, pathPrefix: String, level: Int) throws(BulletListError) -> MarkdownListOutline {
+    func outline(of list: OpaquePointer, pathPrefix: String, level: Int) throws(BulletListError)
+      -> MarkdownListOutline
+    {
       let listLine = line(of: list)
       let isOrdered = cmark_node_get_list_type(list) == CMARK_ORDERED_LIST
       if isOrdered {
@@ -104,7 +125,9 @@ public struct CommonMarkParser: MarkdownListParsing {
         guard cmark_node_get_list_delim(list) != CMARK_PAREN_DELIM else {
           throw BulletListError(
             line: listLine, path: pathPrefix + "items[0]",
-            message: "ordered items are written 1., not \(marker) (the drawn marker is the theme's: 1., A., a.)")
+            message:
+              "ordered items are written 1., not \(marker) (the drawn marker is the theme's: 1., A., a.)"
+          )
         }
         guard start == 1 else {
           throw BulletListError(
@@ -118,7 +141,8 @@ public struct CommonMarkParser: MarkdownListParsing {
         let path = pathPrefix + "items[\(items.count)]"
         let itemLine = line(of: item)
         guard level < OUDSBulletList.maximumLevelCount else {
-          throw BulletListError(line: itemLine, path: path, message: OUDSBulletList.fourthLevelMessage)
+          throw BulletListError(
+            line: itemLine, path: path, message: OUDSBulletList.fourthLevelMessage)
         }
         items.append(try self.item(item, path: path, line: itemLine, level: level))
         child = cmark_node_next(item)
@@ -127,29 +151,36 @@ public struct CommonMarkParser: MarkdownListParsing {
     }
 
     /// One item node: a paragraph, then at most one list.
-    private func item(_ item: OpaquePointer, path: String, line itemLine: Int, level: Int) throws(BulletListError)
+    private func item(_ item: OpaquePointer, path: String, line itemLine: Int, level: Int)
+      throws(BulletListError)
       -> MarkdownListOutline.Item
     {
       let rule = "an item is one paragraph, optionally followed by one indented sub-list"
       guard let paragraph = cmark_node_first_child(item) else {
-        throw BulletListError(line: itemLine, path: path, message: "the item is empty: write its label after the marker")
+        throw BulletListError(
+          line: itemLine, path: path, message: "the item is empty: write its label after the marker"
+        )
       }
       switch cmark_node_get_type(paragraph) {
       case CMARK_NODE_PARAGRAPH: break
       case CMARK_NODE_LIST:
         throw BulletListError(
-          line: itemLine, path: path, message: "the item has no label: its first line holds another list marker")
+          line: itemLine, path: path,
+          message: "the item has no label: its first line holds another list marker")
       default:
         throw BulletListError(
           line: line(of: paragraph), path: path,
           message: "\(CommonMarkParser.blockName(paragraph)) is not allowed in an item (\(rule))")
       }
       let runs = try CommonMarkParser.runs(of: paragraph) { node in
-        BulletListError(line: line(of: node, fallback: paragraph), path: path, message: CommonMarkParser.notAllowedInLabel(node))
+        BulletListError(
+          line: line(of: node, fallback: paragraph), path: path,
+          message: CommonMarkParser.notAllowedInLabel(node))
       }
       let rich = RichText(runs: runs)
       let label: OUDSBulletList.Label =
-        runs.contains { $0.isStrong || $0.isEmphasis || $0.link != nil } ? .rich(rich) : .plain(rich.plainText)
+        runs.contains { $0.isStrong || $0.isEmphasis || $0.link != nil }
+        ? .rich(rich) : .plain(rich.plainText)
       var subList: MarkdownListOutline?
       var next = cmark_node_next(paragraph)
       while let block = next {
@@ -159,7 +190,9 @@ public struct CommonMarkParser: MarkdownListParsing {
         case CMARK_NODE_LIST:
           throw BulletListError(
             line: line(of: block), path: path,
-            message: "a second sub-list starts here (\(rule); CommonMark starts a new list when the marker changes)")
+            message:
+              "a second sub-list starts here (\(rule); CommonMark starts a new list when the marker changes)"
+          )
         case CMARK_NODE_PARAGRAPH:
           throw BulletListError(
             line: line(of: block), path: path,
@@ -221,7 +254,8 @@ public struct CommonMarkParser: MarkdownListParsing {
   /// walking the tree with an explicit stack: thousands of nested `*` or `[` cannot overflow the
   /// call stack. A node other than text, soft break, strong, emphasis or link is refused with
   /// `refuse(node)`.
-  static func runs(of parent: OpaquePointer, refuse: (OpaquePointer) -> BulletListError) throws(BulletListError)
+  static func runs(of parent: OpaquePointer, refuse: (OpaquePointer) -> BulletListError)
+    throws(BulletListError)
     -> [RichText.Run]
   {
     struct Level {
@@ -231,7 +265,9 @@ public struct CommonMarkParser: MarkdownListParsing {
       var link: String?
     }
     var runs: [RichText.Run] = []
-    var stack = [Level(next: cmark_node_first_child(parent), strong: false, emphasis: false, link: nil)]
+    var stack = [
+      Level(next: cmark_node_first_child(parent), strong: false, emphasis: false, link: nil)
+    ]
     while let level = stack.last {
       guard let node = level.next else {
         stack.removeLast()
@@ -241,16 +277,27 @@ public struct CommonMarkParser: MarkdownListParsing {
       switch cmark_node_get_type(node) {
       case CMARK_NODE_TEXT:
         let text = cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
-        runs.append(RichText.Run(text, isStrong: level.strong, isEmphasis: level.emphasis, link: level.link))
+        runs.append(
+          RichText.Run(text, isStrong: level.strong, isEmphasis: level.emphasis, link: level.link))
       case CMARK_NODE_SOFTBREAK:
-        runs.append(RichText.Run(" ", isStrong: level.strong, isEmphasis: level.emphasis, link: level.link))
+        runs.append(
+          RichText.Run(" ", isStrong: level.strong, isEmphasis: level.emphasis, link: level.link))
       case CMARK_NODE_STRONG:
-        stack.append(Level(next: cmark_node_first_child(node), strong: true, emphasis: level.emphasis, link: level.link))
+        stack.append(
+          Level(
+            next: cmark_node_first_child(node), strong: true, emphasis: level.emphasis,
+            link: level.link))
       case CMARK_NODE_EMPH:
-        stack.append(Level(next: cmark_node_first_child(node), strong: level.strong, emphasis: true, link: level.link))
+        stack.append(
+          Level(
+            next: cmark_node_first_child(node), strong: level.strong, emphasis: true,
+            link: level.link))
       case CMARK_NODE_LINK:
         let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
-        stack.append(Level(next: cmark_node_first_child(node), strong: level.strong, emphasis: level.emphasis, link: url))
+        stack.append(
+          Level(
+            next: cmark_node_first_child(node), strong: level.strong, emphasis: level.emphasis,
+            link: url))
       default:
         throw refuse(node)
       }

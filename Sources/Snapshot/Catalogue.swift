@@ -71,9 +71,8 @@ public struct SnapshotCatalogue: Sendable {
       }
       // `x.json` and `x.md` would both write their references into `x/`.
       if let other = caseFiles[name.lowercased()] {
-        fail(
-          "\(displayPath): the case name is also the name of \(Self.casesFolderName)/\(MessageText.value(other)); rename one"
-        )
+        let otherPath = "\(Self.casesFolderName)/\(MessageText.value(other))"
+        fail("\(displayPath): the case name is also the name of \(otherPath); rename one")
         continue
       }
       caseFiles[name.lowercased()] = fileName

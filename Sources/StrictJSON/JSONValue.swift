@@ -157,7 +157,9 @@ public struct JSONParser {
 
   /// Parses a complete JSON document and notes the line where each member and array element
   /// starts, by path (see ``JSONLineMap``).
-  public static func parseWithLines(_ text: String) throws(JSONSyntaxError) -> (value: JSONValue, lines: JSONLineMap) {
+  public static func parseWithLines(_ text: String) throws(JSONSyntaxError)
+    -> (value: JSONValue, lines: JSONLineMap)
+  {
     var parser = JSONParser(bytes: Array(text.utf8))
     parser.lines = [:]
     if parser.bytes.starts(with: byteOrderMark) { parser.index = byteOrderMark.count }

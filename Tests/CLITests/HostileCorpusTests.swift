@@ -68,10 +68,13 @@ struct HostileCorpusTests {
       case "remove": try FileManager.default.removeItem(atPath: target(step[1]))
       case "append":
         let url = URL(fileURLWithPath: target(step[3]))
-        if !FileManager.default.fileExists(atPath: url.path) { FileManager.default.createFile(atPath: url.path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: url.path) {
+          FileManager.default.createFile(atPath: url.path, contents: nil)
+        }
         let handle = try FileHandle(forWritingTo: url)
         try handle.seekToEnd()
-        try handle.write(contentsOf: Data(String(repeating: step[1], count: Int(step[2]) ?? 0).utf8))
+        let text = String(repeating: step[1], count: Int(step[2]) ?? 0)
+        try handle.write(contentsOf: Data(text.utf8))
         try handle.close()
       case "replace":
         try FileManager.default.removeItem(atPath: target(step[2]))

@@ -37,7 +37,9 @@ let jsonTwin = """
 
 @Suite("Markdown lists on the command line")
 struct MarkdownCLITests {
-  @Test("a Markdown list and its JSON twin lay out the same, in every theme, mode and platform, and draw the same PNG")
+  @Test(
+    "a Markdown list and its JSON twin lay out the same, in every theme, mode and platform, and draw the same PNG"
+  )
   func twin() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -56,9 +58,12 @@ struct MarkdownCLITests {
     #expect(fromMarkdown.stdout.contains("\"text\" : \"B.\""))
     #expect(fromMarkdown.stdout.contains("https://example.com/essential"))
 
-    let pngMarkdown = try run(["render", markdown, "--theme", "sosh", "--mode", "dark", "-o", "md.png"], in: folder)
-    let pngJSON = try run(["render", json, "--theme", "sosh", "--mode", "dark", "-o", "json.png"], in: folder)
-    #expect(pngMarkdown.status == 0 && pngJSON.status == 0, "\(pngMarkdown.stderr) \(pngJSON.stderr)")
+    let pngMarkdown = try run(
+      ["render", markdown, "--theme", "sosh", "--mode", "dark", "-o", "md.png"], in: folder)
+    let pngJSON = try run(
+      ["render", json, "--theme", "sosh", "--mode", "dark", "-o", "json.png"], in: folder)
+    #expect(
+      pngMarkdown.status == 0 && pngJSON.status == 0, "\(pngMarkdown.stderr) \(pngJSON.stderr)")
     let drawn = try Data(contentsOf: folder.appendingPathComponent("md.png"))
     #expect(drawn.count > 1000)
     #expect(drawn == (try Data(contentsOf: folder.appendingPathComponent("json.png"))))
@@ -77,13 +82,17 @@ struct MarkdownCLITests {
     #expect(asJSON.stderr == "error: \(text): malformed JSON at line 1, column 1: invalid number\n")
     let markdown = try write("- One\n", "list.md", in: folder)
     let forcedJSON = try run(["layout", markdown, "--input-format", "json"], in: folder)
-    #expect(forcedJSON.stderr == "error: \(markdown): malformed JSON at line 1, column 1: invalid number\n")
+    #expect(
+      forcedJSON.stderr
+        == "error: \(markdown): malformed JSON at line 1, column 1: invalid number\n")
     let unknown = try run(["layout", markdown, "--input-format", "yaml"], in: folder)
     #expect(unknown.status == 2)
     #expect(unknown.stderr.contains("yaml"))
   }
 
-  @Test("errors name the file and the line: a refused construct, a fourth level, rich text in bold found at render time")
+  @Test(
+    "errors name the file and the line: a refused construct, a fourth level, rich text in bold found at render time"
+  )
   func errors() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -115,20 +124,27 @@ struct MarkdownCLITests {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let list = try write(
-      "---\n{\"platform\": \"android\", \"locale\": \"fr\"}\n---\n1. Un\n1. Deux\n", "list.md", in: folder)
+      "---\n{\"platform\": \"android\", \"locale\": \"fr\"}\n---\n1. Un\n1. Deux\n", "list.md",
+      in: folder)
     let plain = try run(["layout", list], in: folder)
     #expect(plain.stdout.contains("\"platform\" : \"android\""), "\(plain.stderr)")
-    #expect(plain.stdout.contains("\"direction\" : \"ltr\"") && plain.stdout.contains("\"fontSize\" : 16"))
-    let flagged = try run(["layout", list, "--platform", "ios", "--locale", "ar", "--text-style", "bodyMedium"], in: folder)
+    #expect(
+      plain.stdout.contains("\"direction\" : \"ltr\"") && plain.stdout.contains("\"fontSize\" : 16")
+    )
+    let flagged = try run(
+      ["layout", list, "--platform", "ios", "--locale", "ar", "--text-style", "bodyMedium"],
+      in: folder)
     #expect(flagged.status == 0, "\(flagged.stderr)")
     #expect(flagged.stdout.contains("\"platform\" : \"ios\""))
     #expect(flagged.stdout.contains("\"direction\" : \"rtl\""))
-    #expect(flagged.stdout.contains("\"fontSize\" : 14") && !flagged.stdout.contains("\"fontSize\" : 16"))
+    #expect(
+      flagged.stdout.contains("\"fontSize\" : 14") && !flagged.stdout.contains("\"fontSize\" : 16"))
   }
 
   @Test("the README's Markdown example is the case file it names, and renders as its commands say")
   func readmeExample() throws {
-    let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let readme = try String(
+      contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
     let marker = "<!-- markdown-example: "
     let start = try #require(readme.range(of: marker))
     let nameEnd = try #require(readme[start.upperBound...].range(of: " -->"))
@@ -137,7 +153,9 @@ struct MarkdownCLITests {
     let close = try #require(readme[fence.upperBound...].range(of: "```"))
     let block = String(readme[fence.upperBound..<close.lowerBound])
     #expect(name == "Snapshots/cases/onboarding.md")
-    #expect(block == (try String(contentsOf: repositoryRoot.appendingPathComponent(name), encoding: .utf8)))
+    #expect(
+      block
+        == (try String(contentsOf: repositoryRoot.appendingPathComponent(name), encoding: .utf8)))
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let output = folder.appendingPathComponent("s.png").path
@@ -146,7 +164,9 @@ struct MarkdownCLITests {
     #expect(FileManager.default.fileExists(atPath: output))
     let laidOut = try run(["layout", name, "--platform", "android"])
     #expect(laidOut.status == 0, "\(laidOut.stderr)")
-    #expect(laidOut.stdout.contains("\"kind\" : \"tick\"") && laidOut.stdout.contains("\"platform\" : \"android\""))
+    #expect(
+      laidOut.stdout.contains("\"kind\" : \"tick\"")
+        && laidOut.stdout.contains("\"platform\" : \"android\""))
     #expect(laidOut.stdout.contains("https://www.orange.com/roaming"))
   }
 }

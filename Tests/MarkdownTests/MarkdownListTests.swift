@@ -41,13 +41,17 @@ let mappingCases: [MarkdownCase] = [
     markdown: "- a\n  - a.a\n    - a.a.a\n    - a.a.b\n  - a.b\n- b\n",
     expected: OUDSBulletList(type: bullets) {
       Item("a") {
-        Item("a.a") { Item("a.a.a"); Item("a.a.b") }
+        Item("a.a") {
+          Item("a.a.a")
+          Item("a.a.b")
+        }
         Item("a.b")
       }
       Item("b")
     }),
   MarkdownCase(
-    name: "a 1. sub-list of a - list is ordered; a - sub-list of an ordered list is unbranded bullets",
+    name:
+      "a 1. sub-list of a - list is ordered; a - sub-list of an ordered list is unbranded bullets",
     markdown: "- a\n  1. a.1\n     - a.1.x\n",
     expected: OUDSBulletList(type: bullets) {
       Item("a", subListType: .ordered) {
@@ -66,7 +70,8 @@ let mappingCases: [MarkdownCase] = [
     expected: OUDSBulletList(type: bullets) {
       Item(
         richText: rich(
-          .init("A "), .init("strong", isStrong: true), .init(" word, an "), .init("emphasis", isEmphasis: true),
+          .init("A "), .init("strong", isStrong: true), .init(" word, an "),
+          .init("emphasis", isEmphasis: true),
           .init(", a "), .init("bold", isStrong: true, link: "https://example.com"),
           .init(" link", link: "https://example.com"), .init(" & <3")))
     }),
@@ -76,13 +81,15 @@ let mappingCases: [MarkdownCase] = [
     expected: OUDSBulletList(type: bullets) {
       Item(
         richText: rich(
-          .init("strong ", isStrong: true), .init("and emphasis", isStrong: true, isEmphasis: true), .init(" "),
+          .init("strong ", isStrong: true), .init("and emphasis", isStrong: true, isEmphasis: true),
+          .init(" "),
           .init("emphasis", isEmphasis: true)))
     }),
   MarkdownCase(
     name: "escapes and entities are plain text; a soft break and a lazy line are spaces",
     markdown: "- 3 \\* 4 &amp; \\[x\\]\n- one\n  two\n- three\nfour\n",
-    expected: OUDSBulletList(type: bullets, items: [Item("3 * 4 & [x]"), Item("one two"), Item("three four")])),
+    expected: OUDSBulletList(
+      type: bullets, items: [Item("3 * 4 & [x]"), Item("one two"), Item("three four")])),
   MarkdownCase(
     name: "blank lines between items (a loose list) change nothing",
     markdown: "\n\n- a\n\n- b\n\n  - b.a\n\n",
@@ -109,7 +116,9 @@ let mappingCases: [MarkdownCase] = [
       - a
         - b
       """,
-    expected: OUDSBulletList(type: .unordered(asset: .tick, isBranded: true), textStyle: .bodyMedium, isBold: false) {
+    expected: OUDSBulletList(
+      type: .unordered(asset: .tick, isBranded: true), textStyle: .bodyMedium, isBold: false
+    ) {
       Item("a") { Item("b") }
     }),
   MarkdownCase(
@@ -149,7 +158,8 @@ let mappingCases: [MarkdownCase] = [
 struct MarkdownListTests {
   let reader = ListReader(markdownParser: CommonMarkParser())
 
-  @Test("each input reads as its list: types, levels, labels and rich spans", arguments: mappingCases)
+  @Test(
+    "each input reads as its list: types, levels, labels and rich spans", arguments: mappingCases)
   func mapping(_ testCase: MarkdownCase) throws {
     let document = try reader.read(markdown: testCase.markdown, baseDirectory: "/tmp")
     #expect(document.list == testCase.expected)
@@ -169,7 +179,9 @@ struct MarkdownListTests {
   @Test("locale and platform come from the front matter; item lines count the front matter")
   func settings() throws {
     let document = try reader.read(
-      markdown: "---\n{\"locale\": \"ar\", \"platform\": \"android\"}\n---\n\n1. a\n   1. b\n1. c\n", baseDirectory: "/tmp")
+      markdown:
+        "---\n{\"locale\": \"ar\", \"platform\": \"android\"}\n---\n\n1. a\n   1. b\n1. c\n",
+      baseDirectory: "/tmp")
     #expect(document.locale == "ar")
     #expect(document.platform == .android)
     #expect(document.itemLines == ["items[0]": 5, "items[0].items[0]": 6, "items[1]": 7])
@@ -177,14 +189,19 @@ struct MarkdownListTests {
 
   @Test("an icon in the front matter is relative to the Markdown file's folder")
   func icon() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ouds-md-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ouds-md-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    try Data("<svg xmlns='http://www.w3.org/2000/svg'/>".utf8).write(to: folder.appendingPathComponent("heart.svg"))
+    try Data("<svg xmlns='http://www.w3.org/2000/svg'/>".utf8).write(
+      to: folder.appendingPathComponent("heart.svg"))
     let file = folder.appendingPathComponent("list.md")
-    try Data("---\n{\"type\": {\"unordered\": {\"asset\": {\"icon\": \"heart.svg\"}}}}\n---\n- a\n".utf8).write(to: file)
+    try Data(
+      "---\n{\"type\": {\"unordered\": {\"asset\": {\"icon\": \"heart.svg\"}}}}\n---\n- a\n".utf8
+    ).write(to: file)
     let document = try reader.read(file: file.path)
-    let icon = OUDSBulletList.Icon(file: folder.appendingPathComponent("heart.svg").standardizedFileURL.path)
+    let icon = OUDSBulletList.Icon(
+      file: folder.appendingPathComponent("heart.svg").standardizedFileURL.path)
     #expect(document.list.type == .unordered(asset: .icon(icon), isBranded: true))
   }
 
@@ -217,46 +234,123 @@ struct MarkdownListTests {
   @Test(
     "each construct outside one list of paragraphs is refused with its line",
     arguments: [
-      ("# Title\n- a\n", "line 1: a heading is not allowed in a Markdown list file (it holds one list of -, *, + or 1. items, after an optional front matter)"),
-      ("- a\n\nSome text\n\n- b\n", "line 3: a paragraph outside the list is not allowed in a Markdown list file (it holds one list of -, *, + or 1. items, after an optional front matter)"),
-      ("- a\n\n| x | y |\n|---|---|\n", "line 3: a table is not allowed in a Markdown list file (it holds one list of -, *, + or 1. items, after an optional front matter)"),
-      ("- a\n\n```\ncode\n```\n", "line 3: a code block is not allowed in a Markdown list file (it holds one list of -, *, + or 1. items, after an optional front matter)"),
-      ("- a\n\n      indented code\n", "line 3: items[0]: a code block is not allowed in an item (an item is one paragraph, optionally followed by one indented sub-list)"),
-      ("<div>x</div>\n\n- a\n", "line 1: raw HTML is not allowed in a Markdown list file (it holds one list of -, *, + or 1. items, after an optional front matter)"),
-      ("> quote\n- a\n", "line 1: a block quote is not allowed in a Markdown list file (it holds one list of -, *, + or 1. items, after an optional front matter)"),
-      ("- a\n\n***\n", "line 3: a thematic break is not allowed in a Markdown list file (it holds one list of -, *, + or 1. items, after an optional front matter)"),
-      ("- a\n- b\n* c\n", "line 3: a second list starts here: a file holds one list (CommonMark starts a new list when the marker changes, as from - to * or to 1., or after a line of other text)"),
-      ("- a\n1. b\n", "line 2: a second list starts here: a file holds one list (CommonMark starts a new list when the marker changes, as from - to * or to 1., or after a line of other text)"),
-      ("- a\n  - b\n  * c\n", "line 3: items[0]: a second sub-list starts here (an item is one paragraph, optionally followed by one indented sub-list; CommonMark starts a new list when the marker changes)"),
-      ("- a\n\n  second paragraph\n", "line 3: items[0]: a second paragraph in the item (an item is one paragraph, optionally followed by one indented sub-list; a blank line ends the label)"),
-      ("- a\n  > quoted\n", "line 2: items[0]: a block quote is not allowed in an item (an item is one paragraph, optionally followed by one indented sub-list)"),
-      ("- a\n  # heading\n", "line 2: items[0]: a heading is not allowed in an item (an item is one paragraph, optionally followed by one indented sub-list)"),
+      (
+        "# Title\n- a\n",
+        "line 1: a heading is not allowed in a Markdown list file (it holds one list of -, *, + or 1. items, after an optional front matter)"
+      ),
+      (
+        "- a\n\nSome text\n\n- b\n",
+        "line 3: a paragraph outside the list is not allowed in a Markdown list file (it holds one list of -, *, + or 1. items, after an optional front matter)"
+      ),
+      (
+        "- a\n\n| x | y |\n|---|---|\n",
+        "line 3: a table is not allowed in a Markdown list file (it holds one list of -, *, + or 1. items, after an optional front matter)"
+      ),
+      (
+        "- a\n\n```\ncode\n```\n",
+        "line 3: a code block is not allowed in a Markdown list file (it holds one list of -, *, + or 1. items, after an optional front matter)"
+      ),
+      (
+        "- a\n\n      indented code\n",
+        "line 3: items[0]: a code block is not allowed in an item (an item is one paragraph, optionally followed by one indented sub-list)"
+      ),
+      (
+        "<div>x</div>\n\n- a\n",
+        "line 1: raw HTML is not allowed in a Markdown list file (it holds one list of -, *, + or 1. items, after an optional front matter)"
+      ),
+      (
+        "> quote\n- a\n",
+        "line 1: a block quote is not allowed in a Markdown list file (it holds one list of -, *, + or 1. items, after an optional front matter)"
+      ),
+      (
+        "- a\n\n***\n",
+        "line 3: a thematic break is not allowed in a Markdown list file (it holds one list of -, *, + or 1. items, after an optional front matter)"
+      ),
+      (
+        "- a\n- b\n* c\n",
+        "line 3: a second list starts here: a file holds one list (CommonMark starts a new list when the marker changes, as from - to * or to 1., or after a line of other text)"
+      ),
+      (
+        "- a\n1. b\n",
+        "line 2: a second list starts here: a file holds one list (CommonMark starts a new list when the marker changes, as from - to * or to 1., or after a line of other text)"
+      ),
+      (
+        "- a\n  - b\n  * c\n",
+        "line 3: items[0]: a second sub-list starts here (an item is one paragraph, optionally followed by one indented sub-list; CommonMark starts a new list when the marker changes)"
+      ),
+      (
+        "- a\n\n  second paragraph\n",
+        "line 3: items[0]: a second paragraph in the item (an item is one paragraph, optionally followed by one indented sub-list; a blank line ends the label)"
+      ),
+      (
+        "- a\n  > quoted\n",
+        "line 2: items[0]: a block quote is not allowed in an item (an item is one paragraph, optionally followed by one indented sub-list)"
+      ),
+      (
+        "- a\n  # heading\n",
+        "line 2: items[0]: a heading is not allowed in an item (an item is one paragraph, optionally followed by one indented sub-list)"
+      ),
       ("- a\n-\n", "line 2: items[1]: the item is empty: write its label after the marker"),
-      ("- - a\n", "line 1: items[0]: the item has no label: its first line holds another list marker"),
-      ("- a\n- b with `code`\n", "line 2: items[1]: a code span is not allowed in a label (only **strong**, *emphasis* and [links](url))"),
-      ("- a\n- b\n  c <b>html</b>\n", "line 3: items[1]: raw HTML is not allowed in a label (only **strong**, *emphasis* and [links](url))"),
-      ("- an ![image](x.png)\n", "line 1: items[0]: an image is not allowed in a label (only **strong**, *emphasis* and [links](url))"),
-      ("- a hard  \n  break\n", "line 1: items[0]: a hard line break is not allowed in a label (only **strong**, *emphasis* and [links](url))"),
-      ("1. a\n2. b\n\n   3. c\n", "line 4: items[1].items[0]: an ordered list starts at 1., not 3. (items are numbered in order)"),
-      ("1) a\n", "line 1: items[0]: ordered items are written 1., not 1) (the drawn marker is the theme's: 1., A., a.)"),
+      (
+        "- - a\n",
+        "line 1: items[0]: the item has no label: its first line holds another list marker"
+      ),
+      (
+        "- a\n- b with `code`\n",
+        "line 2: items[1]: a code span is not allowed in a label (only **strong**, *emphasis* and [links](url))"
+      ),
+      (
+        "- a\n- b\n  c <b>html</b>\n",
+        "line 3: items[1]: raw HTML is not allowed in a label (only **strong**, *emphasis* and [links](url))"
+      ),
+      (
+        "- an ![image](x.png)\n",
+        "line 1: items[0]: an image is not allowed in a label (only **strong**, *emphasis* and [links](url))"
+      ),
+      (
+        "- a hard  \n  break\n",
+        "line 1: items[0]: a hard line break is not allowed in a label (only **strong**, *emphasis* and [links](url))"
+      ),
+      (
+        "1. a\n2. b\n\n   3. c\n",
+        "line 4: items[1].items[0]: an ordered list starts at 1., not 3. (items are numbered in order)"
+      ),
+      (
+        "1) a\n",
+        "line 1: items[0]: ordered items are written 1., not 1) (the drawn marker is the theme's: 1., A., a.)"
+      ),
       ("", "line 1: the file holds no list: write its items as \"- label\" or \"1. label\""),
-      ("---\n{}\n---\n\n", "line 4: the file holds no list: write its items as \"- label\" or \"1. label\""),
-      ("---\r{}\r---\r- a\r\r# h\r", "line 6: a heading is not allowed in a Markdown list file (it holds one list of -, *, + or 1. items, after an optional front matter)"),
-      ("- a\u{0}b\n", "line 1: the file contains the NUL character (U+0000), which cannot be drawn"),
+      (
+        "---\n{}\n---\n\n",
+        "line 4: the file holds no list: write its items as \"- label\" or \"1. label\""
+      ),
+      (
+        "---\r{}\r---\r- a\r\r# h\r",
+        "line 6: a heading is not allowed in a Markdown list file (it holds one list of -, *, + or 1. items, after an optional front matter)"
+      ),
+      (
+        "- a\u{0}b\n", "line 1: the file contains the NUL character (U+0000), which cannot be drawn"
+      ),
     ])
   func refused(markdown: String, expected: String) {
-    let error = #expect(throws: BulletListError.self) { try reader.read(markdown: markdown, baseDirectory: "/tmp") }
+    let error = #expect(throws: BulletListError.self) {
+      try reader.read(markdown: markdown, baseDirectory: "/tmp")
+    }
     #expect(error?.description == expected)
   }
 
   @Test("a fourth level is the JSON format's error, naming the item and its line")
   func fourthLevel() {
     let error = #expect(throws: BulletListError.self) {
-      try reader.read(markdown: "---\n{}\n---\n- a\n  - b\n    - c\n    - d\n      - e\n        - f\n", baseDirectory: "/tmp")
+      try reader.read(
+        markdown: "---\n{}\n---\n- a\n  - b\n    - c\n    - d\n      - e\n        - f\n",
+        baseDirectory: "/tmp")
     }
     #expect(
-      error == BulletListError(
-        line: 8, path: "items[0].items[0].items[1].items[0]", message: OUDSBulletList.fourthLevelMessage))
+      error
+        == BulletListError(
+          line: 8, path: "items[0].items[0].items[1].items[0]",
+          message: OUDSBulletList.fourthLevelMessage))
     #expect(
       error?.description
         == "line 8: items[0].items[0].items[1].items[0]: a fourth nesting level is forbidden by design (at most 3 levels: 0, 1, 2)"
@@ -266,39 +360,96 @@ struct MarkdownListTests {
   @Test(
     "front matter errors name the line in the file",
     arguments: [
-      ("---\n{\"isBold\": false,\n \"textStyle\": \"huge\"}\n---\n- a\n", "line 3: textStyle: unknown text style \"huge\" (expected \"bodyLarge\" or \"bodyMedium\")"),
-      ("---\n{\"isBold\": false\n \"textStyle\": \"bodyLarge\"}\n---\n- a\n", "line 3: front matter: malformed JSON at column 2: expected ',' or '}', found '\"'"),
-      ("---\n{\n  \"items\": []\n}\n---\n- a\n", "line 3: items: unknown key \"items\" (allowed: isBold, locale, platform, subLists, textStyle, type)"),
-      ("---\n{\"isBold\": \"yes\"}\n---\n- a\n", "line 2: isBold: expected true or false, found a string"),
-      ("---\n[1, 2]\n---\n- a\n", "line 2: front matter: expected a JSON object of list settings, found an array"),
-      ("---\n{\"type\": \"ordered\"}\n---\n- a\n", "line 2: type: the list on line 4 is written with -, * or + items: its type can be \"unordered\", {\"unordered\": …} or \"bare\", not \"ordered\" (write its items as 1.)"),
-      ("---\n{\"type\": \"bare\"}\n---\n\n1. a\n", "line 2: type: the list on line 5 is written with 1. items: its type can only be \"ordered\""),
-      ("---\n{\"type\": {\"unordered\": {\"asset\": \"star\"}}}\n---\n- a\n", "line 2: type.unordered.asset: unknown asset \"star\" (expected \"bullet\", \"tick\" or {\"icon\": \"<file>\"})"),
-      ("---\n{\"locale\": \"not a tag\"}\n---\n- a\n", "line 2: locale: \"not a tag\" is not a language tag such as \"en\" or \"ar-MA\""),
-      ("---\n{\"subLists\": {\n  \"items[0]\": {\"isBold\": false}}}\n---\n- a\n", "line 3: subLists.items[0]: item items[0] (line 5) has no sub-list"),
-      ("---\n{\"subLists\": {\n  \"items[7]\": {\"isBold\": false}}}\n---\n- a\n  - b\n", "line 3: subLists.items[7]: the list has no item items[7] with a sub-list (items with one: items[0])"),
-      ("---\n{\"subLists\": {\"items[0]\": {\n  \"type\": \"ordered\"}}}\n---\n- a\n  - b\n", "line 3: subLists.items[0].type: the list on line 6 is written with -, * or + items: its type can be \"unordered\", {\"unordered\": …} or \"bare\", not \"ordered\" (write its items as 1.)"),
-      ("---\n{\"subLists\": {\"items[0]\": {\"bold\": false}}}\n---\n- a\n  - b\n", "line 2: subLists.items[0].bold: unknown key \"bold\" (allowed: isBold, textStyle, type)"),
-      ("---\n{\"subLists\": [1]}\n---\n- a\n", "line 2: subLists: expected an object whose keys are item paths such as \"items[1]\", found an array"),
-      ("---\n{}\n- a\n", "line 1: front matter: opened by \"---\" on line 1 but not closed by a \"---\" line"),
-      ("---\n{\"textStyle\": \"\\u001b[31mred\"}\n---\n- a\n", "line 2: textStyle: unknown text style \"\\u{1B}[31mred\" (expected \"bodyLarge\" or \"bodyMedium\")"),
+      (
+        "---\n{\"isBold\": false,\n \"textStyle\": \"huge\"}\n---\n- a\n",
+        "line 3: textStyle: unknown text style \"huge\" (expected \"bodyLarge\" or \"bodyMedium\")"
+      ),
+      (
+        "---\n{\"isBold\": false\n \"textStyle\": \"bodyLarge\"}\n---\n- a\n",
+        "line 3: front matter: malformed JSON at column 2: expected ',' or '}', found '\"'"
+      ),
+      (
+        "---\n{\n  \"items\": []\n}\n---\n- a\n",
+        "line 3: items: unknown key \"items\" (allowed: isBold, locale, platform, subLists, textStyle, type)"
+      ),
+      (
+        "---\n{\"isBold\": \"yes\"}\n---\n- a\n",
+        "line 2: isBold: expected true or false, found a string"
+      ),
+      (
+        "---\n[1, 2]\n---\n- a\n",
+        "line 2: front matter: expected a JSON object of list settings, found an array"
+      ),
+      (
+        "---\n{\"type\": \"ordered\"}\n---\n- a\n",
+        "line 2: type: the list on line 4 is written with -, * or + items: its type can be \"unordered\", {\"unordered\": …} or \"bare\", not \"ordered\" (write its items as 1.)"
+      ),
+      (
+        "---\n{\"type\": \"bare\"}\n---\n\n1. a\n",
+        "line 2: type: the list on line 5 is written with 1. items: its type can only be \"ordered\""
+      ),
+      (
+        "---\n{\"type\": {\"unordered\": {\"asset\": \"star\"}}}\n---\n- a\n",
+        "line 2: type.unordered.asset: unknown asset \"star\" (expected \"bullet\", \"tick\" or {\"icon\": \"<file>\"})"
+      ),
+      (
+        "---\n{\"locale\": \"not a tag\"}\n---\n- a\n",
+        "line 2: locale: \"not a tag\" is not a language tag such as \"en\" or \"ar-MA\""
+      ),
+      (
+        "---\n{\"subLists\": {\n  \"items[0]\": {\"isBold\": false}}}\n---\n- a\n",
+        "line 3: subLists.items[0]: item items[0] (line 5) has no sub-list"
+      ),
+      (
+        "---\n{\"subLists\": {\n  \"items[7]\": {\"isBold\": false}}}\n---\n- a\n  - b\n",
+        "line 3: subLists.items[7]: the list has no item items[7] with a sub-list (items with one: items[0])"
+      ),
+      (
+        "---\n{\"subLists\": {\"items[0]\": {\n  \"type\": \"ordered\"}}}\n---\n- a\n  - b\n",
+        "line 3: subLists.items[0].type: the list on line 6 is written with -, * or + items: its type can be \"unordered\", {\"unordered\": …} or \"bare\", not \"ordered\" (write its items as 1.)"
+      ),
+      (
+        "---\n{\"subLists\": {\"items[0]\": {\"bold\": false}}}\n---\n- a\n  - b\n",
+        "line 2: subLists.items[0].bold: unknown key \"bold\" (allowed: isBold, textStyle, type)"
+      ),
+      (
+        "---\n{\"subLists\": [1]}\n---\n- a\n",
+        "line 2: subLists: expected an object whose keys are item paths such as \"items[1]\", found an array"
+      ),
+      (
+        "---\n{}\n- a\n",
+        "line 1: front matter: opened by \"---\" on line 1 but not closed by a \"---\" line"
+      ),
+      (
+        "---\n{\"textStyle\": \"\\u001b[31mred\"}\n---\n- a\n",
+        "line 2: textStyle: unknown text style \"\\u{1B}[31mred\" (expected \"bodyLarge\" or \"bodyMedium\")"
+      ),
     ])
   func frontMatter(markdown: String, expected: String) {
-    let error = #expect(throws: BulletListError.self) { try reader.read(markdown: markdown, baseDirectory: "/tmp") }
+    let error = #expect(throws: BulletListError.self) {
+      try reader.read(markdown: markdown, baseDirectory: "/tmp")
+    }
     #expect(error?.description == expected)
   }
 
-  @Test("rich text in a bold list is the model's error at render time; the document adds the item's line")
+  @Test(
+    "rich text in a bold list is the model's error at render time; the document adds the item's line"
+  )
   func richInBold() throws {
     let document = try reader.read(markdown: "- a\n  - b\n  - c *d*\n", baseDirectory: "/tmp")
-    let error = #expect(throws: BulletListError.self) { try document.list.resolvedRows(platform: .ios) }
-    #expect(error.map(document.locating)?.description == "line 3: items[0].items[1]: \(OUDSBulletList.richTextInBoldMessage)")
+    let error = #expect(throws: BulletListError.self) {
+      try document.list.resolvedRows(platform: .ios)
+    }
+    #expect(
+      error.map(document.locating)?.description
+        == "line 3: items[0].items[1]: \(OUDSBulletList.richTextInBoldMessage)")
     #expect(try document.list.resolvedRows(platform: .android).count == 3)
   }
 
   @Test("the file: UTF-8, at most 1 MiB, read from its extension or the format given")
   func file() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ouds-md-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ouds-md-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let list = folder.appendingPathComponent("list.md")
@@ -310,14 +461,20 @@ struct MarkdownListTests {
     let jsonError = #expect(throws: BulletListError.self) { try reader.read(file: text.path) }
     #expect(jsonError?.description.hasPrefix("\(text.path): malformed JSON at line 1") == true)
     try Data([0x2D, 0x20, 0xFF, 0x0A]).write(to: list)
-    #expect(throws: BulletListError(file: list.path, path: "", message: "the file is not UTF-8 text")) {
+    #expect(
+      throws: BulletListError(file: list.path, path: "", message: "the file is not UTF-8 text")
+    ) {
       try reader.read(file: list.path)
     }
     try Data(repeating: UInt8(ascii: "a"), count: (1 << 20) + 1).write(to: list)
-    #expect(throws: BulletListError(file: list.path, path: "", message: "the list file is 1.0 MiB, over the limit of 1 MiB")) {
+    #expect(
+      throws: BulletListError(
+        file: list.path, path: "", message: "the list file is 1.0 MiB, over the limit of 1 MiB")
+    ) {
       try reader.read(file: list.path)
     }
-    #expect(ListFormat(fileName: "a.MD") == .markdown && ListFormat(fileName: "b.markdown") == .markdown)
+    #expect(
+      ListFormat(fileName: "a.MD") == .markdown && ListFormat(fileName: "b.markdown") == .markdown)
     #expect(ListFormat(fileName: "c.json") == .json && ListFormat(fileName: "md") == .json)
   }
 
@@ -325,7 +482,9 @@ struct MarkdownListTests {
   func noParser() {
     #expect(
       throws: BulletListError(
-        path: "", message: "Markdown lists need a Markdown parser (use the ouds-render CLI or BulletListRenderer)")
+        path: "",
+        message:
+          "Markdown lists need a Markdown parser (use the ouds-render CLI or BulletListRenderer)")
     ) {
       try ListReader().read(markdown: "- a\n", baseDirectory: "/tmp")
     }
@@ -349,35 +508,53 @@ struct MarkdownListBoundsTests {
     #expect(document.itemLines["items[89999].items[0]"] == 100_000)
   }
 
-  @Test("a million markers nested on one line, and 2,000 levels of indentation, stop at the first item without a label or at the fourth level")
+  @Test(
+    "a million markers nested on one line, and 2,000 levels of indentation, stop at the first item without a label or at the fourth level"
+  )
   func deepNesting() {
     let text = String(repeating: "- * ", count: 250_000) + "a\n"
-    #expect(throws: BulletListError(line: 1, path: "items[0]", message: "the item has no label: its first line holds another list marker")) {
+    #expect(
+      throws: BulletListError(
+        line: 1, path: "items[0]",
+        message: "the item has no label: its first line holds another list marker")
+    ) {
       try reader.read(markdown: text, baseDirectory: "/tmp")
     }
     var staircase = ""
-    for depth in 0..<2000 { staircase += String(repeating: " ", count: 2 * depth) + "- level \(depth)\n" }
-    #expect(throws: BulletListError(line: 4, path: "items[0].items[0].items[0].items[0]", message: OUDSBulletList.fourthLevelMessage)) {
+    for depth in 0..<2000 {
+      staircase += String(repeating: " ", count: 2 * depth) + "- level \(depth)\n"
+    }
+    #expect(
+      throws: BulletListError(
+        line: 4, path: "items[0].items[0].items[0].items[0]",
+        message: OUDSBulletList.fourthLevelMessage)
+    ) {
       try reader.read(markdown: staircase, baseDirectory: "/tmp")
     }
   }
 
-  @Test("many image openers are refused before libcmark sees them (its time grows with their square)")
+  @Test(
+    "many image openers are refused before libcmark sees them (its time grows with their square)")
   func imageOpeners() {
     let text = "- a\n- " + String(repeating: "![[]()", count: 100_000) + "\n"
     #expect(
       throws: BulletListError(
         line: 2, path: "",
-        message: "more than 32 \"![\": images are not allowed in labels, and so many would make libcmark slow")
+        message:
+          "more than 32 \"![\": images are not allowed in labels, and so many would make libcmark slow"
+      )
     ) {
       try reader.read(markdown: text, baseDirectory: "/tmp")
     }
     #expect(
       throws: BulletListError(
         path: "items[0].markdown",
-        message: "more than 32 \"![\": images are not allowed in labels, and so many would make libcmark slow")
+        message:
+          "more than 32 \"![\": images are not allowed in labels, and so many would make libcmark slow"
+      )
     ) {
-      try CommonMarkParser().parseInline(String(repeating: "![[]()", count: 100_000), itemPath: "items[0]")
+      try CommonMarkParser().parseInline(
+        String(repeating: "![[]()", count: 100_000), itemPath: "items[0]")
     }
   }
 }

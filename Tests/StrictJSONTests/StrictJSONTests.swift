@@ -287,7 +287,8 @@ struct StrictJSONRejectTests {
 
   @Test("parseWithLines gives the same value and the line of every member and element, by path")
   func lines() throws {
-    let text = "{\n  \"a\": 1,\n  \"b\": {\"c\": [\n    true,\n\n    {\"d\": null}]},\n  \"e.f\":\n    2\n}"
+    let text =
+      "{\n  \"a\": 1,\n  \"b\": {\"c\": [\n    true,\n\n    {\"d\": null}]},\n  \"e.f\":\n    2\n}"
     let (value, map) = try JSONParser.parseWithLines(text)
     #expect(value == (try JSONParser.parse(text)))
     #expect(
@@ -297,8 +298,7 @@ struct StrictJSONRejectTests {
     #expect(map.line(of: "b.c[1].d.missing") == 6)
     #expect(map.line(of: "b.c[7]") == 3)
     #expect(map.line(of: "zzz") == 1)
-    #expect(throws: JSONSyntaxError(line: 2, column: 1, reason: "expected ',' or '}', found '\"'")) {
-      try JSONParser.parseWithLines("{\"a\": 1\n\"b\": 2}")
-    }
+    let expected = JSONSyntaxError(line: 2, column: 1, reason: "expected ',' or '}', found '\"'")
+    #expect(throws: expected) { try JSONParser.parseWithLines("{\"a\": 1\n\"b\": 2}") }
   }
 }

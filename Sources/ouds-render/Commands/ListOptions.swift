@@ -61,8 +61,8 @@ enum ListOptions {
 
   /// The options of every command that reads a list.
   static let all: [OptionSpec] = [
-    inputFormat, theme, mode, width, background, locale, direction, textStyle, platform, fontDirectory,
-    themesDirectory,
+    inputFormat, theme, mode, width, background, locale, direction, textStyle, platform,
+    fontDirectory, themesDirectory,
   ]
 
   /// `--format png|svg|pdf`.

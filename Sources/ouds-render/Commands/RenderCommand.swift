@@ -7,7 +7,7 @@ enum RenderCommand {
   /// The command's table.
   static let spec = CommandSpec(
     name: "render",
-    abstract: "Render a list (JSON or Markdown) to PNG, SVG or PDF, for one or every theme and mode",
+    abstract: "Render a JSON or Markdown list to PNG, SVG or PDF, for one or every theme and mode",
     overview: "Render a bullet list (JSON or Markdown) to PNG, SVG or PDF.",
     arguments: [ListOptions.listArgument],
     argumentsInWords: "one list file",

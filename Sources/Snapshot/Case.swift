@@ -15,7 +15,10 @@ public struct SnapshotCase: Hashable, Sendable {
 
   /// The references this case produces.
   public var references: [SnapshotReference] {
-    variants.map { SnapshotReference(caseName: name, variant: $0, list: document.list) }
+    variants.map {
+      SnapshotReference(
+        caseName: name, variant: $0, list: document.list, itemLines: document.itemLines)
+    }
   }
 }
 

@@ -2,18 +2,24 @@ import BulletList
 
 /// One reference the catalogue produces: a case rendered in one variant, and where its files live.
 public struct SnapshotReference: Hashable, Sendable, Identifiable {
-  /// The case name (its file name without `.json`).
+  /// The case name (its file name without `.json` or `.md`).
   public var caseName: String
   /// How it is rendered.
   public var variant: SnapshotVariant
   /// The list to render.
   public var list: OUDSBulletList
+  /// For a Markdown case, the file line of each item by item path, so that a list error found
+  /// while rendering names its line (see ``BulletList/BulletListDocument/itemLines``).
+  public var itemLines: [String: Int]
 
   /// Creates a reference.
-  public init(caseName: String, variant: SnapshotVariant, list: OUDSBulletList) {
+  public init(
+    caseName: String, variant: SnapshotVariant, list: OUDSBulletList, itemLines: [String: Int] = [:]
+  ) {
     self.caseName = caseName
     self.variant = variant
     self.list = list
+    self.itemLines = itemLines
   }
 
   /// `<case>/<theme>-<mode>[-<suffix>]@<scale>x`: stable, readable, unique in a catalogue.

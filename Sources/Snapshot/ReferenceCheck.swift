@@ -1,3 +1,4 @@
+import BulletList
 import BulletListRenderer
 import Dispatch
 import Foundation
@@ -24,10 +25,14 @@ extension SnapshotEngine {
         reference, renderer: renderer, snapshotsDirectory: directory,
         sourceDirectory: sourceDirectory)
     } catch {
-      return SnapshotOutcome(
-        reference: reference,
-        result: .failed(SnapshotFailure(kind: .error, message: "cannot render: \(error)")),
-        seconds: seconds())
+      // A list error of a Markdown case names the item's line.
+      var described = "\(error)"
+      if case .list(let listError)? = error as? RenderError {
+        let document = BulletListDocument(list: reference.list, itemLines: reference.itemLines)
+        described = document.locating(listError).description
+      }
+      let failure = SnapshotFailure(kind: .error, message: "cannot render: \(described)")
+      return SnapshotOutcome(reference: reference, result: .failed(failure), seconds: seconds())
     }
     let imageURL = directory.appendingPathComponent(reference.imagePath)
     let layoutURL = directory.appendingPathComponent(reference.layoutPath)

@@ -57,4 +57,20 @@ struct MarkdownCaseTests {
         "cases/sample-2.md: the case name is also the name of cases/sample-2.json; rename one",
       ])
   }
+
+  @Test("a .md case that its platform's rules refuse at render time names the item's line")
+  func renderErrorLine() throws {
+    let folder = try makeSnapshotsFolder(cases: ["sample-2"])
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let cases = folder.appendingPathComponent("cases")
+    let text =
+      "---\n{\"variants\": {\"themes\": [\"orange\"], \"modes\": [\"light\"]}}\n---\n- a\n- b **c**\n"
+    try Data(text.utf8).write(to: cases.appendingPathComponent("bold.md"))
+    let verifier = try engine(snapshots: folder)
+    let report = try verifier.verify(verifier.catalogue.references.filter { $0.caseName == "bold" })
+    #expect(
+      report.outcomes.map(\.message) == [
+        "cannot render: line 5: items[1]: \(OUDSBulletList.richTextInBoldMessage)"
+      ])
+  }
 }

@@ -15,7 +15,7 @@ import PackageDescription
 /// Debian packages that provide the C libraries; SwiftPM only prints them as a hint.
 let debianDevPackages = [
   "libcairo2-dev", "libpango1.0-dev", "libfontconfig-dev", "librsvg2-dev", "libspng-dev",
-  "libcmark-dev", "libssl-dev",
+  "libcmark-dev", "libssl-dev", "zlib1g-dev",
 ]
 
 /// Everything in the package folder but `Themes/` and `Sources/Themes/`, which the `Themes` target
@@ -54,6 +54,8 @@ let package = Package(
     .systemLibrary(
       name: "CCommonMark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    // zlib, for the PNG encoder that deflates one image on several cores (SegmentedPNGEncoder)
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
     // the leaf every stage may use for files and threads: reading user files (regular files only,
     // size limits), references confined to a folder, escaping echoed input, strict numbers, atomic
@@ -82,10 +84,10 @@ let package = Package(
     .target(name: "Scene", dependencies: ["Primitives"]),
     // model + theme -> scene
     .target(name: "Layout", dependencies: ["BulletList", "Themes", "Scene", "Primitives"]),
-    // scene -> pixels, vectors (the door of Cairo, Pango, fontconfig, librsvg, libspng, libcrypto)
+    // scene -> pixels, vectors (the door of Cairo, Pango, fontconfig, librsvg, libspng, libcrypto, zlib)
     .target(
       name: "Graphics",
-      dependencies: ["Scene", "Primitives", "SafeInput", "CGraphics", "CRsvg", "CSpng", "CCrypto"]),
+      dependencies: ["Scene", "Primitives", "SafeInput", "CGraphics", "CRsvg", "CSpng", "CCrypto", "CZlib"]),
     // the whole pipeline behind one call
     .target(
       name: "BulletListRenderer",

@@ -6,137 +6,27 @@ import Foundation
   import Glibc
 #endif
 
-/// Fast, deterministic PNG encoding and decoding of ``RasterImage`` values with libspng.
+/// Fast, deterministic PNG encoding and decoding of ``RasterImage`` values.
 ///
-/// Encoding writes 8-bit RGBA (RGB for fully opaque renders), non-interlaced, with no row filter and zlib level 1: the
-/// images are mostly flat colour, where this measured fastest to both encode and decode (the
-/// run-length strategy and the `up`/`sub` filters were slower and gave larger files). No time or
-/// text chunks are written, so the same pixels always give the same bytes.
+/// Encoding (``SegmentedPNGEncoder``, zlib) writes 8-bit RGBA (RGB for fully opaque images),
+/// non-interlaced, with no row filter and zlib level 1: the images are mostly flat colour, where
+/// this measured fastest to both encode and decode (the run-length strategy and the `up`/`sub`
+/// filters were slower and gave larger files). The deflate work of one image is split over the
+/// cores in segments whose cut does not depend on the number of cores, and no time or text chunks
+/// are written, so the same pixels always give the same bytes. Decoding uses libspng.
 public enum PNGCodec {
-  /// zlib level used when encoding (1 = fastest that still finds long matches).
-  static let compressionLevel: Int32 = 1
-  /// zlib strategy used when encoding (0 = `Z_DEFAULT_STRATEGY`).
-  static let compressionStrategy: Int32 = 0
-  /// The single row filter used when encoding.
-  static let filter = SPNG_FILTER_CHOICE_NONE
-
   /// Encodes `image` as an 8-bit RGBA PNG, or RGB when every pixel is opaque.
   public static func encode(_ image: RasterImage) throws(GraphicsError) -> Data {
-    let count = image.width * image.height
-    let rgb: [UInt8]? = image.pixels.withUnsafeBufferPointer { source in
-      guard let rgba = source.baseAddress, source.count == count * 4 else { return nil }
-      for pixel in 0..<count where rgba[pixel * 4 + 3] != 255 { return nil }
-      return [UInt8](unsafeUninitializedCapacity: count * 3) { buffer, initialized in
-        if let out = buffer.baseAddress {
-          for pixel in 0..<count {
-            out[pixel * 3] = rgba[pixel * 4]
-            out[pixel * 3 + 1] = rgba[pixel * 4 + 1]
-            out[pixel * 3 + 2] = rgba[pixel * 4 + 2]
-          }
-        }
-        initialized = buffer.baseAddress == nil ? 0 : count * 3
-      }
-    }
-    if let rgb {
-      return try rgb.withUnsafeBytes { bytes in
-        Result { () throws(GraphicsError) -> Data in
-          try encode(samples: bytes, width: image.width, height: image.height, alpha: false)
-        }
-      }.get()
-    }
-    return try image.pixels.withUnsafeBytes { pixels in
-      Result { () throws(GraphicsError) -> Data in
-        try encode(samples: pixels, width: image.width, height: image.height, alpha: true)
-      }
-    }.get()
+    try SegmentedPNGEncoder.encode(image)
   }
 
-  /// Encodes straight RGBA (or RGB) rows without padding as an 8-bit PNG.
-  static func encode(samples pixels: UnsafeRawBufferPointer, width: Int, height: Int, alpha: Bool)
-    throws(GraphicsError) -> Data
-  {
-    guard pixels.count == width * height * (alpha ? 4 : 3), let base = pixels.baseAddress else {
-      throw .pngEncodingFailed(
-        reason: "the pixel buffer does not hold \(width)×\(height) \(alpha ? "RGBA" : "RGB") pixels"
-      )
-    }
-    let encoder = try Encoder(width: width, height: height, alpha: alpha)
-    try check(
-      spng_encode_image(
-        encoder.handle, base, pixels.count, Int32(SPNG_FMT_PNG.rawValue),
-        Int32(SPNG_ENCODE_FINALIZE.rawValue)),
-      encoding: true)
-    return try encoder.output()
-  }
-
-  /// Encodes a flushed Cairo ARGB32 image surface, converting premultiplied rows to straight
-  /// RGBA one at a time (no full-size intermediate bitmap). A fully opaque surface (a render on
-  /// the theme background) is written as 8-bit RGB: a quarter less data to compress, and the
-  /// decoded pixels are the same.
+  /// Encodes a flushed Cairo ARGB32 image surface.
+  ///
+  /// Premultiplied rows are converted to straight RGBA as they are deflated (no full-size
+  /// intermediate bitmap). A fully opaque surface (a render on the theme background) is written
+  /// as 8-bit RGB: a quarter less data to compress, and the decoded pixels are the same.
   static func encode(argb32 surface: CairoSurface) throws(GraphicsError) -> Data {
-    let bitmap = try PixelConversion.bitmap(of: surface)
-    let (data, width, height, stride) = (bitmap.data, bitmap.width, bitmap.height, bitmap.stride)
-    let opaque = PixelConversion.isOpaque(bitmap)
-    let encoder = try Encoder(width: width, height: height, alpha: !opaque)
-    try check(
-      spng_encode_image(
-        encoder.handle, nil, 0, Int32(SPNG_FMT_PNG.rawValue),
-        Int32(SPNG_ENCODE_PROGRESSIVE.rawValue | SPNG_ENCODE_FINALIZE.rawValue)),
-      encoding: true)
-    let rowBytes = width * (opaque ? 3 : 4)
-    let row = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes)
-    defer { row.deallocate() }
-    for y in 0..<height {
-      let source = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
-      if opaque {
-        PixelConversion.opaqueRGB(row: source, count: width, into: row)
-      } else {
-        PixelConversion.unpremultiply(row: source, count: width, into: row)
-      }
-      let status = spng_encode_row(encoder.handle, row, rowBytes)
-      // The last row returns SPNG_EOI: the image is complete (and finalized).
-      if status == Int32(SPNG_EOI.rawValue) { break }
-      try check(status, encoding: true)
-    }
-    return try encoder.output()
-  }
-
-  /// A libspng encoder set up for 8-bit RGBA output into memory with the codec's options.
-  private struct Encoder: ~Copyable {
-    let context: SpngContext
-    var handle: OpaquePointer { context.handle }
-
-    init(width: Int, height: Int, alpha: Bool = true) throws(GraphicsError) {
-      guard width > 0, height > 0, width < Int(Int32.max), height < Int(Int32.max) else {
-        throw .pngEncodingFailed(reason: "cannot encode an image of \(width)×\(height) pixels")
-      }
-      let context = try SpngContext(encoder: true)
-      let ctx = context.handle
-      var header = spng_ihdr(
-        width: UInt32(width), height: UInt32(height), bit_depth: 8,
-        color_type: UInt8(
-          alpha ? SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue : SPNG_COLOR_TYPE_TRUECOLOR.rawValue),
-        compression_method: 0,
-        filter_method: 0, interlace_method: 0)
-      try check(spng_set_ihdr(ctx, &header), encoding: true)
-      try check(spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1), encoding: true)
-      try check(spng_set_option(ctx, SPNG_IMG_COMPRESSION_LEVEL, compressionLevel), encoding: true)
-      try check(
-        spng_set_option(ctx, SPNG_IMG_COMPRESSION_STRATEGY, compressionStrategy), encoding: true)
-      try check(spng_set_option(ctx, SPNG_FILTER_CHOICE, Int32(filter.rawValue)), encoding: true)
-      self.context = context
-    }
-
-    /// The finished PNG bytes.
-    func output() throws(GraphicsError) -> Data {
-      var length = 0
-      var error: Int32 = 0
-      guard let buffer = spng_get_png_buffer(handle, &length, &error) else {
-        throw .pngEncodingFailed(reason: message(error))
-      }
-      defer { free(buffer) }
-      return Data(bytes: buffer, count: length)
-    }
+    try SegmentedPNGEncoder.encode(PixelConversion.bitmap(of: surface))
   }
 
   /// Decodes any PNG (palette, grey, 16-bit, with or without `tRNS`) to 8-bit straight RGBA.

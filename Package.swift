@@ -87,7 +87,9 @@ let package = Package(
     // scene -> pixels, vectors (the door of Cairo, Pango, fontconfig, librsvg, libspng, libcrypto, zlib)
     .target(
       name: "Graphics",
-      dependencies: ["Scene", "Primitives", "SafeInput", "CGraphics", "CRsvg", "CSpng", "CCrypto", "CZlib"]),
+      dependencies: [
+        "Scene", "Primitives", "SafeInput", "CGraphics", "CRsvg", "CSpng", "CCrypto", "CZlib",
+      ]),
     // the whole pipeline behind one call
     .target(
       name: "BulletListRenderer",

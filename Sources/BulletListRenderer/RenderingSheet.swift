@@ -16,6 +16,8 @@ public struct RenderingSheetStyle: Hashable, Sendable {
   public var captionPadding: Double = 10
   /// Colour behind the cells; nil leaves it transparent.
   public var sheetBackground: RGBAColor? = RGBAColor(red: 0xD6, green: 0xD6, blue: 0xD6)
+  /// Colour of the text drawn on the sheet's background: the heading and the audit figures.
+  public var sheetText = RGBAColor(red: 0, green: 0, blue: 0)
 
   /// Creates the default sheet style.
   public init() {}
@@ -28,10 +30,13 @@ extension BulletListRenderer {
   /// Themes are rows and modes are columns; with several `platforms` (nil: `options.platform`
   /// alone), each mode has one column per platform, side by side, and captions name the
   /// platform. `options.background == .none` makes the whole sheet transparent (cells included).
+  /// A `heading` is drawn above the grid; with `audit`, each cell's WCAG contrast figures
+  /// (``auditSummary(_:)``) are written under it.
   public func sheetLayout(
     _ list: OUDSBulletList, themes names: [ThemeName] = ThemeName.allCases,
     modes: [ColorMode] = ColorMode.allCases, platforms: [Platform]? = nil,
-    options: LayoutOptions = LayoutOptions(), style: RenderingSheetStyle = RenderingSheetStyle()
+    options: LayoutOptions = LayoutOptions(), style: RenderingSheetStyle = RenderingSheetStyle(),
+    heading: SheetHeading? = nil, audit: Bool = false
   ) throws(RenderError) -> LayoutResult {
     let platforms = platforms ?? [options.platform]
     let columns = modes.flatMap { mode in platforms.map { (mode: mode, platform: $0) } }
@@ -40,9 +45,23 @@ extension BulletListRenderer {
     var panels: [ScenePanel] = []
     var warnings: [String] = []
     var y = style.margin
+    let sheetWidth = 2 * style.margin + Double(columns.count) * options.width
+      + Double(max(0, columns.count - 1)) * style.gutter
+    if let heading, let first = names.first {
+      let lines = [(heading.title, true)] + heading.lines.map { ($0, false) }
+      for (line, isTitle) in lines {
+        let placed = try sheetText(
+          line, theme: first, bold: isTitle, at: Point(x: style.margin, y: y),
+          width: sheetWidth - 2 * style.margin, color: style.sheetText)
+        panels.append(placed)
+        y += placed.rect.height
+      }
+      y += style.gutter
+    }
     for name in names {
       var rowHeight = 0.0
-      var cells: [(Scene, ScenePanel)] = []
+      var auditHeight = 0.0
+      var cells: [(Scene, ScenePanel, ScenePanel?)] = []
       for (column, cell) in columns.enumerated() {
         let mode = cell.mode
         var cellOptions = options
@@ -76,46 +95,100 @@ extension BulletListRenderer {
             direction: .ltr))
         let scene = result.scene.translated(dx: x, dy: y + captionHeight)
         rowHeight = max(rowHeight, captionHeight + result.scene.height)
-        cells.append(
-          (
-            scene,
-            ScenePanel(
-              rect: Rect(x: x, y: y, width: options.width, height: 0),
-              fill: options.background == .theme ? theme.colors.backgroundPrimary : nil,
-              caption: caption)
-          ))
+        var figures: ScenePanel?
+        if audit {
+          let audited = try self.audit(list, theme: name, mode: mode, options: cellOptions).audit
+          let placed = try sheetText(
+            Self.auditSummary(audited), theme: name, bold: false, at: Point(x: x, y: 0),
+            width: options.width, color: style.sheetText)
+          auditHeight = max(auditHeight, placed.rect.height)
+          figures = placed
+        }
+        cells.append((scene, ScenePanel(
+          rect: Rect(x: x, y: y, width: options.width, height: 0),
+          fill: options.background == .theme ? theme.colors.backgroundPrimary : nil, caption: caption), figures))
       }
-      for (scene, panel) in cells {
+      for (scene, panel, figures) in cells {
         var panel = panel
         panel.rect.height = rowHeight
         panels.append(panel)
+        if let figures {
+          // Under the cell, on the sheet's background.
+          panels.append(figures.translated(dx: 0, dy: y + rowHeight + style.captionPadding))
+        }
         rows += scene.rows
       }
-      y += rowHeight + style.gutter
+      y += rowHeight + (audit ? style.captionPadding + auditHeight : 0) + style.gutter
     }
-    let width =
-      2 * style.margin + Double(columns.count) * options.width
-      + Double(max(0, columns.count - 1)) * style.gutter
     let scene = Scene(
-      width: width, height: y - style.gutter + style.margin, direction: options.resolvedDirection,
+      width: sheetWidth, height: y - style.gutter + style.margin, direction: options.resolvedDirection,
       themes: names, modes: modes, platforms: platforms,
       background: options.background == .theme ? style.sheetBackground : nil, rows: rows,
       panels: panels)
     return LayoutResult(scene: scene, warnings: warnings)
   }
 
+  /// One paragraph of left-to-right text on the sheet's background, in the body-medium style
+  /// of `theme` (the sheet's font set holds every theme's fonts), wrapped at `width`: a panel
+  /// without fill whose rect is the measured paragraph.
+  private func sheetText(
+    _ text: String, theme name: ThemeName, bold: Bool, at origin: Point, width: Double, color: RGBAColor
+  ) throws(RenderError) -> ScenePanel {
+    let theme: Theme
+    do {
+      theme = try themes.theme(name, mode: .light)
+    } catch {
+      throw .theme(error)
+    }
+    let typography = theme.typography.bodyMedium
+    let content = StyledText(
+      spans: [TextSpan(text)],
+      appearance: TextAppearance(
+        fontFamilies: theme.fontFamilies, fontSize: typography.fontSize, lineHeight: typography.lineHeight,
+        letterSpacing: typography.letterSpacing, weight: bold ? typography.strongWeight : typography.regularWeight,
+        color: color, language: "en"),
+      direction: .ltr)
+    let height = try textEngine(for: name).measure(content, wrapWidth: width).height
+    return ScenePanel(
+      rect: Rect(x: origin.x, y: origin.y, width: width, height: height), fill: nil,
+      caption: SceneText(origin: origin, wrapWidth: width, alignment: .left, content: content))
+  }
+
+  /// The figures `sheet --audit` writes under a cell: the contrast of each colour the list
+  /// draws (`label 21.00:1 pass`), any colour of the theme that fails although the list does not
+  /// draw it, the link rule, and italic the brand forbids.
+  public static func auditSummary(_ audit: AccessibilityAudit) -> String {
+    var parts: [String] = []
+    for check in audit.contrast where !check.rows.isEmpty || !check.passes {
+      var part = "\(check.element.words) \(WCAGContrast.formatted(check.ratio)):1 "
+      part += check.passes ? "pass" : "FAIL (needs \(check.requirement.minimumText))"
+      if check.rows.isEmpty { part += " not in this list" }
+      parts.append(part)
+    }
+    let link = audit.linkDistinction
+    if !link.rows.isEmpty || !link.passes {
+      parts.append(
+        "link vs text \(WCAGContrast.formatted(link.ratio)):1 "
+          + (link.requiresRatio ? (link.passes ? "pass" : "FAIL (needs 3)") : "(\(AuditReport.cues(link)): not needed)"))
+    }
+    for finding in audit.italic { parts.append("italic FAIL \(finding.row)") }
+    return "WCAG contrast on \(audit.background.hex): " + parts.joined(separator: " · ")
+  }
+
   /// Renders a rendering sheet (see `sheetLayout`) as PNG, SVG or PDF.
   public func renderSheet(
     _ list: OUDSBulletList, themes names: [ThemeName] = ThemeName.allCases,
     modes: [ColorMode] = ColorMode.allCases, platforms: [Platform]? = nil,
-    options: LayoutOptions = LayoutOptions(), format: OutputFormat
+    options: LayoutOptions = LayoutOptions(), format: OutputFormat,
+    heading: SheetHeading? = nil, audit: Bool = false
   ) throws(RenderError) -> (data: Data, scene: Scene, warnings: [String]) {
     // Errors of the sheet as a whole (its fonts, drawing it) name the sheet; a cell's layout
     // errors already name the cell's theme and mode.
     let theme = names.count == 1 ? names.first : nil
     let mode = modes.count == 1 ? modes.first : nil
     let laidOut = try sheetLayout(
-      list, themes: names, modes: modes, platforms: platforms, options: options)
+      list, themes: names, modes: modes, platforms: platforms, options: options, heading: heading,
+      audit: audit)
     let renderer: SceneRenderer
     do {
       renderer = try self.renderer(forThemes: names)

@@ -23,6 +23,28 @@ public struct ListLayout {
   /// Extra width given to an ordered prefix's paragraph so that it never wraps.
   static let prefixSlack = 1.0
 
+  /// The theme colour of labels and ordered prefixes.
+  public static let textColorRole = ThemeColorRole.contentDefault
+  /// The theme colour of links.
+  public static let linkColorRole = ThemeColorRole.linkEnabled
+
+  /// The theme colour a bullet, tick or icon is tinted with: the brand colour in a branded list.
+  public static func markerColorRole(isBranded: Bool) -> ThemeColorRole {
+    isBranded ? .contentBrandPrimary : .contentDefault
+  }
+
+  /// What marks a link besides its colour.
+  public struct LinkCues: Hashable, Sendable {
+    /// Links are underlined.
+    public var isUnderlined: Bool
+    /// Links are drawn in the strong weight.
+    public var isStrong: Bool
+  }
+
+  /// How links are drawn: underlined and in the strong weight (SPEC §2, rich text: "links are
+  /// underlined **and bold**").
+  public static let linkCues = LinkCues(isUnderlined: true, isStrong: true)
+
   /// Creates a layout engine for one theme and mode.
   public init(theme: Theme, measurer: any TextMeasuring) {
     self.theme = theme
@@ -157,7 +179,7 @@ public struct ListLayout {
       fontFamilies: theme.fontFamilies, fontSize: typography.fontSize,
       lineHeight: typography.lineHeight, letterSpacing: typography.letterSpacing,
       weight: row.isBold ? typography.strongWeight : typography.regularWeight,
-      color: theme.colors.contentDefault, language: frame.language,
+      color: theme.colors[Self.textColorRole], language: frame.language,
       leading: frame.platform == .android ? .proportional : .even)
     return RowStyle(
       metrics: theme.metrics[row.textStyle], typography: typography, appearance: appearance,
@@ -182,7 +204,7 @@ public struct ListLayout {
       column.contentHeight = measured.height
       column.boxWidth = max(column.boxWidth, measured.width)
     case .unordered(let asset, let isBranded):
-      let tint = isBranded ? theme.colors.contentBrandPrimary : theme.colors.contentDefault
+      let tint = theme.colors[Self.markerColorRole(isBranded: isBranded)]
       column.contentHeight = style.metrics.iconSize
       switch asset {
       case .bullet:
@@ -300,12 +322,12 @@ public struct ListLayout {
           "\(path): the \(theme.name.displayName) brand does not allow italic; emphasis is drawn upright"
         )
       }
-      let link = theme.colors.linkEnabled
+      let link = theme.colors[Self.linkColorRole]
       return rich.runs.map { run in
-        let strong = run.isStrong || run.link != nil
+        let strong = run.isStrong || (run.link != nil && Self.linkCues.isStrong)
         return TextSpan(
           run.text, weight: strong ? typography.strongWeight : nil,
-          italic: run.isEmphasis && theme.allowsItalic, underline: run.link != nil,
+          italic: run.isEmphasis && theme.allowsItalic, underline: run.link != nil && Self.linkCues.isUnderlined,
           color: run.link != nil ? link : nil, link: run.link)
       }
     }

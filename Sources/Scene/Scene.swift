@@ -129,14 +129,8 @@ public struct Scene: Codable, Hashable, Sendable {
       row.text = move(row.text)
       return row
     }
-    copy.panels = panels.map { panel in
-      ScenePanel(
-        rect: panel.rect.offsetBy(dx: dx, dy: dy), fill: panel.fill,
-        caption: panel.caption.map(move))
-    }
-    copy.pictures = pictures.map {
-      ScenePicture(rect: $0.rect.offsetBy(dx: dx, dy: dy), png: $0.png)
-    }
+    copy.panels = panels.map { $0.translated(dx: dx, dy: dy) }
+    copy.pictures = pictures.map { ScenePicture(rect: $0.rect.offsetBy(dx: dx, dy: dy), png: $0.png) }
     return copy
   }
 }
@@ -155,6 +149,16 @@ public struct ScenePanel: Codable, Hashable, Sendable {
     self.rect = rect
     self.fill = fill
     self.caption = caption
+  }
+
+  /// The same panel moved by (`dx`, `dy`), its caption with it.
+  public func translated(dx: Double, dy: Double) -> ScenePanel {
+    let moved = caption.map { text -> SceneText in
+      var text = text
+      text.origin = Point(x: text.origin.x + dx, y: text.origin.y + dy)
+      return text
+    }
+    return ScenePanel(rect: rect.offsetBy(dx: dx, dy: dy), fill: fill, caption: moved)
   }
 }
 

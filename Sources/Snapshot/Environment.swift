@@ -58,7 +58,7 @@ public struct SnapshotEnvironment: Codable, Hashable, Sendable {
 
   /// The token digest of a theme library: SHA-256 of its canonical token text.
   public static func tokenDigest(of library: ThemeLibrary) -> String {
-    SHA256Digest.hex(of: Data(library.canonicalTokenText().utf8))
+    library.tokenDigest
   }
 
   /// Reads `ENVIRONMENT.json` from a snapshots folder; nil when there is none.

@@ -120,6 +120,38 @@ public struct ThemeColors: Hashable, Sendable {
     self.backgroundPrimary = backgroundPrimary
     self.linkEnabled = linkEnabled
   }
+
+  /// The colour of `role`.
+  public subscript(role: ThemeColorRole) -> RGBAColor {
+    switch role {
+    case .contentDefault: contentDefault
+    case .contentBrandPrimary: contentBrandPrimary
+    case .backgroundPrimary: backgroundPrimary
+    case .linkEnabled: linkEnabled
+    }
+  }
+}
+
+/// The colours a theme resolves, each named after the token it is read from.
+public enum ThemeColorRole: String, CaseIterable, Hashable, Sendable {
+  /// `color.content.default`: text, ordered prefixes, unbranded bullets.
+  case contentDefault
+  /// `color.content.brand-primary`: branded bullets.
+  case contentBrandPrimary
+  /// `color.bg.primary`: canvas background.
+  case backgroundPrimary
+  /// `link.color.content.enabled`: links.
+  case linkEnabled
+
+  /// The token path the colour is read from.
+  public var tokenPath: String {
+    switch self {
+    case .contentDefault: "color.content.default"
+    case .contentBrandPrimary: "color.content.brand-primary"
+    case .backgroundPrimary: "color.bg.primary"
+    case .linkEnabled: "link.color.content.enabled"
+    }
+  }
 }
 
 /// One marker shape of a theme and the asset file under `markers/` it was read from.

@@ -31,6 +31,7 @@ public struct ThemeLibrary: Sendable {
   private struct ResolvedContext: Sendable {
     var theme: Theme
     var tokens: [ResolvedToken]
+    var warnings: [String]
   }
 
   /// Reads and resolves every theme in `directory` (the folder that holds `themes.resolver.json`).
@@ -56,9 +57,10 @@ public struct ThemeLibrary: Sendable {
           var tokenResolver = TokenResolver(merged: merged)
           let tokens = try tokenResolver.resolveAll()
           let (shapeNames, allowsItalic) = try shapes.get()
-          let theme = try ThemeBuilder(context: context, tokens: tokens).build(
+          let builder = ThemeBuilder(context: context, tokens: tokens)
+          let theme = try builder.build(
             name: name, mode: mode, shapes: shapeNames, allowsItalic: allowsItalic)
-          return ResolvedContext(theme: theme, tokens: tokens)
+          return ResolvedContext(theme: theme, tokens: tokens, warnings: builder.paddingWarnings())
         }
       }
     }
@@ -97,6 +99,14 @@ public struct ThemeLibrary: Sendable {
   /// Every token of the theme `name` in `mode`, resolved, in document order of the merged files.
   public func tokens(_ name: ThemeName, mode: ColorMode) throws(ThemeError) -> [ResolvedToken] {
     try context(name, mode).tokens
+  }
+
+  /// What a person editing the tokens of `name` in `mode` should know although the theme loads,
+  /// one line each naming the file and token: padding levels that collapse into one indent
+  /// (`bullet-list.space.padding-inline.level-1` not greater than `level-0`). Empty when the
+  /// context does not resolve (its error says why).
+  public func warnings(_ name: ThemeName, mode: ColorMode) -> [String] {
+    (try? context(name, mode).warnings) ?? []
   }
 
   /// The font files the theme `name` declares in `fonts/<name>.fonts.json`.
@@ -415,11 +425,7 @@ struct ThemeBuilder {
         "typography.\(r).font-weight", "typography.\(r).font-weight-strong",
       ]
     }
-    return paths + [
-      "font.family.brand", "color.content.default", "color.content.brand-primary",
-      "color.bg.primary",
-      "link.color.content.enabled",
-    ]
+    return paths + ["font.family.brand"] + ThemeColorRole.allCases.map(\.tokenPath)
   }()
 
   private func token(_ path: String) throws(ThemeError) -> ResolvedToken {
@@ -439,9 +445,14 @@ struct ThemeBuilder {
 
   /// ` (from dimension.100 in core/dimension.tokens.json)` for an alias, empty for a literal.
   private func origin(_ t: ResolvedToken) -> String {
-    guard let last = t.aliasChain.last else { return "" }
+    aliasSource(t).map { " (\($0))" } ?? ""
+  }
+
+  /// `from dimension.100 in core/dimension.tokens.json` for an alias, nil for a literal.
+  private func aliasSource(_ t: ResolvedToken) -> String? {
+    guard let last = t.aliasChain.last else { return nil }
     let file = byPath[last].map { " in \($0.file)" } ?? ""
-    return " (from \(last)\(file))"
+    return "from \(last)\(file)"
   }
 
   func px(_ path: String, in range: TokenRange) throws(ThemeError) -> Double {
@@ -478,6 +489,38 @@ struct ThemeBuilder {
     let t = try token(path)
     guard case .fontFamily(let f) = t.value else { throw wrongType(t, "fontFamily") }
     return f
+  }
+
+  /// Padding levels whose rows would not be indented from their parents' (level N not greater
+  /// than level N−1), one warning each naming both tokens, their values and files.
+  func paddingWarnings() -> [String] {
+    var warnings: [String] = []
+    for level in 1...2 {
+      let inner = "bullet-list.space.padding-inline.level-\(level)"
+      let outer = "bullet-list.space.padding-inline.level-\(level - 1)"
+      guard let innerToken = byPath[inner], let outerToken = byPath[outer],
+        case .dimension(let innerValue, let innerUnit) = innerToken.value,
+        case .dimension(let outerValue, let outerUnit) = outerToken.value, innerUnit == outerUnit,
+        innerValue <= outerValue
+      else { continue }
+      let relation = innerValue == outerValue ? "the same indent as" : "less than"
+      let consequence =
+        innerValue == outerValue
+        ? "rows of levels \(level - 1) and \(level) collapse into one indent"
+        : "rows of level \(level) start before the rows of level \(level - 1) they belong to"
+      warnings.append(
+        ThemeError(
+          file: innerToken.file, token: inner,
+          message:
+            "\(Self.number(innerValue)) \(innerUnit)\(origin(innerToken)) is \(relation) \(outer) (\(([Self.number(outerValue) + " " + outerUnit + " in " + outerToken.file] + [aliasSource(outerToken)].compactMap { $0 }).joined(separator: ", "))): \(consequence)"
+        ).description)
+    }
+    return warnings
+  }
+
+  /// `4` for 4.0, `4.5` for 4.5.
+  private static func number(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
   }
 
   func build(name: ThemeName, mode: ColorMode, shapes: MarkerShapes, allowsItalic: Bool)
@@ -518,10 +561,10 @@ struct ThemeBuilder {
     let metrics = PerTextStyle(bodyLarge: large.metrics, bodyMedium: medium.metrics)
     let typography = PerTextStyle(bodyLarge: large.typography, bodyMedium: medium.typography)
     let colors = ThemeColors(
-      contentDefault: try color("color.content.default"),
-      contentBrandPrimary: try color("color.content.brand-primary"),
-      backgroundPrimary: try color("color.bg.primary"),
-      linkEnabled: try color("link.color.content.enabled"))
+      contentDefault: try color(ThemeColorRole.contentDefault.tokenPath),
+      contentBrandPrimary: try color(ThemeColorRole.contentBrandPrimary.tokenPath),
+      backgroundPrimary: try color(ThemeColorRole.backgroundPrimary.tokenPath),
+      linkEnabled: try color(ThemeColorRole.linkEnabled.tokenPath))
     return Theme(
       name: name, mode: mode, paddingInline: paddingInline, metrics: metrics,
       typography: typography,

@@ -107,17 +107,22 @@ public struct ThemesLocation: Hashable, Sendable, CustomStringConvertible {
     }
     tried.append("no \(folderName)/ in \(start.standardizedFileURL.path) or its parents")
     let candidates = packageCopyCandidates ?? defaultPackageCopyCandidates()
-    for bundle in candidates {
-      let copy = bundle.appendingPathComponent(folderName)
-      if isThemesFolder(copy) { return ThemesLocation(directory: copy, source: .package) }
-    }
-    let looked =
-      candidates.isEmpty
-      ? "no executable folder is known" : candidates.map(\.path).joined(separator: ", ")
+    if let copy = packageCopy(candidates: candidates) { return ThemesLocation(directory: copy, source: .package) }
+    let looked = candidates.isEmpty ? "no executable folder is known" : candidates.map(\.path).joined(separator: ", ")
     tried.append("the package's copy is not installed beside the executable (looked for \(looked))")
     throw ThemeError(
       message: "cannot find a themes folder: " + tried.joined(separator: "; ")
         + ". Pass --themes <dir> (themesDirectory: in Swift) or set \(environmentVariable)")
+  }
+
+  /// The package's own copy of the themes folder (the `Themes/` of the first of `candidates`
+  /// that holds one; nil looks beside the executable), or nil when it is not installed.
+  public static func packageCopy(candidates: [URL]? = nil) -> URL? {
+    for bundle in candidates ?? defaultPackageCopyCandidates() {
+      let copy = bundle.appendingPathComponent(folderName)
+      if isThemesFolder(copy) { return copy.standardizedFileURL }
+    }
+    return nil
   }
 
   /// Whether `url` is a folder holding `themes.resolver.json`.

@@ -461,36 +461,67 @@ enum TokenValueParser {
     "extra-black": 950, "ultra-black": 950,
   ]
 
-  private static func parseColor(_ json: JSON, fail: (String) -> ThemeError) throws(ThemeError)
-    -> RGBAColor
-  {
+  /// A DTCG colour: `colorSpace` `srgb` with `components` (three numbers from 0 to 1), `hex`
+  /// (`#RRGGBB`), or both; what is left out is derived from the other. `colorSpace` may be left
+  /// out when `hex` is given (a hex colour is sRGB). When both are written they must agree: the
+  /// error gives the components that match the hex.
+  private static func parseColor(_ json: JSON, fail: (String) -> ThemeError) throws(ThemeError) -> RGBAColor {
+    let shape = "{\"colorSpace\": \"srgb\", \"components\": [r, g, b]} or {\"hex\": \"#RRGGBB\"}"
     guard let members = json.members else {
-      throw fail(
-        "a color must be an object {\"colorSpace\": \"srgb\", \"components\": [r, g, b], \"hex\": \"#RRGGBB\"}, found \(json.kindName)"
-      )
+      throw fail("a color must be an object \(shape), found \(json.kindName)")
     }
     for (key, _) in members where !["colorSpace", "components", "alpha", "hex"].contains(key) {
       throw fail("unknown member \(MessageText.quoted(key)) in a color value")
     }
-    guard let space = json["colorSpace"]?.stringValue else {
-      throw fail("a color needs a \"colorSpace\"")
+    if let spaceJSON = json["colorSpace"] {
+      guard let space = spaceJSON.stringValue else { throw fail("colorSpace must be a string such as \"srgb\"") }
+      guard space == "srgb" else { throw fail("colorSpace \(MessageText.quoted(space)) is not supported (use \"srgb\")") }
     }
-    guard space == "srgb" else {
-      throw fail("colorSpace \(MessageText.quoted(space)) is not supported (use \"srgb\")")
-    }
-    guard case .array(let items) = json["components"], items.count == 3 else {
-      throw fail("a color needs \"components\": three numbers from 0 to 1")
-    }
-    var bytes: [UInt8] = []
-    var components: [Double] = []
-    for item in items {
-      guard let c = item.numberValue, c >= 0, c <= 1 else {
-        throw fail("a color needs \"components\": three numbers from 0 to 1")
+    var written: RGBAColor?
+    if let hexJSON = json["hex"] {
+      // `#RRGGBB` exactly: the DTCG hex has no alpha.
+      guard let hex = hexJSON.stringValue, hex.utf8.count == 7, hex.hasPrefix("#"),
+        let color = RGBAColor(hex: hex)
+      else {
+        throw fail("invalid hex \(hexJSON.stringValue.map { "\(MessageText.quoted($0))" } ?? hexJSON.kindName) (expected \"#RRGGBB\")")
       }
-      components.append(c)
-      bytes.append(UInt8((c * 255).rounded()))
+      written = color
     }
-    let opaque = RGBAColor(red: bytes[0], green: bytes[1], blue: bytes[2])
+    var fromComponents: (color: RGBAColor, shown: String)?
+    if let componentsJSON = json["components"] {
+      guard json["colorSpace"] != nil else {
+        throw fail("a color with \"components\" needs \"colorSpace\": \"srgb\" (or write \"hex\" alone)")
+      }
+      guard case .array(let items) = componentsJSON, items.count == 3 else {
+        throw fail("\"components\" must be three numbers from 0 to 1")
+      }
+      var bytes: [UInt8] = []
+      var shown: [String] = []
+      for item in items {
+        guard let c = item.numberValue, c >= 0, c <= 1 else {
+          throw fail("\"components\" must be three numbers from 0 to 1")
+        }
+        shown.append(String(c))
+        bytes.append(UInt8((c * 255).rounded()))
+      }
+      fromComponents = (RGBAColor(red: bytes[0], green: bytes[1], blue: bytes[2]), shown.joined(separator: ", "))
+    }
+    let opaque: RGBAColor
+    switch (written, fromComponents) {
+    case (let hex?, let components?):
+      guard hex == components.color else {
+        throw fail(
+          "hex \(hex.hex) does not match components [\(components.shown)] (\(components.color.hex)); the components of \(hex.hex) are \(componentsText(of: hex))"
+        )
+      }
+      opaque = hex
+    case (let hex?, nil):
+      opaque = hex
+    case (nil, let components?):
+      opaque = components.color
+    case (nil, nil):
+      throw fail("a color needs \"hex\" (\"#RRGGBB\") or \"colorSpace\": \"srgb\" with \"components\" (three numbers from 0 to 1)")
+    }
     var alphaByte: UInt8 = 255
     if let alpha = json["alpha"] {
       guard let a = alpha.numberValue, a >= 0, a <= 1 else {
@@ -498,20 +529,20 @@ enum TokenValueParser {
       }
       alphaByte = UInt8((a * 255).rounded())
     }
-    if let hexJSON = json["hex"] {
-      // `#RRGGBB` exactly: the DTCG hex has no alpha.
-      guard let hex = hexJSON.stringValue, hex.utf8.count == 7, hex.hasPrefix("#"),
-        let written = RGBAColor(hex: hex)
-      else {
-        throw fail(
-          "invalid hex \(hexJSON.stringValue.map { "\(MessageText.quoted($0))" } ?? hexJSON.kindName) (expected \"#RRGGBB\")"
-        )
-      }
-      if written != opaque {
-        let shown = components.map { String($0) }.joined(separator: ", ")
-        throw fail("hex \(hex) does not match components [\(shown)] (\(opaque.hex))")
-      }
-    }
     return RGBAColor(red: opaque.red, green: opaque.green, blue: opaque.blue, alpha: alphaByte)
   }
+
+  /// The sRGB components of `color` as a DTCG `components` array, four decimals each (enough to
+  /// give back the same byte): `[0.9451, 0.4314, 0]` for `#F16E00`.
+  static func componentsText(of color: RGBAColor) -> String {
+    "[" + [color.red, color.green, color.blue].map { byte -> String in
+      let tenThousandths = Int((Double(byte) / 255 * 10000).rounded())
+      guard tenThousandths % 10000 != 0 else { return String(tenThousandths / 10000) }
+      var fraction = String(tenThousandths % 10000)
+      fraction = String(repeating: "0", count: 4 - fraction.count) + fraction
+      while fraction.hasSuffix("0") { fraction.removeLast() }
+      return "0." + fraction
+    }.joined(separator: ", ") + "]"
+  }
+
 }

@@ -1,0 +1,298 @@
+import BulletList
+import Foundation
+import Layout
+import Primitives
+import Themes
+
+extension BulletListRenderer {
+  /// The accessibility audit of `list` in one theme and mode (see ``Layout/AccessibilityAudit``):
+  /// the list is laid out as it would be drawn, then every colour, link, italic and spoken text
+  /// is checked.
+  /// - Throws: `RenderError` as ``layout(_:theme:mode:options:)``.
+  public func audit(
+    _ list: OUDSBulletList, theme: ThemeName, mode: ColorMode, options: LayoutOptions = LayoutOptions()
+  ) throws(RenderError) -> (audit: AccessibilityAudit, warnings: [String]) {
+    let laidOut = try layout(list, theme: theme, mode: mode, options: options)
+    let resolved: Theme
+    let tokens: [ResolvedToken]
+    do {
+      resolved = try themes.theme(theme, mode: mode)
+      tokens = try themes.tokens(theme, mode: mode)
+    } catch {
+      throw .theme(error)
+    }
+    do {
+      return (
+        try AccessibilityAudit(list: list, scene: laidOut.scene, theme: resolved, tokens: tokens, options: options),
+        laidOut.warnings
+      )
+    } catch {
+      throw RenderError(error, theme: theme, mode: mode)
+    }
+  }
+
+  /// The audits of `list` for every theme × mode given, each for every platform of `platforms`
+  /// (nil: `options.platform` alone), in that order.
+  /// - Throws: `RenderError` for the first combination that cannot be laid out.
+  public func auditReport(
+    _ list: OUDSBulletList, listName: String, combinations: [(ThemeName, ColorMode)],
+    platforms: [Platform]? = nil, options: LayoutOptions = LayoutOptions()
+  ) throws(RenderError) -> AuditReport {
+    var audits: [AccessibilityAudit] = []
+    var warnings: [String] = []
+    for (theme, mode) in combinations {
+      for platform in platforms ?? [options.platform] {
+        var options = options
+        options.platform = platform
+        let result = try audit(list, theme: theme, mode: mode, options: options)
+        audits.append(result.audit)
+        warnings += result.warnings.filter { !warnings.contains($0) }
+      }
+    }
+    return AuditReport(listName: listName, audits: audits, warnings: warnings)
+  }
+}
+
+/// The accessibility audits of one list: a readable table per theme, mode and platform, or a
+/// stable JSON document.
+public struct AuditReport: Sendable {
+  /// The list's file name as the heading shows it.
+  public var listName: String
+  /// One audit per theme × mode × platform.
+  public var audits: [AccessibilityAudit]
+  /// Layout and token warnings met while laying the list out, once each.
+  public var warnings: [String]
+
+  /// Creates a report.
+  public init(listName: String, audits: [AccessibilityAudit], warnings: [String] = []) {
+    self.listName = listName
+    self.audits = audits
+    self.warnings = warnings
+  }
+
+  /// Every failure, prefixed with its theme, mode and platform (`Orange · light · iOS: …`).
+  public var failures: [String] {
+    audits.flatMap { audit in audit.failures.map { "\(Self.context(audit)): \($0)" } }
+  }
+
+  /// `Orange · light · iOS`.
+  static func context(_ audit: AccessibilityAudit) -> String {
+    "\(audit.theme.displayName) · \(audit.mode.rawValue) · \(audit.platform.displayName)"
+  }
+
+  /// The name of a spoken-text language.
+  static func languageName(_ code: String) -> String {
+    switch code {
+    case "fr": "French"
+    case "ar": "Arabic"
+    default: "English"
+    }
+  }
+
+  /// The report as text: per theme, mode and platform, a table of every colour (element,
+  /// colour as drawn, ratio, requirement, result, rows, token and file), the link rule and
+  /// italic; then the screen-reader text of every row, once for the combinations that read
+  /// the same; then the failures.
+  public var text: String {
+    var out = "Accessibility audit of \(MessageText.value(listName)): WCAG 2.2 contrast against color.bg.primary, links, italic, screen-reader text\n"
+    for audit in audits {
+      out += "\n\(Self.context(audit)): background \(audit.background.hex), \(audit.backgroundToken)\n"
+      var table: [[String]] = [["element", "colour", "ratio", "needs", "result", "used by", "token"]]
+      for check in audit.contrast {
+        table.append([
+          check.element.words,
+          check.color == check.drawn ? check.drawn.hex : "\(check.color.hex)→\(check.drawn.hex)",
+          WCAGContrast.formatted(check.ratio) + ":1",
+          "\(check.requirement.minimumText):1 \(check.requirement.words)",
+          check.passes ? "pass" : "FAIL",
+          Self.rowsText(check.rows),
+          check.token.description,
+        ])
+      }
+      let link = audit.linkDistinction
+      table.append([
+        "link vs text", "\(link.link.hex)/\(link.text.hex)", WCAGContrast.formatted(link.ratio) + ":1",
+        link.requiresRatio ? "3:1 colour only" : "none: \(Self.cues(link))", link.passes ? "pass" : "FAIL",
+        Self.rowsText(link.rows), "\(link.linkToken.path) vs \(link.textToken.path)",
+      ])
+      out += Self.aligned(table, indent: "  ")
+      out += "  links: \(link.rule)\n"
+      if audit.allowsItalic {
+        out += "  italic: allowed by the \(audit.theme.displayName) brand\n"
+      } else if audit.italic.isEmpty {
+        out += "  italic: forbidden by the \(audit.theme.displayName) brand; none in this list\n"
+      } else {
+        for finding in audit.italic {
+          out += "  italic: FAIL \(finding.row) emphasises \(MessageText.quoted(finding.text)); the \(audit.theme.displayName) brand forbids italic (drawn upright)\n"
+        }
+      }
+    }
+    // The spoken text does not depend on the colours: print it once per distinct reading.
+    var groups: [(spoken: [SpokenRow], language: String, contexts: [String])] = []
+    for audit in audits {
+      if let index = groups.firstIndex(where: { $0.spoken == audit.spoken && $0.language == audit.language }) {
+        groups[index].contexts.append(Self.context(audit))
+      } else {
+        groups.append((audit.spoken, audit.language, [Self.context(audit)]))
+      }
+    }
+    for group in groups {
+      let which = group.contexts.count == audits.count ? "every theme and mode" : group.contexts.joined(separator: ", ")
+      out += "\nScreen-reader text (VoiceOver's rules, \(Self.languageName(group.language))), \(which), in reading order:\n"
+      var table: [[String]] = []
+      for row in group.spoken { table.append([row.row, MessageText.quoted(row.text)]) }
+      out += Self.aligned(table, indent: "  ")
+    }
+    let failures = failures
+    out += "\n"
+    if failures.isEmpty {
+      out += "No failures in \(audits.count) audit\(audits.count == 1 ? "" : "s").\n"
+    } else {
+      out += "\(failures.count) failure\(failures.count == 1 ? "" : "s"):\n"
+      for failure in failures { out += "  \(failure)\n" }
+    }
+    return out
+  }
+
+  /// `underlined, bold`.
+  static func cues(_ link: LinkDistinction) -> String {
+    [link.isUnderlined ? "underlined" : nil, link.isBolder ? "bold" : nil].compactMap { $0 }.joined(separator: ", ")
+  }
+
+  /// `items[0]`, `items[0], items[1]`, `5 rows (items[0] …)`, or `not in this list`.
+  static func rowsText(_ rows: [String]) -> String {
+    switch rows.count {
+    case 0: "not in this list"
+    case 1...3: rows.joined(separator: ", ")
+    default: "\(rows.count) rows from \(rows[0])"
+    }
+  }
+
+  /// Rows of cells padded to their column's width (the last column is not padded).
+  static func aligned(_ rows: [[String]], indent: String) -> String {
+    guard let columns = rows.map(\.count).max() else { return "" }
+    var widths = [Int](repeating: 0, count: columns)
+    for row in rows {
+      for (index, cell) in row.enumerated() where index < columns - 1 {
+        widths[index] = max(widths[index], cell.count)
+      }
+    }
+    var out = ""
+    for row in rows {
+      var line = indent
+      for (index, cell) in row.enumerated() {
+        line += index < row.count - 1 ? cell.padding(toLength: widths[index] + 2, withPad: " ", startingAt: 0) : cell
+      }
+      out += line + "\n"
+    }
+    return out
+  }
+
+  /// The stable JSON document: sorted keys, two-decimal ratios rounded down, colours as hex.
+  ///
+  /// `{"list", "failures": [...], "passed", "audits": [{"theme", "mode", "platform", "language",
+  /// "background", "backgroundToken", "contrast": [...], "linkDistinction", "allowsItalic",
+  /// "italic": [...], "spoken": [...]}]}`.
+  public func json() throws -> String {
+    let document = Document(
+      list: listName, passed: failures.isEmpty, failures: failures, audits: audits.map(AuditJSON.init))
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
+  }
+
+  private struct Document: Encodable {
+    var list: String
+    var passed: Bool
+    var failures: [String]
+    var audits: [AuditJSON]
+  }
+
+  /// An audit with its ratios rounded down to hundredths (as shown), so the document is stable.
+  private struct AuditJSON: Encodable {
+    var theme: String
+    var mode: String
+    var platform: String
+    var language: String
+    var background: RGBAColor
+    var backgroundToken: TokenReference
+    var contrast: [CheckJSON]
+    var linkDistinction: LinkJSON
+    var allowsItalic: Bool
+    var italic: [ItalicFinding]
+    var spoken: [SpokenRow]
+
+    init(_ audit: AccessibilityAudit) {
+      theme = audit.theme.rawValue
+      mode = audit.mode.rawValue
+      platform = audit.platform.rawValue
+      language = audit.language
+      background = audit.background
+      backgroundToken = audit.backgroundToken
+      contrast = audit.contrast.map(CheckJSON.init)
+      linkDistinction = LinkJSON(audit.linkDistinction)
+      allowsItalic = audit.allowsItalic
+      italic = audit.italic
+      spoken = audit.spoken
+    }
+  }
+
+  private struct CheckJSON: Encodable {
+    var element: String
+    var token: TokenReference
+    var color: RGBAColor
+    var drawn: RGBAColor
+    var ratio: Double
+    var requirement: String
+    var minimum: Double
+    var criterion: String
+    var passes: Bool
+    var rows: [String]
+
+    init(_ check: ContrastCheck) {
+      element = check.element.rawValue
+      token = check.token
+      color = check.color
+      drawn = check.drawn
+      ratio = AuditReport.hundredths(check.ratio)
+      requirement = check.requirement.rawValue
+      minimum = check.requirement.minimum
+      criterion = check.requirement.criterion
+      passes = check.passes
+      rows = check.rows
+    }
+  }
+
+  private struct LinkJSON: Encodable {
+    var linkToken: TokenReference
+    var textToken: TokenReference
+    var link: RGBAColor
+    var text: RGBAColor
+    var ratio: Double
+    var isUnderlined: Bool
+    var isBolder: Bool
+    var requiresRatio: Bool
+    var passes: Bool
+    var rule: String
+    var rows: [String]
+
+    init(_ link: LinkDistinction) {
+      linkToken = link.linkToken
+      textToken = link.textToken
+      self.link = link.link
+      text = link.text
+      ratio = AuditReport.hundredths(link.ratio)
+      isUnderlined = link.isUnderlined
+      isBolder = link.isBolder
+      requiresRatio = link.requiresRatio
+      passes = link.passes
+      rule = link.rule
+      rows = link.rows
+    }
+  }
+
+  /// `ratio` rounded down to hundredths, as ``Primitives/WCAGContrast/formatted(_:)`` shows it.
+  static func hundredths(_ ratio: Double) -> Double {
+    Double(WCAGContrast.formatted(ratio)) ?? ratio
+  }
+}

@@ -1,0 +1,403 @@
+import BulletList
+import Primitives
+import Scene
+import Themes
+
+/// Where a colour comes from: the token, the file whose definition won, and the aliases followed.
+public struct TokenReference: Codable, Hashable, Sendable, CustomStringConvertible {
+  /// The token path, e.g. `color.content.default`.
+  public var path: String
+  /// The file (relative to the themes folder) that defines the token for this theme and mode.
+  public var file: String
+  /// The aliases followed to the value, in order (empty for a literal value).
+  public var aliases: [String]
+  /// The file that defines the last alias, where the value itself is written; nil for a literal.
+  public var valueFile: String?
+
+  /// Creates a reference.
+  public init(path: String, file: String, aliases: [String] = [], valueFile: String? = nil) {
+    self.path = path
+    self.file = file
+    self.aliases = aliases
+    self.valueFile = valueFile
+  }
+
+  /// The reference of `path` among a theme's resolved tokens; the path alone when it is missing.
+  init(path: String, tokens: [String: ResolvedToken]) {
+    guard let token = tokens[path] else {
+      self.init(path: path, file: "")
+      return
+    }
+    self.init(
+      path: path, file: token.file, aliases: token.aliasChain,
+      valueFile: token.aliasChain.last.flatMap { tokens[$0]?.file })
+  }
+
+  /// `color.content.default (brands/orange/light.tokens.json → color.raw.functional.black in
+  /// core/color.tokens.json)`: where to edit it.
+  public var description: String {
+    var where_ = file
+    if let last = aliases.last {
+      where_ += " → \(last)" + (valueFile.map { " in \($0)" } ?? "")
+    }
+    return where_.isEmpty ? path : "\(path) (\(where_))"
+  }
+}
+
+/// The WCAG 2.2 contrast requirement a colour is held to.
+public enum ContrastRequirement: String, Codable, Hashable, Sendable {
+  /// Text (1.4.3 Contrast (Minimum)): 4.5:1.
+  case text
+  /// Large text, at least 24 px, or 18.66 px in bold (1.4.3): 3:1.
+  case largeText
+  /// Graphical objects such as bullets, ticks and icons (1.4.11 Non-text Contrast): 3:1.
+  case nonText
+
+  /// The smallest ratio that passes.
+  public var minimum: Double {
+    switch self {
+    case .text: 4.5
+    case .largeText, .nonText: 3
+    }
+  }
+
+  /// The minimum as written in WCAG: `4.5`, `3`.
+  public var minimumText: String { self == .text ? "4.5" : "3" }
+
+  /// The success criterion, e.g. `1.4.3`.
+  public var criterion: String {
+    switch self {
+    case .text, .largeText: "1.4.3"
+    case .nonText: "1.4.11"
+    }
+  }
+
+  /// `text`, `large text`, `non-text`.
+  public var words: String {
+    switch self {
+    case .text: "text"
+    case .largeText: "large text"
+    case .nonText: "non-text"
+    }
+  }
+
+  /// The requirement of text of `fontSize` points (CSS px) and `weight`: large text is at least
+  /// 24 px, or at least 18.66 px (14 pt) and bold (weight 700 or more).
+  public static func forText(fontSize: Double, weight: Int) -> ContrastRequirement {
+    fontSize >= 24 || (weight >= 700 && fontSize >= 18.66) ? .largeText : .text
+  }
+}
+
+/// One colour of the list checked against the background.
+public struct ContrastCheck: Codable, Hashable, Sendable {
+  /// What is drawn in the colour.
+  public enum Element: String, Codable, CaseIterable, Hashable, Sendable {
+    /// Label text.
+    case label
+    /// Ordered prefix (`1.`, `A.`).
+    case orderedPrefix
+    /// Link text.
+    case link
+    /// Bullet of an unbranded list.
+    case bullet
+    /// Bullet of a branded list.
+    case brandedBullet
+    /// Check mark of an unbranded list.
+    case tick
+    /// Check mark of a branded list.
+    case brandedTick
+    /// Free icon, tinted, in an unbranded list.
+    case icon
+    /// Free icon, tinted, in a branded list.
+    case brandedIcon
+
+    /// `label`, `ordered prefix`, `branded bullet`…
+    public var words: String {
+      switch self {
+      case .label: "label"
+      case .orderedPrefix: "ordered prefix"
+      case .link: "link"
+      case .bullet: "bullet"
+      case .brandedBullet: "branded bullet"
+      case .tick: "tick"
+      case .brandedTick: "branded tick"
+      case .icon: "icon tint"
+      case .brandedIcon: "branded icon tint"
+      }
+    }
+
+    /// Whether the element is text (else a graphical mark).
+    public var isText: Bool { self == .label || self == .orderedPrefix || self == .link }
+  }
+
+  /// What is drawn in the colour.
+  public var element: Element
+  /// The token the colour is read from.
+  public var token: TokenReference
+  /// The colour as the token resolves (may be translucent).
+  public var color: RGBAColor
+  /// The colour as drawn: composited over the background.
+  public var drawn: RGBAColor
+  /// The WCAG contrast ratio of `drawn` against the background.
+  public var ratio: Double
+  /// The requirement that applies.
+  public var requirement: ContrastRequirement
+  /// Whether `ratio` reaches the requirement's minimum.
+  public var passes: Bool
+  /// The item paths that draw it; empty when the list does not use it (it is checked for the
+  /// theme all the same).
+  public var rows: [String]
+}
+
+/// Whether links can be told from the text around them (WCAG 2.2 1.4.1 Use of Color).
+///
+/// A link told apart by its colour alone needs 3:1 against the surrounding text (technique
+/// G183); a link that also has a non-colour cue (underline, bold) meets 1.4.1 through that cue,
+/// and the ratio is shown for information.
+public struct LinkDistinction: Codable, Hashable, Sendable {
+  /// The link colour's token.
+  public var linkToken: TokenReference
+  /// The surrounding text's token.
+  public var textToken: TokenReference
+  /// The link colour as drawn.
+  public var link: RGBAColor
+  /// The text colour as drawn.
+  public var text: RGBAColor
+  /// The contrast ratio of the two.
+  public var ratio: Double
+  /// Whether links are underlined.
+  public var isUnderlined: Bool
+  /// Whether links are bolder than the text around them.
+  public var isBolder: Bool
+  /// Whether the 3:1 ratio is required (only when colour is the only cue).
+  public var requiresRatio: Bool
+  /// Whether 1.4.1 is met.
+  public var passes: Bool
+  /// The item paths with a link; empty when the list has none (the theme is checked all the same).
+  public var rows: [String]
+
+  /// The ratio required when colour is the only cue.
+  public static let minimum = 3.0
+
+  /// The rule that applies, in words.
+  public var rule: String {
+    var cues: [String] = []
+    if isUnderlined { cues.append("underlined") }
+    if isBolder { cues.append("bold") }
+    if cues.isEmpty {
+      return "colour is the only cue: WCAG 1.4.1 needs 3:1 against the surrounding text (G183)"
+    }
+    return "links are \(cues.joined(separator: " and ")): colour is not the only cue, so WCAG 1.4.1 is met without 3:1 (G183 does not apply)"
+  }
+}
+
+/// Emphasis in a label of a brand that forbids italic (it is drawn upright).
+public struct ItalicFinding: Codable, Hashable, Sendable {
+  /// The item path.
+  public var row: String
+  /// The emphasised text.
+  public var text: String
+}
+
+/// What a screen reader says for one row.
+public struct SpokenRow: Codable, Hashable, Sendable {
+  /// The item path.
+  public var row: String
+  /// The text, as ``AccessibilityText`` builds it (VoiceOver's rules).
+  public var text: String
+}
+
+/// The accessibility audit of one list in one theme, mode and platform: the WCAG 2.2 contrast
+/// of every text and marker colour against `color.bg.primary`, whether links can be told from
+/// text, italic the brand forbids, and the screen-reader text of every row in reading order.
+///
+/// Built from the laid-out scene (what is drawn, at which size and weight, and the
+/// accessibility label Layout computed for each row), the list's rows (branded or not,
+/// emphasis) and the theme's resolved tokens (which token and file each colour comes from).
+public struct AccessibilityAudit: Codable, Hashable, Sendable {
+  /// The theme.
+  public var theme: ThemeName
+  /// The mode.
+  public var mode: ColorMode
+  /// Whose rules the list was laid out with.
+  public var platform: Platform
+  /// The language of the spoken text (`en`, `fr`, `ar`).
+  public var language: String
+  /// The background's token.
+  public var backgroundToken: TokenReference
+  /// The background colour (composited over white when translucent).
+  public var background: RGBAColor
+  /// Every text and marker colour against the background, in ``ContrastCheck/Element`` order.
+  public var contrast: [ContrastCheck]
+  /// Links against the text around them.
+  public var linkDistinction: LinkDistinction
+  /// Whether the brand allows italic.
+  public var allowsItalic: Bool
+  /// Emphasis the brand forbids, in reading order.
+  public var italic: [ItalicFinding]
+  /// The screen-reader text of every row, in reading order.
+  public var spoken: [SpokenRow]
+
+  /// Audits `list` as laid out in `scene` for `theme` with `options`; `tokens` are the theme's
+  /// resolved tokens (``Themes/ThemeLibrary/tokens(_:mode:)``).
+  /// - Throws: `LayoutError.list` when the list's rows do not resolve for the platform.
+  public init(
+    list: OUDSBulletList, scene: Scene, theme: Theme, tokens: [ResolvedToken],
+    options: LayoutOptions = LayoutOptions()
+  ) throws(LayoutError) {
+    var list = list
+    if let override = options.textStyleOverride { list = list.overridingTextStyle(override) }
+    let rows: [ResolvedRow]
+    do {
+      rows = try list.resolvedRows(platform: options.platform)
+    } catch {
+      throw .list(error)
+    }
+    var byPath: [String: ResolvedToken] = [:]
+    for token in tokens { byPath[token.path] = token }
+    func reference(_ role: ThemeColorRole) -> TokenReference { TokenReference(path: role.tokenPath, tokens: byPath) }
+
+    self.theme = theme.name
+    self.mode = theme.mode
+    self.platform = options.platform
+    self.language = AccessibilityText.Language(locale: options.locale).rawValue
+    self.backgroundToken = reference(.backgroundPrimary)
+    let background = WCAGContrast.composited(theme.colors.backgroundPrimary, over: RGBAColor(red: 255, green: 255, blue: 255))
+    self.background = background
+    self.allowsItalic = theme.allowsItalic
+
+    // What each row draws, from the scene: (element, colour, requirement) → rows.
+    struct Key: Hashable {
+      var element: ContrastCheck.Element
+      var color: RGBAColor
+      var requirement: ContrastRequirement
+    }
+    var found: [Key: [String]] = [:]
+    var order: [Key] = []
+    func note(_ key: Key, _ row: String) {
+      if found[key] == nil { order.append(key) }
+      if found[key]?.last != row { found[key, default: []].append(row) }
+    }
+    let resolvedByPath = Dictionary(rows.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+    var linkRows: [String] = []
+    var linkCues: (underlined: Bool, bolder: Bool)?
+    var italic: [ItalicFinding] = []
+    for sceneRow in scene.rows {
+      let appearance = sceneRow.text.content.appearance
+      for span in sceneRow.text.content.spans where span.link == nil && !span.text.isEmpty {
+        let weight = span.weight ?? appearance.weight
+        note(
+          Key(
+            element: .label, color: span.color ?? appearance.color,
+            requirement: .forText(fontSize: appearance.fontSize, weight: weight)), sceneRow.path)
+      }
+      for span in sceneRow.text.content.spans where span.link != nil {
+        let weight = span.weight ?? appearance.weight
+        note(
+          Key(
+            element: .link, color: span.color ?? appearance.color,
+            requirement: .forText(fontSize: appearance.fontSize, weight: weight)), sceneRow.path)
+        if linkRows.last != sceneRow.path { linkRows.append(sceneRow.path) }
+        let cues = (span.underline, weight > appearance.weight)
+        linkCues = linkCues.map { ($0.underlined && cues.0, $0.bolder && cues.1) } ?? cues
+      }
+      if let prefix = sceneRow.markerText {
+        let prefixAppearance = prefix.content.appearance
+        note(
+          Key(
+            element: .orderedPrefix, color: prefixAppearance.color,
+            requirement: .forText(fontSize: prefixAppearance.fontSize, weight: prefixAppearance.weight)),
+          sceneRow.path)
+      }
+      let isBranded: Bool
+      if case .unordered(_, let branded)? = resolvedByPath[sceneRow.path]?.listType {
+        isBranded = branded
+      } else {
+        isBranded = false
+      }
+      if let glyph = sceneRow.glyph {
+        let element: ContrastCheck.Element? =
+          switch sceneRow.marker.kind {
+          case .bullet: isBranded ? .brandedBullet : .bullet
+          case .tick: isBranded ? .brandedTick : .tick
+          case .icon: isBranded ? .brandedIcon : .icon
+          case .ordered, .none: nil
+          }
+        if let element { note(Key(element: element, color: glyph.tint, requirement: .nonText), sceneRow.path) }
+      }
+      if !theme.allowsItalic, case .rich(let rich)? = resolvedByPath[sceneRow.path]?.label, rich.hasEmphasis {
+        italic.append(
+          ItalicFinding(
+            row: sceneRow.path, text: rich.runs.filter(\.isEmphasis).map(\.text).joined(separator: " … ")))
+      }
+    }
+
+    // Every element is checked, used or not; an unused one at the list's own text style.
+    let baseTypography = theme.typography[list.textStyle]
+    let baseWeight = list.isBold ? baseTypography.strongWeight : baseTypography.regularWeight
+    var checks: [ContrastCheck] = []
+    for element in ContrastCheck.Element.allCases {
+      let role: ThemeColorRole =
+        switch element {
+        case .label, .orderedPrefix: ListLayout.textColorRole
+        case .link: ListLayout.linkColorRole
+        case .bullet, .tick, .icon: ListLayout.markerColorRole(isBranded: false)
+        case .brandedBullet, .brandedTick, .brandedIcon: ListLayout.markerColorRole(isBranded: true)
+        }
+      var keys = order.filter { $0.element == element }
+      if keys.isEmpty {
+        let weight = element == .link && ListLayout.linkCues.isStrong ? baseTypography.strongWeight : baseWeight
+        keys = [
+          Key(
+            element: element, color: theme.colors[role],
+            requirement: element.isText ? .forText(fontSize: baseTypography.fontSize, weight: weight) : .nonText)
+        ]
+      }
+      for key in keys {
+        let drawn = WCAGContrast.composited(key.color, over: background)
+        let ratio = WCAGContrast.ratio(drawn, on: background)
+        checks.append(
+          ContrastCheck(
+            element: element, token: reference(role), color: key.color, drawn: drawn, ratio: ratio,
+            requirement: key.requirement, passes: ratio >= key.requirement.minimum, rows: found[key] ?? []))
+      }
+    }
+    self.contrast = checks
+
+    let linkColor = WCAGContrast.composited(theme.colors[ListLayout.linkColorRole], over: background)
+    let textColor = WCAGContrast.composited(theme.colors[ListLayout.textColorRole], over: background)
+    let cues = linkCues ?? (ListLayout.linkCues.isUnderlined, ListLayout.linkCues.isStrong)
+    let distinction = WCAGContrast.ratio(linkColor, on: textColor)
+    let requiresRatio = !cues.underlined && !cues.bolder
+    self.linkDistinction = LinkDistinction(
+      linkToken: reference(ListLayout.linkColorRole), textToken: reference(ListLayout.textColorRole),
+      link: linkColor, text: textColor, ratio: distinction, isUnderlined: cues.underlined,
+      isBolder: cues.bolder, requiresRatio: requiresRatio,
+      passes: !requiresRatio || distinction >= LinkDistinction.minimum, rows: linkRows)
+    self.italic = italic
+    self.spoken = scene.rows.map { SpokenRow(row: $0.path, text: $0.accessibilityLabel) }
+  }
+
+  /// Every failure, one line each: a contrast below its requirement (naming the token and its
+  /// file), links told by colour alone below 3:1, italic the brand forbids.
+  public var failures: [String] {
+    var lines: [String] = []
+    for check in contrast where !check.passes {
+      let used = check.rows.isEmpty ? " (not used by this list; the theme's colour)" : ""
+      lines.append(
+        "\(check.element.words) \(check.token): \(check.color.hex) on \(background.hex) is \(WCAGContrast.formatted(check.ratio)):1, below the \(check.requirement.minimumText):1 WCAG \(check.requirement.criterion) requires for \(check.requirement.words)\(used)"
+      )
+    }
+    if !linkDistinction.passes {
+      lines.append(
+        "links \(linkDistinction.linkToken) against text \(linkDistinction.textToken): \(WCAGContrast.formatted(linkDistinction.ratio)):1, below the 3:1 WCAG 1.4.1 requires when colour is the only cue"
+      )
+    }
+    for finding in italic {
+      lines.append(
+        "\(finding.row): emphasis \(MessageText.quoted(finding.text)) in the \(theme.displayName) brand, which forbids italic (drawn upright: the emphasis is lost)"
+      )
+    }
+    return lines
+  }
+}

@@ -137,7 +137,10 @@ public struct AuditReport: Sendable {
       }
     }
     for group in groups {
-      let which = group.contexts.count == audits.count ? "every theme and mode" : group.contexts.joined(separator: ", ")
+      let which =
+        group.contexts.count < audits.count
+        ? group.contexts.joined(separator: ", ")
+        : Set(audits.map(\.platform)).count > 1 ? "every theme, mode and platform" : "every theme and mode"
       out += "\nScreen-reader text (VoiceOver's rules, \(Self.languageName(group.language))), \(which), in reading order:\n"
       var table: [[String]] = []
       for row in group.spoken { table.append([row.row, MessageText.quoted(row.text)]) }

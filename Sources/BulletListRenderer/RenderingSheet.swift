@@ -120,11 +120,13 @@ extension BulletListRenderer {
       }
       y += rowHeight + (audit ? style.captionPadding + auditHeight : 0) + style.gutter
     }
-    let scene = Scene(
+    var scene = Scene(
       width: sheetWidth, height: y - style.gutter + style.margin, direction: options.resolvedDirection,
       themes: names, modes: modes, platforms: platforms,
       background: options.background == .theme ? style.sheetBackground : nil, rows: rows,
       panels: panels)
+    scene.title = heading?.title
+    scene.notes = heading?.lines ?? []
     return LayoutResult(scene: scene, warnings: warnings)
   }
 

@@ -6,6 +6,37 @@ import Foundation
 /// `xlink:href="#surface42"`, `id="image7"`); the same scene would give different bytes in
 /// different runs. Each such name is renumbered 1, 2, 3… in order of first appearance.
 enum SVGNormalizer {
+  /// The document with `<title>` and `<desc>` elements first inside its root `<svg>` (what the
+  /// picture shows, in words: read by screen readers and found by a text search, since Cairo
+  /// writes glyphs as outlines); the document as it is without a title or notes.
+  static func describing(_ data: Data, title: String?, notes: [String]) -> Data {
+    guard title != nil || !notes.isEmpty else { return data }
+    let bytes = [UInt8](data)
+    let open = Array("<svg".utf8)
+    guard let start = bytes.indices.first(where: { bytes[$0...].starts(with: open) }),
+      let end = bytes[start...].firstIndex(of: UInt8(ascii: ">"))
+    else { return data }
+    var inserted = ""
+    if let title { inserted += "\n<title>\(xmlText(title))</title>" }
+    if !notes.isEmpty { inserted += "\n<desc>\(notes.map(xmlText).joined(separator: "\n"))</desc>" }
+    return Data(bytes[...end] + Array(inserted.utf8) + bytes[(end + 1)...])
+  }
+
+  /// `text` as XML character data: `&`, `<`, `>` as entities, control characters (which XML 1.0
+  /// does not allow) as `\u{…}` escapes.
+  static func xmlText(_ text: String) -> String {
+    var out = ""
+    for character in ControlCharacters.escaped(text) {
+      switch character {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      default: out.append(character)
+      }
+    }
+    return out
+  }
+
   /// The prefixes whose numbers come from process-wide counters.
   static let counterPrefixes = ["surface", "image"]
 

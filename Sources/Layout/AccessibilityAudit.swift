@@ -3,23 +3,35 @@ import Primitives
 import Scene
 import Themes
 
-/// Where a colour comes from: the token, the file whose definition won, and the aliases followed.
+/// Where a colour comes from: the token, the file whose definition won, and each alias followed
+/// with its file, down to the token that holds the value.
 public struct TokenReference: Codable, Hashable, Sendable, CustomStringConvertible {
+  /// One token of the chain: its path and the file (relative to the themes folder) defining it.
+  public struct Step: Codable, Hashable, Sendable {
+    /// The token path, e.g. `color.action.enabled`.
+    public var path: String
+    /// The file that defines it for this theme and mode, e.g. `brands/orange/light.tokens.json`.
+    public var file: String
+
+    /// Creates a step.
+    public init(path: String, file: String) {
+      self.path = path
+      self.file = file
+    }
+  }
+
   /// The token path, e.g. `color.content.default`.
   public var path: String
-  /// The file (relative to the themes folder) that defines the token for this theme and mode.
+  /// The file that defines the token for this theme and mode.
   public var file: String
-  /// The aliases followed to the value, in order (empty for a literal value).
-  public var aliases: [String]
-  /// The file that defines the last alias, where the value itself is written; nil for a literal.
-  public var valueFile: String?
+  /// The aliases followed to the value, in order, each with its file (empty for a literal).
+  public var aliases: [Step]
 
   /// Creates a reference.
-  public init(path: String, file: String, aliases: [String] = [], valueFile: String? = nil) {
+  public init(path: String, file: String, aliases: [Step] = []) {
     self.path = path
     self.file = file
     self.aliases = aliases
-    self.valueFile = valueFile
   }
 
   /// The reference of `path` among a theme's resolved tokens; the path alone when it is missing.
@@ -29,18 +41,16 @@ public struct TokenReference: Codable, Hashable, Sendable, CustomStringConvertib
       return
     }
     self.init(
-      path: path, file: token.file, aliases: token.aliasChain,
-      valueFile: token.aliasChain.last.flatMap { tokens[$0]?.file })
+      path: path, file: token.file,
+      aliases: token.aliasChain.map { Step(path: $0, file: tokens[$0]?.file ?? "") })
   }
 
-  /// `color.content.default (brands/orange/light.tokens.json → color.raw.functional.black in
-  /// core/color.tokens.json)`: where to edit it.
+  /// `link.color.content.enabled (components/link.tokens.json) → color.action.enabled
+  /// (brands/orange/light.tokens.json) → color.raw.functional.black (core/color.tokens.json)`:
+  /// every place an edit changes the colour.
   public var description: String {
-    var where_ = file
-    if let last = aliases.last {
-      where_ += " → \(last)" + (valueFile.map { " in \($0)" } ?? "")
-    }
-    return where_.isEmpty ? path : "\(path) (\(where_))"
+    ([Step(path: path, file: file)] + aliases).map { $0.file.isEmpty ? $0.path : "\($0.path) (\($0.file))" }
+      .joined(separator: " → ")
   }
 }
 
@@ -197,6 +207,12 @@ public struct ItalicFinding: Codable, Hashable, Sendable {
   public var row: String
   /// The emphasised text.
   public var text: String
+
+  /// Creates a finding.
+  public init(row: String, text: String) {
+    self.row = row
+    self.text = text
+  }
 }
 
 /// What a screen reader says for one row.
@@ -205,6 +221,12 @@ public struct SpokenRow: Codable, Hashable, Sendable {
   public var row: String
   /// The text, as ``AccessibilityText`` builds it (VoiceOver's rules).
   public var text: String
+
+  /// Creates a spoken row.
+  public init(row: String, text: String) {
+    self.row = row
+    self.text = text
+  }
 }
 
 /// The accessibility audit of one list in one theme, mode and platform: the WCAG 2.2 contrast

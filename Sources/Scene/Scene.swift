@@ -28,6 +28,10 @@ public struct Scene: Codable, Hashable, Sendable {
   /// Bitmaps drawn over the panels and under the rows (the before, after and diff pictures of a
   /// token review); JSON key `pictures`, present only when there are some.
   public var pictures: [ScenePicture] = []
+  /// What the picture shows, in words (a sheet's heading): the SVG `<title>` and the PDF title.
+  public var title: String? = nil
+  /// Lines that say more (a sheet's themes folder and fonts): the SVG `<desc>` and the PDF subject.
+  public var notes: [String] = []
 
   /// Creates the scene of one list laid out for one theme, mode and platform.
   public init(
@@ -57,7 +61,8 @@ public struct Scene: Codable, Hashable, Sendable {
   }
 
   enum CodingKeys: String, CodingKey {
-    case width, height, direction, theme, mode, platform, background, rows, panels, pictures
+    case width, height, direction, theme, mode, platform, background, rows, panels, pictures, title,
+      notes
   }
 
   /// Decodes a scene; an absent `platform` is `ios`.
@@ -73,9 +78,12 @@ public struct Scene: Codable, Hashable, Sendable {
     rows = try c.decode([SceneRow].self, forKey: .rows)
     panels = try c.decodeIfPresent([ScenePanel].self, forKey: .panels) ?? []
     pictures = try c.decodeIfPresent([ScenePicture].self, forKey: .pictures) ?? []
+    title = try c.decodeIfPresent(String.self, forKey: .title)
+    notes = try c.decodeIfPresent([String].self, forKey: .notes) ?? []
   }
 
-  /// Encodes a scene with numbers rounded to 2 decimals, `background` and `platform` always present.
+  /// Encodes a scene with numbers rounded to 2 decimals, `background` and `platform` always
+  /// present, `panels`, `pictures`, `title` and `notes` only when there are some.
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encode(width.roundedToHundredths, forKey: .width)
@@ -88,6 +96,8 @@ public struct Scene: Codable, Hashable, Sendable {
     try c.encode(rows, forKey: .rows)
     if !panels.isEmpty { try c.encode(panels, forKey: .panels) }
     if !pictures.isEmpty { try c.encode(pictures, forKey: .pictures) }
+    try c.encodeIfPresent(title, forKey: .title)
+    if !notes.isEmpty { try c.encode(notes, forKey: .notes) }
   }
 
   private static func joined<Name: NamedValue>(_ names: [Name]) -> String {

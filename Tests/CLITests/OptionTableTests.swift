@@ -319,6 +319,11 @@ struct OptionTableTests {
 
 @Suite("The README's option table agrees with the command tables")
 struct ReadmeOptionTableTests {
+  /// The commands whose every option must have a row (`all` in the table means these).
+  static let commands = ["render", "sheet", "layout", "audit", "themes"]
+  /// The commands a row may name.
+  static let commandsInTable = Set(commands + ["gallery"])
+
   /// The rows of the README's table of render/sheet/layout options: option name → (commands, row).
   func rows() throws -> [String: (commands: Set<String>, text: String)] {
     let readme = try String(
@@ -329,32 +334,28 @@ struct ReadmeOptionTableTests {
         $0.trimmingCharacters(in: .whitespaces)
       }
       // The first cell is split at '\|' too; the commands are the cell before the meaning.
-      let commandNames: Set<String> = ["render", "sheet", "layout", "themes", "gallery"]
+      func words(_ cell: String) -> [String] {
+        cell.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+      }
       guard let name = line.dropFirst(3).split(separator: " ").first?.split(separator: "`").first,
-        let commandsCell = cells.first(where: { cell in
-          cell == "all"
-            || (!cell.isEmpty
-              && cell.split(separator: ",").allSatisfy {
-                commandNames.contains($0.trimmingCharacters(in: .whitespaces))
-              })
+        let commandsCell = cells.first(where: {
+          $0 == "all" || (!$0.isEmpty && words($0).allSatisfy(Self.commandsInTable.contains))
         })
       else { continue }
       let commands: Set<String> =
-        commandsCell == "all"
-        ? ["render", "sheet", "layout", "themes"]
-        : Set(commandsCell.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        commandsCell == "all" ? ["render", "sheet", "layout", "audit", "themes"] : Set(words(commandsCell))
       rows[String(name)] = (commands, String(line))
     }
     return rows
   }
 
   @Test(
-    "every option of render, sheet and layout has a row naming its commands, choices, range and default"
+    "every option of render, sheet, layout, audit and themes has a row naming its commands, choices, range and default"
   )
   func everyOptionHasARow() throws {
     let rows = try rows()
     #expect(rows.count >= 13)
-    for command in ["render", "sheet", "layout", "themes"] {
+    for command in Self.commands {
       let spec = try #require(CommandTree.root.subcommand(command))
       for option in spec.options {
         let row = try #require(

@@ -1,5 +1,6 @@
 import Foundation
 import Primitives
+import StrictJSON
 import Testing
 
 @testable import Themes
@@ -119,5 +120,18 @@ struct TokenEditingTests {
         "brands/sosh/brand.tokens.json: bullet-list.space.padding-inline.level-2: 20 px is less than bullet-list.space.padding-inline.level-1 (\(Int(level1)) px in components/bullet-list.tokens.json, from dimension.450 in core/dimension.tokens.json): rows of level 2 start before the rows of level 1 they belong to"
       ])
     #expect(library.warnings(.orange, mode: .light).isEmpty)
+  }
+
+  @Test("Themes/README.md's colour example loads: three ways to write one colour")
+  func readmeExample() throws {
+    let readme = try String(contentsOf: Fixture.themesDirectory.appendingPathComponent("README.md"), encoding: .utf8)
+    let heading = try #require(readme.range(of: "### Writing a colour"))
+    let open = try #require(readme.range(of: "```json\n", range: heading.upperBound..<readme.endIndex))
+    let close = try #require(readme.range(of: "```", range: open.upperBound..<readme.endIndex))
+    let json = try JSONParser.parse(String(readme[open.upperBound..<close.lowerBound]))
+    var resolver = TokenResolver(merged: try TokenFileParser.parse(json, file: "README.md"))
+    let tokens = try resolver.resolveAll()
+    #expect(tokens.map(\.path) == ["color.by-hex", "color.by-components", "color.both"])
+    #expect(tokens.allSatisfy { $0.value == .color(RGBAColor(red: 0xF1, green: 0x6E, blue: 0)) })
   }
 }

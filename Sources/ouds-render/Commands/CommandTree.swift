@@ -29,7 +29,7 @@ enum CommandTree {
       Example(command: "help render", explanation: "the options of render"),
     ],
     subcommands: [
-      RenderCommand.spec, SheetCommand.spec, GalleryCommand.spec, LayoutCommand.spec,
+      RenderCommand.spec, SheetCommand.spec, GalleryCommand.spec, LayoutCommand.spec, AuditCommand.spec,
       ThemesCommand.spec,
       SnapshotCommand.spec,
       DiffCommand.spec, CompletionCommand.spec,

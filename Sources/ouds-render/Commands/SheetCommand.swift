@@ -3,6 +3,11 @@ import Snapshot
 
 /// `ouds-render sheet`: one list in every theme and mode, side by side, in one picture.
 enum SheetCommand {
+  /// `--audit`: each cell's WCAG contrast figures under it.
+  static let audit = OptionSpec(
+    names: ["--audit"], value: .flag,
+    help: "write each cell's WCAG contrast figures under it (see 'ouds-render audit')")
+
   /// The command's table.
   static let spec = CommandSpec(
     name: "sheet",
@@ -14,7 +19,14 @@ enum SheetCommand {
       """,
     arguments: [ListOptions.listArgument],
     argumentsInWords: "one list file",
-    options: [ListOptions.output, ListOptions.format, ListOptions.scale]
+    discussion: """
+      Above the grid the sheet says what it shows: the list's file name and the platform, the
+      themes folder (with "edited" when its tokens differ from the package's copy) and each
+      theme's font (the brand font or the substitute drawn). The SVG has them as <title> and
+      <desc>, the PDF as its title and subject. Nothing depends on the date: the same inputs
+      give the same bytes.
+      """,
+    options: [ListOptions.output, ListOptions.format, ListOptions.scale, audit]
       + ListOptions.all.map { option in
         option == ListOptions.theme || option == ListOptions.mode
           ? option.defaulting(to: Vocabulary.all) : option
@@ -33,6 +45,9 @@ enum SheetCommand {
       Example(
         command: "sheet list.json --themes edited-Themes --compare-themes Themes -o review.pdf",
         explanation: "before, after and diff of a token change; the changed tokens on stdout"),
+      Example(
+        command: "sheet list.json --themes my-themes --audit -o review.png",
+        explanation: "an edited themes folder, with each cell's contrast figures"),
     ],
     run: run)
 
@@ -42,9 +57,12 @@ enum SheetCommand {
     let picture = try PictureJob(arguments, matrixWritesFolder: false)
     let job = picture.job
     let sheet = try job.attributingErrors {
-      try job.renderer.renderSheet(
+      let heading = try job.renderer.sheetHeading(
+        listName: URL(fileURLWithPath: job.listPath).lastPathComponent, themes: job.themes,
+        platforms: job.platforms)
+      return try job.renderer.renderSheet(
         job.document.list, themes: job.themes, modes: job.modes, platforms: job.platforms,
-        options: job.options, format: picture.format)
+        options: job.options, format: picture.format, heading: heading, audit: arguments.has(audit))
     }
     try picture.destination.write(sheet.data, protecting: job.inputFiles)
     printError(picture.sources)
@@ -55,6 +73,10 @@ enum SheetCommand {
   /// `--compare-themes`: the review of the token change as one picture, the changed tokens on
   /// standard output; exit 0.
   static func review(_ arguments: ParsedArguments, against old: String) throws -> Int32 {
+    if arguments.has(audit) {
+      throw UsageError(
+        "--audit writes contrast figures under a sheet's cells and --compare-themes draws a token review: give one of them")
+    }
     if arguments.text(ListOptions.output) == PictureDestination.standardOutputName {
       throw UsageError(
         "--compare-themes prints the changed tokens on standard output: give -o a file for the picture"

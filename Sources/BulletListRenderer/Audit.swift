@@ -10,7 +10,8 @@ extension BulletListRenderer {
   /// is checked.
   /// - Throws: `RenderError` as ``layout(_:theme:mode:options:)``.
   public func audit(
-    _ list: OUDSBulletList, theme: ThemeName, mode: ColorMode, options: LayoutOptions = LayoutOptions()
+    _ list: OUDSBulletList, theme: ThemeName, mode: ColorMode,
+    options: LayoutOptions = LayoutOptions()
   ) throws(RenderError) -> (audit: AccessibilityAudit, warnings: [String]) {
     let laidOut = try layout(list, theme: theme, mode: mode, options: options)
     let resolved: Theme
@@ -23,7 +24,8 @@ extension BulletListRenderer {
     }
     do {
       return (
-        try AccessibilityAudit(list: list, scene: laidOut.scene, theme: resolved, tokens: tokens, options: options),
+        try AccessibilityAudit(
+          list: list, scene: laidOut.scene, theme: resolved, tokens: tokens, options: options),
         laidOut.warnings
       )
     } catch {
@@ -94,10 +96,14 @@ public struct AuditReport: Sendable {
   /// italic; then the screen-reader text of every row, once for the combinations that read
   /// the same; then the failures.
   public var text: String {
-    var out = "Accessibility audit of \(MessageText.value(listName)): WCAG 2.2 contrast against color.bg.primary, links, italic, screen-reader text\n"
+    var out =
+      "Accessibility audit of \(MessageText.value(listName)): WCAG 2.2 contrast against color.bg.primary, links, italic, screen-reader text\n"
     for audit in audits {
-      out += "\n\(Self.context(audit)): background \(audit.background.hex), \(audit.backgroundToken)\n"
-      var table: [[String]] = [["element", "colour", "ratio", "needs", "result", "used by", "token"]]
+      out +=
+        "\n\(Self.context(audit)): background \(audit.background.hex), \(audit.backgroundToken)\n"
+      var table: [[String]] = [
+        ["element", "colour", "ratio", "needs", "result", "used by", "token"]
+      ]
       for check in audit.contrast {
         table.append([
           check.element.words,
@@ -111,8 +117,10 @@ public struct AuditReport: Sendable {
       }
       let link = audit.linkDistinction
       table.append([
-        "link vs text", "\(link.link.hex)/\(link.text.hex)", WCAGContrast.formatted(link.ratio) + ":1",
-        link.requiresRatio ? "3:1 colour only" : "none: \(Self.cues(link))", link.passes ? "pass" : "FAIL",
+        "link vs text", "\(link.link.hex)/\(link.text.hex)",
+        WCAGContrast.formatted(link.ratio) + ":1",
+        link.requiresRatio ? "3:1 colour only" : "none: \(Self.cues(link))",
+        link.passes ? "pass" : "FAIL",
         Self.rowsText(link.rows), "\(link.linkToken.path) vs \(link.textToken.path)",
       ])
       out += Self.aligned(table, indent: "  ")
@@ -123,14 +131,17 @@ public struct AuditReport: Sendable {
         out += "  italic: forbidden by the \(audit.theme.displayName) brand; none in this list\n"
       } else {
         for finding in audit.italic {
-          out += "  italic: FAIL \(finding.row) emphasises \(MessageText.quoted(finding.text)); the \(audit.theme.displayName) brand forbids italic (drawn upright)\n"
+          out +=
+            "  italic: FAIL \(finding.row) emphasises \(MessageText.quoted(finding.text)); the \(audit.theme.displayName) brand forbids italic (drawn upright)\n"
         }
       }
     }
     // The spoken text does not depend on the colours: print it once per distinct reading.
     var groups: [(spoken: [SpokenRow], language: String, contexts: [String])] = []
     for audit in audits {
-      if let index = groups.firstIndex(where: { $0.spoken == audit.spoken && $0.language == audit.language }) {
+      if let index = groups.firstIndex(where: {
+        $0.spoken == audit.spoken && $0.language == audit.language
+      }) {
         groups[index].contexts.append(Self.context(audit))
       } else {
         groups.append((audit.spoken, audit.language, [Self.context(audit)]))
@@ -140,8 +151,10 @@ public struct AuditReport: Sendable {
       let which =
         group.contexts.count < audits.count
         ? group.contexts.joined(separator: ", ")
-        : Set(audits.map(\.platform)).count > 1 ? "every theme, mode and platform" : "every theme and mode"
-      out += "\nScreen-reader text (VoiceOver's rules, \(Self.languageName(group.language))), \(which), in reading order:\n"
+        : Set(audits.map(\.platform)).count > 1
+          ? "every theme, mode and platform" : "every theme and mode"
+      out +=
+        "\nScreen-reader text (VoiceOver's rules, \(Self.languageName(group.language))), \(which), in reading order:\n"
       var table: [[String]] = []
       for row in group.spoken { table.append([row.row, MessageText.quoted(row.text)]) }
       out += Self.aligned(table, indent: "  ")
@@ -159,7 +172,8 @@ public struct AuditReport: Sendable {
 
   /// `underlined, bold`.
   static func cues(_ link: LinkDistinction) -> String {
-    [link.isUnderlined ? "underlined" : nil, link.isBolder ? "bold" : nil].compactMap { $0 }.joined(separator: ", ")
+    [link.isUnderlined ? "underlined" : nil, link.isBolder ? "bold" : nil].compactMap { $0 }.joined(
+      separator: ", ")
   }
 
   /// `items[0]`, `items[0], items[1]`, `5 rows (items[0] …)`, or `not in this list`.
@@ -184,7 +198,9 @@ public struct AuditReport: Sendable {
     for row in rows {
       var line = indent
       for (index, cell) in row.enumerated() {
-        line += index < row.count - 1 ? cell.padding(toLength: widths[index] + 2, withPad: " ", startingAt: 0) : cell
+        line +=
+          index < row.count - 1
+          ? cell.padding(toLength: widths[index] + 2, withPad: " ", startingAt: 0) : cell
       }
       out += line + "\n"
     }
@@ -198,7 +214,8 @@ public struct AuditReport: Sendable {
   /// "italic": [...], "spoken": [...]}]}`.
   public func json() throws -> String {
     let document = Document(
-      list: listName, passed: failures.isEmpty, failures: failures, audits: audits.map(AuditJSON.init))
+      list: listName, passed: failures.isEmpty, failures: failures,
+      audits: audits.map(AuditJSON.init))
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"

@@ -37,7 +37,8 @@ public struct FontLegendEntry: Hashable, Sendable {
 
   /// `Orange: Liberation Sans, substitute for Helvetica Neue` or `Sosh: Sosh, the brand font`.
   public var description: String {
-    "\(theme.displayName): \(family), " + (isBrandFont ? "the brand font" : "substitute for \(brandFamily)")
+    "\(theme.displayName): \(family), "
+      + (isBrandFont ? "the brand font" : "substitute for \(brandFamily)")
   }
 }
 
@@ -86,10 +87,15 @@ extension BulletListRenderer {
       } catch {
         throw .theme(error)
       }
-      let loaded = try fontSet(for: name).files.filter { $0.role == "brand" || $0.role.hasPrefix("latin") }
+      let loaded = try fontSet(for: name).files.filter {
+        $0.role == "brand" || $0.role.hasPrefix("latin")
+      }
       let families = Set(loaded.map { $0.family.lowercased() })
-      let drawn = theme.fontFamilies.first { families.contains($0.lowercased()) } ?? loaded.first?.family ?? "none"
-      entries.append(FontLegendEntry(theme: name, brandFamily: theme.fontFamilies.first ?? drawn, family: drawn))
+      let drawn =
+        theme.fontFamilies.first { families.contains($0.lowercased()) } ?? loaded.first?.family
+        ?? "none"
+      entries.append(
+        FontLegendEntry(theme: name, brandFamily: theme.fontFamilies.first ?? drawn, family: drawn))
     }
     return entries
   }
@@ -107,15 +113,19 @@ extension BulletListRenderer {
     case .packageCopy:
       folder = "the package's copy"
     case .unedited:
-      folder = "\(RenderSources.printable(themesLocation.directory.path)) (\(themesLocation.source.reason)), same tokens as the package's copy"
+      folder =
+        "\(RenderSources.printable(themesLocation.directory.path)) (\(themesLocation.source.reason)), same tokens as the package's copy"
     case .edited:
-      folder = "\(RenderSources.printable(themesLocation.directory.path)) (\(themesLocation.source.reason)), edited: its tokens differ from the package's copy"
+      folder =
+        "\(RenderSources.printable(themesLocation.directory.path)) (\(themesLocation.source.reason)), edited: its tokens differ from the package's copy"
     case .notCompared:
-      folder = "\(RenderSources.printable(themesLocation.directory.path)) (\(themesLocation.source.reason)), not compared: the package's copy is not installed"
+      folder =
+        "\(RenderSources.printable(themesLocation.directory.path)) (\(themesLocation.source.reason)), not compared: the package's copy is not installed"
     }
     let legend = try fontLegend(for: names).map(\.description).joined(separator: " · ")
     return SheetHeading(
-      title: "\(RenderSources.printable(listName)) · \(platforms.map(\.displayName).joined(separator: " and "))",
+      title:
+        "\(RenderSources.printable(listName)) · \(platforms.map(\.displayName).joined(separator: " and "))",
       lines: ["Themes: \(folder)", "Fonts: \(legend)"])
   }
 }

@@ -49,8 +49,10 @@ public struct TokenReference: Codable, Hashable, Sendable, CustomStringConvertib
   /// (brands/orange/light.tokens.json) → color.raw.functional.black (core/color.tokens.json)`:
   /// every place an edit changes the colour.
   public var description: String {
-    ([Step(path: path, file: file)] + aliases).map { $0.file.isEmpty ? $0.path : "\($0.path) (\($0.file))" }
-      .joined(separator: " → ")
+    ([Step(path: path, file: file)] + aliases).map {
+      $0.file.isEmpty ? $0.path : "\($0.path) (\($0.file))"
+    }
+    .joined(separator: " → ")
   }
 }
 
@@ -197,7 +199,8 @@ public struct LinkDistinction: Codable, Hashable, Sendable {
     if cues.isEmpty {
       return "colour is the only cue: WCAG 1.4.1 needs 3:1 against the surrounding text (G183)"
     }
-    return "links are \(cues.joined(separator: " and ")): colour is not the only cue, so WCAG 1.4.1 is met without 3:1 (G183 does not apply)"
+    return
+      "links are \(cues.joined(separator: " and ")): colour is not the only cue, so WCAG 1.4.1 is met without 3:1 (G183 does not apply)"
   }
 }
 
@@ -277,14 +280,17 @@ public struct AccessibilityAudit: Codable, Hashable, Sendable {
     }
     var byPath: [String: ResolvedToken] = [:]
     for token in tokens { byPath[token.path] = token }
-    func reference(_ role: ThemeColorRole) -> TokenReference { TokenReference(path: role.tokenPath, tokens: byPath) }
+    func reference(_ role: ThemeColorRole) -> TokenReference {
+      TokenReference(path: role.tokenPath, tokens: byPath)
+    }
 
     self.theme = theme.name
     self.mode = theme.mode
     self.platform = options.platform
     self.language = AccessibilityText.Language(locale: options.locale).rawValue
     self.backgroundToken = reference(.backgroundPrimary)
-    let background = WCAGContrast.composited(theme.colors.backgroundPrimary, over: RGBAColor(red: 255, green: 255, blue: 255))
+    let background = WCAGContrast.composited(
+      theme.colors.backgroundPrimary, over: RGBAColor(red: 255, green: 255, blue: 255))
     self.background = background
     self.allowsItalic = theme.allowsItalic
 
@@ -300,7 +306,8 @@ public struct AccessibilityAudit: Codable, Hashable, Sendable {
       if found[key] == nil { order.append(key) }
       if found[key]?.last != row { found[key, default: []].append(row) }
     }
-    let resolvedByPath = Dictionary(rows.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+    let resolvedByPath = Dictionary(
+      rows.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
     var linkRows: [String] = []
     var linkCues: (underlined: Bool, bolder: Bool)?
     var italic: [ItalicFinding] = []
@@ -328,7 +335,8 @@ public struct AccessibilityAudit: Codable, Hashable, Sendable {
         note(
           Key(
             element: .orderedPrefix, color: prefixAppearance.color,
-            requirement: .forText(fontSize: prefixAppearance.fontSize, weight: prefixAppearance.weight)),
+            requirement: .forText(
+              fontSize: prefixAppearance.fontSize, weight: prefixAppearance.weight)),
           sceneRow.path)
       }
       let isBranded: Bool
@@ -345,12 +353,17 @@ public struct AccessibilityAudit: Codable, Hashable, Sendable {
           case .icon: isBranded ? .brandedIcon : .icon
           case .ordered, .none: nil
           }
-        if let element { note(Key(element: element, color: glyph.tint, requirement: .nonText), sceneRow.path) }
+        if let element {
+          note(Key(element: element, color: glyph.tint, requirement: .nonText), sceneRow.path)
+        }
       }
-      if !theme.allowsItalic, case .rich(let rich)? = resolvedByPath[sceneRow.path]?.label, rich.hasEmphasis {
+      if !theme.allowsItalic, case .rich(let rich)? = resolvedByPath[sceneRow.path]?.label,
+        rich.hasEmphasis
+      {
         italic.append(
           ItalicFinding(
-            row: sceneRow.path, text: rich.runs.filter(\.isEmphasis).map(\.text).joined(separator: " … ")))
+            row: sceneRow.path,
+            text: rich.runs.filter(\.isEmphasis).map(\.text).joined(separator: " … ")))
       }
     }
 
@@ -368,11 +381,14 @@ public struct AccessibilityAudit: Codable, Hashable, Sendable {
         }
       var keys = order.filter { $0.element == element }
       if keys.isEmpty {
-        let weight = element == .link && ListLayout.linkCues.isStrong ? baseTypography.strongWeight : baseWeight
+        let weight =
+          element == .link && ListLayout.linkCues.isStrong
+          ? baseTypography.strongWeight : baseWeight
         keys = [
           Key(
             element: element, color: theme.colors[role],
-            requirement: element.isText ? .forText(fontSize: baseTypography.fontSize, weight: weight) : .nonText)
+            requirement: element.isText
+              ? .forText(fontSize: baseTypography.fontSize, weight: weight) : .nonText)
         ]
       }
       for key in keys {
@@ -381,18 +397,22 @@ public struct AccessibilityAudit: Codable, Hashable, Sendable {
         checks.append(
           ContrastCheck(
             element: element, token: reference(role), color: key.color, drawn: drawn, ratio: ratio,
-            requirement: key.requirement, passes: ratio >= key.requirement.minimum, rows: found[key] ?? []))
+            requirement: key.requirement, passes: ratio >= key.requirement.minimum,
+            rows: found[key] ?? []))
       }
     }
     self.contrast = checks
 
-    let linkColor = WCAGContrast.composited(theme.colors[ListLayout.linkColorRole], over: background)
-    let textColor = WCAGContrast.composited(theme.colors[ListLayout.textColorRole], over: background)
+    let linkColor = WCAGContrast.composited(
+      theme.colors[ListLayout.linkColorRole], over: background)
+    let textColor = WCAGContrast.composited(
+      theme.colors[ListLayout.textColorRole], over: background)
     let cues = linkCues ?? (ListLayout.linkCues.isUnderlined, ListLayout.linkCues.isStrong)
     let distinction = WCAGContrast.ratio(linkColor, on: textColor)
     let requiresRatio = !cues.underlined && !cues.bolder
     self.linkDistinction = LinkDistinction(
-      linkToken: reference(ListLayout.linkColorRole), textToken: reference(ListLayout.textColorRole),
+      linkToken: reference(ListLayout.linkColorRole),
+      textToken: reference(ListLayout.textColorRole),
       link: linkColor, text: textColor, ratio: distinction, isUnderlined: cues.underlined,
       isBolder: cues.bolder, requiresRatio: requiresRatio,
       passes: !requiresRatio || distinction >= LinkDistinction.minimum, rows: linkRows)

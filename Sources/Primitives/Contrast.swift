@@ -27,14 +27,16 @@ public enum WCAGContrast {
       UInt8((Double(top) * alpha + Double(bottom) * (1 - alpha)).rounded())
     }
     return RGBAColor(
-      red: mix(color.red, base.red), green: mix(color.green, base.green), blue: mix(color.blue, base.blue))
+      red: mix(color.red, base.red), green: mix(color.green, base.green),
+      blue: mix(color.blue, base.blue))
   }
 
   /// The contrast ratio of `color` (composited over `background`) against `background`
   /// (composited over white when translucent), from 1 to 21.
   public static func ratio(_ color: RGBAColor, on background: RGBAColor) -> Double {
     let base = background.alpha == 255 ? background : composited(background, over: white)
-    return ratio(luminance: relativeLuminance(composited(color, over: base)), relativeLuminance(base))
+    return ratio(
+      luminance: relativeLuminance(composited(color, over: base)), relativeLuminance(base))
   }
 
   /// The contrast ratio of two relative luminances, in either order.

@@ -32,29 +32,37 @@ struct AuditCLITests {
     #expect(result.status == 0, "\(result.stderr)")
     for theme in ThemeName.allCases {
       for mode in ColorMode.allCases {
-        #expect(result.stdout.contains("\n\(theme.displayName) · \(mode.rawValue) · iOS: background "))
+        #expect(
+          result.stdout.contains("\n\(theme.displayName) · \(mode.rawValue) · iOS: background "))
       }
     }
-    #expect(result.stdout.contains("Screen-reader text (VoiceOver's rules, English), every theme and mode, in reading order:"))
+    #expect(
+      result.stdout.contains(
+        "Screen-reader text (VoiceOver's rules, English), every theme and mode, in reading order:"))
     #expect(result.stdout.contains("  items[0]  \"Label 1\"\n"))
     #expect(result.stdout.hasSuffix("No failures in 8 audits.\n"))
     #expect(result.stderr.hasPrefix("themes: "))
     #expect(!result.stderr.contains("failed"))
   }
 
-  @Test("a low-contrast text colour: the audit names the token and its file, fails with --strict, says so without")
+  @Test(
+    "a low-contrast text colour: the audit names the token and its file, fails with --strict, says so without"
+  )
   func lowContrast() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let themes = try lowContrastThemes(in: folder)
     let grey = RGBAColor(red: 0x99, green: 0x99, blue: 0x99)
-    let ratio = WCAGContrast.formatted(WCAGContrast.ratio(grey, on: RGBAColor(red: 255, green: 255, blue: 255)))
+    let ratio = WCAGContrast.formatted(
+      WCAGContrast.ratio(grey, on: RGBAColor(red: 255, green: 255, blue: 255)))
     #expect(Double(ratio).map { $0 < 3 } == true)
 
     let strict = try run(["audit", Self.sample, "--themes", themes.path, "--strict"])
     #expect(strict.status == 1)
     let labelLine = try #require(
-      strict.stdout.split(separator: "\n").first { $0.hasPrefix("  label ") && $0.contains("#999999") })
+      strict.stdout.split(separator: "\n").first {
+        $0.hasPrefix("  label ") && $0.contains("#999999")
+      })
     #expect(labelLine.contains("\(ratio):1"))
     #expect(labelLine.contains("FAIL"))
     #expect(labelLine.hasSuffix("color.content.default (brands/orange/light.tokens.json)"))
@@ -62,29 +70,42 @@ struct AuditCLITests {
       "Orange · light · iOS: label color.content.default (brands/orange/light.tokens.json): #999999 on #FFFFFF is \(ratio):1, below the 4.5:1 WCAG 1.4.3 requires for text"
     #expect(strict.stdout.contains("  " + failure + "\n"))
     // Orange Compact reads the same file; the bullets (3:1) fail too; dark mode is untouched.
-    #expect(strict.stdout.contains("Orange Compact · light · iOS: label color.content.default (brands/orange/light.tokens.json)"))
-    #expect(strict.stdout.contains("Orange · light · iOS: bullet color.content.default (brands/orange/light.tokens.json)"))
+    #expect(
+      strict.stdout.contains(
+        "Orange Compact · light · iOS: label color.content.default (brands/orange/light.tokens.json)"
+      ))
+    #expect(
+      strict.stdout.contains(
+        "Orange · light · iOS: bullet color.content.default (brands/orange/light.tokens.json)"))
     #expect(!strict.stdout.contains("Orange · dark · iOS: label"))
-    let failures = strict.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("  Orange") }.count
-    #expect(strict.stderr.contains("audit: \(failures) accessibility checks failed (--strict: exit 1)"))
+    let failures = strict.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("  Orange") }
+      .count
+    #expect(
+      strict.stderr.contains("audit: \(failures) accessibility checks failed (--strict: exit 1)"))
 
     let lenient = try run(["audit", Self.sample, "--themes", themes.path])
     #expect(lenient.status == 0)
     #expect(lenient.stdout == strict.stdout)
     #expect(
       lenient.stderr.contains(
-        "audit: \(failures) accessibility checks failed; exit 0 without --strict (add --strict to fail on them)"))
+        "audit: \(failures) accessibility checks failed; exit 0 without --strict (add --strict to fail on them)"
+      ))
 
-    let json = try run(["audit", Self.sample, "--themes", themes.path, "--json", "--strict", "--theme", "orange", "--mode", "light"])
+    let json = try run([
+      "audit", Self.sample, "--themes", themes.path, "--json", "--strict", "--theme", "orange",
+      "--mode", "light",
+    ])
     #expect(json.status == 1)
-    let document = try #require(try JSONSerialization.jsonObject(with: json.stdoutData) as? [String: Any])
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: json.stdoutData) as? [String: Any])
     #expect(document["passed"] as? Bool == false)
     #expect((document["failures"] as? [String])?.first == failure)
     let audits = try #require(document["audits"] as? [[String: Any]])
     let label = try #require((audits.first?["contrast"] as? [[String: Any]])?.first)
     #expect(label["passes"] as? Bool == false)
     #expect(label["ratio"] as? Double == Double(ratio))
-    #expect((label["token"] as? [String: Any])?["file"] as? String == "brands/orange/light.tokens.json")
+    #expect(
+      (label["token"] as? [String: Any])?["file"] as? String == "brands/orange/light.tokens.json")
     #expect((label["token"] as? [String: Any])?["path"] as? String == "color.content.default")
   }
 
@@ -93,7 +114,8 @@ struct AuditCLITests {
     let first = try run(["audit", Self.rich, "--json", "--platform", "all"])
     let second = try run(["audit", Self.rich, "--json", "--platform", "all"])
     #expect(first.stdoutData == second.stdoutData)
-    let document = try #require(try JSONSerialization.jsonObject(with: first.stdoutData) as? [String: Any])
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: first.stdoutData) as? [String: Any])
     let audits = try #require(document["audits"] as? [[String: Any]])
     #expect(audits.count == 16)
     #expect(audits.prefix(2).map { $0["platform"] as? String } == ["ios", "android"])
@@ -112,10 +134,12 @@ struct AuditCLITests {
     #expect(flagValue.status == 2)
     #expect(flagValue.stderr.contains("error: --strict takes no value"))
     let help = try run(["audit", "--help"])
-    #expect(help.status == 0 && help.stdout.contains("USAGE: ouds-render audit <list.json> [options]"))
+    #expect(
+      help.status == 0 && help.stdout.contains("USAGE: ouds-render audit <list.json> [options]"))
   }
 
-  @Test("padding levels that collapse are a warning naming the tokens; the exit status does not change")
+  @Test(
+    "padding levels that collapse are a warning naming the tokens; the exit status does not change")
   func collapsedPaddingWarning() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -131,7 +155,10 @@ struct AuditCLITests {
       warnings == [
         "warning: components/bullet-list.tokens.json: bullet-list.space.padding-inline.level-1: 4 px (from dimension.50 in core/dimension.tokens.json) is the same indent as bullet-list.space.padding-inline.level-0 (4 px in components/bullet-list.tokens.json, from dimension.50 in core/dimension.tokens.json): rows of levels 0 and 1 collapse into one indent"
       ])
-    let sheet = try run(["sheet", Self.sample, "--themes", themes.path, "-o", folder.appendingPathComponent("s.png").path])
+    let sheet = try run([
+      "sheet", Self.sample, "--themes", themes.path, "-o",
+      folder.appendingPathComponent("s.png").path,
+    ])
     #expect(sheet.status == 0)
     #expect(sheet.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: ") }.count == 1)
   }
@@ -148,7 +175,9 @@ struct AuditCLITests {
     return (try element("title"), try element("desc"))
   }
 
-  @Test("the SVG sheet's title names the list and platform; its description the themes folder and fonts")
+  @Test(
+    "the SVG sheet's title names the list and platform; its description the themes folder and fonts"
+  )
   func title() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -192,7 +221,10 @@ struct AuditCLITests {
     let same = try run(["sheet", Self.sample, "--themes", unedited.path, "-o", output.path])
     #expect(same.status == 0)
     let sameDesc = try heading(try String(contentsOf: output, encoding: .utf8)).desc
-    #expect(sameDesc.hasPrefix("Themes: \(unedited.standardizedFileURL.path) (--themes), same tokens as the package's copy\n"))
+    #expect(
+      sameDesc.hasPrefix(
+        "Themes: \(unedited.standardizedFileURL.path) (--themes), same tokens as the package's copy\n"
+      ))
     #expect(!sameDesc.contains("edited"))
 
     let low = folder.appendingPathComponent("low")
@@ -203,16 +235,20 @@ struct AuditCLITests {
     let changedDesc = try heading(try String(contentsOf: output, encoding: .utf8)).desc
     #expect(
       changedDesc.hasPrefix(
-        "Themes: \(editedThemes.standardizedFileURL.path) (--themes), edited: its tokens differ from the package's copy\n"))
+        "Themes: \(editedThemes.standardizedFileURL.path) (--themes), edited: its tokens differ from the package's copy\n"
+      ))
   }
 
-  @Test("the font legend says when a theme draws its brand font (a brand font folder) or a substitute")
+  @Test(
+    "the font legend says when a theme draws its brand font (a brand font folder) or a substitute")
   func brandFontLegend() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     // Wireframe's brand family becomes Inter, and a brand font folder holds an Inter file.
     let themes = try copyOfThemes(in: folder)
-    try edit(themes, "brands/wireframe/brand.tokens.json", replacing: #""Shantell Sans","#, with: #""Inter","#)
+    try edit(
+      themes, "brands/wireframe/brand.tokens.json", replacing: #""Shantell Sans","#,
+      with: #""Inter","#)
     let brandFolder = folder.appendingPathComponent("brand-fonts")
     try FileManager.default.createDirectory(at: brandFolder, withIntermediateDirectories: true)
     try FileManager.default.copyItem(
@@ -220,7 +256,8 @@ struct AuditCLITests {
       to: brandFolder.appendingPathComponent("BrandInter.otf"))
     let output = folder.appendingPathComponent("sheet.svg")
     let result = try run([
-      "sheet", Self.sample, "--themes", themes.path, "--font-dir", brandFolder.path, "--theme", "all", "-o", output.path,
+      "sheet", Self.sample, "--themes", themes.path, "--font-dir", brandFolder.path, "--theme",
+      "all", "-o", output.path,
     ])
     #expect(result.status == 0, "\(result.stderr)")
     let desc = try heading(try String(contentsOf: output, encoding: .utf8)).desc
@@ -243,4 +280,3 @@ struct AuditCLITests {
     #expect(!svg.contains("\u{1}"))
   }
 }
-

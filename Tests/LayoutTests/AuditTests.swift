@@ -18,7 +18,9 @@ private func referenceRatio(_ foreground: RGBAColor, _ background: RGBAColor) ->
     0.2126 * channel(c.red) + 0.7152 * channel(c.green) + 0.0722 * channel(c.blue)
   }
   let a = Double(foreground.alpha) / 255
-  func over(_ f: UInt8, _ b: UInt8) -> UInt8 { UInt8((Double(f) * a + Double(b) * (1 - a)).rounded()) }
+  func over(_ f: UInt8, _ b: UInt8) -> UInt8 {
+    UInt8((Double(f) * a + Double(b) * (1 - a)).rounded())
+  }
   let drawn = RGBAColor(
     red: over(foreground.red, background.red), green: over(foreground.green, background.green),
     blue: over(foreground.blue, background.blue))
@@ -31,10 +33,13 @@ struct AuditTests {
   /// Ordered top level with a link; branded bullets, an unbranded tick and a branded icon below.
   static let list = OUDSBulletList(type: .ordered, textStyle: .bodyLarge, isBold: false) {
     OUDSBulletList.Item(
-      richText: RichText(runs: [.init("Read "), .init("the guide", link: "https://example.com"), .init(" now")]),
+      richText: RichText(runs: [
+        .init("Read "), .init("the guide", link: "https://example.com"), .init(" now"),
+      ]),
       subListType: .unordered(asset: .bullet, isBranded: true)
     ) {
-      OUDSBulletList.Item("Branded bullet", subListType: .unordered(asset: .tick, isBranded: false)) {
+      OUDSBulletList.Item("Branded bullet", subListType: .unordered(asset: .tick, isBranded: false))
+      {
         OUDSBulletList.Item("Tick")
       }
       OUDSBulletList.Item("Second branded bullet")
@@ -42,7 +47,8 @@ struct AuditTests {
     OUDSBulletList.Item(
       "Icons below",
       subListType: .unordered(
-        asset: .icon(.init(file: repositoryRoot.appendingPathComponent("Snapshots/cases/heart.svg").path)),
+        asset: .icon(
+          .init(file: repositoryRoot.appendingPathComponent("Snapshots/cases/heart.svg").path)),
         isBranded: true)
     ) {
       OUDSBulletList.Item("Branded icon")
@@ -85,15 +91,30 @@ struct AuditTests {
     #expect(audit.backgroundToken.file == resolved["color.bg.primary"]?.file)
     let typography = try tokens(theme, mode).typography.bodyLarge
     func textRequirement(weight: Int) -> ContrastRequirement {
-      typography.fontSize >= 24 || (weight >= 700 && typography.fontSize >= 18.66) ? .largeText : .text
+      typography.fontSize >= 24 || (weight >= 700 && typography.fontSize >= 18.66)
+        ? .largeText : .text
     }
     let expected: [(ContrastCheck.Element, String, ContrastRequirement, [String])] = [
-      (.label, "color.content.default", textRequirement(weight: typography.regularWeight),
-       ["items[0]", "items[0].items[0]", "items[0].items[0].items[0]", "items[0].items[1]", "items[1]", "items[1].items[0]"]),
-      (.orderedPrefix, "color.content.default", textRequirement(weight: typography.regularWeight), ["items[0]", "items[1]"]),
-      (.link, "link.color.content.enabled", textRequirement(weight: typography.strongWeight), ["items[0]"]),
+      (
+        .label, "color.content.default", textRequirement(weight: typography.regularWeight),
+        [
+          "items[0]", "items[0].items[0]", "items[0].items[0].items[0]", "items[0].items[1]",
+          "items[1]", "items[1].items[0]",
+        ]
+      ),
+      (
+        .orderedPrefix, "color.content.default", textRequirement(weight: typography.regularWeight),
+        ["items[0]", "items[1]"]
+      ),
+      (
+        .link, "link.color.content.enabled", textRequirement(weight: typography.strongWeight),
+        ["items[0]"]
+      ),
       (.bullet, "color.content.default", .nonText, []),
-      (.brandedBullet, "color.content.brand-primary", .nonText, ["items[0].items[0]", "items[0].items[1]"]),
+      (
+        .brandedBullet, "color.content.brand-primary", .nonText,
+        ["items[0].items[0]", "items[0].items[1]"]
+      ),
       (.tick, "color.content.default", .nonText, ["items[0].items[0].items[0]"]),
       (.brandedTick, "color.content.brand-primary", .nonText, []),
       (.icon, "color.content.default", .nonText, []),
@@ -115,7 +136,11 @@ struct AuditTests {
     let link = audit.linkDistinction
     #expect(link.isUnderlined && link.isBolder && !link.requiresRatio && link.passes)
     #expect(
-      abs(link.ratio - referenceRatio(try color("link.color.content.enabled", resolved), try color("color.content.default", resolved))) < 1e-9)
+      abs(
+        link.ratio
+          - referenceRatio(
+            try color("link.color.content.enabled", resolved),
+            try color("color.content.default", resolved))) < 1e-9)
     #expect(link.rows == ["items[0]"])
     #expect(audit.italic.isEmpty)
     #expect(audit.failures.count == audit.contrast.filter { !$0.passes }.count)
@@ -142,7 +167,8 @@ struct AuditTests {
     let (french, _, _) = try audit(.sosh, .dark, options: LayoutOptions(locale: "fr-FR"))
     #expect(french.language == "fr")
     #expect(french.spoken[1].text == "Branded bullet, niveau 2, 1 sous-élément")
-    let (arabic, arabicScene, _) = try audit(.wireframe, .light, options: LayoutOptions(locale: "ar"))
+    let (arabic, arabicScene, _) = try audit(
+      .wireframe, .light, options: LayoutOptions(locale: "ar"))
     #expect(arabic.language == "ar")
     #expect(arabic.spoken.map(\.text) == arabicScene.rows.map(\.accessibilityLabel))
     #expect(arabic.spoken[0].text == "1., Read the guide now, عنصران فرعيان")
@@ -151,7 +177,9 @@ struct AuditTests {
   @Test("emphasis is a finding in Orange and Orange Compact (no italic), not in Sosh or Wireframe")
   func italic() throws {
     let list = OUDSBulletList(type: .unordered(), isBold: false) {
-      OUDSBulletList.Item(richText: RichText(runs: [.init("a "), .init("stressed", isEmphasis: true), .init(" word")]))
+      OUDSBulletList.Item(
+        richText: RichText(runs: [.init("a "), .init("stressed", isEmphasis: true), .init(" word")])
+      )
       OUDSBulletList.Item("plain")
     }
     for theme in ThemeName.allCases {
@@ -184,28 +212,37 @@ struct AuditTests {
       let (audit, _, _) = try audit(list: list, theme, .light)
       let typography = try tokens(theme).typography.bodyLarge
       let label = try #require(audit.contrast.first { $0.element == .label })
-      #expect(label.requirement == .forText(fontSize: typography.fontSize, weight: typography.strongWeight))
+      #expect(
+        label.requirement
+          == .forText(fontSize: typography.fontSize, weight: typography.strongWeight))
     }
   }
 
-  @Test("the report's text names each colour's token chain and file; its JSON is stable and complete")
+  @Test(
+    "the report's text names each colour's token chain and file; its JSON is stable and complete")
   func report() throws {
     let report = try SharedRenderer.shared.with { renderer in
       try renderer.auditReport(
         AuditTests.list, listName: "list.json", combinations: [(.orange, .light), (.sosh, .dark)])
     }
     let text = report.text
-    #expect(text.contains("Orange · light · iOS: background #FFFFFF, color.bg.primary (brands/orange/light.tokens.json)"))
+    #expect(
+      text.contains(
+        "Orange · light · iOS: background #FFFFFF, color.bg.primary (brands/orange/light.tokens.json)"
+      ))
     #expect(
       text.contains(
         "link.color.content.enabled (components/link.tokens.json) → color.action.enabled (brands/orange/light.tokens.json) → color.raw.functional.black (core/color.tokens.json)"
       ))
     #expect(text.contains("Sosh · dark · iOS"))
-    #expect(text.contains("Screen-reader text (VoiceOver's rules, English), every theme and mode, in reading order:"))
+    #expect(
+      text.contains(
+        "Screen-reader text (VoiceOver's rules, English), every theme and mode, in reading order:"))
     #expect(text.contains("No failures in 2 audits."))
     let json = try report.json()
     #expect(json == (try report.json()))
-    let document = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
     #expect(document["passed"] as? Bool == true)
     #expect(document["list"] as? String == "list.json")
     let audits = try #require(document["audits"] as? [[String: Any]])

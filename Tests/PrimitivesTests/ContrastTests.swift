@@ -4,19 +4,25 @@ import Testing
 
 @Suite("WCAG 2.2 contrast: relative luminance, compositing, ratio")
 struct ContrastTests {
-  func color(_ hex: String) -> RGBAColor { RGBAColor(hex: hex) ?? RGBAColor(red: 1, green: 2, blue: 3) }
+  func color(_ hex: String) -> RGBAColor {
+    RGBAColor(hex: hex) ?? RGBAColor(red: 1, green: 2, blue: 3)
+  }
 
-  @Test("known pairs: black on white 21:1, #767676 on white 4.54:1, white on white 1:1, in either order")
+  @Test(
+    "known pairs: black on white 21:1, #767676 on white 4.54:1, white on white 1:1, in either order"
+  )
   func knownPairs() {
     #expect(WCAGContrast.ratio(color("#000000"), on: color("#FFFFFF")) == 21)
-    #expect(WCAGContrast.formatted(WCAGContrast.ratio(color("#000000"), on: color("#FFFFFF"))) == "21.00")
+    #expect(
+      WCAGContrast.formatted(WCAGContrast.ratio(color("#000000"), on: color("#FFFFFF"))) == "21.00")
     let grey = WCAGContrast.ratio(color("#767676"), on: color("#FFFFFF"))
     #expect(grey > 4.54 && grey < 4.55)
     #expect(WCAGContrast.formatted(grey) == "4.54")
     #expect(WCAGContrast.ratio(color("#FFFFFF"), on: color("#767676")) == grey)
     #expect(WCAGContrast.ratio(color("#FFFFFF"), on: color("#FFFFFF")) == 1)
     // #777777 is the classic just-failing grey: 4.47:1.
-    #expect(WCAGContrast.formatted(WCAGContrast.ratio(color("#777777"), on: color("#FFFFFF"))) == "4.47")
+    #expect(
+      WCAGContrast.formatted(WCAGContrast.ratio(color("#777777"), on: color("#FFFFFF"))) == "4.47")
   }
 
   @Test("relative luminance follows WCAG 2.2's sRGB curve (threshold 0.04045)")

@@ -113,7 +113,7 @@ final class ConvenienceTests {
     #expect(
       lines == [
         "complete -F _ouds_render ouds-render",
-        "ouds-render |render sheet gallery layout themes snapshot diff completion",
+        "ouds-render |render sheet gallery layout audit themes snapshot diff completion",
         "ouds-render sn|snapshot",
         "ouds-render render --th|--theme --themes",
         "ouds-render render --theme |orange orange-compact sosh wireframe all",
@@ -240,7 +240,7 @@ final class ConvenienceTests {
     arguments: [
       (
         ["rendr"],
-        "error: unknown subcommand \"rendr\" for 'ouds-render' (expected render, sheet, gallery, layout, themes, snapshot, diff or completion); did you mean render?\nSee 'ouds-render --help'.\n"
+        "error: unknown subcommand \"rendr\" for 'ouds-render' (expected render, sheet, gallery, layout, audit, themes, snapshot, diff or completion); did you mean render?\nSee 'ouds-render --help'.\n"
       ),
       (
         ["snapshot", "verfy"],
@@ -248,7 +248,7 @@ final class ConvenienceTests {
       ),
       (
         ["paint"],
-        "error: unknown subcommand \"paint\" for 'ouds-render' (expected render, sheet, gallery, layout, themes, snapshot, diff or completion)\nSee 'ouds-render --help'.\n"
+        "error: unknown subcommand \"paint\" for 'ouds-render' (expected render, sheet, gallery, layout, audit, themes, snapshot, diff or completion)\nSee 'ouds-render --help'.\n"
       ),
     ])
   func mistypedSubcommand(arguments: [String], stderr: String) throws {
@@ -263,7 +263,7 @@ final class ConvenienceTests {
     #expect(top.status == 2)
     #expect(
       top.stderr.hasPrefix(
-        "error: missing subcommand (render, sheet, gallery, layout, themes, snapshot, diff or completion)\nOVERVIEW: "
+        "error: missing subcommand (render, sheet, gallery, layout, audit, themes, snapshot, diff or completion)\nOVERVIEW: "
       ))
     #expect(top.stdout.isEmpty)
     let snapshot = try run(["snapshot"])

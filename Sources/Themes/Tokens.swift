@@ -493,13 +493,13 @@ enum TokenValueParser {
         throw fail("a color with \"components\" needs \"colorSpace\": \"srgb\" (or write \"hex\" alone)")
       }
       guard case .array(let items) = componentsJSON, items.count == 3 else {
-        throw fail("\"components\" must be three numbers from 0 to 1")
+        throw fail("a color needs \"components\": three numbers from 0 to 1")
       }
       var bytes: [UInt8] = []
       var shown: [String] = []
       for item in items {
         guard let c = item.numberValue, c >= 0, c <= 1 else {
-          throw fail("\"components\" must be three numbers from 0 to 1")
+          throw fail("a color needs \"components\": three numbers from 0 to 1")
         }
         shown.append(String(c))
         bytes.append(UInt8((c * 255).rounded()))

@@ -5,7 +5,7 @@ import Testing
 /// `ouds-render audit` and what sheets say about themselves, on the built binary.
 @Suite("audit, sheet --audit and sheet headings on the binary")
 struct AuditCLITests {
-  static let sample = repositoryRoot.appendingPathComponent("Snapshots/cases/sample-1.json").path
+  static let sample = repositoryRoot.appendingPathComponent("Snapshots/cases/sample-2.json").path
   static let rich = repositoryRoot.appendingPathComponent("Snapshots/cases/rich-text.json").path
 
   /// Edits `file` of a themes copy, replacing `old` (which must be there) by `new`.
@@ -186,7 +186,7 @@ struct AuditCLITests {
     #expect(result.status == 0, "\(result.stderr)")
     let svg = try String(contentsOf: output, encoding: .utf8)
     let (title, desc) = try heading(svg)
-    #expect(title == "sample-1.json · iOS and Android")
+    #expect(title == "sample-2.json · iOS and Android")
     let themes = repositoryRoot.appendingPathComponent("Themes").standardizedFileURL.path
     #expect(
       desc == """

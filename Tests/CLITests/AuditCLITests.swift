@@ -133,6 +133,12 @@ struct AuditCLITests {
     let flagValue = try run(["audit", Self.sample, "--strict=yes"])
     #expect(flagValue.status == 2)
     #expect(flagValue.stderr.contains("error: --strict takes no value"))
+    let both = try run(["sheet", Self.sample, "--audit", "--compare-themes", "Themes", "-o", "x.png"])
+    #expect(both.status == 2)
+    #expect(
+      both.stderr.hasPrefix(
+        "error: --audit writes contrast figures under a sheet's cells and --compare-themes draws a token review: give one of them"
+      ))
     let help = try run(["audit", "--help"])
     #expect(
       help.status == 0 && help.stdout.contains("USAGE: ouds-render audit <list.json> [options]"))

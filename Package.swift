@@ -128,7 +128,8 @@ let package = Package(
     .testTarget(name: "VectorAssetTests", dependencies: ["VectorAsset", "Primitives"]),
     // ReferenceTokens/ is read from the source tree (and hashed with Graphics' SHA-256), not bundled.
     .testTarget(
-      name: "ThemesTests", dependencies: ["Themes", "StrictJSON", "VectorAsset", "Graphics", "Primitives"],
+      name: "ThemesTests",
+      dependencies: ["Themes", "StrictJSON", "VectorAsset", "Graphics", "Primitives"],
       exclude: ["ReferenceTokens"]),
     .testTarget(
       name: "LayoutTests",

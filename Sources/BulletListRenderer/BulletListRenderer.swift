@@ -305,7 +305,8 @@ public final class BulletListRenderer {
     } catch {
       throw RenderError(error, theme: theme, mode: mode)
     }
-    result.warnings = (fontWarnings[theme] ?? []) + themes.warnings(theme, mode: mode) + result.warnings
+    result.warnings =
+      (fontWarnings[theme] ?? []) + themes.warnings(theme, mode: mode) + result.warnings
     return result
   }
 

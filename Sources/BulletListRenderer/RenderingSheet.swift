@@ -45,7 +45,8 @@ extension BulletListRenderer {
     var panels: [ScenePanel] = []
     var warnings: [String] = []
     var y = style.margin
-    let sheetWidth = 2 * style.margin + Double(columns.count) * options.width
+    let sheetWidth =
+      2 * style.margin + Double(columns.count) * options.width
       + Double(max(0, columns.count - 1)) * style.gutter
     if let heading, let first = names.first {
       let lines = [(heading.title, true)] + heading.lines.map { ($0, false) }
@@ -104,9 +105,14 @@ extension BulletListRenderer {
           auditHeight = max(auditHeight, placed.rect.height)
           figures = placed
         }
-        cells.append((scene, ScenePanel(
-          rect: Rect(x: x, y: y, width: options.width, height: 0),
-          fill: options.background == .theme ? theme.colors.backgroundPrimary : nil, caption: caption), figures))
+        cells.append(
+          (
+            scene,
+            ScenePanel(
+              rect: Rect(x: x, y: y, width: options.width, height: 0),
+              fill: options.background == .theme ? theme.colors.backgroundPrimary : nil,
+              caption: caption), figures
+          ))
       }
       for (scene, panel, figures) in cells {
         var panel = panel
@@ -121,7 +127,8 @@ extension BulletListRenderer {
       y += rowHeight + (audit ? style.captionPadding + auditHeight : 0) + style.gutter
     }
     var scene = Scene(
-      width: sheetWidth, height: y - style.gutter + style.margin, direction: options.resolvedDirection,
+      width: sheetWidth, height: y - style.gutter + style.margin,
+      direction: options.resolvedDirection,
       themes: names, modes: modes, platforms: platforms,
       background: options.background == .theme ? style.sheetBackground : nil, rows: rows,
       panels: panels)
@@ -134,7 +141,8 @@ extension BulletListRenderer {
   /// of `theme` (the sheet's font set holds every theme's fonts), wrapped at `width`: a panel
   /// without fill whose rect is the measured paragraph.
   private func sheetText(
-    _ text: String, theme name: ThemeName, bold: Bool, at origin: Point, width: Double, color: RGBAColor
+    _ text: String, theme name: ThemeName, bold: Bool, at origin: Point, width: Double,
+    color: RGBAColor
   ) throws(RenderError) -> ScenePanel {
     let theme: Theme
     do {
@@ -146,8 +154,10 @@ extension BulletListRenderer {
     let content = StyledText(
       spans: [TextSpan(text)],
       appearance: TextAppearance(
-        fontFamilies: theme.fontFamilies, fontSize: typography.fontSize, lineHeight: typography.lineHeight,
-        letterSpacing: typography.letterSpacing, weight: bold ? typography.strongWeight : typography.regularWeight,
+        fontFamilies: theme.fontFamilies, fontSize: typography.fontSize,
+        lineHeight: typography.lineHeight,
+        letterSpacing: typography.letterSpacing,
+        weight: bold ? typography.strongWeight : typography.regularWeight,
         color: color, language: "en"),
       direction: .ltr)
     let height = try textEngine(for: name).measure(content, wrapWidth: width).height
@@ -171,7 +181,9 @@ extension BulletListRenderer {
     if !link.rows.isEmpty || !link.passes {
       parts.append(
         "link vs text \(WCAGContrast.formatted(link.ratio)):1 "
-          + (link.requiresRatio ? (link.passes ? "pass" : "FAIL (needs 3)") : "(\(AuditReport.cues(link)): not needed)"))
+          + (link.requiresRatio
+            ? (link.passes ? "pass" : "FAIL (needs 3)") : "(\(AuditReport.cues(link)): not needed)")
+      )
     }
     for finding in audit.italic { parts.append("italic FAIL \(finding.row)") }
     return "WCAG contrast on \(audit.background.hex): " + parts.joined(separator: " · ")

@@ -91,11 +91,13 @@ public final class SceneRenderer {
         cairo_pdf_surface_set_metadata(
           surface.handle, CAIRO_PDF_METADATA_CREATE_DATE, Self.pdfCreationDate)
         if let title = scene.title {
-          cairo_pdf_surface_set_metadata(surface.handle, CAIRO_PDF_METADATA_TITLE, ControlCharacters.escaped(title))
+          cairo_pdf_surface_set_metadata(
+            surface.handle, CAIRO_PDF_METADATA_TITLE, ControlCharacters.escaped(title))
         }
         if !scene.notes.isEmpty {
           cairo_pdf_surface_set_metadata(
-            surface.handle, CAIRO_PDF_METADATA_SUBJECT, ControlCharacters.escaped(scene.notes.joined(separator: " · ")))
+            surface.handle, CAIRO_PDF_METADATA_SUBJECT,
+            ControlCharacters.escaped(scene.notes.joined(separator: " · ")))
         }
       }
       do {
@@ -104,7 +106,9 @@ public final class SceneRenderer {
       }
       try surface.finish(stage: svg ? "writing the SVG document" : "writing the PDF document")
     }
-    return svg ? SVGNormalizer.normalize(SVGNormalizer.describing(sink.data, title: scene.title, notes: scene.notes)) : sink.data
+    return svg
+      ? SVGNormalizer.normalize(
+        SVGNormalizer.describing(sink.data, title: scene.title, notes: scene.notes)) : sink.data
   }
 
   /// Renders `pages` as one PDF document, a page per scene, each page the size of its scene.

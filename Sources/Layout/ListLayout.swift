@@ -327,7 +327,8 @@ public struct ListLayout {
         let strong = run.isStrong || (run.link != nil && Self.linkCues.isStrong)
         return TextSpan(
           run.text, weight: strong ? typography.strongWeight : nil,
-          italic: run.isEmphasis && theme.allowsItalic, underline: run.link != nil && Self.linkCues.isUnderlined,
+          italic: run.isEmphasis && theme.allowsItalic,
+          underline: run.link != nil && Self.linkCues.isUnderlined,
           color: run.link != nil ? link : nil, link: run.link)
       }
     }

@@ -140,7 +140,9 @@ public struct Scene: Codable, Hashable, Sendable {
       return row
     }
     copy.panels = panels.map { $0.translated(dx: dx, dy: dy) }
-    copy.pictures = pictures.map { ScenePicture(rect: $0.rect.offsetBy(dx: dx, dy: dy), png: $0.png) }
+    copy.pictures = pictures.map {
+      ScenePicture(rect: $0.rect.offsetBy(dx: dx, dy: dy), png: $0.png)
+    }
     return copy
   }
 }

@@ -107,8 +107,12 @@ public struct ThemesLocation: Hashable, Sendable, CustomStringConvertible {
     }
     tried.append("no \(folderName)/ in \(start.standardizedFileURL.path) or its parents")
     let candidates = packageCopyCandidates ?? defaultPackageCopyCandidates()
-    if let copy = packageCopy(candidates: candidates) { return ThemesLocation(directory: copy, source: .package) }
-    let looked = candidates.isEmpty ? "no executable folder is known" : candidates.map(\.path).joined(separator: ", ")
+    if let copy = packageCopy(candidates: candidates) {
+      return ThemesLocation(directory: copy, source: .package)
+    }
+    let looked =
+      candidates.isEmpty
+      ? "no executable folder is known" : candidates.map(\.path).joined(separator: ", ")
     tried.append("the package's copy is not installed beside the executable (looked for \(looked))")
     throw ThemeError(
       message: "cannot find a themes folder: " + tried.joined(separator: "; ")

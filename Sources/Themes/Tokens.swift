@@ -465,7 +465,9 @@ enum TokenValueParser {
   /// (`#RRGGBB`), or both; what is left out is derived from the other. `colorSpace` may be left
   /// out when `hex` is given (a hex colour is sRGB). When both are written they must agree: the
   /// error gives the components that match the hex.
-  private static func parseColor(_ json: JSON, fail: (String) -> ThemeError) throws(ThemeError) -> RGBAColor {
+  private static func parseColor(_ json: JSON, fail: (String) -> ThemeError) throws(ThemeError)
+    -> RGBAColor
+  {
     let shape = "{\"colorSpace\": \"srgb\", \"components\": [r, g, b]} or {\"hex\": \"#RRGGBB\"}"
     guard let members = json.members else {
       throw fail("a color must be an object \(shape), found \(json.kindName)")
@@ -474,8 +476,12 @@ enum TokenValueParser {
       throw fail("unknown member \(MessageText.quoted(key)) in a color value")
     }
     if let spaceJSON = json["colorSpace"] {
-      guard let space = spaceJSON.stringValue else { throw fail("colorSpace must be a string such as \"srgb\"") }
-      guard space == "srgb" else { throw fail("colorSpace \(MessageText.quoted(space)) is not supported (use \"srgb\")") }
+      guard let space = spaceJSON.stringValue else {
+        throw fail("colorSpace must be a string such as \"srgb\"")
+      }
+      guard space == "srgb" else {
+        throw fail("colorSpace \(MessageText.quoted(space)) is not supported (use \"srgb\")")
+      }
     }
     var written: RGBAColor?
     if let hexJSON = json["hex"] {
@@ -483,14 +489,17 @@ enum TokenValueParser {
       guard let hex = hexJSON.stringValue, hex.utf8.count == 7, hex.hasPrefix("#"),
         let color = RGBAColor(hex: hex)
       else {
-        throw fail("invalid hex \(hexJSON.stringValue.map { "\(MessageText.quoted($0))" } ?? hexJSON.kindName) (expected \"#RRGGBB\")")
+        throw fail(
+          "invalid hex \(hexJSON.stringValue.map { "\(MessageText.quoted($0))" } ?? hexJSON.kindName) (expected \"#RRGGBB\")"
+        )
       }
       written = color
     }
     var fromComponents: (color: RGBAColor, shown: String)?
     if let componentsJSON = json["components"] {
       guard json["colorSpace"] != nil else {
-        throw fail("a color with \"components\" needs \"colorSpace\": \"srgb\" (or write \"hex\" alone)")
+        throw fail(
+          "a color with \"components\" needs \"colorSpace\": \"srgb\" (or write \"hex\" alone)")
       }
       guard case .array(let items) = componentsJSON, items.count == 3 else {
         throw fail("a color needs \"components\": three numbers from 0 to 1")
@@ -504,7 +513,9 @@ enum TokenValueParser {
         shown.append(String(c))
         bytes.append(UInt8((c * 255).rounded()))
       }
-      fromComponents = (RGBAColor(red: bytes[0], green: bytes[1], blue: bytes[2]), shown.joined(separator: ", "))
+      fromComponents = (
+        RGBAColor(red: bytes[0], green: bytes[1], blue: bytes[2]), shown.joined(separator: ", ")
+      )
     }
     let opaque: RGBAColor
     switch (written, fromComponents) {
@@ -520,7 +531,9 @@ enum TokenValueParser {
     case (nil, let components?):
       opaque = components.color
     case (nil, nil):
-      throw fail("a color needs \"hex\" (\"#RRGGBB\") or \"colorSpace\": \"srgb\" with \"components\" (three numbers from 0 to 1)")
+      throw fail(
+        "a color needs \"hex\" (\"#RRGGBB\") or \"colorSpace\": \"srgb\" with \"components\" (three numbers from 0 to 1)"
+      )
     }
     var alphaByte: UInt8 = 255
     if let alpha = json["alpha"] {
@@ -535,14 +548,15 @@ enum TokenValueParser {
   /// The sRGB components of `color` as a DTCG `components` array, four decimals each (enough to
   /// give back the same byte): `[0.9451, 0.4314, 0]` for `#F16E00`.
   static func componentsText(of color: RGBAColor) -> String {
-    "[" + [color.red, color.green, color.blue].map { byte -> String in
-      let tenThousandths = Int((Double(byte) / 255 * 10000).rounded())
-      guard tenThousandths % 10000 != 0 else { return String(tenThousandths / 10000) }
-      var fraction = String(tenThousandths % 10000)
-      fraction = String(repeating: "0", count: 4 - fraction.count) + fraction
-      while fraction.hasSuffix("0") { fraction.removeLast() }
-      return "0." + fraction
-    }.joined(separator: ", ") + "]"
+    "["
+      + [color.red, color.green, color.blue].map { byte -> String in
+        let tenThousandths = Int((Double(byte) / 255 * 10000).rounded())
+        guard tenThousandths % 10000 != 0 else { return String(tenThousandths / 10000) }
+        var fraction = String(tenThousandths % 10000)
+        fraction = String(repeating: "0", count: 4 - fraction.count) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return "0." + fraction
+      }.joined(separator: ", ") + "]"
   }
 
 }

@@ -133,7 +133,9 @@ struct AuditCLITests {
     let flagValue = try run(["audit", Self.sample, "--strict=yes"])
     #expect(flagValue.status == 2)
     #expect(flagValue.stderr.contains("error: --strict takes no value"))
-    let both = try run(["sheet", Self.sample, "--audit", "--compare-themes", "Themes", "-o", "x.png"])
+    let both = try run([
+      "sheet", Self.sample, "--audit", "--compare-themes", "Themes", "-o", "x.png",
+    ])
     #expect(both.status == 2)
     #expect(
       both.stderr.hasPrefix(

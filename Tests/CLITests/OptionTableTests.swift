@@ -343,7 +343,8 @@ struct ReadmeOptionTableTests {
         })
       else { continue }
       let commands: Set<String> =
-        commandsCell == "all" ? ["render", "sheet", "layout", "audit", "themes"] : Set(words(commandsCell))
+        commandsCell == "all"
+        ? ["render", "sheet", "layout", "audit", "themes"] : Set(words(commandsCell))
       rows[String(name)] = (commands, String(line))
     }
     return rows

@@ -70,24 +70,32 @@ struct SheetTests {
     #expect(letters == pair + pair + pair + pair)
   }
 
-  @Test("a heading above the grid; with audit, each cell's contrast figures under it, from the tokens")
+  @Test(
+    "a heading above the grid; with audit, each cell's contrast figures under it, from the tokens")
   func headingAndAudit() throws {
     let list = OUDSBulletList(type: .unordered(asset: .bullet, isBranded: true), isBold: false) {
       OUDSBulletList.Item("Label 1")
     }
-    let heading = SheetHeading(title: "list.json · iOS", lines: ["Themes: somewhere", "Fonts: some"])
+    let heading = SheetHeading(
+      title: "list.json · iOS", lines: ["Themes: somewhere", "Fonts: some"])
     let (scene, image, audits) = try SharedRenderer.shared.with { renderer in
-      let sheet = try renderer.renderSheet(list, format: .png(scale: 1), heading: heading, audit: true)
+      let sheet = try renderer.renderSheet(
+        list, format: .png(scale: 1), heading: heading, audit: true)
       var audits: [AccessibilityAudit] = []
       for theme in ThemeName.allCases {
-        for mode in ColorMode.allCases { audits.append(try renderer.audit(list, theme: theme, mode: mode).audit) }
+        for mode in ColorMode.allCases {
+          audits.append(try renderer.audit(list, theme: theme, mode: mode).audit)
+        }
       }
       return (sheet.scene, try PNGCodec.decode(sheet.data), audits)
     }
     #expect(scene.title == "list.json · iOS")
     #expect(scene.notes == ["Themes: somewhere", "Fonts: some"])
     let headingPanels = Array(scene.panels.prefix(3))
-    #expect(headingPanels.map { $0.caption?.content.plainText } == ["list.json · iOS", "Themes: somewhere", "Fonts: some"])
+    #expect(
+      headingPanels.map { $0.caption?.content.plainText } == [
+        "list.json · iOS", "Themes: somewhere", "Fonts: some",
+      ])
     #expect(headingPanels.allSatisfy { $0.fill == nil })
     let weights = headingPanels.map { $0.caption?.content.appearance.weight ?? 0 }
     #expect(weights[0] > weights[1])
@@ -102,15 +110,22 @@ struct SheetTests {
       #expect(text == BulletListRenderer.auditSummary(audit))
       // The figures come from the tokens: text and branded bullets against bg.primary.
       let t = try tokens(audit.theme, audit.mode)
-      let label = WCAGContrast.formatted(WCAGContrast.ratio(t.colors.contentDefault, on: t.colors.backgroundPrimary))
-      let brand = WCAGContrast.formatted(WCAGContrast.ratio(t.colors.contentBrandPrimary, on: t.colors.backgroundPrimary))
-      #expect(text.hasPrefix("WCAG contrast on \(t.colors.backgroundPrimary.hex): label \(label):1 pass · branded bullet \(brand):1 pass"))
+      let label = WCAGContrast.formatted(
+        WCAGContrast.ratio(t.colors.contentDefault, on: t.colors.backgroundPrimary))
+      let brand = WCAGContrast.formatted(
+        WCAGContrast.ratio(t.colors.contentBrandPrimary, on: t.colors.backgroundPrimary))
+      #expect(
+        text.hasPrefix(
+          "WCAG contrast on \(t.colors.backgroundPrimary.hex): label \(label):1 pass · branded bullet \(brand):1 pass"
+        ))
       // Under its cell, on the sheet's grey, in black.
       #expect(figure.rect.y == cell.rect.maxY + 10 && figure.rect.x == cell.rect.x)
       #expect(figure.caption?.content.appearance.color == RGBAColor(red: 0, green: 0, blue: 0))
       var darkest = 255
       for y in Int(figure.rect.y)..<Int(figure.rect.maxY) {
-        for x in Int(figure.rect.x)..<Int(figure.rect.maxX) { darkest = min(darkest, Int(image.pixel(x: x, y: y).red)) }
+        for x in Int(figure.rect.x)..<Int(figure.rect.maxX) {
+          darkest = min(darkest, Int(image.pixel(x: x, y: y).red))
+        }
       }
       #expect(darkest < 40, "text drawn under cell \(index)")
     }

@@ -189,8 +189,11 @@ struct ErrorTests {
     let mismatch = try Fixture.modifiedCopy(
       of: "core/color.tokens.json", replacing: [("\"hex\": \"#FFFFFF\"", "\"hex\": \"#FFFFFE\"")])
     #expect(
-      Fixture.error { () throws(ThemeError) in try ThemeLibrary(directory: mismatch).theme(.orange, mode: .light) }?.description
-        == "core/color.tokens.json: color.raw.functional.white: hex #FFFFFE does not match components [1.0, 1.0, 1.0] (#FFFFFF); the components of #FFFFFE are [1, 1, 0.9961]")
+      Fixture.error { () throws(ThemeError) in
+        try ThemeLibrary(directory: mismatch).theme(.orange, mode: .light)
+      }?.description
+        == "core/color.tokens.json: color.raw.functional.white: hex #FFFFFE does not match components [1.0, 1.0, 1.0] (#FFFFFF); the components of #FFFFFE are [1, 1, 0.9961]"
+    )
   }
 
   @Test("a dimension in rem is refused where the renderer needs px")

@@ -29,7 +29,8 @@ enum CommandTree {
       Example(command: "help render", explanation: "the options of render"),
     ],
     subcommands: [
-      RenderCommand.spec, SheetCommand.spec, GalleryCommand.spec, LayoutCommand.spec, AuditCommand.spec,
+      RenderCommand.spec, SheetCommand.spec, GalleryCommand.spec, LayoutCommand.spec,
+      AuditCommand.spec,
       ThemesCommand.spec,
       SnapshotCommand.spec,
       DiffCommand.spec, CompletionCommand.spec,

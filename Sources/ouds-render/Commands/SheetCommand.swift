@@ -75,7 +75,8 @@ enum SheetCommand {
   static func review(_ arguments: ParsedArguments, against old: String) throws -> Int32 {
     if arguments.has(audit) {
       throw UsageError(
-        "--audit writes contrast figures under a sheet's cells and --compare-themes draws a token review: give one of them")
+        "--audit writes contrast figures under a sheet's cells and --compare-themes draws a token review: give one of them"
+      )
     }
     if arguments.text(ListOptions.output) == PictureDestination.standardOutputName {
       throw UsageError(

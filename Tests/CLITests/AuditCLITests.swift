@@ -45,6 +45,19 @@ struct AuditCLITests {
     #expect(!result.stderr.contains("failed"))
   }
 
+  @Test("a Markdown list is audited like its JSON twin: the spoken text of its items, with links")
+  func markdownList() throws {
+    let onboarding = repositoryRoot.appendingPathComponent("Snapshots/cases/onboarding.md").path
+    let result = try run(["audit", onboarding, "--theme", "sosh", "--mode", "dark"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("\nSosh · dark · iOS: background "))
+    #expect(result.stdout.contains("\"Create your Orange account in two minutes\""))
+    #expect(
+      result.stdout.contains(
+        "  items[1].items[1]  \"Premium: 5G and roaming in 120 countries, level 2\"\n"))
+    #expect(result.stdout.hasSuffix("No failures in 1 audit.\n"))
+  }
+
   @Test(
     "a low-contrast text colour: the audit names the token and its file, fails with --strict, says so without"
   )
@@ -129,7 +142,7 @@ struct AuditCLITests {
   func usage() throws {
     let missing = try run(["audit"])
     #expect(missing.status == 2)
-    #expect(missing.stderr.contains("error: missing <list.json>"))
+    #expect(missing.stderr.contains("error: missing <list.json|list.md>"))
     let flagValue = try run(["audit", Self.sample, "--strict=yes"])
     #expect(flagValue.status == 2)
     #expect(flagValue.stderr.contains("error: --strict takes no value"))
@@ -143,7 +156,8 @@ struct AuditCLITests {
       ))
     let help = try run(["audit", "--help"])
     #expect(
-      help.status == 0 && help.stdout.contains("USAGE: ouds-render audit <list.json> [options]"))
+      help.status == 0
+        && help.stdout.contains("USAGE: ouds-render audit <list.json|list.md> [options]"))
   }
 
   @Test(

@@ -386,6 +386,20 @@ struct TextLayout {
       missingCharacters: characters(at: unknown))
   }
 
+  /// Calls `body` with every run (glyph item) of every kept line of `piece`, in visual order.
+  private func forEachKeptRun(
+    of piece: Piece, _ body: (UnsafeMutablePointer<PangoGlyphItem>) -> Void
+  ) {
+    forEachKeptLine(of: piece) { line, _ in
+      var node = line.pointee.runs
+      while let current = node {
+        node = current.pointee.next
+        guard let data = current.pointee.data else { continue }
+        body(data.assumingMemoryBound(to: PangoGlyphItem.self))
+      }
+    }
+  }
+
   /// Calls `body` with each kept line of `piece` and its iterator, in order.
   private func forEachKeptLine(
     of piece: Piece, _ body: (UnsafeMutablePointer<PangoLayoutLine>, OpaquePointer) -> Void
@@ -419,25 +433,19 @@ struct TextLayout {
   var fontFiles: [URL] {
     var files: [URL] = []
     forEachPiece { piece in
-      forEachKeptLine(of: piece) { line, _ in
-        var node = line.pointee.runs
-        while let current = node {
-          node = current.pointee.next
-          guard let data = current.pointee.data else { continue }
-          let run = data.assumingMemoryBound(to: PangoGlyphItem.self)
-          guard let font = run.pointee.item?.pointee.analysis.font else { continue }
-          // The private font map is a PangoCairoFcFontMap: its fonts are PangoFcFonts.
-          guard
-            let pattern = pango_fc_font_get_pattern(
-              UnsafeMutableRawPointer(font).assumingMemoryBound(to: PangoFcFont.self))
-          else { continue }
-          var file: UnsafeMutablePointer<FcChar8>?
-          guard FcPatternGetString(pattern, FC_FILE, 0, &file) == FcResultMatch, let file else {
-            continue
-          }
-          let url = URL(fileURLWithPath: String(cString: file))
-          if !files.contains(url) { files.append(url) }
+      forEachKeptRun(of: piece) { run in
+        guard let font = run.pointee.item?.pointee.analysis.font else { return }
+        // The private font map is a PangoCairoFcFontMap: its fonts are PangoFcFonts.
+        guard
+          let pattern = pango_fc_font_get_pattern(
+            UnsafeMutableRawPointer(font).assumingMemoryBound(to: PangoFcFont.self))
+        else { return }
+        var file: UnsafeMutablePointer<FcChar8>?
+        guard FcPatternGetString(pattern, FC_FILE, 0, &file) == FcResultMatch, let file else {
+          return
         }
+        let url = URL(fileURLWithPath: String(cString: file))
+        if !files.contains(url) { files.append(url) }
       }
     }
     return files
@@ -454,20 +462,14 @@ struct TextLayout {
   /// The shaped glyphs of the kept lines of `piece`.
   private func glyphs(of piece: Piece) -> [ShapedGlyph] {
     var result: [ShapedGlyph] = []
-    forEachKeptLine(of: piece) { line, _ in
-      var node = line.pointee.runs
-      while let current = node {
-        node = current.pointee.next
-        guard let data = current.pointee.data else { continue }
-        let run = data.assumingMemoryBound(to: PangoGlyphItem.self)
-        guard let glyphs = run.pointee.glyphs, let item = run.pointee.item else { continue }
-        let offset = piece.offset + Int(item.pointee.offset)
-        for index in 0..<Int(glyphs.pointee.num_glyphs) {
-          result.append(
-            ShapedGlyph(
-              glyph: glyphs.pointee.glyphs[index].glyph,
-              cluster: offset + Int(glyphs.pointee.log_clusters[index])))
-        }
+    forEachKeptRun(of: piece) { run in
+      guard let glyphs = run.pointee.glyphs, let item = run.pointee.item else { return }
+      let offset = piece.offset + Int(item.pointee.offset)
+      for index in 0..<Int(glyphs.pointee.num_glyphs) {
+        result.append(
+          ShapedGlyph(
+            glyph: glyphs.pointee.glyphs[index].glyph,
+            cluster: offset + Int(glyphs.pointee.log_clusters[index])))
       }
     }
     return result

@@ -19,7 +19,7 @@ public struct MarkerShape: Codable, Hashable, Sendable {
   /// Decodes a shape from its name; the outline is left empty.
   public init(from decoder: any Decoder) throws {
     name = try decoder.singleValueContainer().decode(String.self)
-    outline = VectorOutline(viewBox: ViewBox(x: 0, y: 0, width: 1, height: 1), paths: [])
+    outline = VectorOutline(viewBox: Rect(x: 0, y: 0, width: 1, height: 1), paths: [])
   }
 
   /// Encodes the name.

@@ -6,35 +6,16 @@
 /// This is all a marker shape is: no strokes, no colours (the renderer tints it with one colour),
 /// no transforms. Coordinates are in the file's own viewport, y pointing down.
 public struct VectorOutline: Hashable, Sendable {
-  /// The viewport the coordinates are given in (SVG `viewBox`, VectorDrawable `viewportWidth/Height`).
-  public var viewBox: ViewBox
+  /// The viewport the coordinates are given in (SVG `viewBox`, VectorDrawable
+  /// `viewportWidth/Height`), fitted into the drawing box; its sides are positive.
+  public var viewBox: Rect
   /// The filled paths, in drawing order; each has its own fill rule.
   public var paths: [VectorPath]
 
   /// Creates an outline.
-  public init(viewBox: ViewBox, paths: [VectorPath]) {
+  public init(viewBox: Rect, paths: [VectorPath]) {
     self.viewBox = viewBox
     self.paths = paths
-  }
-}
-
-/// The rectangle of an outline's coordinate space that is fitted into the drawing box.
-public struct ViewBox: Hashable, Sendable {
-  /// Left edge.
-  public var x: Double
-  /// Top edge.
-  public var y: Double
-  /// Width, positive.
-  public var width: Double
-  /// Height, positive.
-  public var height: Double
-
-  /// Creates a view box.
-  public init(x: Double, y: Double, width: Double, height: Double) {
-    self.x = x
-    self.y = y
-    self.width = width
-    self.height = height
   }
 }
 

@@ -112,22 +112,10 @@ public enum GalleryPage {
       body += caseSection(galleryCase, comparing: comparing)
     }
     body += "</main>"
-    return """
-      <!DOCTYPE html>
-      <html lang="en">
-      <head>
-      <meta charset="utf-8">
-      <meta name="viewport" content="width=device-width, initial-scale=1">
-      <title>\(html(title))</title>
-      <style>\(GalleryPageAssets.css)</style>
-      </head>
-      <body data-items="\(items.count)" data-shown="\(items.count)" data-state="loading">
-      \(body)
-      <script>\(GalleryPageAssets.script)</script>
-      </body>
-      </html>
-
-      """
+    return HTMLPage.document(
+      title: title, css: GalleryPageAssets.css,
+      bodyAttributes: " data-items=\"\(items.count)\" data-shown=\"\(items.count)\"", body: body,
+      script: GalleryPageAssets.script)
   }
 
   /// The sticky bar: one select per filter, the count shown.
@@ -325,9 +313,7 @@ public enum GalleryPage {
   }
 
   /// Escapes text for HTML content and attributes.
-  static func html(_ text: String) -> String {
-    JUnitXML.escape(text, attribute: false)
-  }
+  static func html(_ text: String) -> String { HTMLPage.escape(text) }
 }
 
 extension RGBAColor {

@@ -186,22 +186,11 @@ public enum ReviewReport {
       body += "</ul></details>"
     }
     body += "</main>"
-    return """
-      <!DOCTYPE html>
-      <html lang="en">
-      <head>
-      <meta charset="utf-8">
-      <meta name="viewport" content="width=device-width, initial-scale=1">
-      <title>\(html(title))</title>
-      <style>\(ReviewPageAssets.css)</style>
-      </head>
-      <body data-failures="\(failures.count)" data-shown="\(failures.count)" data-state="loading">
-      \(body)
-      <script>\(ReviewPageAssets.script)</script>
-      </body>
-      </html>
-
-      """
+    return HTMLPage.document(
+      title: title, css: ReviewPageAssets.css,
+      bodyAttributes: " data-failures=\"\(failures.count)\" data-shown=\"\(failures.count)\"",
+      body: body,
+      script: ReviewPageAssets.script)
   }
 
   /// The sticky bar: the filter box, the status chips, the count shown, and the selection's command.
@@ -351,9 +340,7 @@ public enum ReviewReport {
 
   /// Escapes text for HTML content and attributes (the XML escaping of the JUnit writer: `&`, `<`,
   /// `>`, both quotes; control characters dropped).
-  static func html(_ text: String) -> String {
-    JUnitXML.escape(text, attribute: false)
-  }
+  static func html(_ text: String) -> String { HTMLPage.escape(text) }
 }
 
 /// Quotes `text` for a POSIX shell when it holds anything but safe characters.

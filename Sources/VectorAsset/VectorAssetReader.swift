@@ -63,7 +63,7 @@ public enum VectorAssetReader {
         line: root.line,
         message: "the root element is <\(Echo.value(root.name))>; an .svg asset starts with <svg>")
     }
-    var viewBox: ViewBox?
+    var viewBox: Rect?
     var inheritedFill = true
     var inheritedRule = VectorPath.FillRule.nonZero
     for attribute in root.attributes {
@@ -168,7 +168,7 @@ public enum VectorAssetReader {
   }
 
   private static func parseViewBox(_ attribute: XMLAttribute, on element: XMLElement)
-    throws(VectorAssetError) -> ViewBox
+    throws(VectorAssetError) -> Rect
   {
     let parts = attribute.value.split(whereSeparator: { $0 == " " || $0 == "," })
     let numbers = parts.compactMap { Double($0) }
@@ -180,7 +180,7 @@ public enum VectorAssetReader {
         attribute, on: element,
         "expected four numbers: min-x min-y width height, with a positive width and height")
     }
-    return ViewBox(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+    return Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
   }
 
   // MARK: VectorDrawable
@@ -266,7 +266,7 @@ public enum VectorAssetReader {
     guard !paths.isEmpty else {
       throw VectorAssetError(line: root.line, message: "draws nothing: no <path> inside <vector>")
     }
-    return VectorOutline(viewBox: ViewBox(x: 0, y: 0, width: width, height: height), paths: paths)
+    return VectorOutline(viewBox: Rect(x: 0, y: 0, width: width, height: height), paths: paths)
   }
 
   private static func positive(_ attribute: XMLAttribute, on element: XMLElement)

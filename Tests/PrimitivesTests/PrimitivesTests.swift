@@ -129,7 +129,7 @@ struct ScaleAndGeometryTests {
     let square = MarkerShape(
       name: "orange.square",
       outline: VectorOutline(
-        viewBox: ViewBox(x: 0, y: 0, width: 24, height: 24),
+        viewBox: Rect(x: 0, y: 0, width: 24, height: 24),
         paths: [
           VectorPath(commands: [
             .move(to: Point(x: 4, y: 4)), .line(to: Point(x: 20, y: 4)), .close,

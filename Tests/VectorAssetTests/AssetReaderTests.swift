@@ -49,7 +49,7 @@ struct AssetAcceptedTests {
       </svg>
       """
     let outline = try VectorAssetReader.outline(of: Array(text.utf8), format: .svg)
-    #expect(outline.viewBox == ViewBox(x: -2, y: -2, width: 28, height: 28))
+    #expect(outline.viewBox == Rect(x: -2, y: -2, width: 28, height: 28))
     // The root's fill="none" is inherited by the second path, which is not painted.
     #expect(outline.paths.count == 2)
     #expect(outline.paths[0].fillRule == .evenOdd)
@@ -65,7 +65,7 @@ struct AssetAcceptedTests {
         <path android:pathData="m1,1 1,0 0,1" android:fillColor="#000"/>
       """)
     let outline = try VectorAssetReader.outline(of: Array(text.utf8), format: .vectorDrawable)
-    #expect(outline.viewBox == ViewBox(x: 0, y: 0, width: 24, height: 24))
+    #expect(outline.viewBox == Rect(x: 0, y: 0, width: 24, height: 24))
     #expect(outline.paths.map(\.fillRule) == [.evenOdd, .nonZero])
     #expect(
       outline.paths[1].commands == [

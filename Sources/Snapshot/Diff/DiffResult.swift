@@ -44,7 +44,7 @@ public struct DiffRegion: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// The numbers behind a comparison of two same-size images whose pixels are not all equal.
-public struct DiffStatistics: Hashable, Sendable {
+public struct DiffStatistics: PixelCounting {
   /// Size of both images.
   public var size: PixelSize
   /// Pixels counted as changed (see ``DiffOptions`` for what counts).
@@ -70,7 +70,24 @@ public struct DiffStatistics: Hashable, Sendable {
     self.omittedRegions = omittedRegions
     self.options = options
   }
+}
 
+/// What a pixel comparison counted, whether it just ran (``DiffStatistics``) or was read back
+/// from a `results.json` (``PixelCounts``).
+public protocol PixelCounting: Hashable, Sendable {
+  /// Size of both images.
+  var size: PixelSize { get }
+  /// Pixels counted as changed.
+  var changedPixels: Int { get }
+  /// Pixels over the colour threshold set apart as anti-aliasing.
+  var antiAliasedPixels: Int { get }
+  /// The largest clusters of changed pixels, top to bottom.
+  var regions: [DiffRegion] { get }
+  /// How many further clusters were left out of ``regions``.
+  var omittedRegions: Int { get }
+}
+
+extension PixelCounting {
   /// Number of pixels in each image.
   public var totalPixels: Int { size.width * size.height }
 
@@ -80,14 +97,14 @@ public struct DiffStatistics: Hashable, Sendable {
   }
 }
 
-/// The outcome of comparing an expected image with an actual one.
-public enum DiffResult: Hashable, Sendable, CustomStringConvertible {
+/// The verdict of a pixel comparison: ``DiffResult`` as it runs, ``PixelComparison`` as data.
+public enum PixelVerdict<Statistics: PixelCounting>: Hashable, Sendable {
   /// Every pixel byte is equal.
   case identical
   /// Some pixels differ, but no more than the tolerances allow (possibly none over the threshold).
-  case withinTolerance(DiffStatistics)
+  case withinTolerance(Statistics)
   /// More pixels changed than the tolerances allow.
-  case different(DiffStatistics)
+  case different(Statistics)
   /// The images have different sizes, so no pixel was compared.
   case sizeMismatch(expected: PixelSize, actual: PixelSize)
 
@@ -100,7 +117,7 @@ public enum DiffResult: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The pixel statistics, for results that compared pixels with at least one unequal byte.
-  public var statistics: DiffStatistics? {
+  public var statistics: Statistics? {
     switch self {
     case .withinTolerance(let s), .different(let s): return s
     case .identical, .sizeMismatch: return nil
@@ -113,9 +130,16 @@ public enum DiffResult: Hashable, Sendable, CustomStringConvertible {
   public var changedRatio: Double { statistics?.changedRatio ?? 0 }
   /// Anti-aliased pixels set apart; 0 when identical or when sizes differ.
   public var antiAliasedPixels: Int { statistics?.antiAliasedPixels ?? 0 }
-  /// Clusters of changed pixels (capped, see ``DiffStatistics/omittedRegions``).
+  /// Clusters of changed pixels (capped, see ``PixelCounting/omittedRegions``).
   public var regions: [DiffRegion] { statistics?.regions ?? [] }
+  /// How many clusters of changed pixels there are, shown or not.
+  public var regionCount: Int { regions.count + (statistics?.omittedRegions ?? 0) }
+}
 
+/// The outcome of comparing an expected image with an actual one, with the options it ran with.
+public typealias DiffResult = PixelVerdict<DiffStatistics>
+
+extension PixelVerdict: CustomStringConvertible where Statistics == DiffStatistics {
   /// One human-readable line, e.g. `1532 pixels differ (0.066%) in 2 regions: 108×36 at (0,144), 42×24 at (300,720)`.
   public var summary: String {
     switch self {

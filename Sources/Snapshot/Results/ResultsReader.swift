@@ -256,7 +256,7 @@ struct ResultsReader {
           height: try integer(r["height"], q + ".height", 1...size.height),
           changedPixels: try integer(r["changedPixels"], q + ".changedPixels", 0...total))
       }
-      let statistics = PixelComparison.Statistics(
+      let statistics = PixelCounts(
         size: size, changedPixels: try integer(m["changedPixels"], p + ".changedPixels", 0...total),
         antiAliasedPixels: try integer(m["antiAliasedPixels"], p + ".antiAliasedPixels", 0...total),
         regions: regions,

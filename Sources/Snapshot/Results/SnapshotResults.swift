@@ -283,52 +283,41 @@ public struct ReferenceResult: Hashable, Sendable {
   }
 }
 
-/// The pixel comparison of one reference, as data (``DiffResult`` without the options).
-public enum PixelComparison: Hashable, Sendable {
-  /// The numbers of a comparison that found unequal pixels.
-  public struct Statistics: Hashable, Sendable {
-    /// The size of both pictures.
-    public var size: PixelSize
-    /// Pixels counted as changed.
-    public var changedPixels: Int
-    /// Pixels set apart as anti-aliasing.
-    public var antiAliasedPixels: Int
-    /// The largest clusters of changed pixels.
-    public var regions: [DiffRegion]
-    /// How many further clusters were left out.
-    public var omittedRegions: Int
+/// The numbers of a comparison that found unequal pixels, as data (``DiffStatistics`` without
+/// the options).
+public struct PixelCounts: PixelCounting {
+  /// The size of both pictures.
+  public var size: PixelSize
+  /// Pixels counted as changed.
+  public var changedPixels: Int
+  /// Pixels set apart as anti-aliasing.
+  public var antiAliasedPixels: Int
+  /// The largest clusters of changed pixels.
+  public var regions: [DiffRegion]
+  /// How many further clusters were left out.
+  public var omittedRegions: Int
 
-    /// Creates statistics.
-    public init(
-      size: PixelSize, changedPixels: Int, antiAliasedPixels: Int, regions: [DiffRegion],
-      omittedRegions: Int
-    ) {
-      self.size = size
-      self.changedPixels = changedPixels
-      self.antiAliasedPixels = antiAliasedPixels
-      self.regions = regions
-      self.omittedRegions = omittedRegions
-    }
-
-    /// Changed pixels as a share of all pixels, 0…1.
-    public var changedRatio: Double {
-      size.width * size.height == 0 ? 0 : Double(changedPixels) / Double(size.width * size.height)
-    }
+  /// Creates statistics.
+  public init(
+    size: PixelSize, changedPixels: Int, antiAliasedPixels: Int, regions: [DiffRegion],
+    omittedRegions: Int
+  ) {
+    self.size = size
+    self.changedPixels = changedPixels
+    self.antiAliasedPixels = antiAliasedPixels
+    self.regions = regions
+    self.omittedRegions = omittedRegions
   }
+}
 
-  /// Every pixel is equal.
-  case identical
-  /// Some pixels differ, within the tolerances.
-  case withinTolerance(Statistics)
-  /// More pixels changed than the tolerances allow.
-  case different(Statistics)
-  /// The pictures have different sizes.
-  case sizeMismatch(expected: PixelSize, actual: PixelSize)
+/// The pixel comparison of one reference, as data (``DiffResult`` without the options).
+public typealias PixelComparison = PixelVerdict<PixelCounts>
 
+extension PixelVerdict where Statistics == PixelCounts {
   /// The data of a ``DiffResult``.
   public init(_ diff: DiffResult) {
-    func statistics(_ s: DiffStatistics) -> Statistics {
-      Statistics(
+    func statistics(_ s: DiffStatistics) -> PixelCounts {
+      PixelCounts(
         size: s.size, changedPixels: s.changedPixels, antiAliasedPixels: s.antiAliasedPixels,
         regions: s.regions,
         omittedRegions: s.omittedRegions)
@@ -342,30 +331,4 @@ public enum PixelComparison: Hashable, Sendable {
     }
   }
 
-  /// Whether the pixels pass: identical or within tolerance.
-  public var passes: Bool {
-    switch self {
-    case .identical, .withinTolerance: return true
-    case .different, .sizeMismatch: return false
-    }
-  }
-
-  /// The numbers, for comparisons that found unequal pixels.
-  public var statistics: Statistics? {
-    switch self {
-    case .withinTolerance(let s), .different(let s): return s
-    case .identical, .sizeMismatch: return nil
-    }
-  }
-
-  /// Pixels counted as changed; 0 when identical or when the sizes differ.
-  public var changedPixels: Int { statistics?.changedPixels ?? 0 }
-  /// Changed pixels as a share of all pixels; 0 when identical or when the sizes differ.
-  public var changedRatio: Double { statistics?.changedRatio ?? 0 }
-  /// Anti-aliased pixels set apart.
-  public var antiAliasedPixels: Int { statistics?.antiAliasedPixels ?? 0 }
-  /// How many clusters of changed pixels there are, shown or not.
-  public var regionCount: Int {
-    (statistics?.regions.count ?? 0) + (statistics?.omittedRegions ?? 0)
-  }
 }

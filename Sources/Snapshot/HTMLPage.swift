@@ -1,0 +1,45 @@
+/// What the review page and the gallery share: the document around their body, HTML escaping and
+/// the script that tells the tests (and a reader) whether every image loaded.
+enum HTMLPage {
+  /// A whole self-contained page: `css` and `script` inline, `bodyAttributes` (already escaped,
+  /// with a leading space) on `<body>`, which starts in the `loading` state.
+  static func document(
+    title: String, css: String, bodyAttributes: String, body: String, script: String
+  ) -> String {
+    """
+    <!DOCTYPE html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>\(escape(title))</title>
+    <style>\(css)</style>
+    </head>
+    <body\(bodyAttributes) data-state="loading">
+    \(body)
+    <script>\(script)</script>
+    </body>
+    </html>
+
+    """
+  }
+
+  /// Escapes text for HTML content and attributes (the XML escaping of the JUnit writer: `&`, `<`,
+  /// `>`, both quotes; control characters dropped).
+  static func escape(_ text: String) -> String {
+    JUnitXML.escape(text, attribute: false)
+  }
+
+  /// JavaScript defining `settleImages(body)`: once every image has settled, the body's
+  /// `data-images-total`, `data-images-loaded` and `data-state` (`ready` when all loaded, else
+  /// `broken-images`).
+  static let settleImagesScript = #"""
+    function settleImages(body) {
+      const images = Array.from(document.images);
+      const loaded = images.filter(i => i.complete && i.naturalWidth > 0).length;
+      body.dataset.imagesTotal = String(images.length);
+      body.dataset.imagesLoaded = String(loaded);
+      body.dataset.state = loaded === images.length ? 'ready' : 'broken-images';
+    }
+    """#
+}

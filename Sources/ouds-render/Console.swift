@@ -47,6 +47,12 @@ private func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> String? {
 /// On a terminal that takes colour (``Terminal/colours(_:)``), a leading `error:` is painted red
 /// and `warning:` yellow; the message itself is never coloured.
 func printError(_ line: String) {
+  if heldErrorLines.withLock({ held in
+    held?.append(line)
+    return held != nil
+  }) {
+    return
+  }
   var text = MessageText.line(line)
   if Terminal.current.colours(2) {
     for (prefix, tone) in [("error:", SummaryFormat.Tone.failure), ("warning:", .warning)]
@@ -57,6 +63,10 @@ func printError(_ line: String) {
   }
   _ = writeAll(Array((text + "\n").utf8), to: 2)
 }
+
+/// While watch mode re-renders, the lines ``printError(_:)`` is given, held back in order (it
+/// prints a summary instead); nil the rest of the time.
+let heldErrorLines = Locked<[String]?>(nil)
 
 /// Writes a block of text (help, usage) to standard error as it is.
 func writeErrorText(_ text: String) {

@@ -27,7 +27,8 @@ enum Dispatcher {
       return ExitStatus.usage
     }
     return runReportingErrors(command: command) {
-      let parsed = try ParsedArguments(Array(rest), spec: spec, command: command)
+      let parsed = try ParsedArguments(
+        Array(rest), spec: spec, command: command, tree: root)
       if parsed.helpRequested {
         try writeOutput(HelpText.text(for: spec, path: path))
         return ExitStatus.success

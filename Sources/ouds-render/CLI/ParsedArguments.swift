@@ -37,8 +37,11 @@ struct ParsedArguments {
   /// The command's own options by key, for their defaults (commands share options, not defaults).
   private let table: [String: OptionSpec]
 
-  /// Parses `arguments` (those after the command's name) against `spec`.
-  init(_ arguments: [String], spec: CommandSpec, command: String) throws(UsageError) {
+  /// Parses `arguments` (those after the command's name) against `spec`; `tree` (the whole
+  /// command line) lets an option of other commands be named as such.
+  init(_ arguments: [String], spec: CommandSpec, command: String, tree: CommandSpec? = nil)
+    throws(UsageError)
+  {
     self.command = command
     let known = spec.allOptions
     table = Dictionary(known.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
@@ -64,9 +67,12 @@ struct ParsedArguments {
       }
       guard let option = known.first(where: { $0.names.contains(name) }) else {
         let names = known.filter { !$0.isHidden }.flatMap(\.names)
+        let owners = tree.map { Self.commands(taking: name, in: $0) } ?? []
         throw UsageError(
           "unknown option \(MessageText.value(name)) for '\(Self.commandLine(command))'"
-            + Suggestion.clause(for: name, among: names))
+            + (owners.isEmpty
+              ? Suggestion.clause(for: name, among: names)
+              : " (it is an option of \(HelpText.words(owners, joinedBy: "and")))"))
       }
       if option.value.takesValue {
         if let inlineValue {
@@ -96,6 +102,20 @@ struct ParsedArguments {
     for option in spec.options where option.isRequired && values[option.key] == nil {
       throw UsageError("missing \(option.messageName) \(HelpText.placeholder(option.value))")
     }
+  }
+
+  /// The commands under `tree` (paths after `ouds-render`, in tree order) that take the option
+  /// `name` in their table (hidden ones and `--help` aside).
+  static func commands(taking name: String, in tree: CommandSpec) -> [String] {
+    var found: [String] = []
+    func visit(_ spec: CommandSpec, _ path: [String]) {
+      if spec.options.contains(where: { !$0.isHidden && $0.names.contains(name) }) {
+        found.append(path.isEmpty ? "ouds-render" : path.joined(separator: " "))
+      }
+      for subcommand in spec.subcommands { visit(subcommand, path + [subcommand.name]) }
+    }
+    visit(tree, [])
+    return found
   }
 
   /// `ouds-render <command>`, or `ouds-render` for the top level.

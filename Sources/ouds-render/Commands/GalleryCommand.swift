@@ -35,7 +35,9 @@ enum GalleryCommand {
       Exit 0 when every case rendered; 1 when a case file is broken or a variant failed (the page
       is written and says which).
       """,
-    options: [output, pdf, CompareThemes.option] + SnapshotCommand.common + [SnapshotCommand.jobs],
+    options: [output, pdf, CompareThemes.option] + SnapshotCommand.common + [
+      SnapshotCommand.jobs, WatchOption.gallery,
+    ],
     footer: ListOptions.sourcesFooter,
     examples: [
       Example(
@@ -48,8 +50,14 @@ enum GalleryCommand {
     ],
     run: run)
 
-  /// Renders the gallery and writes it; returns the exit status.
+  /// Renders the gallery and writes it (again on every change with `--watch`); returns the exit
+  /// status.
   static func run(_ arguments: ParsedArguments) throws -> Int32 {
+    try WatchOption.runGallery(arguments) { try renderOnce(arguments) }
+  }
+
+  /// Renders the gallery and writes it once; returns the exit status.
+  static func renderOnce(_ arguments: ParsedArguments) throws -> Int32 {
     let folder = arguments.text(output) ?? ""
     if let type = UserFile.type(atPath: folder), type != .directory {
       throw UsageError(
@@ -57,9 +65,11 @@ enum GalleryCommand {
       )
     }
     let engine = try SnapshotCommand.engine(arguments)
+    WatchLoop.note(engine.catalogue.cases.flatMap(\.document.list.iconFiles))
     let gallery = try Gallery.make(
       engine: engine,
       compareThemes: arguments.text(CompareThemes.option).map { URL(fileURLWithPath: $0) })
+    WatchLoop.note(gallery.inputFiles.paths)
     let page = try GalleryPage.write(gallery, to: URL(fileURLWithPath: folder))
     if let path = arguments.text(pdf) {
       let renderer = try engine.renderer()

@@ -66,6 +66,7 @@ struct ListJob {
       direction: arguments.choice(ListOptions.direction).flatMap(LayoutDirection.init(rawValue:)),
       textStyleOverride: arguments.choice(ListOptions.textStyle).flatMap(TextStyle.init(rawValue:)),
       platform: platforms.first ?? .ios)
+    WatchLoop.note(inputFiles.paths)
   }
 
   /// Every case for `all`, else the case named `name` (a name the option's choices accepted).

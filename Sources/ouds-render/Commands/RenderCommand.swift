@@ -20,7 +20,7 @@ enum RenderCommand {
       ListOptions.output.describing(
         "file|dir", help: "where to write: a file, a folder with all, or - for standard output"),
       ListOptions.format, ListOptions.scale,
-    ] + ListOptions.all,
+    ] + ListOptions.all + [WatchOption.list],
     footer: ListOptions.sourcesFooter,
     examples: [
       Example(
@@ -39,8 +39,14 @@ enum RenderCommand {
     ],
     run: run)
 
-  /// Renders what `arguments` ask for and writes it; returns the exit status.
+  /// Renders what `arguments` ask for and writes it (again on every change with `--watch`);
+  /// returns the exit status.
   static func run(_ arguments: ParsedArguments) throws -> Int32 {
+    try WatchOption.runList(arguments) { try renderOnce(arguments) }
+  }
+
+  /// Renders what `arguments` ask for and writes it once; returns the exit status.
+  static func renderOnce(_ arguments: ParsedArguments) throws -> Int32 {
     let picture = try PictureJob(arguments, matrixWritesFolder: true)
     let job = picture.job
     let rendered = try job.attributingErrors {

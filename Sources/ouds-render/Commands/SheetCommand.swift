@@ -30,7 +30,7 @@ enum SheetCommand {
       + ListOptions.all.map { option in
         option == ListOptions.theme || option == ListOptions.mode
           ? option.defaulting(to: Vocabulary.all) : option
-      } + [CompareThemes.option],
+      } + [CompareThemes.option, WatchOption.list],
     footer: ListOptions.sourcesFooter,
     examples: [
       Example(
@@ -48,11 +48,20 @@ enum SheetCommand {
       Example(
         command: "sheet list.json --themes my-themes --audit -o review.png",
         explanation: "an edited themes folder, with each cell's contrast figures"),
+      Example(
+        command: "sheet list.json -o sheet.png --watch",
+        explanation: "render again on every save of the list, an icon or a token file"),
     ],
     run: run)
 
-  /// Renders the sheet and writes it; returns the exit status.
+  /// Renders the sheet and writes it (again on every change with `--watch`); returns the exit
+  /// status.
   static func run(_ arguments: ParsedArguments) throws -> Int32 {
+    try WatchOption.runList(arguments) { try renderOnce(arguments) }
+  }
+
+  /// Renders the sheet and writes it once; returns the exit status.
+  static func renderOnce(_ arguments: ParsedArguments) throws -> Int32 {
     if let old = arguments.text(CompareThemes.option) { return try review(arguments, against: old) }
     let picture = try PictureJob(arguments, matrixWritesFolder: false)
     let job = picture.job

@@ -1,0 +1,179 @@
+import Dispatch
+import Foundation
+import SafeInput
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `--watch`: render once, then again whenever a file the render depends on changes, until
+/// SIGINT or SIGTERM.
+///
+/// The loop waits on inotify (no polling): ``FolderWatcher`` watches the folders of the files,
+/// ``WatchTargets`` says which of their entries count. A burst of changes (an editor's save is
+/// several events) is one re-render once ``quietPeriod`` passes without another, or at most
+/// ``longestBurst`` after the first. Each re-render prints one line on stderr: what was written,
+/// how long it took and what changed; a failed one prints its error and the loop goes on (the
+/// output keeps its last good version: writes are atomic).
+struct WatchLoop {
+  /// The quiet time that ends a burst of changes: 100 ms.
+  static let quietPeriod: UInt64 = 100_000_000
+  /// A burst that never goes quiet is rendered after 2 s all the same.
+  static let longestBurst: UInt64 = 2_000_000_000
+
+  /// What counts as a change, before the render adds the files it read.
+  var targets: WatchTargets
+  /// The output as given (`-o`), for the re-render lines.
+  var outputName: String
+  /// What is watched, in words, for the line after the first render.
+  var summary: String
+
+  /// The files the running render read (``note(_:)``), or nil when not watching.
+  private static let noted = Locked<Set<String>?>(nil)
+
+  /// Notes files a render reads (the list and its icons, case files, font files…), so that watch
+  /// mode re-renders when they change; does nothing (nor evaluates `files`) when not watching.
+  static func note(_ files: @autoclosure () -> [String]) {
+    guard noted.withLock({ $0 != nil }) else { return }
+    let paths = files().map(WatchTargets.normalized)
+    noted.withLock { $0?.formUnion(paths) }
+  }
+
+  /// Renders with `render` (a command's run without watch mode), then watches; returns exit
+  /// status 0 once stopped by a signal.
+  /// - Throws: a ``UsageError`` of the first render, or a ``WatchError`` (a limit, a folder that
+  ///   cannot be watched); render errors are printed, not thrown.
+  func run(_ render: () throws -> Int32) throws -> Int32 {
+    let signals = try StopSignals()
+    let watcher = try FolderWatcher()
+    try watcher.update(targets, starting: true)
+    var readFiles: Set<String> = []
+
+    // The first render prints as without --watch.
+    var warnings: Set<String> = []
+    let first = try Self.rendering(render, signals: signals)
+    for line in first.lines { printError(line) }
+    if case .failure(let error) = first.outcome {
+      if error is UsageError { throw error }
+      printError("error: \(error)")
+    }
+    warnings = first.warnings
+    readFiles = first.files ?? readFiles
+    try watcher.update(targets.adding(files: readFiles))
+    if !signals.stopRequested {
+      printError(
+        "watching \(summary) (\(watcher.folderCount) folder\(watcher.folderCount == 1 ? "" : "s")); Ctrl-C stops"
+      )
+    }
+
+    var count = 0
+    while let changed = try wait(watcher, signals) {
+      try watcher.update(targets.adding(files: readFiles))
+      let start = DispatchTime.now().uptimeNanoseconds
+      let result = try Self.rendering(render, signals: signals)
+      let milliseconds = (DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+      count += 1
+      switch result.outcome {
+      case .success:
+        printError(
+          "re-rendered \(outputName) in \(milliseconds) ms (changed: \(Self.describe(changed)))")
+        for line in result.lines where line.hasPrefix("error: ") { printError(line) }
+        for line in result.lines where line.hasPrefix("warning: ") && !warnings.contains(line) {
+          printError(line)
+        }
+        warnings = result.warnings
+      case .failure(let error):
+        for line in result.lines where line.hasPrefix("error: ") { printError(line) }
+        printError("error: \(error)")
+      }
+      readFiles = result.files ?? readFiles
+      try watcher.update(targets.adding(files: readFiles))
+      if signals.stopRequested { break }
+    }
+    let plural = count == 1 ? "" : "s"
+    printError(
+      "stopped watching (\(signals.firstSignalName ?? "SIGINT")) after \(count) re-render\(plural)")
+    return ExitStatus.success
+  }
+
+  /// One render: its outcome, the lines it printed (held back), and the files it noted (nil
+  /// when it failed before reading its inputs).
+  private struct Rendered {
+    var outcome: Result<Int32, any Error>
+    var lines: [String]
+    var files: Set<String>?
+
+    /// The warning lines.
+    var warnings: Set<String> { Set(lines.filter { $0.hasPrefix("warning: ") }) }
+  }
+
+  private static func rendering(_ render: () throws -> Int32, signals: StopSignals) throws
+    -> Rendered
+  {
+    noted.withLock { $0 = [] }
+    heldErrorLines.withLock { $0 = [] }
+    let outcome = signals.rendering { Result { try render() } }
+    let lines = heldErrorLines.withLock { held in
+      defer { held = nil }
+      return held ?? []
+    }
+    let files = noted.withLock { files in
+      defer { files = nil }
+      return files
+    }
+    return Rendered(outcome: outcome, lines: lines, files: files?.isEmpty == false ? files : nil)
+  }
+
+  /// Waits for changes that count and returns them once the burst is over, or nil when a stop
+  /// signal came.
+  private func wait(_ watcher: FolderWatcher, _ signals: StopSignals) throws(WatchError)
+    -> [String]?
+  {
+    var changed: [String] = []
+    var first: UInt64?
+    var last: UInt64 = 0
+    while true {
+      if signals.stopRequested { return nil }
+      var timeout: Int32 = -1
+      if let first {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let end = min(last + Self.quietPeriod, first + Self.longestBurst)
+        if now >= end { return changed }
+        timeout = Int32(clamping: (end - now + 999_999) / 1_000_000)
+      }
+      var descriptors = [
+        pollfd(fd: watcher.inotify.descriptor, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0),
+      ]
+      if poll(&descriptors, 2, timeout) < 0 {
+        if errno == EINTR { continue }
+        throw WatchError(reason: "cannot wait for changes: \(WatchError.systemText(errno))")
+      }
+      if descriptors[1].revents != 0 { return nil }
+      guard descriptors[0].revents != 0 else { continue }
+      let new = watcher.changes(in: watcher.inotify.pendingEvents())
+      guard !new.isEmpty else { continue }
+      for path in new where !changed.contains(path) { changed.append(path) }
+      last = DispatchTime.now().uptimeNanoseconds
+      if first == nil { first = last }
+    }
+  }
+
+  /// `list.json, Themes/brands/orange/light.tokens.json and 2 more`: paths relative to the
+  /// current folder when inside it.
+  ///
+  /// Paths that are gone (an editor's temporary file, renamed away) are left out, unless nothing
+  /// else changed (a deleted file).
+  static func describe(_ changed: [String]) -> String {
+    let here = WatchTargets.normalized(FileManager.default.currentDirectoryPath)
+    let present = changed.filter { $0 == "*" || UserFile.type(atPath: $0) != nil }
+    let names = (present.isEmpty ? changed : present).map { path -> String in
+      if path == "*" { return "more files than the kernel could queue" }
+      return path.hasPrefix(here + "/") ? String(path.dropFirst(here.count + 1)) : path
+    }
+    let shown = names.prefix(3).joined(separator: ", ")
+    return names.count > 3 ? "\(shown) and \(names.count - 3) more" : shown
+  }
+}

@@ -18,6 +18,42 @@ public enum SnapshotArtifacts {
     snapshots.standardizedFileURL.deletingLastPathComponent().appendingPathComponent(
       defaultDirectory)
   }
+  /// Refuses an output folder (`--results`, `--artifacts`, `--report`) that is the snapshots or
+  /// themes folder, lies inside one (its `results.json` would become a broken case, its files
+  /// would mix with references and tokens) or holds the snapshots folder.
+  /// - Throws: ``SnapshotError/outputFolderOverlaps(option:path:what:folder:holds:)``.
+  public static func checkOutputFolder(
+    _ path: String, option: String, snapshots: URL, themes: URL?
+  ) throws(SnapshotError) {
+    func real(_ url: URL) -> String {
+      let path = url.standardizedFileURL.path
+      return FolderReference.realPath(path) ?? path
+    }
+    // The output folder may not exist yet: its nearest existing ancestor's real path, plus the rest.
+    var existing = URL(fileURLWithPath: path).standardizedFileURL
+    var rest: [String] = []
+    while FolderReference.realPath(existing.path) == nil, existing.path != "/" {
+      rest.insert(existing.lastPathComponent, at: 0)
+      existing = existing.deletingLastPathComponent()
+    }
+    let output = ([real(existing)] + rest).joined(separator: "/")
+    func isInside(_ inner: String, _ outer: String) -> Bool {
+      inner == outer || inner.hasPrefix(outer.hasSuffix("/") ? outer : outer + "/")
+    }
+    let snapshotsPath = real(snapshots)
+    for (what, folder) in [("snapshots folder", snapshots), ("themes folder", themes)] {
+      guard let folder else { continue }
+      if isInside(output, real(folder)) {
+        throw .outputFolderOverlaps(
+          option: option, path: path, what: what, folder: folder.path, holds: false)
+      }
+    }
+    if isInside(snapshotsPath, output) {
+      throw .outputFolderOverlaps(
+        option: option, path: path, what: "snapshots folder", folder: snapshots.path, holds: true)
+    }
+  }
+
   /// A file that marks a folder as written by this tool, so stale per-reference folders can be cleared.
   static let markerFileName = ".ouds-snapshot-artifacts"
 
@@ -53,13 +89,9 @@ public enum SnapshotArtifacts {
     _ report: SnapshotRunReport, to directory: URL, suiteName: String = "ouds-snapshots",
     acceptCommand: (ReferenceResult) -> String = { _ in "" }, root: RepositoryRoot = .find()
   ) throws -> Written {
-    let fm = FileManager.default
-    if fm.fileExists(atPath: directory.appendingPathComponent(markerFileName).path),
-      let entries = try? fm.contentsOfDirectory(atPath: directory.path)
+    if FileManager.default.fileExists(atPath: directory.appendingPathComponent(markerFileName).path)
     {
-      for entry in entries where !entry.hasPrefix(".") {
-        try? fm.removeItem(at: directory.appendingPathComponent(entry))
-      }
+      removeStaleFolders(in: directory)
     }
     let inputs = report.inputFiles
     try AtomicFile.write(
@@ -111,6 +143,37 @@ public enum SnapshotArtifacts {
       protecting: inputs)
     let paths = writtenFiles.map { directory.appendingPathComponent($0.path).path }.sorted()
     return Written(files: paths + [junit, summary], byReference: byReference)
+  }
+
+  /// Removes the per-reference folders an earlier run wrote into `directory`, and nothing else: a
+  /// `<case>/<variant>/` folder (real folders, not links) that holds only artifact files
+  /// (``fileNames``) goes, then its case folder if that is left empty, and the run's own
+  /// `junit.xml`, `summary.txt` and `results.json`. References, case files or
+  /// any other file of a folder that happens to hold the marker (`verify --results Snapshots`) stay.
+  static func removeStaleFolders(in directory: URL) {
+    let fm = FileManager.default
+    func entries(_ folder: URL) -> [String] {
+      (try? fm.contentsOfDirectory(atPath: folder.path)) ?? []
+    }
+    for name in ["junit.xml", "summary.txt", SnapshotRunResults.fileName] {
+      let file = directory.appendingPathComponent(name)
+      if UserFile.type(atPath: file.path) == .regular { try? fm.removeItem(at: file) }
+    }
+    for caseName in entries(directory) where !caseName.hasPrefix(".") {
+      let caseFolder = directory.appendingPathComponent(caseName)
+      guard UserFile.type(atPath: caseFolder.path) == .directory else { continue }
+      var removed = false
+      for variant in entries(caseFolder) {
+        let folder = caseFolder.appendingPathComponent(variant)
+        guard UserFile.type(atPath: folder.path) == .directory else { continue }
+        let onlyArtifacts = entries(folder).allSatisfy {
+          fileNames.contains($0)
+            && UserFile.type(atPath: folder.appendingPathComponent($0).path) == .regular
+        }
+        if onlyArtifacts && (try? fm.removeItem(at: folder)) != nil { removed = true }
+      }
+      if removed && entries(caseFolder).isEmpty { try? fm.removeItem(at: caseFolder) }
+    }
   }
 
   /// Writes the artifacts of one failure into `<directory>/<case>/<variant>/`, leaving the rest of

@@ -84,7 +84,7 @@ public enum ReviewReport {
     let failures = results.failures
     let images = directory.appendingPathComponent("images")
     if FileManager.default.fileExists(atPath: images.appendingPathComponent(imagesMarker).path) {
-      try? FileManager.default.removeItem(at: images)
+      removeStaleImages(in: images)
     }
     if !failures.isEmpty {
       try AtomicFile.write(
@@ -113,6 +113,24 @@ public enum ReviewReport {
     let path = directory.appendingPathComponent("index.html").path
     try AtomicFile.write(Data(html.utf8), to: path, createDirectories: true, protecting: inputs)
     return path
+  }
+
+  /// Removes the per-failure folders an earlier page wrote into `images` (real folders holding
+  /// only its pictures), and nothing else of a folder that happens to hold the marker.
+  static func removeStaleImages(in images: URL) {
+    let fm = FileManager.default
+    let pictures = Set(ReferenceResult.Image.attachmentOrder.map(\.fileName))
+    for name in (try? fm.contentsOfDirectory(atPath: images.path)) ?? [] where !name.hasPrefix(".") {
+      let folder = images.appendingPathComponent(name)
+      guard UserFile.type(atPath: folder.path) == .directory,
+        let files = try? fm.contentsOfDirectory(atPath: folder.path),
+        files.allSatisfy({
+          pictures.contains($0)
+            && UserFile.type(atPath: folder.appendingPathComponent($0).path) == .regular
+        })
+      else { continue }
+      try? fm.removeItem(at: folder)
+    }
   }
 
   /// The folder of one failure's images, relative to `images/`: the id with `/` turned into `__`.

@@ -60,6 +60,9 @@ public enum SnapshotError: Error, Hashable, Sendable, CustomStringConvertible {
   case artifactInvalid(path: String, reason: String)
   /// `snapshot merge` refuses to combine these results (why, naming the folders).
   case cannotMerge(reason: String)
+  /// An output folder (`--results`, `--artifacts`, `--report`: the option and the path given) is
+  /// inside the snapshots or themes folder (`what`, `folder`), or holds it (`holds`).
+  case outputFolderOverlaps(option: String, path: String, what: String, folder: String, holds: Bool)
 
   /// The problem on one line, naming the file or the value.
   public var description: String {
@@ -118,6 +121,9 @@ public enum SnapshotError: Error, Hashable, Sendable, CustomStringConvertible {
       return error.description
     case .artifactInvalid(let path, let reason):
       return "\(MessageText.path(path)): \(reason)"
+    case .outputFolderOverlaps(let option, let path, let what, let folder, let holds):
+      return
+        "\(option) \(MessageText.path(path)): \(holds ? "holds" : "is inside") the \(what) \(MessageText.path(folder)); write results, artifacts and reports outside it"
     case .cannotMerge(let reason):
       return "cannot merge: \(reason)"
     }

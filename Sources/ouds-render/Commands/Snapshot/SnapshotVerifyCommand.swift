@@ -84,6 +84,13 @@ enum SnapshotVerifyCommand {
       throw UsageError(
         "--results writes the artifacts into its folder: give --results or --artifacts, not both")
     }
+    for option in [results, artifacts, report] {
+      guard let path = arguments.text(option) else { continue }
+      try SnapshotArtifacts.checkOutputFolder(
+        path, option: option.key,
+        snapshots: URL(fileURLWithPath: arguments.text(SnapshotCommand.snapshots) ?? "Snapshots"),
+        themes: arguments.text(SnapshotCommand.themes).map { URL(fileURLWithPath: $0) })
+    }
     let engine = try SnapshotCommand.engine(arguments)
     let references = try SnapshotCommand.selection(arguments, engine: engine)
     let caseErrors = SnapshotCommand.brokenCases(arguments, engine: engine)

@@ -105,7 +105,14 @@ struct ResultsReader {
     let tokenDifference = try optional(root["tokenDifference"], "tokenDifference") {
       v, p throws(SnapshotError) in try line(v, p)
     }
-    let acceptOptions = try line(root["acceptOptions"], "acceptOptions")
+    let acceptOptions = try line(root["acceptOptions"], "acceptOptions", limit: 16384)
+    // They are pasted into every accept command a reviewer copies: only what verify writes.
+    guard Self.isAcceptOptions(acceptOptions) else {
+      throw fail(
+        "acceptOptions",
+        "\(MessageText.quoted(acceptOptions)) is not what verify writes: --snapshots, --themes or --font-dir, each with one shell-quoted value"
+      )
+    }
     let seconds = try number(root["seconds"], "seconds", 0...1e9)
     let caseErrors = try array(root["caseErrors"], "caseErrors") { v, p throws(SnapshotError) in
       let members = try object(v, p, keys: ["case", "file", "message"])
@@ -136,6 +143,49 @@ struct ResultsReader {
     )
     results.environmentDifferences = differences
     return results
+  }
+
+  /// The options verify writes for accept commands to repeat: `--snapshots`, `--themes` and
+  /// `--font-dir`, each at most once, each followed by one value exactly as ``shellQuote(_:)``
+  /// writes it, separated by single spaces (or nothing). Anything else could make a copied accept
+  /// command run something other than `ouds-render`.
+  static func isAcceptOptions(_ text: String) -> Bool {
+    let characters = Array(text)
+    var index = 0
+    var seen = Set<String>()
+    while index < characters.count {
+      if index > 0 {
+        guard characters[index] == " " else { return false }
+        index += 1
+      }
+      guard
+        let option = ["--snapshots", "--themes", "--font-dir"].first(where: { option in
+          characters[index...].starts(with: option + " ")
+        }), seen.insert(option).inserted
+      else { return false }
+      index += option.count + 1
+      // The value as written, up to the space that ends it outside quotes.
+      let start = index
+      var value = ""
+      var quoted = false
+      while index < characters.count, quoted || characters[index] != " " {
+        let character = characters[index]
+        if character == "'" {
+          quoted.toggle()
+        } else if character == "\\" && !quoted {
+          guard index + 1 < characters.count, characters[index + 1] == "'" else { return false }
+          value.append("'")
+          index += 1
+        } else {
+          value.append(character)
+        }
+        index += 1
+      }
+      guard !quoted, String(characters[start..<index]) == shellQuote(value), !value.isEmpty else {
+        return false
+      }
+    }
+    return true
   }
 
   // MARK: - One reference

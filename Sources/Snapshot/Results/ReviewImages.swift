@@ -58,10 +58,30 @@ public struct ArtifactImages: ReviewImageSource {
     return folder.appendingPathComponent(relative)
   }
 
+  /// The path of the artifact file of `image`, once checked as ``data(for:image:)`` checks it, or
+  /// nil when the results list none.
+  /// - Throws: `SnapshotError` naming the file: outside its folder, unreadable, not a PNG or not
+  ///   of the size the results say.
+  public func checkedLocation(for reference: ReferenceResult, image: ReferenceResult.Image) throws
+    -> String?
+  {
+    guard folders[reference.id] ?? fallback != nil, reference.artifacts[image.fileName] != nil
+    else {
+      return nil
+    }
+    return try checked(reference, image).path
+  }
+
   /// The bytes of the artifact file of `image`.
   /// - Throws: `SnapshotError` naming the file: outside its folder, unreadable, not a PNG or not
   ///   of the size the results say.
   public func data(for reference: ReferenceResult, image: ReferenceResult.Image) throws -> Data {
+    try checked(reference, image).data
+  }
+
+  private func checked(_ reference: ReferenceResult, _ image: ReferenceResult.Image) throws -> (
+    path: String, data: Data
+  ) {
     guard let folder = folders[reference.id] ?? fallback,
       let relative = reference.artifacts[image.fileName]
     else {
@@ -89,7 +109,7 @@ public struct ArtifactImages: ReviewImageSource {
         path: path,
         reason: "a \(size) picture, where \(SnapshotRunResults.fileName) says \(expected)")
     }
-    return data
+    return (path, data)
   }
 }
 

@@ -41,14 +41,24 @@ public struct RunOutputs: Sendable {
     }
     if let junit {
       let reportFolder = report.map { root.relative($0.path) }
-      let document = JUnitXML.document(results) { reference in
-        ReferenceResult.Image.attachmentOrder.filter { reference.images[$0] != nil }.compactMap {
-          image in
-          if let reportFolder {
-            return JUnitXML.joinPath(
-              reportFolder, "images/\(ReviewReport.imageFolder(reference.id))/\(image.fileName)")
+      // Without a page, the artifact files themselves are attached: each is checked as the page
+      // checks it (inside its results folder, a PNG of the listed size) before it is named.
+      var artifacts: [String: [String]] = [:]
+      if reportFolder == nil {
+        for reference in results.failures {
+          artifacts[reference.id] = try ReferenceResult.Image.attachmentOrder.filter {
+            reference.images[$0] != nil
+          }.compactMap { image in
+            try images.checkedLocation(for: reference, image: image).map { root.relative($0) }
           }
-          return images.location(for: reference, image: image).map { root.relative($0.path) }
+        }
+      }
+      let document = JUnitXML.document(results) { reference in
+        guard let reportFolder else { return artifacts[reference.id] ?? [] }
+        return ReferenceResult.Image.attachmentOrder.filter { reference.images[$0] != nil }.map {
+          image in
+          JUnitXML.joinPath(
+            reportFolder, "images/\(ReviewReport.imageFolder(reference.id))/\(image.fileName)")
         }
       }
       try AtomicFile.write(

@@ -65,6 +65,19 @@ public enum FolderReference {
     return .success(path)
   }
 
+  /// Whether the file at the absolute `path` lies inside `folder`, both as written and once every
+  /// symbolic link is resolved.
+  /// - Returns: nil when it does; else where it really is (its real path when it exists).
+  public static func outside(_ path: String, folder: URL) -> String? {
+    let base = folder.standardizedFileURL.path
+    let file = URL(fileURLWithPath: path).standardizedFileURL.path
+    let prefix = base.hasSuffix("/") ? base : base + "/"
+    guard file.hasPrefix(prefix) else { return realPath(file) ?? file }
+    guard let realFolder = realPath(base), let realFile = realPath(file) else { return nil }
+    let realPrefix = realFolder.hasSuffix("/") ? realFolder : realFolder + "/"
+    return realFile.hasPrefix(realPrefix) ? nil : realFile
+  }
+
   /// `realpath(3)`: the absolute path with every symbolic link, `.` and `..` resolved; nil when
   /// the path does not exist or cannot be resolved.
   public static func realPath(_ path: String) -> String? {

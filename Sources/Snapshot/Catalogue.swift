@@ -76,6 +76,14 @@ public struct SnapshotCatalogue: Sendable {
         continue
       }
       caseFiles[name.lowercased()] = fileName
+      // A case file, like a token file, is read only inside its folder: a link out of it could
+      // put another file of the machine into the references, the gallery or an error message.
+      if case .failure(let problem) = FolderReference.resolve(
+        "\(Self.casesFolderName)/\(fileName)", inside: self.directory)
+      {
+        fail("\(displayPath): \(problem.message(folder: "the snapshots folder"))")
+        continue
+      }
       // A case file is a list plus the catalogue's `variants` key (a Markdown list's is in its
       // front matter), which the list reader sets aside.
       let document: BulletListDocument
@@ -88,6 +96,14 @@ public struct SnapshotCatalogue: Sendable {
         variants = read.setAside[VariantParser.key]
       } catch {
         fail(error.inFile(displayPath).description)
+        continue
+      }
+      if let outside = document.list.iconFiles.lazy.compactMap({
+        FolderReference.outside($0, folder: root)
+      }).first {
+        fail(
+          "\(displayPath): icon \(MessageText.path(outside)) is outside the snapshots folder; a case draws only icons inside it"
+        )
         continue
       }
       do {

@@ -154,6 +154,8 @@ let package = Package(
     // seeded, in-process fuzzing of the list reader, the token loader and the Markdown parser
     .testTarget(
       name: "FuzzTests",
-      dependencies: ["BulletList", "Markdown", "Primitives", "SafeInput", "StrictJSON", "Themes"]),
+      dependencies: [
+        "BulletList", "Markdown", "Primitives", "SafeInput", "Snapshot", "StrictJSON", "Themes",
+      ]),
   ]
 )

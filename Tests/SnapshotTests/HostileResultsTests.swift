@@ -140,6 +140,35 @@ struct HostileResultsTests {
       #expect(throws: SnapshotError.self, "\(bad)") { try read(bad) }
     }
   }
+
+  @Test(
+    "the Markdown summary keeps its four cells per row when a case name or file ends in a backslash before a pipe"
+  )
+  func summaryCells() throws {
+    let folder = try temporaryFolder("results")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var text = try String(
+      contentsOf: hostileCorpusFolder.appendingPathComponent("results-link.json"), encoding: .utf8)
+    text = text.replacingOccurrences(
+      of: #""caseErrors": []"#,
+      with: #""caseErrors": [{"case": "a\\|b", "file": "cases/a\\|b.json", "message": "m\\|n | o"}]"#)
+    try put(text, "results.json", in: folder)
+    let results = try SnapshotRunResults.read(from: folder)
+    #expect(results.caseErrors.map(\.name) == [#"a\|b"#])
+    let summary = MarkdownSummary.document(results, commands: .cli())
+    let rows = summary.split(separator: "\n").filter { $0.hasPrefix("|") }
+    #expect(rows.count == 4)
+    for row in rows {
+      // GitHub splits cells at every pipe not taken by a backslash escape, code spans included.
+      var borders = 0
+      var escaped = false
+      for character in row {
+        if character == "|" && !escaped { borders += 1 }
+        escaped = character == "\\" && !escaped
+      }
+      #expect(borders == 5, "\(row)")
+    }
+  }
 }
 
 /// The hostile-input corpus, `Tests/Hostile/`.

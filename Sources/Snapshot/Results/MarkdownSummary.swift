@@ -66,9 +66,21 @@ public enum MarkdownSummary {
   }
 
   /// `value` as an inline code span that survives a table cell: fenced with more backticks than
-  /// it holds in a row, `|` written `\|` (which GitHub's tables read as a pipe inside code).
+  /// it holds in a row, `|` written `\|` (which GitHub's tables read as a pipe inside code). The
+  /// table splits cells before reading code spans, taking `\` plus any character as one escape,
+  /// so a pipe after an odd run of backslashes gets one more backslash: the pipe stays escaped
+  /// (the span then shows one backslash more than the value has, never a broken row).
   static func code(_ value: String) -> String {
-    let line = MessageText.escaped(value).replacingOccurrences(of: "|", with: "\\|")
+    var line = ""
+    var backslashes = 0
+    for character in MessageText.escaped(value) {
+      if character == "|" {
+        line += backslashes % 2 == 1 ? "\\\\|" : "\\|"
+      } else {
+        line.append(character)
+      }
+      backslashes = character == "\\" ? backslashes + 1 : 0
+    }
     let fence = String(repeating: "`", count: longestRun(of: "`", in: line) + 1)
     let pad = line.hasPrefix("`") || line.hasSuffix("`") ? " " : ""
     return fence + pad + line + pad + fence

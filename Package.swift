@@ -151,7 +151,8 @@ let package = Package(
       dependencies: [
         "BulletListRenderer", "Graphics", "Themes", "SafeInput", "Primitives", "ouds-render",
       ]),
-    // seeded, in-process fuzzing of the list reader, the token loader and the Markdown parser
+    // seeded, in-process fuzzing of the list reader, the token loader, the Markdown parser and
+    // the results.json reader
     .testTarget(
       name: "FuzzTests",
       dependencies: [

@@ -24,4 +24,28 @@ struct AtomicFileTests {
     #expect(contents.contains(try Data(contentsOf: URL(fileURLWithPath: path))))
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["shared.json"])
   }
+
+  @Test(
+    "a file where a folder of the path should be: one line naming it, with or without creating folders"
+  )
+  func fileInThePath() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("list.json")
+    try Data("{}".utf8).write(to: file)
+    for (target, create) in [
+      ("list.json/out.png", false), ("list.json/report/index.html", true),
+      ("list.json/a/b/junit.xml", true),
+    ] {
+      let path = folder.appendingPathComponent(target).path
+      #expect(
+        throws: FileWriteError(
+          path: path, reason: "\(file.path) is a regular file, not a folder")
+      ) {
+        try AtomicFile.write(
+          Data("x".utf8), to: path, createDirectories: create, protecting: InputFiles())
+      }
+    }
+    #expect(try Data(contentsOf: file) == Data("{}".utf8))
+  }
 }

@@ -46,6 +46,14 @@ public enum AtomicFile {
   ) throws(FileWriteError) {
     let url = URL(fileURLWithPath: path)
     let directory = url.deletingLastPathComponent()
+    // A file (or FIFO, device…) where a folder of the path should be is named as such.
+    if let blocker = nonFolderAncestor(of: directory.path) {
+      throw FileWriteError(
+        path: path,
+        reason:
+          "\(MessageText.path(blocker.path)) is \(blocker.type.nonRegularName ?? "a regular file"), not a folder"
+      )
+    }
     if createDirectories {
       do {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -146,6 +154,21 @@ public enum AtomicFile {
       if unlink(full) == 0 { removed.append(relative) }
     }
     return removed.sorted()
+  }
+
+  /// The nearest existing ancestor of `folder` (itself included) when it is not a folder (after
+  /// links), with its type; nil when it is one.
+  private static func nonFolderAncestor(of folder: String) -> (path: String, type: FileType)? {
+    var url = URL(fileURLWithPath: folder).standardizedFileURL
+    while true {
+      var status = stat()
+      if stat(url.path, &status) == 0 {
+        let type = FileType(mode: status.st_mode)
+        return type == .directory ? nil : (url.path, type)
+      }
+      if url.path == "/" { return nil }
+      url = url.deletingLastPathComponent()
+    }
   }
 
   private static func isDirectory(_ path: String) -> Bool {

@@ -169,6 +169,25 @@ struct HostileResultsTests {
       #expect(borders == 5, "\(row)")
     }
   }
+
+  @Test("the Markdown summary does not turn a URL, www. address or e-mail of a reason into a link")
+  func summaryAutolinks() throws {
+    let folder = try temporaryFolder("results")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var text = try String(
+      contentsOf: hostileCorpusFolder.appendingPathComponent("results-link.json"), encoding: .utf8)
+    text = text.replacingOccurrences(
+      of: #""reason": "no reference: demo/orange-light@2x.png missing""#,
+      with: #""reason": "see https://evil.example/x, WWW.evil.example or ops@evil.example""#)
+    try put(text, "results.json", in: folder)
+    let summary = MarkdownSummary.document(
+      try SnapshotRunResults.read(from: folder), commands: .cli())
+    // GitHub's extended autolinks start at 'http://', 'https://', 'www.' and an address's '@';
+    // a backslash escape (shown as the character alone) stops each.
+    #expect(
+      summary.contains(#"see https\://evil.example/x, WWW\.evil.example or ops\@evil.example"#),
+      "\(summary)")
+  }
 }
 
 /// The hostile-input corpus, `Tests/Hostile/`.

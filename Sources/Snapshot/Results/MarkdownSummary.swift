@@ -49,16 +49,22 @@ public enum MarkdownSummary {
 
   /// `value` as Markdown text that shows as it is, on one line, also inside a table cell: control
   /// characters escaped, HTML's `&`, `<`, `>` as entities, Markdown's punctuation and `|` behind a
-  /// backslash.
+  /// backslash, and GitHub's extended autolinks stopped by a backslash before the `:` of `…://`,
+  /// the `.` of `www.` and every `@` (each shows as the character alone).
   static func text(_ value: String) -> String {
     var out = ""
-    for character in MessageText.escaped(value) {
+    let characters = Array(MessageText.escaped(value))
+    for (index, character) in characters.enumerated() {
       switch character {
       case "&": out += "&amp;"
       case "<": out += "&lt;"
       case ">": out += "&gt;"
-      case "\\", "`", "*", "_", "[", "]", "(", ")", "{", "}", "#", "+", "!", "|", "~", "$":
+      case "\\", "`", "*", "_", "[", "]", "(", ")", "{", "}", "#", "+", "!", "|", "~", "$", "@":
         out += "\\" + String(character)
+      case ":" where characters[(index + 1)...].starts(with: "//"):
+        out += "\\:"
+      case "." where index >= 3 && String(characters[(index - 3)..<index]).lowercased() == "www":
+        out += "\\."
       default: out.append(character)
       }
     }

@@ -120,7 +120,8 @@ public enum ReviewReport {
   static func removeStaleImages(in images: URL) {
     let fm = FileManager.default
     let pictures = Set(ReferenceResult.Image.attachmentOrder.map(\.fileName))
-    for name in (try? fm.contentsOfDirectory(atPath: images.path)) ?? [] where !name.hasPrefix(".") {
+    for name in (try? fm.contentsOfDirectory(atPath: images.path)) ?? [] where !name.hasPrefix(".")
+    {
       let folder = images.appendingPathComponent(name)
       guard UserFile.type(atPath: folder.path) == .directory,
         let files = try? fm.contentsOfDirectory(atPath: folder.path),

@@ -14,165 +14,165 @@ struct ResultsFuzzTests {
   /// A shard's results with every member the schema has: a failure with pixels, regions and a
   /// layout diff, a missing reference, a broken case, fonts, a recorded environment, a shard.
   static let richSeed = #"""
-{
- "schema": "ouds-render snapshot results",
- "schemaVersion": 1,
- "snapshots": "Snapshots",
- "selection": {
-  "filter": "sample-*",
-  "shard": {
-   "index": 2,
-   "count": 3
-  },
-  "catalogueReferences": 12,
-  "references": 2
- },
- "themes": {
-  "folder": "Themes",
-  "reason": "beside the snapshots folder"
- },
- "environment": {
-  "renderStack": {
-   "cairo": "1.16.0",
-   "pango": "1.50.12",
-   "harfbuzz": "6.0.0",
-   "freetype": "2.12.1",
-   "fontconfig": "2.14.1",
-   "librsvg": "2.54.7",
-   "libspng": "0.7.3"
-  },
-  "tokensSHA256": "cd26d16f84dc6c07df751a7068a73c5d62c10a876d3c2bef6435665b7770ac1d",
-  "fonts": [
-   {
-    "theme": "orange",
-    "role": "regular",
-    "family": "Liberation Sans",
-    "file": "LiberationSans-Regular.ttf",
-    "sha256": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-    "folder": "/usr/share/fonts/truetype/liberation2"
-   }
-  ]
- },
- "recordedEnvironment": {
-  "renderStack": {
-   "cairo": "1.16.0",
-   "pango": "1.50.12",
-   "harfbuzz": "6.0.0",
-   "freetype": "2.12.1",
-   "fontconfig": "2.14.1",
-   "librsvg": "2.54.7",
-   "libspng": "0.7.3"
-  },
-  "fonts": {
-   "orange": [
     {
-     "role": "regular",
-     "family": "Liberation Sans",
-     "file": "LiberationSans-Regular.ttf",
-     "sha256": "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+     "schema": "ouds-render snapshot results",
+     "schemaVersion": 1,
+     "snapshots": "Snapshots",
+     "selection": {
+      "filter": "sample-*",
+      "shard": {
+       "index": 2,
+       "count": 3
+      },
+      "catalogueReferences": 12,
+      "references": 2
+     },
+     "themes": {
+      "folder": "Themes",
+      "reason": "beside the snapshots folder"
+     },
+     "environment": {
+      "renderStack": {
+       "cairo": "1.16.0",
+       "pango": "1.50.12",
+       "harfbuzz": "6.0.0",
+       "freetype": "2.12.1",
+       "fontconfig": "2.14.1",
+       "librsvg": "2.54.7",
+       "libspng": "0.7.3"
+      },
+      "tokensSHA256": "cd26d16f84dc6c07df751a7068a73c5d62c10a876d3c2bef6435665b7770ac1d",
+      "fonts": [
+       {
+        "theme": "orange",
+        "role": "regular",
+        "family": "Liberation Sans",
+        "file": "LiberationSans-Regular.ttf",
+        "sha256": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        "folder": "/usr/share/fonts/truetype/liberation2"
+       }
+      ]
+     },
+     "recordedEnvironment": {
+      "renderStack": {
+       "cairo": "1.16.0",
+       "pango": "1.50.12",
+       "harfbuzz": "6.0.0",
+       "freetype": "2.12.1",
+       "fontconfig": "2.14.1",
+       "librsvg": "2.54.7",
+       "libspng": "0.7.3"
+      },
+      "fonts": {
+       "orange": [
+        {
+         "role": "regular",
+         "family": "Liberation Sans",
+         "file": "LiberationSans-Regular.ttf",
+         "sha256": "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+        }
+       ]
+      },
+      "tokensSHA256": "cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc"
+     },
+     "environmentDifferences": [
+      "fonts: orange regular LiberationSans-Regular.ttf differs"
+     ],
+     "tokenDifference": "tokens differ: sha256 cccccccccccc… recorded, cd26d16f84dc… now",
+     "acceptOptions": "--themes 'edited Themes' --font-dir ../fonts",
+     "seconds": 0.5,
+     "caseErrors": [
+      {
+       "case": "broken",
+       "file": "cases/broken.json",
+       "message": "cases/broken.json: malformed JSON at line 2, column 1: expected a value"
+      }
+     ],
+     "references": [
+      {
+       "id": "sample-1/orange-light@2x",
+       "case": "sample-1",
+       "variant": "orange-light@2x",
+       "theme": "orange",
+       "mode": "light",
+       "png": "sample-1/orange-light@2x.png",
+       "layout": "sample-1/orange-light.layout.json",
+       "status": "missing",
+       "reason": "no reference: sample-1/orange-light@2x.png missing",
+       "message": "no reference: sample-1/orange-light@2x.png missing",
+       "pixels": null,
+       "layoutCompared": false,
+       "layoutDiff": [],
+       "seconds": 0.1,
+       "images": {
+        "actual": {
+         "width": 10,
+         "height": 10
+        }
+       },
+       "artifacts": {
+        "actual.png": "sample-1/orange-light@2x/actual.png"
+       }
+      },
+      {
+       "id": "sample-1/sosh-dark@2x",
+       "case": "sample-1",
+       "variant": "sosh-dark@2x",
+       "theme": "sosh",
+       "mode": "dark",
+       "png": "sample-1/sosh-dark@2x.png",
+       "layout": "sample-1/sosh-dark.layout.json",
+       "status": "changed",
+       "reason": "12 pixels differ (0.300%) in 1 region",
+       "message": null,
+       "pixels": {
+        "result": "different",
+        "width": 40,
+        "height": 100,
+        "changedPixels": 12,
+        "ratio": 0.003,
+        "antiAliasedPixels": 3,
+        "regions": [
+         {
+          "x": 2,
+          "y": 3,
+          "width": 4,
+          "height": 5,
+          "changedPixels": 12
+         }
+        ],
+        "omittedRegions": 0
+       },
+       "layoutCompared": true,
+       "layoutDiff": [
+        "- \"x\" : 1",
+        "+ \"x\" : 2"
+       ],
+       "seconds": 0.25,
+       "images": {
+        "expected": {
+         "width": 40,
+         "height": 100
+        },
+        "actual": {
+         "width": 40,
+         "height": 100
+        },
+        "diff": {
+         "width": 40,
+         "height": 100
+        }
+       },
+       "artifacts": {
+        "expected.png": "sample-1/sosh-dark@2x/expected.png",
+        "actual.png": "sample-1/sosh-dark@2x/actual.png",
+        "diff.png": "sample-1/sosh-dark@2x/diff.png",
+        "layout.diff": "sample-1/sosh-dark@2x/layout.diff"
+       }
+      }
+     ]
     }
-   ]
-  },
-  "tokensSHA256": "cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc"
- },
- "environmentDifferences": [
-  "fonts: orange regular LiberationSans-Regular.ttf differs"
- ],
- "tokenDifference": "tokens differ: sha256 cccccccccccc… recorded, cd26d16f84dc… now",
- "acceptOptions": "--themes 'edited Themes' --font-dir ../fonts",
- "seconds": 0.5,
- "caseErrors": [
-  {
-   "case": "broken",
-   "file": "cases/broken.json",
-   "message": "cases/broken.json: malformed JSON at line 2, column 1: expected a value"
-  }
- ],
- "references": [
-  {
-   "id": "sample-1/orange-light@2x",
-   "case": "sample-1",
-   "variant": "orange-light@2x",
-   "theme": "orange",
-   "mode": "light",
-   "png": "sample-1/orange-light@2x.png",
-   "layout": "sample-1/orange-light.layout.json",
-   "status": "missing",
-   "reason": "no reference: sample-1/orange-light@2x.png missing",
-   "message": "no reference: sample-1/orange-light@2x.png missing",
-   "pixels": null,
-   "layoutCompared": false,
-   "layoutDiff": [],
-   "seconds": 0.1,
-   "images": {
-    "actual": {
-     "width": 10,
-     "height": 10
-    }
-   },
-   "artifacts": {
-    "actual.png": "sample-1/orange-light@2x/actual.png"
-   }
-  },
-  {
-   "id": "sample-1/sosh-dark@2x",
-   "case": "sample-1",
-   "variant": "sosh-dark@2x",
-   "theme": "sosh",
-   "mode": "dark",
-   "png": "sample-1/sosh-dark@2x.png",
-   "layout": "sample-1/sosh-dark.layout.json",
-   "status": "changed",
-   "reason": "12 pixels differ (0.300%) in 1 region",
-   "message": null,
-   "pixels": {
-    "result": "different",
-    "width": 40,
-    "height": 100,
-    "changedPixels": 12,
-    "ratio": 0.003,
-    "antiAliasedPixels": 3,
-    "regions": [
-     {
-      "x": 2,
-      "y": 3,
-      "width": 4,
-      "height": 5,
-      "changedPixels": 12
-     }
-    ],
-    "omittedRegions": 0
-   },
-   "layoutCompared": true,
-   "layoutDiff": [
-    "- \"x\" : 1",
-    "+ \"x\" : 2"
-   ],
-   "seconds": 0.25,
-   "images": {
-    "expected": {
-     "width": 40,
-     "height": 100
-    },
-    "actual": {
-     "width": 40,
-     "height": 100
-    },
-    "diff": {
-     "width": 40,
-     "height": 100
-    }
-   },
-   "artifacts": {
-    "expected.png": "sample-1/sosh-dark@2x/expected.png",
-    "actual.png": "sample-1/sosh-dark@2x/actual.png",
-    "diff.png": "sample-1/sosh-dark@2x/diff.png",
-    "layout.diff": "sample-1/sosh-dark@2x/layout.diff"
-   }
-  }
- ]
-}
-"""#
+    """#
 
   /// Texts that would break a Markdown table, JUnit XML or a shell command if written raw.
   static let hostileTexts = [
@@ -193,7 +193,8 @@ struct ResultsFuzzTests {
     let seeds = [
       Array(Self.richSeed.utf8),
       Array(
-        try Data(contentsOf: repositoryRoot.appendingPathComponent("Tests/Hostile/results-link.json"))),
+        try Data(
+          contentsOf: repositoryRoot.appendingPathComponent("Tests/Hostile/results-link.json"))),
     ]
     // The seeds themselves are read: a schema change that refuses them would make this test moot.
     for seed in seeds {
@@ -280,7 +281,9 @@ struct ResultsFuzzTests {
         if character == "|" && !escaped { pipes += 1 }
         escaped = character == "\\" && !escaped
       }
-      if pipes != 5 { problems.append("a summary row with \(pipes) cell borders: \(line.prefix(200))") }
+      if pipes != 5 {
+        problems.append("a summary row with \(pipes) cell borders: \(line.prefix(200))")
+      }
     }
     if summary.unicodeScalars.contains(where: { $0 != "\n" && MessageText.needsEscape($0) }) {
       problems.append("a control character in the summary")

@@ -55,7 +55,8 @@ struct HostileResultsTests {
         atPath: outside.appendingPathComponent("elsewhere/orange-light@2x/actual.png").path))
   }
 
-  @Test("a case file that is a symbolic link out of the snapshots folder is a broken case, not read")
+  @Test(
+    "a case file that is a symbolic link out of the snapshots folder is a broken case, not read")
   func caseLinkedOutside() throws {
     let folder = try makeSnapshotsFolder(cases: ["sample-2"])
     let outside = try temporaryFolder("secret")
@@ -151,7 +152,8 @@ struct HostileResultsTests {
       contentsOf: hostileCorpusFolder.appendingPathComponent("results-link.json"), encoding: .utf8)
     text = text.replacingOccurrences(
       of: #""caseErrors": []"#,
-      with: #""caseErrors": [{"case": "a\\|b", "file": "cases/a\\|b.json", "message": "m\\|n | o"}]"#)
+      with:
+        #""caseErrors": [{"case": "a\\|b", "file": "cases/a\\|b.json", "message": "m\\|n | o"}]"#)
     try put(text, "results.json", in: folder)
     let results = try SnapshotRunResults.read(from: folder)
     #expect(results.caseErrors.map(\.name) == [#"a\|b"#])

@@ -156,7 +156,10 @@ public struct AuditReport: Sendable {
       out +=
         "\nScreen-reader text (VoiceOver's rules, \(Self.languageName(group.language))), \(which), in reading order:\n"
       var table: [[String]] = []
-      for row in group.spoken { table.append([row.row, MessageText.quoted(row.text)]) }
+      // The spoken text is what the audit is for: escaped, never cut.
+      for row in group.spoken {
+        table.append([row.row, "\"" + MessageText.escaped(row.text) + "\""])
+      }
       out += Self.aligned(table, indent: "  ")
     }
     let failures = failures

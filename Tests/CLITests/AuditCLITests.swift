@@ -59,6 +59,45 @@ struct AuditCLITests {
   }
 
   @Test(
+    "the spoken text is printed whole, as --json has it, however long: only control characters are escaped"
+  )
+  func spokenTextWhole() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let long = String(repeating: "Unordered third item with a long label that goes on, ", count: 4)
+    let list = try write(
+      """
+      {"type": {"unordered": {"asset": "bullet"}}, "items": [
+        {"label": "First, \(long)end"},
+        {"label": "\(long)end", "items": [{"label": "tab\\there, \(long)end"}]}
+      ]}
+      """, "long.json", in: folder)
+    for locale in ["en", "fr"] {
+      let arguments = ["audit", list, "--theme", "sosh", "--mode", "light", "--locale", locale]
+      let text = try run(arguments)
+      #expect(text.status == 0, "\(text.stderr)")
+      let json = try run(arguments + ["--json"])
+      let document = try #require(
+        try JSONSerialization.jsonObject(with: json.stdoutData) as? [String: Any])
+      let spoken = try #require(
+        (document["audits"] as? [[String: Any]])?.first?["spoken"] as? [[String: String]])
+      #expect(spoken.count == 3)
+      for row in spoken {
+        let (path, words) = (try #require(row["row"]), try #require(row["text"]))
+        #expect(words.count > MessageText.valueLimit)
+        // The row's line in the table: the whole text, its tab written \t.
+        let escaped = words.replacingOccurrences(of: "\t", with: "\\t")
+        #expect(
+          text.stdout.split(separator: "\n").contains { line in
+            line.hasPrefix("  \(path) ") && line.hasSuffix(" \"\(escaped)\"")
+          }, "\(path) \(locale): \(escaped)")
+        #expect(words.contains("goes on, end"))  // the label whole
+      }
+      #expect(!text.stdout.contains("…"))
+    }
+  }
+
+  @Test(
     "a low-contrast text colour: the audit names the token and its file, fails with --strict, says so without"
   )
   func lowContrast() throws {

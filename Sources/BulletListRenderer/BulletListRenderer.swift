@@ -149,8 +149,11 @@ public final class BulletListRenderer {
   }
 
   /// The line every rendering command prints: the themes folder and why, and the font files
-  /// (name and folder) of the themes in `names`; builds their font sets when needed.
-  public func sourcesLine(for names: [ThemeName]) throws(RenderError) -> String {
+  /// (name and folder) of the themes in `names`; builds their font sets when needed. With
+  /// `paths`, the folders are written as files people share write them (``SharedPaths``).
+  public func sourcesLine(for names: [ThemeName], paths: SharedPaths? = nil) throws(RenderError)
+    -> String
+  {
     try prepareFonts(for: names)
     var files: [LoadedFont] = []
     for name in names {
@@ -159,7 +162,8 @@ public final class BulletListRenderer {
         files.append(file)
       }
     }
-    return RenderSources.line(themes: themesLocation, fonts: files)
+    return paths.map { $0.sourcesLine(themes: themesLocation, fonts: files) }
+      ?? RenderSources.line(themes: themesLocation, fonts: files)
   }
 
   /// The files a render of `list` reads, which none of its outputs may replace: the list's icon
@@ -461,6 +465,11 @@ public enum RenderSources {
 
   /// The same line from the folders as they are to be shown (e.g. relative to a repository root).
   public static func line(themesFolder: String, reason: String, fonts: [FontFile]) -> String {
+    line(themesText: "\(printable(themesFolder)) (\(reason))", fonts: fonts)
+  }
+
+  /// The same line from the themes folder's text as it is to be shown (``SharedPaths``).
+  static func line(themesText: String, fonts: [FontFile]) -> String {
     var groups: [(folder: String, names: [String])] = []
     for font in fonts {
       let name = printable(font.name) + (font.isBrand ? " (brand)" : "")
@@ -475,7 +484,7 @@ public enum RenderSources {
       ? "none loaded"
       : groups.map { "\($0.names.joined(separator: ", ")) in \(printable($0.folder))" }.joined(
         separator: "; ")
-    return "themes: \(printable(themesFolder)) (\(reason)) · fonts: \(fontText)"
+    return "themes: \(themesText) · fonts: \(fontText)"
   }
 
   /// `text` with control characters written as `\u{…}` escapes, so it stays on one line.

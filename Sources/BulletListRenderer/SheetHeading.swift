@@ -102,25 +102,26 @@ extension BulletListRenderer {
 
   /// The heading of a sheet of the list `listName` (a file name, not a path) in `names` and
   /// `platforms`: `<list> · <platforms>`, then `Themes: <folder> (<why>)` with "edited" when
-  /// its tokens differ from the package's copy, then each theme's font.
+  /// its tokens differ from the package's copy, then each theme's font. The folder is written
+  /// as ``SharedPaths`` writes it (relative to `currentDirectory`, nil: the process's current
+  /// folder), so the sheet does not depend on where the checkout is.
   /// - Throws: `RenderError` when a theme or its fonts cannot be loaded.
   public func sheetHeading(
     listName: String, themes names: [ThemeName], platforms: [Platform],
-    packageCopy: URL? = ThemesLocation.packageCopy()
+    packageCopy: URL? = ThemesLocation.packageCopy(), currentDirectory: URL? = nil
   ) throws(RenderError) -> SheetHeading {
+    let paths = SharedPaths(currentDirectory: currentDirectory, packageCopy: packageCopy)
     let folder: String
     switch themesEdition(packageCopy: packageCopy) {
     case .packageCopy:
-      folder = "the package's copy"
+      folder = SharedPaths.packageCopyName
     case .unedited:
-      folder =
-        "\(RenderSources.printable(themesLocation.directory.path)) (\(themesLocation.source.reason)), same tokens as the package's copy"
+      folder = "\(paths.themes(themesLocation)), same tokens as the package's copy"
     case .edited:
-      folder =
-        "\(RenderSources.printable(themesLocation.directory.path)) (\(themesLocation.source.reason)), edited: its tokens differ from the package's copy"
+      folder = "\(paths.themes(themesLocation)), edited: its tokens differ from the package's copy"
     case .notCompared:
       folder =
-        "\(RenderSources.printable(themesLocation.directory.path)) (\(themesLocation.source.reason)), not compared: the package's copy is not installed"
+        "\(paths.themes(themesLocation)), not compared: the package's copy is not installed"
     }
     let legend = try fontLegend(for: names).map(\.description).joined(separator: " · ")
     return SheetHeading(

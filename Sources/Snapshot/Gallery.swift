@@ -85,8 +85,14 @@ public struct Gallery: Sendable {
   public var oldThemes: URL?
   /// The snapshots folder whose catalogue is shown.
   public var snapshotsDirectory: URL
-  /// The `themes: … · fonts: …` line of the renders.
+  /// The `themes: … · fonts: …` line of the renders, as the terminal shows it (absolute paths).
   public var sources: String
+  /// How the page and the PDF name folders (relative to the current folder, see
+  /// ``BulletListRenderer/SharedPaths``).
+  public var paths: SharedPaths
+  /// The `themes: … · fonts: …` line as the page and the PDF show it (folders written by
+  /// ``paths``), so that they do not depend on where the checkout is.
+  public var sharedSources: String
   /// The cases, sorted by name.
   public var cases: [Case]
   /// The case files that could not be read.
@@ -104,10 +110,12 @@ public struct Gallery: Sendable {
 
   /// Renders the catalogue of `engine` (every case, each variant once whatever its scales) with
   /// the engine's themes, on the engine's worker threads; with `compareThemes`, also with that
-  /// folder's tokens, compared picture by picture.
+  /// folder's tokens, compared picture by picture. `paths` says how the page names folders.
   /// - Throws: when a themes folder cannot be read or the fonts cannot be found; a variant that
   ///   fails to render is an item with an error instead.
-  public static func make(engine: SnapshotEngine, compareThemes: URL? = nil) throws -> Gallery {
+  public static func make(
+    engine: SnapshotEngine, compareThemes: URL? = nil, paths: SharedPaths = SharedPaths()
+  ) throws -> Gallery {
     let location = try engine.themesLocation()
     let library = try ThemeLibrary(directory: location.directory)
     let oldLocation = compareThemes.map { ThemesLocation(directory: $0, source: .explicit) }
@@ -121,6 +129,7 @@ public struct Gallery: Sendable {
     }
     let main = try engine.makeRenderer(location: location, library: library)
     let sources = try main.sourcesLine(for: ThemeName.allCases)
+    let sharedSources = try main.sourcesLine(for: ThemeName.allCases, paths: paths)
 
     // Each variant once: the first of its scales.
     var variants: [(caseIndex: Int, reference: SnapshotReference)] = []
@@ -186,7 +195,7 @@ public struct Gallery: Sendable {
     return Gallery(
       themes: location, oldThemes: oldLocation?.directory,
       snapshotsDirectory: engine.configuration.snapshotsDirectory,
-      sources: sources, cases: cases, brokenCases: engine.catalogue.brokenCases,
+      sources: sources, paths: paths, sharedSources: sharedSources, cases: cases, brokenCases: engine.catalogue.brokenCases,
       themeTables: tables,
       inputFiles: inputs)
   }

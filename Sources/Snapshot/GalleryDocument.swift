@@ -22,11 +22,11 @@ public enum GalleryDocument {
       renderer: renderer, width: pageSize.width, pageHeight: pageSize.height, margin: 28)
     let items = gallery.items
     page.text(title, style: .title)
-    page.text(gallery.sources, style: .small)
+    page.text(gallery.sharedSources, style: .small)
     page.text("\(items.count) pictures of \(gallery.cases.count) cases", style: .body)
     if let old = gallery.oldThemes {
       page.text(
-        "Compared with the tokens of \(old.path): \(items.filter(\.isChanged).count) of \(items.count) pictures changed; "
+        "Compared with the tokens of \(gallery.paths.folder(old)): \(items.filter(\.isChanged).count) of \(items.count) pictures changed; "
           + "\(gallery.tokenLines.count) changed token values.",
         style: .body)
     }
@@ -59,7 +59,7 @@ public enum GalleryDocument {
       }
       page.space(4)
       for use in table.fonts {
-        let files = use.files.map { "\($0.fileName) in \($0.folder)" }.joined(separator: ", ")
+        let files = use.files.map { "\($0.fileName) in \(gallery.paths.folder($0.folder))" }.joined(separator: ", ")
         page.text("\(use.text): \(files.isEmpty ? "none" : files)", style: .small)
       }
       if gallery.oldThemes != nil {

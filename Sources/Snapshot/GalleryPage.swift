@@ -79,7 +79,7 @@ public enum GalleryPage {
     let items = gallery.items
     let comparing = gallery.oldThemes != nil
     var body = "<header id=\"top\"><h1>\(html(title))</h1>"
-    body += "<p class=\"sources\" id=\"sources\">\(html(gallery.sources))</p>"
+    body += "<p class=\"sources\" id=\"sources\">\(html(gallery.sharedSources))</p>"
     let themes = Set(items.map(\.reference.variant.theme)).count
     body +=
       "<p class=\"totals\" id=\"totals\">\(items.count) picture\(items.count == 1 ? "" : "s") of "
@@ -91,7 +91,7 @@ public enum GalleryPage {
     if let old = gallery.oldThemes {
       let changed = items.filter(\.isChanged).count
       body +=
-        "<p class=\"compare-note\" id=\"compare\">Compared with the tokens of <code>\(html(old.path))</code>: "
+        "<p class=\"compare-note\" id=\"compare\">Compared with the tokens of <code>\(html(gallery.paths.folder(old)))</code>: "
       body += "\(changed) of \(items.count) picture\(items.count == 1 ? "" : "s") changed; "
       body +=
         "\(gallery.tokenLines.count) changed token value\(gallery.tokenLines.count == 1 ? "" : "s").</p>"
@@ -199,7 +199,7 @@ public enum GalleryPage {
           "<code class=\"font-file\">\(html(font.fileName))</code>"
             + (font.family.isEmpty
               ? "" : " (\(html(font.family))\(font.role == "brand" ? ", brand font" : ""))")
-            + " in <code>\(html(font.folder))</code>"
+            + " in <code>\(html(gallery.paths.folder(font.folder)))</code>"
         }.joined(separator: ", ")
         if use.files.isEmpty { s += "none" }
         s += "</li>"

@@ -16,9 +16,11 @@ public enum TokenReviewSheet {
   /// - Parameters:
   ///   - listName: the list's file name, for the title.
   ///   - renderer: the renderer of the current themes, whose fonts set the text.
+  ///   - paths: how the themes folders are named (relative to the current folder by default).
   /// - Throws: `RenderError` when the fonts cannot be loaded or a picture cannot be encoded.
   public static func pages(
-    _ review: TokenReview, listName: String, renderer: BulletListRenderer, pageHeight: Double? = nil
+    _ review: TokenReview, listName: String, renderer: BulletListRenderer, pageHeight: Double? = nil,
+    paths: SharedPaths = SharedPaths()
   ) throws(RenderError) -> [Scene] {
     let widest =
       review.combinations.flatMap(\.pictures).map { picture in
@@ -32,10 +34,8 @@ public enum TokenReviewSheet {
     let changed = review.changed.count
     let tokens = review.tokenLines.count
     page.text("Token review: \(listName)", style: .title)
-    page.text("before: \(review.oldThemes.directory.path)", style: .small)
-    page.text(
-      "after: \(review.newThemes.directory.path) (\(review.newThemes.source.reason))", style: .small
-    )
+    page.text("before: \(paths.folder(review.oldThemes.directory))", style: .small)
+    page.text("after: \(paths.themes(review.newThemes))", style: .small)
     page.text(
       "\(changed) of \(review.combinations.count) theme and mode combination\(review.combinations.count == 1 ? "" : "s") changed; "
         + "\(tokens) changed token value\(tokens == 1 ? "" : "s")",

@@ -248,10 +248,10 @@ struct AuditCLITests {
     let svg = try String(contentsOf: output, encoding: .utf8)
     let (title, desc) = try heading(svg)
     #expect(title == "sample-2.json · iOS and Android")
-    let themes = repositoryRoot.appendingPathComponent("Themes").standardizedFileURL.path
+    // The themes folder relative to the current folder (the repository root), as in any checkout.
     #expect(
       desc == """
-        Themes: \(themes) (found from the current folder), same tokens as the package's copy
+        Themes: Themes (found from the current folder), same tokens as the package's copy
         Fonts: Orange: Liberation Sans, substitute for Helvetica Neue · Orange Compact: Liberation Sans, substitute for Helvetica Neue · Sosh: Inter, substitute for Sosh · Wireframe: Comic Neue, substitute for Shantell Sans
         """)
     #expect(!svg.contains("edited"))

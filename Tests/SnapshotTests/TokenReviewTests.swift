@@ -238,6 +238,19 @@ struct TokenReviewTests {
       #expect(texts.contains(title), "\(title)")
     }
     #expect(texts.contains("items[1].items[0]: moved 12 pt right"))
+    // The themes folders as seen from the current folder: relative inside it, else absolute.
+    let fromRoot = try TokenReviewSheet.pages(
+      review, listName: "list.json", renderer: renderer,
+      paths: SharedPaths(currentDirectory: Repo.root)
+    ).flatMap { $0.panels.compactMap { $0.caption?.content.plainText } }
+    #expect(fromRoot.contains("before: Themes"))
+    #expect(fromRoot.contains("after: \(fixture.edited.standardizedFileURL.path) (--themes)"))
+    let fromEdited = try TokenReviewSheet.pages(
+      review, listName: "list.json", renderer: renderer,
+      paths: SharedPaths(currentDirectory: fixture.edited.deletingLastPathComponent())
+    ).flatMap { $0.panels.compactMap { $0.caption?.content.plainText } }
+    #expect(fromEdited.contains("after: Themes (--themes)"))
+    #expect(fromEdited.contains("before: \(Repo.themes.standardizedFileURL.path)"))
     // The diff picture is the engine's, pixel for pixel, where the sheet places it.
     let image = try renderer.renderPages(pages, format: .png(scale: 2))
     let drawn = try PNGCodec.decode(image)

@@ -1,4 +1,5 @@
 import Foundation
+import SafeInput
 
 /// The folder that paths in the files a run writes for people and CI servers (the review page,
 /// JUnit, the Markdown summary, `results.json`) are relative to, so they never hold the absolute
@@ -42,19 +43,7 @@ public struct RepositoryRoot: Hashable, Sendable, CustomStringConvertible {
   /// it (`.` for the root itself), else the absolute, standardized path.
   public func relative(_ path: String) -> String {
     let url = URL(fileURLWithPath: path).standardizedFileURL
-    for (file, folder) in [
-      (url, directory), (url.resolvingSymlinksInPath(), directory.resolvingSymlinksInPath()),
-    ] {
-      let fileParts = file.pathComponents
-      let folderParts = folder.pathComponents
-      if fileParts == folderParts { return "." }
-      if fileParts.count > folderParts.count,
-        Array(fileParts.prefix(folderParts.count)) == folderParts
-      {
-        return fileParts.dropFirst(folderParts.count).joined(separator: "/")
-      }
-    }
-    return url.path
+    return RelativePath.inside(url, folder: directory) ?? url.path
   }
 
   /// `text` (a message, a line that names folders) with every absolute path inside the root

@@ -105,6 +105,29 @@ public struct Gallery: Sendable {
   /// Every variant of every case.
   public var items: [Item] { cases.flatMap(\.items) }
 
+  /// The pictures' warnings, each distinct one once per case and theme, prefixed with the case
+  /// and the variants that gave it: `onboarding (orange-light, orange-dark): items[0]…: …`.
+  public var warningLines: [String] {
+    var groups: [(caseName: String, theme: ThemeName, warning: String, stems: [String])] = []
+    for item in items {
+      let reference = item.reference
+      for warning in item.warnings {
+        if let index = groups.firstIndex(where: {
+          $0.caseName == reference.caseName && $0.theme == reference.variant.theme
+            && $0.warning == warning
+        }) {
+          if !groups[index].stems.contains(reference.variant.stem) {
+            groups[index].stems.append(reference.variant.stem)
+          }
+        } else {
+          groups.append(
+            (reference.caseName, reference.variant.theme, warning, [reference.variant.stem]))
+        }
+      }
+    }
+    return groups.map { "\($0.caseName) (\($0.stems.joined(separator: ", "))): \($0.warning)" }
+  }
+
   /// Every changed token, one line each (``Themes/TokenChange/line``), theme by theme.
   public var tokenLines: [String] { themeTables.flatMap { $0.changes.map(\.line) } }
 

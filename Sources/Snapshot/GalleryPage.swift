@@ -27,6 +27,9 @@ public enum GalleryPage {
     ("case", "case"), ("theme", "theme"), ("mode", "mode"), ("platform", "platform"),
   ]
 
+  /// The page's file name in the gallery folder: `index.html`.
+  public static let fileName = "index.html"
+
   /// Writes `<directory>/index.html` and `<directory>/images/…`.
   ///
   /// An `images/` folder left by an earlier gallery (it holds the marker file) is cleared first;
@@ -52,7 +55,7 @@ public enum GalleryPage {
           protecting: gallery.inputFiles)
       }
     }
-    let path = directory.appendingPathComponent("index.html").path
+    let path = directory.appendingPathComponent(fileName).path
     try AtomicFile.write(
       Data(page(gallery, title: title).utf8), to: path, createDirectories: true,
       protecting: gallery.inputFiles)

@@ -166,6 +166,35 @@ final class GalleryCommandTests {
       ])
   }
 
+  @Test(
+    "gallery: each warning once per case and theme, naming the case and variants; paths as the user gave them"
+  )
+  func galleryWarnings() throws {
+    _ = try snapshots()
+    try write(
+      """
+      {"type": "bare", "isBold": false,
+       "items": [{"markdown": "An *emphasis*"}, {"markdown": "Another *one*"}],
+       "variants": {"themes": ["orange", "orange-compact", "sosh"], "modes": ["light", "dark"]}}
+      """, "Snapshots/cases/italic.json", in: folder)
+    let result = try run(
+      ["gallery", "--snapshots", "Snapshots", "-o", "out/relative", "--pdf", "out/relative.pdf"],
+      in: folder)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr.contains("\ngallery: out/relative/index.html; PDF: out/relative.pdf\n"))
+    let warnings = result.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: ") }
+    #expect(
+      warnings == [
+        "warning: italic (orange-light, orange-dark): items[0]: the Orange brand does not allow italic; emphasis is drawn upright",
+        "warning: italic (orange-light, orange-dark): items[1]: the Orange brand does not allow italic; emphasis is drawn upright",
+        "warning: italic (orange-compact-light, orange-compact-dark): items[0]: the Orange Compact brand does not allow italic; emphasis is drawn upright",
+        "warning: italic (orange-compact-light, orange-compact-dark): items[1]: the Orange Compact brand does not allow italic; emphasis is drawn upright",
+      ])
+    #expect(
+      FileManager.default.fileExists(
+        atPath: folder.appendingPathComponent("out/relative/index.html").path))
+  }
+
   @Test("gallery --compare-themes: the changed tokens on stdout, exit 0")
   func galleryReview() throws {
     let snapshots = try snapshots()

@@ -70,7 +70,9 @@ enum GalleryCommand {
       engine: engine,
       compareThemes: arguments.text(CompareThemes.option).map { URL(fileURLWithPath: $0) })
     WatchLoop.note(gallery.inputFiles.paths)
-    let page = try GalleryPage.write(gallery, to: URL(fileURLWithPath: folder))
+    try GalleryPage.write(gallery, to: URL(fileURLWithPath: folder))
+    // Where the page is, as the user named its folder (relative when they gave it relative).
+    let page = folder + (folder.hasSuffix("/") ? "" : "/") + GalleryPage.fileName
     if let path = arguments.text(pdf) {
       let renderer = try engine.renderer()
       let pages = try GalleryDocument.pages(gallery, renderer: renderer)
@@ -92,7 +94,7 @@ enum GalleryCommand {
         failed = true
       }
     }
-    printWarnings(gallery.items.flatMap(\.warnings))
+    printWarnings(gallery.warningLines)
     return failed ? ExitStatus.failure : ExitStatus.success
   }
 }

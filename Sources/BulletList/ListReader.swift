@@ -29,9 +29,14 @@ public struct BulletListDocument: Hashable, Sendable {
 
   /// `error` with the file line of the item it names, when the list came from Markdown and the
   /// error does not say a line yet (a problem found after reading, such as rich text in bold).
+  /// Rich text in bold then says what to write in the front matter, since a Markdown list has
+  /// no `isBold` or `subListHasBoldText` of its own.
   public func locating(_ error: BulletListError) -> BulletListError {
     guard error.line == nil, !itemLines.isEmpty else { return error }
     var copy = error
+    if error.message == OUDSBulletList.richTextInBoldMessage {
+      copy.message = markdownRichTextInBoldMessage(path: error.path)
+    }
     var path = Substring(error.path)
     while !path.isEmpty {
       if let line = itemLines[String(path)] {
@@ -42,6 +47,33 @@ public struct BulletListDocument: Hashable, Sendable {
       path = path[..<dot]
     }
     return copy
+  }
+
+  /// The rich-text-in-bold error in a Markdown list's terms: the front matter key that made the
+  /// item's text bold (`subLists` of the nearest ancestor that sets it, else the document's
+  /// `isBold`, which is true when absent).
+  func markdownRichTextInBoldMessage(path: String) -> String {
+    let start = "rich text is allowed only when the text is not bold"
+    // The ancestors' paths and items, outermost first.
+    var ancestors: [(path: String, item: OUDSBulletList.Item)] = []
+    var items = list.items
+    var prefix = ""
+    for part in path.split(separator: ".").dropLast() {
+      guard part.hasPrefix("items["), part.hasSuffix("]"),
+        let index = Int(part.dropFirst("items[".count).dropLast()), items.indices.contains(index)
+      else { break }
+      prefix += (prefix.isEmpty ? "" : ".") + part
+      ancestors.append((prefix, items[index]))
+      items = items[index].subItems
+    }
+    func subLists(_ path: String) -> String { #""subLists": {"\#(path)": {"isBold": false}}"# }
+    if let setter = ancestors.last(where: { $0.item.subListHasBoldText != nil }) {
+      return "\(start): in the front matter, set \(subLists(setter.path))"
+    }
+    let frontMatter =
+      #"set "isBold": false in the front matter (a JSON object between two "---" lines at the top of the file)"#
+    guard let parent = ancestors.last else { return "\(start): \(frontMatter)" }
+    return "\(start): \(frontMatter), or \(subLists(parent.path)) for this sub-list alone"
   }
 }
 

@@ -251,7 +251,8 @@ public struct Gallery: Sendable {
         warnings: rendered.warnings)
     } catch {
       return Item(
-        reference: reference, png: nil, size: nil, review: nil, error: MessageText.line("\(error)"),
+        reference: reference, png: nil, size: nil, review: nil,
+        error: MessageText.line(reference.describing(error)),
         warnings: [])
     }
   }

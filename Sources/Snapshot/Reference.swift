@@ -1,4 +1,5 @@
 import BulletList
+import BulletListRenderer
 
 /// One reference the catalogue produces: a case rendered in one variant, and where its files live.
 public struct SnapshotReference: Hashable, Sendable, Identifiable {
@@ -32,4 +33,11 @@ public struct SnapshotReference: Hashable, Sendable, Identifiable {
   ///
   /// The layout does not depend on the scale, so the scales of one variant share this file.
   public var layoutPath: String { "\(caseName)/\(variant.stem).layout.json" }
+
+  /// A render error of this reference in words; a list error of a Markdown case names the
+  /// item's line (and, for rich text in bold, the front matter key to change).
+  func describing(_ error: any Error) -> String {
+    guard case .list(let listError)? = error as? RenderError else { return "\(error)" }
+    return BulletListDocument(list: list, itemLines: itemLines).locating(listError).description
+  }
 }

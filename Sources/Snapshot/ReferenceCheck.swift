@@ -25,13 +25,8 @@ extension SnapshotEngine {
         reference, renderer: renderer, snapshotsDirectory: directory,
         sourceDirectory: sourceDirectory)
     } catch {
-      // A list error of a Markdown case names the item's line.
-      var described = "\(error)"
-      if case .list(let listError)? = error as? RenderError {
-        let document = BulletListDocument(list: reference.list, itemLines: reference.itemLines)
-        described = document.locating(listError).description
-      }
-      let failure = SnapshotFailure(kind: .error, message: "cannot render: \(described)")
+      let failure = SnapshotFailure(
+        kind: .error, message: "cannot render: \(reference.describing(error))")
       return SnapshotOutcome(reference: reference, result: .failed(failure), seconds: seconds())
     }
     let imageURL = directory.appendingPathComponent(reference.imagePath)

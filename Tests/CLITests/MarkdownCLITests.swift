@@ -109,9 +109,31 @@ struct MarkdownCLITests {
         == "error: \(deep): line 4: items[0].items[0].items[0].items[0]: a fourth nesting level is forbidden by design (at most 3 levels: 0, 1, 2)\n"
     )
     let bold = try write("1. Plain\n1. With **strong** text\n", "bold.md", in: folder)
+    // The advice names what a Markdown list says it with: front matter keys.
     #expect(
       try run(["render", bold, "-o", "out.png"], in: folder).stderr
-        == "error: \(bold): line 2: items[1]: rich text is allowed only when the text is not bold (set isBold or subListHasBoldText to false)\n"
+        == #"error: \#(bold): line 2: items[1]: rich text is allowed only when the text is not bold: set "isBold": false in the front matter (a JSON object between two "---" lines at the top of the file)"#
+        + "\n")
+    let subList = try write(
+      "---\n{\"isBold\": false, \"subLists\": {\"items[1]\": {\"isBold\": true}}}\n---\n1. A *rich* label\n1. Plain\n   1. Sub\n   1. With a [link](https://example.com)\n",
+      "sub-list.md", in: folder)
+    #expect(
+      try run(["render", subList, "-o", "out.png"], in: folder).stderr
+        == #"error: \#(subList): line 7: items[1].items[1]: rich text is allowed only when the text is not bold: in the front matter, set "subLists": {"items[1]": {"isBold": false}}"#
+        + "\n")
+    let inherited = try write(
+      "1. Plain\n   1. Sub *rich*\n", "inherited.md", in: folder)
+    #expect(
+      try run(["render", inherited, "-o", "out.png"], in: folder).stderr
+        == #"error: \#(inherited): line 2: items[0].items[0]: rich text is allowed only when the text is not bold: set "isBold": false in the front matter (a JSON object between two "---" lines at the top of the file), or "subLists": {"items[0]": {"isBold": false}} for this sub-list alone"#
+        + "\n")
+    // A JSON list keeps the model's words.
+    let json = try write(
+      #"{"items": [{"label": "Plain"}, {"markdown": "With **strong** text"}]}"#, "bold.json",
+      in: folder)
+    #expect(
+      try run(["render", json, "-o", "out.png"], in: folder).stderr
+        == "error: \(json): items[1]: rich text is allowed only when the text is not bold (set isBold or subListHasBoldText to false)\n"
     )
     #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.png").path))
     // Android draws rich text in bold.

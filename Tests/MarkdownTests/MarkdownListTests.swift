@@ -440,9 +440,11 @@ struct MarkdownListTests {
     let error = #expect(throws: BulletListError.self) {
       try document.list.resolvedRows(platform: .ios)
     }
+    // In the terms of a Markdown list: its front matter keys, not the JSON model's.
     #expect(
       error.map(document.locating)?.description
-        == "line 3: items[0].items[1]: \(OUDSBulletList.richTextInBoldMessage)")
+        == #"line 3: items[0].items[1]: rich text is allowed only when the text is not bold: set "isBold": false in the front matter (a JSON object between two "---" lines at the top of the file), or "subLists": {"items[0]": {"isBold": false}} for this sub-list alone"#
+    )
     #expect(try document.list.resolvedRows(platform: .android).count == 3)
   }
 

@@ -70,7 +70,7 @@ struct MarkdownCaseTests {
     let report = try verifier.verify(verifier.catalogue.references.filter { $0.caseName == "bold" })
     #expect(
       report.outcomes.map(\.message) == [
-        "cannot render: line 5: items[1]: \(OUDSBulletList.richTextInBoldMessage)"
+        #"cannot render: line 5: items[1]: rich text is allowed only when the text is not bold: set "isBold": false in the front matter (a JSON object between two "---" lines at the top of the file)"#
       ])
   }
 }

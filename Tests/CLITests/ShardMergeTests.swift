@@ -174,10 +174,8 @@ struct ShardMergeTests {
       contentsOf: fixture.root.appendingPathComponent("merged/summary.md"), encoding: .utf8)
     let total = try #require(fixture.merge.stdout.split(separator: "\n").last.map(String.init))
     let lines = summary.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    #expect(
-      lines.first == "**"
-        + ShardRun.withoutTime(total).replacingOccurrences(of: "(", with: "\\(")
-        .replacingOccurrences(of: ")", with: "\\)") + "**")
+    // Parentheses are not markup: they stay as they are (plain in a GitLab log too).
+    #expect(lines.first == "**" + ShardRun.withoutTime(total) + "**")
     #expect(
       total.contains(" references: ")
         && total.contains(", 4 failed (3 changed, 1 missing, 0 errors)"))
@@ -194,7 +192,7 @@ struct ShardMergeTests {
     #expect(
       rows[1].contains(
         "| `ouds-render snapshot record --missing --filter sample-1/orange-dark@2x` |"))
-    #expect(rows[2].contains(" pixels differ \\("))
+    #expect(rows[2].contains(" pixels differ (") && !summary.contains("\\("))
     #expect(
       rows[3].contains("size differs: expected ") && rows[3].contains(", actual 720×216 |"),
       "\(rows[3])")

@@ -315,8 +315,10 @@ struct MarkdownSummaryTests {
       }
       #expect(unescaped == 5, "\(row)")
     }
-    #expect(!document.contains("<script>") && document.contains("&lt;script&gt;"))
-    #expect(!document.contains("**bold**") && !document.contains("](http"))
+    #expect(!document.contains("<script>") && document.contains("&lt;script>alert(1)&lt;/script>"))
+    #expect(!document.contains("**bold**") && document.contains("\\*\\*bold\\*\\*"))
+    // No link: both brackets behind a backslash; parentheses need nothing.
+    #expect(document.contains("\\[link\\](http://e)"))
     #expect(document.contains("second line") && !document.contains("\nsecond line"))
     #expect(document.contains("| error | `a/orange-light@2x` | "))
     #expect(
@@ -338,7 +340,7 @@ struct MarkdownSummaryTests {
     let document = MarkdownSummary.document(results, commands: commands)
     #expect(
       document.hasPrefix(
-        "**1 reference: 1 passed; failed: the tokens are not the ones the references were recorded with**\n\nenvironment differs: tokens: Themes \\(--themes\\) resolve to sha256 1234…\n\n"
+        "**1 reference: 1 passed; failed: the tokens are not the ones the references were recorded with**\n\nenvironment differs: tokens: Themes (--themes) resolve to sha256 1234…\n\n"
       ))
     #expect(
       document.hasSuffix(

@@ -48,9 +48,13 @@ public enum MarkdownSummary {
   }
 
   /// `value` as Markdown text that shows as it is, on one line, also inside a table cell: control
-  /// characters escaped, HTML's `&`, `<`, `>` as entities, Markdown's punctuation and `|` behind a
-  /// backslash, and GitHub's extended autolinks stopped by a backslash before the `:` of `…://`,
-  /// the `.` of `www.` and every `@` (each shows as the character alone).
+  /// characters escaped, `&` and `<` (entities, HTML, autolinks) as entities, and behind a
+  /// backslash only what GitHub's Markdown would read as markup there: `\\`, `` ` ``, `*`, `_`,
+  /// `[`, `]` (no link or image can start without them), `|` (a cell's end), `~` (strikethrough),
+  /// `$` (math); GitHub's extended autolinks are stopped by a backslash before the `:` of `…://`,
+  /// the `.` of `www.` and every `@` (each shows as the character alone). Parentheses and the
+  /// punctuation that is markup only at the start of a line (`#`, `+`, `>`, which no escaped text
+  /// starts a line with) stay as they are, so the file also reads plainly in a CI log.
   static func text(_ value: String) -> String {
     var out = ""
     let characters = Array(MessageText.escaped(value))
@@ -58,8 +62,7 @@ public enum MarkdownSummary {
       switch character {
       case "&": out += "&amp;"
       case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\\", "`", "*", "_", "[", "]", "(", ")", "{", "}", "#", "+", "!", "|", "~", "$", "@":
+      case "\\", "`", "*", "_", "[", "]", "|", "~", "$", "@":
         out += "\\" + String(character)
       case ":" where characters[(index + 1)...].starts(with: "//"):
         out += "\\:"

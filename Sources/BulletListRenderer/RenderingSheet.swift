@@ -38,6 +38,19 @@ extension BulletListRenderer {
     options: LayoutOptions = LayoutOptions(), style: RenderingSheetStyle = RenderingSheetStyle(),
     heading: SheetHeading? = nil, audit: Bool = false
   ) throws(RenderError) -> LayoutResult {
+    try auditedSheetLayout(
+      list, themes: names, modes: modes, platforms: platforms, options: options, style: style,
+      heading: heading, audit: audit
+    ).layout
+  }
+
+  /// ``sheetLayout(_:themes:modes:platforms:options:style:heading:audit:)`` and, with `audit`,
+  /// the audit of each cell (rows, then columns).
+  func auditedSheetLayout(
+    _ list: OUDSBulletList, themes names: [ThemeName], modes: [ColorMode], platforms: [Platform]?,
+    options: LayoutOptions, style: RenderingSheetStyle, heading: SheetHeading?, audit: Bool
+  ) throws(RenderError) -> (layout: LayoutResult, audits: [AccessibilityAudit]) {
+    var audits: [AccessibilityAudit] = []
     let platforms = platforms ?? [options.platform]
     let columns = modes.flatMap { mode in platforms.map { (mode: mode, platform: $0) } }
     let namesPlatform = platforms != [.ios]
@@ -99,6 +112,7 @@ extension BulletListRenderer {
         var figures: ScenePanel?
         if audit {
           let audited = try self.audit(list, theme: name, mode: mode, options: cellOptions).audit
+          audits.append(audited)
           let placed = try sheetText(
             Self.auditSummary(audited), theme: name, bold: false, at: Point(x: x, y: 0),
             width: options.width, color: style.sheetText)
@@ -134,7 +148,7 @@ extension BulletListRenderer {
       panels: panels)
     scene.title = heading?.title
     scene.notes = heading?.lines ?? []
-    return LayoutResult(scene: scene, warnings: warnings)
+    return (LayoutResult(scene: scene, warnings: warnings), audits)
   }
 
   /// One paragraph of left-to-right text on the sheet's background, in the body-medium style
@@ -189,20 +203,23 @@ extension BulletListRenderer {
     return "WCAG contrast on \(audit.background.hex): " + parts.joined(separator: " · ")
   }
 
-  /// Renders a rendering sheet (see `sheetLayout`) as PNG, SVG or PDF.
+  /// Renders a rendering sheet (see `sheetLayout`) as PNG, SVG or PDF; with `audit`, also
+  /// returns the audit of each cell whose figures it writes.
   public func renderSheet(
     _ list: OUDSBulletList, themes names: [ThemeName] = ThemeName.allCases,
     modes: [ColorMode] = ColorMode.allCases, platforms: [Platform]? = nil,
     options: LayoutOptions = LayoutOptions(), format: OutputFormat,
     heading: SheetHeading? = nil, audit: Bool = false
-  ) throws(RenderError) -> (data: Data, scene: Scene, warnings: [String]) {
+  ) throws(RenderError) -> (
+    data: Data, scene: Scene, warnings: [String], audits: [AccessibilityAudit]
+  ) {
     // Errors of the sheet as a whole (its fonts, drawing it) name the sheet; a cell's layout
     // errors already name the cell's theme and mode.
     let theme = names.count == 1 ? names.first : nil
     let mode = modes.count == 1 ? modes.first : nil
-    let laidOut = try sheetLayout(
-      list, themes: names, modes: modes, platforms: platforms, options: options, heading: heading,
-      audit: audit)
+    let (laidOut, audits) = try auditedSheetLayout(
+      list, themes: names, modes: modes, platforms: platforms, options: options,
+      style: RenderingSheetStyle(), heading: heading, audit: audit)
     let renderer: SceneRenderer
     do {
       renderer = try self.renderer(forThemes: names)
@@ -210,7 +227,9 @@ extension BulletListRenderer {
       throw error.attributed(theme: theme, mode: mode)
     }
     do {
-      return (try renderer.render(laidOut.scene, as: format), laidOut.scene, laidOut.warnings)
+      return (
+        try renderer.render(laidOut.scene, as: format), laidOut.scene, laidOut.warnings, audits
+      )
     } catch {
       throw .graphics(error, RenderError.Context(theme: theme, mode: mode))
     }

@@ -161,6 +161,34 @@ struct AuditCLITests {
     #expect((label["token"] as? [String: Any])?["path"] as? String == "color.content.default")
   }
 
+  @Test(
+    "sheet --audit says on stderr how many checks failed, as audit counts them, and exits 0; nothing when all pass"
+  )
+  func sheetAuditFailures() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let themes = try lowContrastThemes(in: folder)
+    let audit = try run(["audit", Self.sample, "--themes", themes.path, "--json"])
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: audit.stdoutData) as? [String: Any])
+    let failures = try #require(document["failures"] as? [String]).count
+    #expect(failures > 1)
+    let output = folder.appendingPathComponent("sheet.png").path
+    let sheet = try run([
+      "sheet", Self.sample, "--themes", themes.path, "--audit", "--scale", "1", "-o", output,
+    ])
+    #expect(sheet.status == 0, "\(sheet.stderr)")
+    #expect(
+      sheet.stderr.hasSuffix(
+        "\naudit: \(failures) accessibility checks failed; exit 0 (the figures under the cells say which; 'ouds-render audit --strict' fails on them)\n"
+      ), "\(sheet.stderr)")
+    // Without --audit, or when every check passes: not a word.
+    let plain = try run(["sheet", Self.sample, "--themes", themes.path, "--scale", "1", "-o", output])
+    #expect(plain.status == 0 && !plain.stderr.contains("failed"))
+    let passing = try run(["sheet", Self.sample, "--audit", "--scale", "1", "-o", output])
+    #expect(passing.status == 0 && !passing.stderr.contains("failed"), "\(passing.stderr)")
+  }
+
   @Test("--json is one stable document: the same bytes twice")
   func stableJSON() throws {
     let first = try run(["audit", Self.rich, "--json", "--platform", "all"])

@@ -69,12 +69,16 @@ enum AuditCommand {
     printWarnings(report.warnings)
     let failures = report.failures.count
     guard failures > 0 else { return ExitStatus.success }
-    let counted = "\(failures) accessibility check\(failures == 1 ? "" : "s") failed"
     if arguments.has(strict) {
-      printError("audit: \(counted) (--strict: exit 1)")
+      printError("audit: \(counted(failures)) (--strict: exit 1)")
       return ExitStatus.failure
     }
-    printError("audit: \(counted); exit 0 without --strict (add --strict to fail on them)")
+    printError("audit: \(counted(failures)); exit 0 without --strict (add --strict to fail on them)")
     return ExitStatus.success
+  }
+
+  /// `3 accessibility checks failed`.
+  static func counted(_ failures: Int) -> String {
+    "\(failures) accessibility check\(failures == 1 ? "" : "s") failed"
   }
 }

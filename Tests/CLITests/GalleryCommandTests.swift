@@ -79,10 +79,42 @@ final class GalleryCommandTests {
         "sheet", list, "--themes", edited.path, "--compare-themes", "Themes", "--theme",
         "wireframe", "-o", path("review.pdf"),
       ])
-    #expect(pdf.status == 0 && pdf.stdout.isEmpty, "nothing of Wireframe changed: \(pdf.stdout)")
+    #expect(pdf.status == 0, "\(pdf.stderr)")
+    #expect(
+      pdf.stdout
+        == "no token changed in Wireframe light and dark: Themes (--compare-themes) and \(edited.standardizedFileURL.path) (--themes) resolve to the same values\n",
+      "nothing of Wireframe changed")
     #expect(
       try Data(contentsOf: URL(fileURLWithPath: path("review.pdf"))).starts(
         with: Data("%PDF-".utf8)))
+  }
+
+  @Test(
+    "--compare-themes against an identical folder: one stdout line naming both folders, exit 0")
+  func identicalFolders() throws {
+    _ = try snapshots()
+    let same = folder.appendingPathComponent("same-Themes")
+    try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Themes"), to: same)
+    let sheet = try run(
+      [
+        "sheet", "list.json", "--themes", "same-Themes", "--compare-themes",
+        repositoryRoot.appendingPathComponent("Themes").path, "-o", "same.png",
+      ], in: folder)
+    #expect(sheet.status == 0, "\(sheet.stderr)")
+    #expect(
+      sheet.stdout
+        == "no token changed: \(repositoryRoot.appendingPathComponent("Themes").standardizedFileURL.path) (--compare-themes) and same-Themes (--themes) resolve to the same values\n"
+    )
+    let gallery = try run(
+      [
+        "gallery", "--snapshots", "Snapshots", "--themes", "same-Themes", "--compare-themes",
+        "same-Themes", "-o", "same-gallery",
+      ], in: folder)
+    #expect(gallery.status == 0, "\(gallery.stderr)")
+    #expect(
+      gallery.stdout
+        == "no token changed: same-Themes (--compare-themes) and same-Themes (--themes) resolve to the same values\n"
+    )
   }
 
   @Test("sheet --compare-themes: -o - and a folder that holds no themes are refused, naming them")

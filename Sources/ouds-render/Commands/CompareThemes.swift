@@ -47,8 +47,26 @@ enum CompareThemes {
     var description: String
   }
 
-  /// Prints the changed tokens on standard output, one line each.
-  static func printTokenLines(_ lines: [String]) throws {
-    try writeOutput(lines.map { $0 + "\n" }.joined())
+  /// Prints the changed tokens on standard output, one line each; when none changed, one line
+  /// that says so, naming the two folders (as ``BulletListRenderer/SharedPaths`` writes them)
+  /// and, when not every theme and mode was compared, those that were.
+  static func printTokenLines(
+    _ lines: [String], old: URL, new: ThemesLocation,
+    themes: [ThemeName] = ThemeName.allCases, modes: [ColorMode] = ColorMode.allCases
+  ) throws {
+    guard lines.isEmpty else {
+      try writeOutput(lines.map { $0 + "\n" }.joined())
+      return
+    }
+    let paths = SharedPaths()
+    var scope = ""
+    if Set(themes) != Set(ThemeName.allCases) || Set(modes) != Set(ColorMode.allCases) {
+      scope =
+        " in " + themes.map(\.displayName).joined(separator: ", ") + " "
+        + modes.map(\.rawValue).joined(separator: " and ")
+    }
+    try writeOutput(
+      "no token changed\(scope): \(paths.folder(old)) (--compare-themes) and \(paths.themes(new)) resolve to the same values\n"
+    )
   }
 }

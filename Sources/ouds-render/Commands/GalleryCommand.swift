@@ -80,7 +80,9 @@ enum GalleryCommand {
         try renderer.renderPages(pages, format: .pdf), to: path, createDirectories: true,
         protecting: gallery.inputFiles)
     }
-    if gallery.oldThemes != nil { try CompareThemes.printTokenLines(gallery.tokenLines) }
+    if let old = gallery.oldThemes {
+      try CompareThemes.printTokenLines(gallery.tokenLines, old: old, new: gallery.themes)
+    }
     printError(gallery.sources)
     printError("gallery: \(page)" + (arguments.text(pdf).map { "; PDF: \($0)" } ?? ""))
     var failed = false

@@ -115,7 +115,9 @@ enum SheetCommand {
     let data = try job.renderer.renderPages(pages, format: picture.format)
     let inputs = job.inputFiles.union(before.inputFiles(for: job.document.list, themes: job.themes))
     try picture.destination.write(data, protecting: inputs)
-    try CompareThemes.printTokenLines(review.tokenLines)
+    try CompareThemes.printTokenLines(
+      review.tokenLines, old: review.oldThemes.directory, new: review.newThemes,
+      themes: job.themes, modes: job.modes)
     printError(picture.sources)
     printWarnings(review.combinations.flatMap { $0.pictures.flatMap(\.warnings) })
     return ExitStatus.success

@@ -218,7 +218,8 @@ public struct Gallery: Sendable {
     return Gallery(
       themes: location, oldThemes: oldLocation?.directory,
       snapshotsDirectory: engine.configuration.snapshotsDirectory,
-      sources: sources, paths: paths, sharedSources: sharedSources, cases: cases, brokenCases: engine.catalogue.brokenCases,
+      sources: sources, paths: paths, sharedSources: sharedSources, cases: cases,
+      brokenCases: engine.catalogue.brokenCases,
       themeTables: tables,
       inputFiles: inputs)
   }

@@ -59,7 +59,8 @@ public enum GalleryDocument {
       }
       page.space(4)
       for use in table.fonts {
-        let files = use.files.map { "\($0.fileName) in \(gallery.paths.folder($0.folder))" }.joined(separator: ", ")
+        let files = use.files.map { "\($0.fileName) in \(gallery.paths.folder($0.folder))" }.joined(
+          separator: ", ")
         page.text("\(use.text): \(files.isEmpty ? "none" : files)", style: .small)
       }
       if gallery.oldThemes != nil {

@@ -19,7 +19,8 @@ public enum TokenReviewSheet {
   ///   - paths: how the themes folders are named (relative to the current folder by default).
   /// - Throws: `RenderError` when the fonts cannot be loaded or a picture cannot be encoded.
   public static func pages(
-    _ review: TokenReview, listName: String, renderer: BulletListRenderer, pageHeight: Double? = nil,
+    _ review: TokenReview, listName: String, renderer: BulletListRenderer,
+    pageHeight: Double? = nil,
     paths: SharedPaths = SharedPaths()
   ) throws(RenderError) -> [Scene] {
     let widest =

@@ -183,7 +183,9 @@ struct AuditCLITests {
         "\naudit: \(failures) accessibility checks failed; exit 0 (the figures under the cells say which; 'ouds-render audit --strict' fails on them)\n"
       ), "\(sheet.stderr)")
     // Without --audit, or when every check passes: not a word.
-    let plain = try run(["sheet", Self.sample, "--themes", themes.path, "--scale", "1", "-o", output])
+    let plain = try run([
+      "sheet", Self.sample, "--themes", themes.path, "--scale", "1", "-o", output,
+    ])
     #expect(plain.status == 0 && !plain.stderr.contains("failed"))
     let passing = try run(["sheet", Self.sample, "--audit", "--scale", "1", "-o", output])
     #expect(passing.status == 0 && !passing.stderr.contains("failed"), "\(passing.stderr)")

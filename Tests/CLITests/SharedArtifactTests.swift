@@ -101,7 +101,8 @@ struct SharedArtifactTests {
     let sheet = String(decoding: try #require(a["sheet.svg"]), as: UTF8.self)
     #expect(
       sheet.contains(
-        "<desc>Themes: Themes (found from the current folder), same tokens as the package's copy\n"))
+        "<desc>Themes: Themes (found from the current folder), same tokens as the package's copy\n")
+    )
     let gallery = String(decoding: try #require(a["gallery/index.html"]), as: UTF8.self)
     #expect(gallery.contains("themes: Themes (beside the snapshots folder) · fonts: "))
     #expect(gallery.contains("LiberationSans-Regular.ttf in fonts;"))
@@ -128,7 +129,8 @@ struct SharedArtifactTests {
     let editedPath = folder.appendingPathComponent("edited-Themes").standardizedFileURL.path
     #expect(
       svg.contains(
-        "<desc>Themes: \(editedPath) (--themes), edited: its tokens differ from the package's copy"))
+        "<desc>Themes: \(editedPath) (--themes), edited: its tokens differ from the package's copy")
+    )
     // The terminal line stays absolute.
     #expect(outside.stderr.hasPrefix("themes: \(editedPath) (--themes) · fonts: "))
 

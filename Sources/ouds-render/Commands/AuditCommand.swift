@@ -73,7 +73,8 @@ enum AuditCommand {
       printError("audit: \(counted(failures)) (--strict: exit 1)")
       return ExitStatus.failure
     }
-    printError("audit: \(counted(failures)); exit 0 without --strict (add --strict to fail on them)")
+    printError(
+      "audit: \(counted(failures)); exit 0 without --strict (add --strict to fail on them)")
     return ExitStatus.success
   }
 

@@ -318,7 +318,7 @@ struct MarkdownSummaryTests {
     #expect(!document.contains("<script>") && document.contains("&lt;script>alert(1)&lt;/script>"))
     #expect(!document.contains("**bold**") && document.contains("\\*\\*bold\\*\\*"))
     // No link: both brackets behind a backslash; parentheses need nothing.
-    #expect(document.contains("\\[link\\](http://e)"))
+    #expect(document.contains("\\[link\\](http\\://e)"))
     #expect(document.contains("second line") && !document.contains("\nsecond line"))
     #expect(document.contains("| error | `a/orange-light@2x` | "))
     #expect(

@@ -38,20 +38,61 @@ public enum PNGCodec {
   public static func decode(_ data: Data, limits: PNGDecodeLimits = .standard)
     throws(GraphicsError) -> RasterImage
   {
+    let (width, height) = try size(of: data, limits: limits)
+    let size = width * height * 4
+    var outcome: Result<Void, GraphicsError> = .success(())
+    let pixels = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+      outcome = Result { () throws(GraphicsError) in
+        try decode(data, limits: limits, into: UnsafeMutableRawBufferPointer(buffer)) { _ in }
+      }
+      if case .failure = outcome { count = 0 } else { count = size }
+    }
+    try outcome.get()
+    return RasterImage(width: width, height: height, pixels: pixels)
+  }
+
+  /// The width and height in pixels that a PNG's header declares, checked against `limits`
+  /// (sides, decoded size, ancillary chunks) without decoding any pixel.
+  /// - Throws: as ``decode(_:limits:)``.
+  public static func size(of data: Data, limits: PNGDecodeLimits = .standard)
+    throws(GraphicsError) -> (width: Int, height: Int)
+  {
     try data.withUnsafeBytes { bytes in
-      Result { () throws(GraphicsError) -> RasterImage in try decode(bytes: bytes, limits: limits) }
+      Result { () throws(GraphicsError) -> (width: Int, height: Int) in
+        let context = try SpngContext(encoder: false)
+        return try header(context.handle, bytes: bytes, limits: limits)
+      }
     }.get()
   }
 
-  private static func decode(bytes: UnsafeRawBufferPointer, limits: PNGDecodeLimits)
-    throws(GraphicsError) -> RasterImage
-  {
+  /// Decodes `data` row by row, top to bottom, into `pixels` (8-bit straight RGBA, `width × 4`
+  /// bytes a row, no padding; exactly `width × height × 4` bytes, see ``size(of:limits:)``),
+  /// calling `rowsDone` with the number of leading rows that are final each time one more is.
+  ///
+  /// Another thread may read the rows `rowsDone` has announced while the rest decode, e.g. to
+  /// compare them with another image. An interlaced (Adam7) image is final only after its last
+  /// pass: `rowsDone` is called once, with the height. The checks and errors are those of
+  /// ``decode(_:limits:)``, and the pixels the same.
+  public static func decode(
+    _ data: Data, limits: PNGDecodeLimits = .standard, into pixels: UnsafeMutableRawBufferPointer,
+    rowsDone: (Int) -> Void
+  ) throws(GraphicsError) {
+    try data.withUnsafeBytes { bytes in
+      Result { () throws(GraphicsError) in
+        try decode(bytes: bytes, limits: limits, into: pixels, rowsDone: rowsDone)
+      }
+    }.get()
+  }
+
+  /// Reads and checks the header of the PNG in `bytes` into `ctx`: ancillary chunks, then the
+  /// sides and the decoded size against `limits`.
+  private static func header(
+    _ ctx: OpaquePointer, bytes: UnsafeRawBufferPointer, limits: PNGDecodeLimits
+  ) throws(GraphicsError) -> (width: Int, height: Int) {
     guard let base = bytes.baseAddress, !bytes.isEmpty else {
       throw .pngDecodingFailed(reason: "the data is empty")
     }
     try limits.checkAncillaryChunks(in: bytes)
-    let context = try SpngContext(encoder: false)
-    let ctx = context.handle
     // libspng's own side limit stays at the PNG maximum so that the header can be read and the
     // refusal can say how large the image claims to be.
     try check(spng_set_image_limits(ctx, UInt32(Int32.max), UInt32(Int32.max)), encoding: false)
@@ -63,17 +104,47 @@ public enum PNGCodec {
     let width = Int(header.width)
     let height = Int(header.height)
     try limits.check(width: width, height: height)
-    let format = Int32(SPNG_FMT_RGBA8.rawValue)
     var size = 0
-    try check(spng_decoded_image_size(ctx, format, &size), encoding: false)
+    try check(spng_decoded_image_size(ctx, Self.rgba8, &size), encoding: false)
     guard size == width * height * 4 else {
       throw .pngDecodingFailed(reason: "unexpected decoded size \(size) for \(width)×\(height)")
     }
-    var status: Int32 = 0
-    let pixels = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-      status = spng_decode_image(
-        ctx, buffer.baseAddress, size, format, Int32(SPNG_DECODE_TRNS.rawValue))
-      count = status == 0 ? size : 0
+    return (width, height)
+  }
+
+  private static let rgba8 = Int32(SPNG_FMT_RGBA8.rawValue)
+
+  private static func decode(
+    bytes: UnsafeRawBufferPointer, limits: PNGDecodeLimits,
+    into pixels: UnsafeMutableRawBufferPointer, rowsDone: (Int) -> Void
+  ) throws(GraphicsError) {
+    let context = try SpngContext(encoder: false)
+    let ctx = context.handle
+    let (width, height) = try header(ctx, bytes: bytes, limits: limits)
+    let rowBytes = width * 4
+    guard let out = pixels.baseAddress, pixels.count == rowBytes * height else {
+      throw .pngDecodingFailed(
+        reason:
+          "the buffer holds \(pixels.count) bytes, not the \(rowBytes * height) of \(width)×\(height) RGBA pixels"
+      )
+    }
+    var header = spng_ihdr()
+    try check(spng_get_ihdr(ctx, &header), encoding: false)
+    let interlaced = header.interlace_method != 0
+    var status = spng_decode_image(
+      ctx, nil, 0, Self.rgba8,
+      Int32(SPNG_DECODE_TRNS.rawValue) | Int32(SPNG_DECODE_PROGRESSIVE.rawValue))
+    while status == 0 {
+      var row = spng_row_info()
+      status = spng_get_row_info(ctx, &row)
+      guard status == 0 else { break }
+      let index = Int(row.row_num)
+      guard index < height else {
+        throw .pngDecodingFailed(reason: "row \(index) of an image \(height) rows high")
+      }
+      status = spng_decode_row(ctx, out + index * rowBytes, rowBytes)
+      // A progressive image's rows come in order, each final once decoded.
+      if !interlaced && (status == 0 || status == Int32(SPNG_EOI.rawValue)) { rowsDone(index + 1) }
     }
     if status == Int32(SPNG_ECHUNK_LIMITS.rawValue) {
       throw .pngOverLimit(
@@ -81,8 +152,11 @@ public enum PNGCodec {
           "an ancillary chunk (text, ICC profile, EXIF…) is over \(limits.maxChunkBytes) bytes, or all of them together over \(limits.maxAncillaryBytes) bytes, once decompressed"
       )
     }
-    try check(status, encoding: false)
-    return RasterImage(width: width, height: height, pixels: pixels)
+    guard status == Int32(SPNG_EOI.rawValue) else {
+      try check(status, encoding: false)
+      throw .pngDecodingFailed(reason: "the image data ends early")
+    }
+    if interlaced { rowsDone(height) }
   }
 
   private static func check(_ status: Int32, encoding: Bool) throws(GraphicsError) {

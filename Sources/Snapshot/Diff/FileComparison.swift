@@ -43,8 +43,10 @@ public enum DiffFileError: Error, Hashable, Sendable, CustomStringConvertible {
 extension ImageDiff {
   /// Compares the PNG files at `expectedPath` and `actualPath` with `options`.
   ///
-  /// Files with equal bytes are identical without being decoded; otherwise both are decoded once,
-  /// in parallel, and compared with ``compare(expected:actual:options:)``. Each file is read as a
+  /// Files with equal bytes are identical without being decoded. Otherwise both are decoded at
+  /// once, one per thread, and rows are compared as soon as both images have them (see
+  /// ``compareFiles(_:_:options:makingDiffImage:)``); the result is the one
+  /// ``compare(expected:actual:options:)`` gives for the decoded images. Each file is read as a
   /// user file: a regular file of at most 64 MiB.
   public static func compareFiles(
     _ expectedPath: String, _ actualPath: String, options: DiffOptions = .exact
@@ -54,6 +56,14 @@ extension ImageDiff {
 
   /// Compares two PNG files as ``compareFiles(_:_:options:)`` does and, with `makingDiffImage`,
   /// also draws the diff picture (for byte-equal files, the expected image faded).
+  ///
+  /// Images of the same size are compared while they decode: the expected image on a thread of
+  /// its own, the actual one on this thread, which compares every row both images have (and, in
+  /// perceptual counting, the two rows below it, which the anti-aliasing test reads) after each
+  /// row it decodes, and paints the diff picture's rows as it goes. The counts, regions and
+  /// picture are those of ``compare(expected:actual:options:)`` and
+  /// ``diffImage(expected:actual:result:)``, byte for byte. Images of different sizes are decoded
+  /// in parallel and compared as before.
   public static func compareFiles(
     _ expectedPath: String, _ actualPath: String, options: DiffOptions = .exact,
     makingDiffImage: Bool
@@ -66,6 +76,14 @@ extension ImageDiff {
       return FileComparison(
         result: .identical, diffImage: diffImage(expected: image, actual: image, result: .identical)
       )
+    }
+    let expectedSize = try size(of: expectedData, path: expectedPath)
+    let actualSize = try size(of: actualData, path: actualPath)
+    if expectedSize == actualSize {
+      return try StreamingComparison.run(
+        expected: (expectedData, expectedPath), actual: (actualData, actualPath),
+        width: expectedSize.width, height: expectedSize.height, options: options,
+        makingDiffImage: makingDiffImage)
     }
     let (expectedDecoded, actualDecoded) = decodeInParallel(expectedData, actualData)
     let expected = try expectedDecoded.mapError {
@@ -98,6 +116,15 @@ extension ImageDiff {
     return data
   }
 
+  private static func size(of data: Data, path: String) throws(DiffFileError) -> PixelSize {
+    do {
+      let (width, height) = try PNGCodec.size(of: data)
+      return PixelSize(width: width, height: height)
+    } catch {
+      throw .undecodable(path: path, error)
+    }
+  }
+
   private static func decode(_ data: Data, path: String) throws(DiffFileError) -> RasterImage {
     do {
       return try PNGCodec.decode(data)
@@ -119,5 +146,141 @@ extension ImageDiff {
     let missing = Result<RasterImage, GraphicsError>.failure(
       .pngDecodingFailed(reason: "not decoded"))
     return slots.withLock { ($0[0] ?? missing, $0[1] ?? missing) }
+  }
+}
+
+/// Two same-size PNGs decoded at once and compared row by row while they decode (see
+/// ``ImageDiff/compareFiles(_:_:options:makingDiffImage:)``).
+enum StreamingComparison {
+  /// How far the expected image's decoding thread has come.
+  private final class Progress: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var rows = 0
+    private var finished = false
+    private var error: GraphicsError?
+
+    /// Rows decoded so far (every row once finished without error).
+    var rowsDone: Int {
+      condition.lock()
+      defer { condition.unlock() }
+      return rows
+    }
+
+    func publish(rows done: Int) {
+      condition.lock()
+      rows = done
+      condition.unlock()
+    }
+
+    func finish(_ failure: GraphicsError?) {
+      condition.lock()
+      finished = true
+      error = failure
+      condition.broadcast()
+      condition.unlock()
+    }
+
+    /// Waits until decoding has ended; returns its error, if any.
+    func waitUntilFinished() -> GraphicsError? {
+      condition.lock()
+      defer { condition.unlock() }
+      while !finished { condition.wait() }
+      return error
+    }
+  }
+
+  /// A buffer the decoding thread writes and this thread reads, in rows the progress separates.
+  private struct SharedBuffer: @unchecked Sendable {
+    let bytes: UnsafeMutableRawBufferPointer
+  }
+
+  static func run(
+    expected: (data: Data, path: String), actual: (data: Data, path: String), width: Int,
+    height: Int, options: DiffOptions, makingDiffImage: Bool
+  ) throws(DiffFileError) -> FileComparison {
+    let size = width * height * 4
+    let rowBytes = width * 4
+    let below = PixelScan.rowsBelowNeeded(options)
+    let expectedPixels = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+    let actualPixels = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+    defer {
+      expectedPixels.deallocate()
+      actualPixels.deallocate()
+    }
+    var diffPixels = makingDiffImage ? [UInt8](repeating: 0, count: size) : []
+    let clusters = RegionClusters(width: width, height: height)
+    var counts = PixelScan.Counts()
+    var differs = false
+    var scanned = 0
+
+    // The expected image decodes on a thread of its own; `progress` says how far it is.
+    let progress = Progress()
+    let shared = SharedBuffer(bytes: expectedPixels)
+    let expectedData = expected.data
+    let thread = Thread {
+      let outcome = Result { () throws(GraphicsError) in
+        try PNGCodec.decode(expectedData, into: shared.bytes) { progress.publish(rows: $0) }
+      }
+      if case .failure(let error) = outcome {
+        progress.finish(error)
+      } else {
+        progress.finish(nil)
+      }
+    }
+    thread.start()
+
+    var actualOutcome: Result<Void, GraphicsError> = .success(())
+    diffPixels.withUnsafeMutableBytes { diffBuffer in
+      guard let a = UnsafeRawPointer(expectedPixels.baseAddress),
+        let b = UnsafeRawPointer(actualPixels.baseAddress)
+      else { return }
+      let output = makingDiffImage ? diffBuffer.baseAddress : nil
+      // Scans the rows both images have, except the last `below`, which the anti-aliasing test
+      // of a row above them reads, until both images are complete.
+      func scan(upTo ready: Int) {
+        let limit = ready >= height ? height : max(0, ready - below)
+        guard limit > scanned else { return }
+        let rows = scanned..<limit
+        if let output {
+          PixelScan.paintFaded(
+            a + rows.lowerBound * rowBytes, pixelCount: rows.count * width,
+            into: output + rows.lowerBound * rowBytes)
+        }
+        if PixelScan.run(
+          a, b, width: width, height: height, rows: rows, options: options, clusters: clusters,
+          output: output, counts: &counts)
+        {
+          differs = true
+        }
+        scanned = limit
+      }
+      actualOutcome = Result { () throws(GraphicsError) in
+        try PNGCodec.decode(actual.data, into: actualPixels) { done in
+          scan(upTo: min(done, progress.rowsDone))
+        }
+      }
+      if progress.waitUntilFinished() == nil, case .success = actualOutcome {
+        scan(upTo: height)
+      }
+    }
+    // The expected image's thread has finished writing (its error, if any, comes first).
+    if let error = progress.waitUntilFinished() {
+      throw .undecodable(path: expected.path, error)
+    }
+    if case .failure(let error) = actualOutcome {
+      throw .undecodable(path: actual.path, error)
+    }
+    guard differs else {
+      return FileComparison(
+        result: .identical,
+        diffImage: makingDiffImage
+          ? RasterImage(width: width, height: height, pixels: diffPixels) : nil)
+    }
+    let result = ImageDiff.result(
+      counts, clusters: clusters, width: width, height: height, options: options)
+    return FileComparison(
+      result: result,
+      diffImage: makingDiffImage
+        ? RasterImage(width: width, height: height, pixels: diffPixels) : nil)
   }
 }

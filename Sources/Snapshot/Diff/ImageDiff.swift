@@ -106,6 +106,15 @@ public enum ImageDiff {
     let clusters = RegionClusters(width: width, height: height)
     let counts = PixelScan.run(
       a, b, width: width, height: height, options: options, clusters: clusters, output: output)
+    return result(counts, clusters: clusters, width: width, height: height, options: options)
+  }
+
+  /// The result of a scan whose pixels were not all equal: its counts and regions, held against
+  /// the tolerances of `options`.
+  static func result(
+    _ counts: PixelScan.Counts, clusters: RegionClusters, width: Int, height: Int,
+    options: DiffOptions
+  ) -> DiffResult {
     let (regions, omitted) = clusters.regions(limit: maxRegions)
     let statistics = DiffStatistics(
       size: PixelSize(width: width, height: height), changedPixels: counts.changed,

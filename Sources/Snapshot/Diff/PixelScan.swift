@@ -21,13 +21,38 @@ enum PixelScan {
     clusters: RegionClusters?, output: UnsafeMutableRawPointer?
   ) -> Counts {
     var counts = Counts()
+    run(
+      a, b, width: width, height: height, rows: 0..<height, options: options, clusters: clusters,
+      output: output, counts: &counts)
+    return counts
+  }
+
+  /// How many rows below a row the scan of that row reads: none when counting exactly; two when
+  /// counting perceptually (the anti-aliasing test reads the neighbours of a neighbour).
+  static func rowsBelowNeeded(_ options: DiffOptions) -> Int {
+    options.countsPerceptually && !options.includeAntiAliasing ? 2 : 0
+  }
+
+  /// Compares `rows` of two same-size images as ``run(_:_:width:height:options:clusters:output:)``
+  /// does, adding to `counts`; rows scanned in order, in any number of calls, give the same counts,
+  /// clusters and marks as one call over every row. Reads rows `rows.lowerBound - 2` to
+  /// `rows.upperBound - 1 + ``rowsBelowNeeded(_:)``` (within the image) of both images.
+  /// - Returns: whether any row of `rows` differs in its bytes.
+  @discardableResult
+  static func run(
+    _ a: UnsafeRawPointer, _ b: UnsafeRawPointer, width: Int, height: Int, rows: Range<Int>,
+    options: DiffOptions, clusters: RegionClusters?, output: UnsafeMutableRawPointer?,
+    counts: inout Counts
+  ) -> Bool {
     let rowBytes = width * 4
     let perceptual = options.countsPerceptually
     let detectAA = perceptual && !options.includeAntiAliasing
     let maxDelta = options.maxColorDelta
-    for y in 0..<height {
+    var differs = false
+    for y in rows {
       let rowStart = y * rowBytes
       if memcmp(a + rowStart, b + rowStart, rowBytes) == 0 { continue }
+      differs = true
       for x in 0..<width {
         let k = rowStart + x &* 4
         if a.load(fromByteOffset: k, as: UInt32.self) == b.load(fromByteOffset: k, as: UInt32.self)
@@ -51,7 +76,7 @@ enum PixelScan {
         if let output { paint(output, k, 255, 0, 0) }
       }
     }
-    return counts
+    return differs
   }
 
   /// Writes an opaque colour at byte offset `k`.

@@ -190,9 +190,11 @@ public final class BulletListRenderer {
     return inputs
   }
 
-  /// The file names every manifest of the library uses (they are never brand fonts).
+  /// The file names every manifest of the library uses (they are never brand fonts); read only
+  /// when there is a brand font folder to sort out, since nothing else needs other themes' manifests.
   private var manifestFileNames: Set<String> {
-    Set(
+    guard brandFontDirectory != nil else { return [] }
+    return Set(
       ThemeName.allCases.flatMap { (try? themes.fontManifest(for: $0).files.map(\.fileName)) ?? [] }
     )
   }
@@ -213,8 +215,8 @@ public final class BulletListRenderer {
     }
     do {
       fonts = try FontSet(
-        fonts: located, brandFontDirectory: brandFontDirectory, reservedFileNames: manifestFileNames
-      )
+        fonts: located, brandFontDirectory: brandFontDirectory,
+        reservedFileNames: manifestFileNames, hash: fontLocator.sha256(of:))
     } catch {
       switch error {
       case .fontFileUnreadable: throw .font(manifest: manifestFile, error, nil)
@@ -279,8 +281,8 @@ public final class BulletListRenderer {
         }
       }
       let fonts = try FontSet(
-        fonts: located, brandFontDirectory: brandFontDirectory, reservedFileNames: manifestFileNames
-      )
+        fonts: located, brandFontDirectory: brandFontDirectory,
+        reservedFileNames: manifestFileNames, hash: fontLocator.sha256(of:))
       let made = SceneRenderer(textEngine: TextEngine(fonts: fonts))
       sheetRenderer = made
       return made

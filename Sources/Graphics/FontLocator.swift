@@ -71,7 +71,8 @@ public struct LocatedFont: Hashable, Sendable {
 /// directory entries, ``maxDepth`` levels) and done once per locator. Of the files named like a
 /// source, the first whose SHA-256 equals the source's is chosen; when none does, the first is
 /// taken and ``LocatedFont/matchesManifest`` is false so the caller says so. Only files named by a
-/// requested source are hashed, each once.
+/// requested source are hashed, each once, and through the ``FontHashCache`` when there is one: a
+/// file whose size, times, device and inode are those it was hashed with is not read again.
 ///
 /// Thread-safe: one locator can serve several renderers on several threads.
 public final class FontLocator: Sendable {
@@ -84,6 +85,9 @@ public final class FontLocator: Sendable {
 
   /// The folders searched, in order.
   public let folders: [FontFolder]
+  /// Where hashes are remembered between runs; nil hashes every file the first time this locator
+  /// needs it.
+  public let hashCache: FontHashCache?
 
   /// The file names found by the walk (made on first use) and the hashes computed so far.
   private struct SearchState: Sendable {
@@ -94,16 +98,18 @@ public final class FontLocator: Sendable {
 
   private let state = Locked(SearchState())
 
-  /// A locator over exactly `folders`.
-  public init(folders: [FontFolder]) {
+  /// A locator over exactly `folders`, remembering hashes in `hashCache` when given.
+  public init(folders: [FontFolder], hashCache: FontHashCache? = nil) {
     var unique: [FontFolder] = []
     for folder in folders where !unique.contains(where: { $0.url.path == folder.url.path }) {
       unique.append(folder)
     }
     self.folders = unique
+    self.hashCache = hashCache
   }
 
-  /// A locator over `fontDirectory`, then the folders of `OUDS_FONT_DIRS`, then fontconfig's.
+  /// A locator over `fontDirectory`, then the folders of `OUDS_FONT_DIRS`, then fontconfig's,
+  /// remembering hashes in the user's cache folder (``FontHashCache/defaultFile(environment:)``).
   public convenience init(
     fontDirectory: URL? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
   ) {
@@ -116,7 +122,9 @@ public final class FontLocator: Sendable {
     for url in Self.fontconfigFolders() {
       folders.append(FontFolder(url: url, origin: .fontconfig))
     }
-    self.init(folders: folders)
+    self.init(
+      folders: folders,
+      hashCache: FontHashCache(file: FontHashCache.defaultFile(environment: environment)))
   }
 
   /// The font folders of the machine's default fontconfig configuration, as fontconfig lists them
@@ -187,14 +195,16 @@ public final class FontLocator: Sendable {
     }
   }
 
-  /// The SHA-256 of a regular file (symbolic links followed), computed once per path; nil for
-  /// anything else (a folder, a FIFO, a device), a file over the font size limit
+  /// The SHA-256 of a regular file (symbolic links followed), computed once per path (and, with
+  /// a ``hashCache``, only when the file changed since a run hashed it); nil for anything else (a
+  /// folder, a FIFO, a device), a file over the font size limit
   /// (``SafeInput/UserFileKind/font``) or an unreadable file. The file is read through
   /// ``SafeInput/UserFile``: the type is checked on the open descriptor, so nothing can block.
   public func sha256(of url: URL) -> String? {
     let path = url.path
     if let known = state.withLock({ $0.hashes[path] }) { return known }
-    guard let sha = SHA256Digest.hex(ofFileAt: url) else { return nil }
+    let computed = hashCache.map { $0.sha256(of: url) } ?? SHA256Digest.hex(ofFileAt: url)
+    guard let sha = computed else { return nil }
     state.withLock { $0.hashes[path] = sha }
     return sha
   }
@@ -208,38 +218,73 @@ public final class FontLocator: Sendable {
   }
 
   /// Walks every folder once (bounded), recording every file name; called with the lock held.
+  ///
+  /// Folders are read with `readdir`, whose entry types spare a `stat` for plain files and
+  /// folders; a symbolic link (or an entry of unknown type) is followed with one `stat`. A folder
+  /// reached twice (through links) is walked once, by device and inode.
   private func buildIndex(into state: inout SearchState) {
     var index: [String: [URL]] = [:]
-    var visited = Set<String>()
+    var visited = Set<FolderKey>()
     var budget = Self.maxEntries
-    let fileManager = FileManager.default
     outer: for folder in folders {
-      var queue: [(URL, Int)] = [(folder.url, 0)]
-      while !queue.isEmpty {
-        let (directory, depth) = queue.removeFirst()
-        let real = directory.resolvingSymlinksInPath().path
-        guard visited.insert(real).inserted,
-          let names = try? fileManager.contentsOfDirectory(atPath: directory.path)
+      var queue: [(path: String, depth: Int)] = [(folder.url.path, 0)]
+      var next = 0
+      while next < queue.count {
+        let (directory, depth) = queue[next]
+        next += 1
+        var status = stat()
+        guard stat(directory, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR,
+          visited.insert(FolderKey(status)).inserted,
+          let entries = Self.entries(of: directory)
         else { continue }
-        for name in names.sorted() {
+        for (name, type) in entries {
           budget -= 1
           if budget < 0 {
             state.truncated = true
             break outer
           }
-          let url = directory.appendingPathComponent(name)
-          var isDirectory: ObjCBool = false
-          guard fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            continue
+          let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+          var isDirectory = type == DT_DIR
+          if type == DT_LNK || type == DT_UNKNOWN {
+            var target = stat()
+            guard stat(path, &target) == 0 else { continue }  // a broken link
+            isDirectory = (target.st_mode & S_IFMT) == S_IFDIR
           }
-          if isDirectory.boolValue {
-            if depth < Self.maxDepth && !name.hasPrefix(".") { queue.append((url, depth + 1)) }
+          if isDirectory {
+            if depth < Self.maxDepth && !name.hasPrefix(".") { queue.append((path, depth + 1)) }
           } else {
-            index[name, default: []].append(url)
+            index[name, default: []].append(URL(fileURLWithPath: path))
           }
         }
       }
     }
     state.index = index
+  }
+
+  /// A folder's device and inode.
+  private struct FolderKey: Hashable {
+    var device: UInt64
+    var inode: UInt64
+
+    init(_ status: stat) {
+      device = UInt64(truncatingIfNeeded: status.st_dev)
+      inode = UInt64(truncatingIfNeeded: status.st_ino)
+    }
+  }
+
+  /// The entries of a folder (without `.` and `..`), sorted by name, with their `readdir` types;
+  /// nil when it cannot be opened.
+  private static func entries(of directory: String) -> [(name: String, type: Int)]? {
+    guard let handle = opendir(directory) else { return nil }
+    defer { closedir(handle) }
+    var entries: [(name: String, type: Int)] = []
+    while let entry = readdir(handle) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name == "." || name == ".." { continue }
+      entries.append((name, Int(entry.pointee.d_type)))
+    }
+    return entries.sorted { $0.name < $1.name }
   }
 }

@@ -49,19 +49,22 @@ public final class FontSet {
   /// the source, never the brand.
   /// They are added first; the family list of each text decides which family wins, so theme data
   /// that names the brand family first gets the brand face when it is present.
+  /// Brand fonts are hashed with `hash` (a ``FontLocator``'s ``FontLocator/sha256(of:)`` uses its
+  /// hash cache).
   /// - Throws: `.fontDirectoryMissing` for a brand folder that does not exist,
   ///   `.fontFileUnreadable` when fontconfig rejects a file, `.fontSystemUnavailable` when
   ///   fontconfig or Pango fail.
   public init(
     fonts located: [LocatedFont], brandFontDirectory: URL? = nil,
-    reservedFileNames: Set<String> = []
+    reservedFileNames: Set<String> = [],
+    hash: (URL) -> String? = { SHA256Digest.hex(ofFileAt: $0) }
   ) throws(GraphicsError) {
     var requested: [(url: URL, sha256: String, role: String)] = []
     if let brandFontDirectory {
       let manifestNames = reservedFileNames.union(located.map(\.declared.fileName))
       for url in try Self.brandFontFiles(in: brandFontDirectory)
       where !manifestNames.contains(url.lastPathComponent) {
-        guard let sha = SHA256Digest.hex(ofFileAt: url) else {
+        guard let sha = hash(url) else {
           throw .fontFileUnreadable(path: url.path)
         }
         requested.append((url, sha, "brand"))
@@ -101,7 +104,8 @@ public final class FontSet {
   ) throws(GraphicsError) {
     let found = try locator.locate([sources])
     try self.init(
-      fonts: sources.sources.compactMap { found[$0] }, brandFontDirectory: brandFontDirectory)
+      fonts: sources.sources.compactMap { found[$0] }, brandFontDirectory: brandFontDirectory,
+      hash: locator.sha256(of:))
   }
 
   deinit {

@@ -32,6 +32,15 @@ public enum SHA256Digest {
   public static func hex(ofUserFile path: String, kind: UserFileKind) throws(UserFileError)
     -> String
   {
+    try hexAndIdentity(ofUserFile: path, kind: kind).sha256
+  }
+
+  /// The SHA-256 of a user file as ``hex(ofUserFile:kind:)``, with the identity of the file read
+  /// (from its open descriptor): what ``FontHashCache`` remembers it by.
+  /// - Throws: `UserFileError` naming the file and the problem.
+  public static func hexAndIdentity(ofUserFile path: String, kind: UserFileKind)
+    throws(UserFileError) -> (sha256: String, identity: FileIdentity)
+  {
     guard let context = EVP_MD_CTX_new() else {
       throw UserFileError(
         path: path, kind: kind, problem: .unreadable(reason: "libcrypto has no digest context"))
@@ -42,7 +51,7 @@ public enum SHA256Digest {
         path: path, kind: kind, problem: .unreadable(reason: "libcrypto refused SHA-256"))
     }
     var updated = true
-    try UserFile.read(path, kind: kind, chunkSize: 1 << 20) { chunk in
+    let identity = try UserFile.read(path, kind: kind, chunkSize: 1 << 20) { chunk in
       if updated { updated = EVP_DigestUpdate(context, chunk.baseAddress, chunk.count) == 1 }
     }
     var digest = [UInt8](repeating: 0, count: 32)
@@ -56,6 +65,6 @@ public enum SHA256Digest {
       throw UserFileError(
         path: path, kind: kind, problem: .unreadable(reason: "libcrypto failed to hash it"))
     }
-    return Hex.string(digest)
+    return (Hex.string(digest), identity)
   }
 }

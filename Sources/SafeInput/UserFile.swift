@@ -50,6 +50,8 @@ public struct UserFileKind: Hashable, Sendable, CustomStringConvertible {
   public static let results = UserFileKind(name: "results file", maximumBytes: 64 << 20)
   /// A picture (expected, actual, diff PNG) of a results folder, read by `snapshot merge`: 64 MiB.
   public static let artifactImage = UserFileKind(name: "artifact PNG", maximumBytes: 64 << 20)
+  /// The font hash cache of the user's cache folder: 1 MiB.
+  public static let fontHashCache = UserFileKind(name: "font hash cache", maximumBytes: 1 << 20)
 }
 
 /// A user file that could not be read: one line naming the file (escaped) and the problem.
@@ -119,20 +121,32 @@ public enum UserFile {
   /// Reads the regular file at `path` in pieces of at most `chunkSize` bytes, handing each to
   /// `body` (memory stays bounded whatever the size, e.g. to hash a font file), with the same
   /// checks as ``read(_:kind:)``: only a regular file, never more than the kind's limit, never blocking.
+  /// - Returns: the identity of the file read, from the open descriptor (see ``FileIdentity``).
   /// - Throws: `UserFileError` naming the file and the problem.
+  @discardableResult
   public static func read(
     _ path: String, kind: UserFileKind, chunkSize: Int, _ body: (UnsafeRawBufferPointer) -> Void
-  ) throws(UserFileError) {
+  ) throws(UserFileError) -> FileIdentity {
     try read(path, kind: kind, chunkSize: chunkSize, body) { _ in }
   }
 
+  /// The identity of the file at `path` (symbolic links followed), or nil when nothing readable
+  /// is there.
+  public static func identity(atPath path: String) -> FileIdentity? {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return nil }
+    return FileIdentity(status)
+  }
+
+  @discardableResult
   private static func read(
     _ path: String, kind: UserFileKind, chunkSize: Int, _ body: (UnsafeRawBufferPointer) -> Void,
     reserve: (Int) -> Void
-  ) throws(UserFileError) {
+  ) throws(UserFileError) -> FileIdentity {
     func fail(_ problem: UserFileError.Problem) -> UserFileError {
       UserFileError(path: path, kind: kind, problem: problem)
     }
+    FileTrace.note(kind.name, path)
     let descriptor = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
     guard descriptor >= 0 else {
       let code = errno
@@ -171,6 +185,7 @@ public enum UserFile {
       chunk.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
     }
     guard total <= limit else { throw fail(.tooLarge(bytes: total, limit: limit)) }
+    return FileIdentity(status)
   }
 
   /// The type of the file at `path` without following a final symbolic link, or nil when nothing is there.
@@ -326,4 +341,72 @@ private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ cou
   #else
     Darwin.write(descriptor, buffer, count)
   #endif
+}
+
+/// What says a file is still the one seen before without reading it: its size, its modification
+/// and status-change times (nanoseconds), its device and inode.
+///
+/// The status-change time (`ctime`) moves whenever the file is written or its times are set, and
+/// only the system clock sets it: a file rewritten with its size and modification time put back
+/// (`touch -d`) still changes identity.
+public struct FileIdentity: Hashable, Sendable {
+  /// Size in bytes.
+  public var size: Int64
+  /// Modification time, nanoseconds since 1970.
+  public var modified: Int64
+  /// Status-change time, nanoseconds since 1970.
+  public var changed: Int64
+  /// The device that holds the file.
+  public var device: UInt64
+  /// The inode on that device.
+  public var inode: UInt64
+
+  /// Creates an identity.
+  public init(size: Int64, modified: Int64, changed: Int64, device: UInt64, inode: UInt64) {
+    self.size = size
+    self.modified = modified
+    self.changed = changed
+    self.device = device
+    self.inode = inode
+  }
+
+  /// The identity in a `stat` result.
+  init(_ status: stat) {
+    #if canImport(Darwin)
+      let modified = status.st_mtimespec
+      let changed = status.st_ctimespec
+    #else
+      let modified = status.st_mtim
+      let changed = status.st_ctim
+    #endif
+    self.init(
+      size: Int64(status.st_size),
+      modified: Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec),
+      changed: Int64(changed.tv_sec) * 1_000_000_000 + Int64(changed.tv_nsec),
+      device: UInt64(truncatingIfNeeded: status.st_dev),
+      inode: UInt64(truncatingIfNeeded: status.st_ino))
+  }
+}
+
+/// With `OUDS_TRACE_FILES=1` in the environment, every user file the tool reads (lists, token
+/// files, the spec, marker assets, manifests, icons, the font files it hashes, PNGs, the font hash
+/// cache) is named on standard error as it is opened, one line each: `trace: read <kind>: <path>`.
+/// A way to see what a command really touches, e.g. that `diff` reads no token and no font.
+public enum FileTrace {
+  /// The environment variable that turns the trace on (any value but empty or `0`).
+  public static let environmentVariable = "OUDS_TRACE_FILES"
+
+  /// Whether the trace is on, read once from the environment.
+  public static let isOn: Bool = {
+    guard let value = getenv(environmentVariable) else { return false }
+    let text = String(cString: value)
+    return !text.isEmpty && text != "0"
+  }()
+
+  /// Writes `trace: read <kind>: <path>` (control characters escaped) when the trace is on.
+  public static func note(_ kind: String, _ path: String) {
+    guard isOn else { return }
+    let line = Array("trace: read \(kind): \(MessageText.escaped(path))\n".utf8)
+    line.withUnsafeBytes { _ = Descriptor.writeAll($0, to: 2) }
+  }
 }

@@ -141,11 +141,14 @@ public struct Gallery: Sendable {
   ) throws -> Gallery {
     let location = try engine.themesLocation()
     let library = try ThemeLibrary(directory: location.directory)
+    try library.readAll()
     let oldLocation = compareThemes.map { ThemesLocation(directory: $0, source: .explicit) }
     let oldLibrary: ThemeLibrary?
     do {
       oldLibrary = try oldLocation.map { location throws(ThemeError) in
-        try ThemeLibrary(directory: location.directory)
+        let old = try ThemeLibrary(directory: location.directory)
+        try old.readAll()
+        return old
       }
     } catch {
       throw TokenReviewError.oldTokens(error, themes: oldLocation?.directory.path ?? "")
@@ -334,7 +337,8 @@ extension SnapshotEngine {
   /// - Throws: when the themes folder cannot be found or read.
   public func renderer() throws -> BulletListRenderer {
     let location = try themesLocation()
-    return try makeRenderer(
-      location: location, library: try ThemeLibrary(directory: location.directory))
+    let library = try ThemeLibrary(directory: location.directory)
+    try library.readAll()
+    return try makeRenderer(location: location, library: library)
   }
 }

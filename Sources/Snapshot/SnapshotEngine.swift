@@ -215,7 +215,9 @@ public final class SnapshotEngine: Sendable {
   ) throws -> SnapshotRunReport {
     let start = DispatchTime.now().uptimeNanoseconds
     let location = try themesLocation()
+    // Every theme's files at once: a broken token file stops the run with one error.
     let library = try ThemeLibrary(directory: location.directory)
+    try library.readAll()
     // Every font file the selected themes need is found before anything renders, so a machine
     // that lacks some gets one error naming them all (and their packages).
     var fonts: [FontSourceList] = []

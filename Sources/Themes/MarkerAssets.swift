@@ -162,6 +162,7 @@ struct MarkerLoader {
             "asset \(MessageText.quoted(file)) \(problem.message(folder: FileReader.folderName))")
       }
       files.append(file)
+      FileTrace.note("marker asset", path)
       result = Result { () throws(VectorAssetError) in
         try VectorAssetReader.outline(contentsOf: path)
       }

@@ -3,20 +3,22 @@ import Primitives
 import SafeInput
 import StrictJSON
 
-/// The themes of a `Themes/` directory: reads the DTCG resolver and every file once, then hands out resolved themes.
+/// The themes of a `Themes/` directory: reads the DTCG resolver, then each file the first time a
+/// theme needs it, and hands out resolved themes.
 ///
-/// `init(directory:)` parses `themes.resolver.json`, every token file it references,
-/// `components/bullet-list.spec.json`, the marker asset files it names under `markers/`
-/// and `fonts/*.fonts.json`, and resolves the eight
-/// `theme` contexts (`orange-light` … `wireframe-dark`). A context with a problem (a broken
-/// alias, a cycle, a missing token) does not stop the others: its error is thrown by
-/// ``theme(_:mode:)`` for that context only. A file that is not valid JSON stops `init`.
+/// `init(directory:)` parses `themes.resolver.json` alone and checks that every file it references
+/// exists inside the directory. Everything else is read when first needed, once: a theme × mode
+/// reads the token files of its resolver context (the core set and its own brand files, never
+/// another theme's), `components/bullet-list.spec.json` and the marker asset files it names for
+/// that theme, and `fonts/<theme>.fonts.json` when its fonts are asked for. So rendering one
+/// theme parses none of the other three themes' files. A problem (a file that is not valid JSON,
+/// a broken alias, a cycle, a missing token) is thrown by the calls that need the file or the
+/// context, for those only; ``readAll()`` reads everything at once and throws the first problem
+/// of a file. A library and its copies share what they have read; it is safe to use from
+/// several threads.
 public struct ThemeLibrary: Sendable {
   /// The themes directory this library was read from.
   public let directory: URL
-  /// Every file of the directory the library read or tried to read (resolver, spec, token files,
-  /// marker assets, font manifests), each once: the inputs an output must never replace.
-  public let files: [URL]
 
   /// Name of the resolver document inside the themes directory.
   public static let resolverFileName = "themes.resolver.json"
@@ -25,8 +27,9 @@ public struct ThemeLibrary: Sendable {
   /// Name of the modifier whose contexts are `<theme>-<mode>`.
   public static let themeModifierName = "theme"
 
-  private let contexts: [String: Result<ResolvedContext, ThemeError>]
-  private let manifests: [ThemeName: Result<FontManifest, ThemeError>]
+  private let reader: FileReader
+  private let resolver: ResolverDocument
+  private let state: Locked<LoadState>
 
   private struct ResolvedContext: Sendable {
     var theme: Theme
@@ -34,51 +37,76 @@ public struct ThemeLibrary: Sendable {
     var warnings: [String]
   }
 
-  /// Reads and resolves every theme in `directory` (the folder that holds `themes.resolver.json`).
+  /// What has been read so far; every entry is computed once, holding the lock.
+  private struct LoadState: Sendable {
+    var tokenFiles: [String: Result<GroupNode, ThemeError>] = [:]
+    var spec: Result<JSON, ThemeError>?
+    var markers: MarkerLoader
+    var shapes: [ThemeName: Result<(MarkerShapes, Bool), ThemeError>] = [:]
+    var contexts: [String: Result<ResolvedContext, ThemeError>] = [:]
+    var manifests: [ThemeName: Result<FontManifest, ThemeError>] = [:]
+    var files: [URL]?
+    /// The files parsed so far, relative to the directory, in the order first read.
+    var parsed: [String] = []
+  }
+
+  /// Reads the resolver of `directory` (the folder that holds `themes.resolver.json`).
+  /// - Throws: `ThemeError` when the resolver cannot be read or is not valid, or names a file
+  ///   that does not exist or is outside the directory.
   public init(directory: URL) throws(ThemeError) {
     self.directory = directory.standardizedFileURL
-    let reader = FileReader(directory: self.directory)
-    let resolver = try ResolverDocument(
-      json: try reader.json(Self.resolverFileName), reader: reader)
-    let spec = try reader.json(Self.specFileName)
+    reader = FileReader(directory: self.directory)
+    resolver = try ResolverDocument(json: try reader.json(Self.resolverFileName), reader: reader)
+    var initial = LoadState(markers: MarkerLoader(directory: self.directory))
+    initial.parsed = [Self.resolverFileName]
+    state = Locked(initial)
+  }
 
-    var contexts: [String: Result<ResolvedContext, ThemeError>] = [:]
-    var markers = MarkerLoader(directory: self.directory)
-    for name in ThemeName.allCases {
-      // Asset files are read once, here; Orange Compact shares Orange's files.
-      let shapes = Result { () throws(ThemeError) in
-        let entry = try SpecReader.read(spec, theme: name)
-        return (try markers.shapes(entry.markers, theme: name), entry.allowsItalic)
-      }
-      for mode in ColorMode.allCases {
-        let context = Self.contextName(name, mode)
-        contexts[context] = Result { () throws(ThemeError) -> ResolvedContext in
-          let merged = try resolver.merge(themeContext: context)
-          var tokenResolver = TokenResolver(merged: merged)
-          let tokens = try tokenResolver.resolveAll()
-          let (shapeNames, allowsItalic) = try shapes.get()
-          let builder = ThemeBuilder(context: context, tokens: tokens)
-          let theme = try builder.build(
-            name: name, mode: mode, shapes: shapeNames, allowsItalic: allowsItalic)
-          return ResolvedContext(theme: theme, tokens: tokens, warnings: builder.paddingWarnings())
+  /// The files parsed so far, relative to the directory, each once, in the order first read
+  /// (the resolver first): what a command really read of the themes folder.
+  public var filesRead: [String] { state.withLock { $0.parsed } }
+
+  /// Every file of the directory the library reads or may read (resolver, token files the
+  /// resolver references, spec, the marker assets it names, font manifests), each once: the
+  /// inputs an output must never replace. Lists the spec's marker files without reading them.
+  public var files: [URL] {
+    state.withLock { state in
+      if let files = state.files { return files }
+      var markerFiles: [String] = []
+      if case .success(let spec) = loadSpec(&state) {
+        for name in ThemeName.allCases {
+          guard let entry = try? SpecReader.read(spec, theme: name) else { continue }
+          for file in entry.markers.levels + [entry.markers.tick]
+          where !markerFiles.contains(file) {
+            markerFiles.append(file)
+          }
         }
       }
+      let relative =
+        [Self.resolverFileName] + resolver.files + [Self.specFileName]
+        + markerFiles.map { "\(MarkerLoader.folder)/\($0)" }
+        + ThemeName.allCases.map(Self.fontManifestFileName(for:))
+      let files = relative.compactMap { try? reader.path($0) }.map { URL(fileURLWithPath: $0) }
+      state.files = files
+      return files
     }
-    self.contexts = contexts
+  }
 
-    var manifests: [ThemeName: Result<FontManifest, ThemeError>] = [:]
-    for name in ThemeName.allCases {
-      manifests[name] = Result { () throws(ThemeError) in
-        try FontManifestReader.read(
-          reader: reader, file: Self.fontManifestFileName(for: name), theme: name)
+  /// Reads every file now (token files, spec, marker assets, font manifests) and resolves every
+  /// theme × mode, for commands that use them all and stop at a broken file (`snapshot`,
+  /// `gallery`, `--compare-themes`).
+  /// - Throws: the first token file that cannot be read or parsed, in the resolver's order, else
+  ///   the spec's problem. A problem of one context (a broken alias, a missing token, a marker
+  ///   asset) or of one manifest is left to ``theme(_:mode:)`` and ``fontManifest(for:)``.
+  public func readAll() throws(ThemeError) {
+    try state.withLock { (state) throws(ThemeError) in
+      for file in resolver.files { _ = try loadTokenFile(file, &state).get() }
+      _ = try loadSpec(&state).get()
+      for name in ThemeName.allCases {
+        for mode in ColorMode.allCases { _ = resolve(Self.contextName(name, mode), &state) }
+        _ = loadManifest(name, &state)
       }
     }
-    self.manifests = manifests
-    let relative =
-      [Self.resolverFileName] + resolver.files + [Self.specFileName]
-      + markers.files.map { "\(MarkerLoader.folder)/\($0)" }
-      + ThemeName.allCases.map(Self.fontManifestFileName(for:))
-    self.files = relative.compactMap { try? reader.path($0) }.map { URL(fileURLWithPath: $0) }
   }
 
   /// The name of the resolver context for a theme and mode, e.g. `orange-compact-dark`.
@@ -111,10 +139,7 @@ public struct ThemeLibrary: Sendable {
 
   /// The font files the theme `name` declares in `fonts/<name>.fonts.json`.
   public func fontManifest(for name: ThemeName) throws(ThemeError) -> FontManifest {
-    guard let result = manifests[name] else {
-      throw ThemeError(file: Self.fontManifestFileName(for: name), message: "no font manifest")
-    }
-    return try result.get()
+    try state.withLock { loadManifest(name, &$0) }.get()
   }
 
   /// Every resolved token of every theme × mode as canonical text: what the token digest of
@@ -131,15 +156,13 @@ public struct ThemeLibrary: Sendable {
       for mode in ColorMode.allCases {
         let context = Self.contextName(name, mode)
         text += "# \(context)\n"
-        switch contexts[context] {
+        switch state.withLock({ resolve(context, &$0) }) {
         case .success(let resolved):
           for token in resolved.tokens.sorted(by: { $0.path < $1.path }) {
             text += "\(token.path)\t\(token.type)\t\(Self.canonical(token.value))\n"
           }
         case .failure(let error):
           text += "error\t\(error)\n"
-        case nil:
-          text += "error\tno context\n"
         }
       }
     }
@@ -161,11 +184,93 @@ public struct ThemeLibrary: Sendable {
 
   private func context(_ name: ThemeName, _ mode: ColorMode) throws(ThemeError) -> ResolvedContext {
     let context = Self.contextName(name, mode)
-    guard let result = contexts[context] else {
-      throw ThemeError(
-        file: Self.resolverFileName, message: "no context \(MessageText.quoted(context))")
+    return try state.withLock { resolve(context, &$0) }.get()
+  }
+
+  // MARK: Loading, with the lock held
+
+  /// Records that `file` was parsed.
+  private func noteParsed(_ file: String, _ state: inout LoadState) {
+    if !state.parsed.contains(file) { state.parsed.append(file) }
+  }
+
+  private func loadTokenFile(_ file: String, _ state: inout LoadState) -> Result<
+    GroupNode, ThemeError
+  > {
+    if let known = state.tokenFiles[file] { return known }
+    noteParsed(file, &state)
+    let result = Result { () throws(ThemeError) in
+      try TokenFileParser.parse(try reader.json(file), file: file)
     }
-    return try result.get()
+    state.tokenFiles[file] = result
+    return result
+  }
+
+  private func loadSpec(_ state: inout LoadState) -> Result<JSON, ThemeError> {
+    if let known = state.spec { return known }
+    noteParsed(Self.specFileName, &state)
+    let result = Result { () throws(ThemeError) in try reader.json(Self.specFileName) }
+    state.spec = result
+    return result
+  }
+
+  private func loadShapes(_ name: ThemeName, _ state: inout LoadState) -> Result<
+    (MarkerShapes, Bool), ThemeError
+  > {
+    if let known = state.shapes[name] { return known }
+    let result = Result { () throws(ThemeError) in
+      let entry = try SpecReader.read(try loadSpec(&state).get(), theme: name)
+      let before = state.markers.files
+      let shapes = try state.markers.shapes(entry.markers, theme: name)
+      for file in state.markers.files where !before.contains(file) {
+        noteParsed("\(MarkerLoader.folder)/\(file)", &state)
+      }
+      return (shapes, entry.allowsItalic)
+    }
+    state.shapes[name] = result
+    return result
+  }
+
+  private func loadManifest(_ name: ThemeName, _ state: inout LoadState) -> Result<
+    FontManifest, ThemeError
+  > {
+    if let known = state.manifests[name] { return known }
+    let file = Self.fontManifestFileName(for: name)
+    noteParsed(file, &state)
+    let result = Result { () throws(ThemeError) in
+      try FontManifestReader.read(reader: reader, file: file, theme: name)
+    }
+    state.manifests[name] = result
+    return result
+  }
+
+  private func resolve(_ context: String, _ state: inout LoadState) -> Result<
+    ResolvedContext, ThemeError
+  > {
+    if let known = state.contexts[context] { return known }
+    guard
+      let (name, mode) = ThemeName.allCases.lazy.flatMap({ name in
+        ColorMode.allCases.map { (name, $0) }
+      }).first(where: { Self.contextName($0.0, $0.1) == context })
+    else {
+      return .failure(
+        ThemeError(
+          file: Self.resolverFileName, message: "no context \(MessageText.quoted(context))"))
+    }
+    let result = Result { () throws(ThemeError) -> ResolvedContext in
+      let merged = try resolver.merge(themeContext: context) { (file) throws(ThemeError) in
+        try loadTokenFile(file, &state).get()
+      }
+      var tokenResolver = TokenResolver(merged: merged)
+      let tokens = try tokenResolver.resolveAll()
+      let (shapeNames, allowsItalic) = try loadShapes(name, &state).get()
+      let builder = ThemeBuilder(context: context, tokens: tokens)
+      let theme = try builder.build(
+        name: name, mode: mode, shapes: shapeNames, allowsItalic: allowsItalic)
+      return ResolvedContext(theme: theme, tokens: tokens, warnings: builder.paddingWarnings())
+    }
+    state.contexts[context] = result
+    return result
   }
 }
 
@@ -242,14 +347,21 @@ struct FileReader: Sendable {
 /// The subset of the DTCG 2025.10 resolver this loader implements: file `$ref` sources or inline
 /// tokens in sets and modifier contexts, and a `resolutionOrder` of `#/sets/…` and `#/modifiers/…`.
 struct ResolverDocument: Sendable {
+  /// One source of a set or context: a token file (read when a context needs it) or inline tokens.
+  private enum Source: Sendable {
+    case file(String)
+    case inline(GroupNode)
+  }
+
   private enum Step: Sendable {
-    case set([GroupNode])
-    case modifier(name: String, contexts: [String: [GroupNode]], defaultContext: String?)
+    case set([Source])
+    case modifier(name: String, contexts: [String: [Source]], defaultContext: String?)
   }
 
   private let steps: [Step]
   private static let file = ThemeLibrary.resolverFileName
-  /// The token files the sources reference, relative to the themes directory, each once.
+  /// The token files the sources reference, relative to the themes directory, each once, in
+  /// the order first referenced.
   let files: [String]
 
   init(json: JSON, reader: FileReader) throws(ThemeError) {
@@ -267,14 +379,13 @@ struct ResolverDocument: Sendable {
         "expected \"2025.10\", found \(version.stringValue.map { "\(MessageText.quoted($0))" } ?? version.kindName)"
       )
     }
-    var parsedFiles: [String: GroupNode] = [:]
     var files: [String] = []
 
-    func sources(_ json: JSON?, at location: String) throws(ThemeError) -> [GroupNode] {
+    func sources(_ json: JSON?, at location: String) throws(ThemeError) -> [Source] {
       guard case .array(let items) = json else {
         throw fail(location, "expected an array of sources")
       }
-      var out: [GroupNode] = []
+      var out: [Source] = []
       for (i, item) in items.enumerated() {
         let here = "\(location)[\(i)]"
         guard item.members != nil else {
@@ -294,20 +405,16 @@ struct ResolverDocument: Sendable {
               "$ref \(MessageText.quoted(path)) inside a source list is not supported (reference token files)"
             )
           }
-          if let cached = parsedFiles[path] {
-            out.append(cached)
-            continue
+          if !files.contains(path) {
+            let reference = FileReader.Reference(file: file, location: here, label: "$ref")
+            guard try reader.exists(path, reference: reference) else {
+              throw fail(here, "$ref \(MessageText.quoted(path)) points to no file")
+            }
+            files.append(path)
           }
-          let reference = FileReader.Reference(file: file, location: here, label: "$ref")
-          guard try reader.exists(path, reference: reference) else {
-            throw fail(here, "$ref \(MessageText.quoted(path)) points to no file")
-          }
-          let tree = try TokenFileParser.parse(try reader.json(path), file: path)
-          parsedFiles[path] = tree
-          files.append(path)
-          out.append(tree)
+          out.append(.file(path))
         } else {
-          out.append(try TokenFileParser.parse(item, file: "\(file)#\(here)"))
+          out.append(.inline(try TokenFileParser.parse(item, file: "\(file)#\(here)")))
         }
       }
       return out
@@ -341,7 +448,7 @@ struct ResolverDocument: Sendable {
         guard let contextMembers = modifier["contexts"]?.members, !contextMembers.isEmpty else {
           throw fail("modifiers.\(name).contexts", "expected an object of contexts")
         }
-        var contexts: [String: [GroupNode]] = [:]
+        var contexts: [String: [Source]] = [:]
         for (context, list) in contextMembers {
           contexts[context] = try sources(list, at: "modifiers.\(name).contexts.\(context)")
         }
@@ -370,11 +477,14 @@ struct ResolverDocument: Sendable {
   }
 
   /// Merges, in resolution order, the sets and the chosen context of each modifier (the
-  /// `theme` modifier gets `themeContext`, any other modifier its default).
-  func merge(themeContext: String) throws(ThemeError) -> GroupNode {
+  /// `theme` modifier gets `themeContext`, any other modifier its default); `load` parses a
+  /// referenced token file (each is asked for when its turn comes, so a context reads its own).
+  func merge(
+    themeContext: String, load: (String) throws(ThemeError) -> GroupNode
+  ) throws(ThemeError) -> GroupNode {
     var root = GroupNode(type: nil, file: Self.file)
     for step in steps {
-      let trees: [GroupNode]
+      let trees: [Source]
       switch step {
       case .set(let sources):
         trees = sources
@@ -389,8 +499,11 @@ struct ResolverDocument: Sendable {
         }
         trees = sources
       }
-      for tree in trees {
-        try TokenResolver.merge(tree, into: &root)
+      for source in trees {
+        switch source {
+        case .file(let path): try TokenResolver.merge(try load(path), into: &root)
+        case .inline(let tree): try TokenResolver.merge(tree, into: &root)
+        }
       }
     }
     return root

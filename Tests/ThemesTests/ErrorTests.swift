@@ -6,7 +6,7 @@ import Testing
 /// Each test breaks one file of a temporary copy of `Themes/` and checks the exact message.
 @Suite("Theme errors name the file, the token and the problem")
 struct ErrorTests {
-  @Test("malformed JSON stops the library with the line and column")
+  @Test("malformed JSON fails what reads the file, with the line and column; other themes work")
   func malformedJSON() throws {
     let file = "brands/sosh/light.tokens.json"
     let dir = try Fixture.modifiedCopy(of: file, replacing: [("\"hover\": {", "\"hover\" {")])
@@ -16,11 +16,19 @@ struct ErrorTests {
     let lineIndex = try #require(lines.firstIndex { $0.contains("\"hover\" {") })
     let column =
       try #require(lines[lineIndex].firstIndex(of: "{")).utf16Offset(in: lines[lineIndex]) + 1
-    let error = Fixture.error { () throws(ThemeError) in try ThemeLibrary(directory: dir) }
+    let expected =
+      "brands/sosh/light.tokens.json: malformed JSON at line \(lineIndex + 1), column \(column): expected ':' after \"hover\", found '{'"
     #expect(
-      error?.description
-        == "brands/sosh/light.tokens.json: malformed JSON at line \(lineIndex + 1), column \(column): expected ':' after \"hover\", found '{'"
-    )
+      Fixture.error { () throws(ThemeError) in try Fixture.readAll(dir) }?.description == expected)
+    // The file is read when a theme needs it: Sosh light fails, the other themes do not read it.
+    let library = try ThemeLibrary(directory: dir)
+    #expect(throws: Never.self) { try library.theme(.orange, mode: .light) }
+    #expect(throws: Never.self) { try library.theme(.sosh, mode: .dark) }
+    #expect(!library.filesRead.contains(file))
+    #expect(
+      Fixture.error { () throws(ThemeError) in try library.theme(.sosh, mode: .light) }?
+        .description == expected)
+    #expect(library.filesRead.contains(file))
   }
 
   @Test("an alias to a missing token fails its contexts only")
@@ -124,7 +132,7 @@ struct ErrorTests {
         ("\"size\": {\n      \"$type\": \"dimension\"", "\"size\": {\n      \"$type\": \"size\"")
       ])
     #expect(
-      Fixture.error { () throws(ThemeError) in try ThemeLibrary(directory: dir) }?.description
+      Fixture.error { () throws(ThemeError) in try Fixture.readAll(dir) }?.description
         == "components/bullet-list.tokens.json: bullet-list.size: unknown $type \"size\" (known: color, dimension, fontFamily, fontWeight, duration, cubicBezier, number, strokeStyle, border, transition, shadow, gradient, typography)"
     )
   }
@@ -158,7 +166,7 @@ struct ErrorTests {
         )
       ])
     #expect(
-      Fixture.error { () throws(ThemeError) in try ThemeLibrary(directory: refDir) }?.description
+      Fixture.error { () throws(ThemeError) in try Fixture.readAll(refDir) }?.description
         == "core/dimension.tokens.json: dimension.50: JSON Pointer $ref in $value is not supported by this loader (use a curly alias {a.b.c})"
     )
     let extendsDir = try Fixture.modifiedCopy(
@@ -170,7 +178,7 @@ struct ErrorTests {
         )
       ])
     #expect(
-      Fixture.error { () throws(ThemeError) in try ThemeLibrary(directory: extendsDir) }?
+      Fixture.error { () throws(ThemeError) in try Fixture.readAll(extendsDir) }?
         .description
         == "brands/orange-compact/brand.tokens.json: size: $extends is not supported by this loader (alias the tokens with {a.b.c} instead)"
     )

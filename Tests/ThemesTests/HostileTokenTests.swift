@@ -117,8 +117,7 @@ struct HostileTokenTests {
     let dir = try Fixture.modifiedCopy(
       of: "styles/typography.tokens.json",
       replacing: [(#""{font.size.body.large}""#, #"{ "value": 1e400, "unit": "px" }"#)])
-    let message = Fixture.error { () throws(ThemeError) in try ThemeLibrary(directory: dir) }?
-      .description
+    let message = Fixture.error { () throws(ThemeError) in try Fixture.readAll(dir) }?.description
     #expect(
       message?.hasPrefix("styles/typography.tokens.json: malformed JSON at line 12, column ")
         == true)

@@ -62,6 +62,12 @@ enum Fixture {
     return dir
   }
 
+  /// Opens the library of `directory` and reads every file at once (``ThemeLibrary/readAll()``):
+  /// the call that stops at the first broken file.
+  static func readAll(_ directory: URL) throws(ThemeError) {
+    try ThemeLibrary(directory: directory).readAll()
+  }
+
   /// The error thrown by `body`, or nil.
   static func error<T>(_ body: () throws(ThemeError) -> T) -> ThemeError? {
     do {

@@ -33,6 +33,7 @@ enum CompareThemes {
     let library: ThemeLibrary
     do {
       library = try ThemeLibrary(directory: folder)
+      try library.readAll()
     } catch {
       throw TokenReviewError.oldTokens(error, themes: path)
     }

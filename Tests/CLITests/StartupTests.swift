@@ -1,0 +1,145 @@
+import Foundation
+import Graphics
+import Testing
+import Themes
+
+/// What a command reads before it works, seen through `OUDS_TRACE_FILES=1` (one
+/// `trace: read <kind>: <path>` line on stderr per user file opened): `diff` reads its two PNGs
+/// and nothing else; `render` of one theme reads the core token files and that theme's own, its
+/// manifest, and hashes its fonts only while the font hash cache does not know them.
+@Suite("Start-up: a command reads what it uses")
+struct StartupTests {
+  static let sample = repositoryRoot.appendingPathComponent("Snapshots/cases/sample-2.json").path
+
+  /// The `trace: read <kind>: <path>` lines of `stderr`, as (kind, path).
+  static func reads(_ stderr: String) -> [(kind: String, path: String)] {
+    stderr.split(separator: "\n").compactMap { line in
+      guard line.hasPrefix("trace: read ") else { return nil }
+      let rest = line.dropFirst("trace: read ".count)
+      guard let colon = rest.range(of: ": ") else { return nil }
+      return (String(rest[..<colon.lowerBound]), String(rest[colon.upperBound...]))
+    }
+  }
+
+  /// stderr without the trace lines.
+  static func untraced(_ stderr: String) -> String {
+    stderr.split(separator: "\n", omittingEmptySubsequences: false)
+      .filter { !$0.hasPrefix("trace: ") }.joined(separator: "\n")
+  }
+
+  @Test("diff reads its two PNGs alone: it works with a broken themes folder and no fonts at all")
+  func diffTouchesNoTokensNorFonts() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // a themes folder whose resolver is not JSON, no font folder, no system fonts, a fresh cache
+    let themes = folder.appendingPathComponent("Themes")
+    try FileManager.default.createDirectory(at: themes, withIntermediateDirectories: true)
+    try write("{ not json", ThemeLibrary.resolverFileName, in: themes)
+    let noFonts = try write(
+      #"<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd"><fontconfig></fontconfig>"#,
+      "no-fonts.conf", in: folder)
+    let cache = folder.appendingPathComponent("cache")
+    let environment = [
+      ThemesLocation.environmentVariable: themes.path, FontLocator.environmentVariable: "",
+      "FONTCONFIG_FILE": noFonts, "XDG_CACHE_HOME": cache.path, "OUDS_TRACE_FILES": "1",
+    ]
+    // the same environment stops a render: it really is broken
+    let render = try run(
+      ["render", Self.sample, "-o", folder.appendingPathComponent("x.png").path],
+      environment: environment)
+    #expect(render.status == 1)
+    #expect(render.stderr.contains("themes.resolver.json: malformed JSON"))
+
+    let reference = repositoryRoot.appendingPathComponent("Snapshots/sample-2/orange-light@2x.png")
+    let other = repositoryRoot.appendingPathComponent("Snapshots/sample-2/orange-dark@2x.png")
+    let copy = folder.appendingPathComponent("copy.png")
+    try FileManager.default.copyItem(at: reference, to: copy)
+    let identical = try run(["diff", reference.path, copy.path], environment: environment)
+    #expect(identical.status == 0)
+    #expect(identical.stdout == "images are identical\n")
+    let changed = try run(
+      ["diff", reference.path, other.path, "-o", folder.appendingPathComponent("d.png").path],
+      environment: environment)
+    #expect(changed.status == 1)
+    #expect(changed.stdout.contains(" pixels differ ("))
+    for result in [identical, changed] {
+      #expect(Self.reads(result.stderr).map(\.kind) == ["PNG file", "PNG file"])
+      #expect(Self.untraced(result.stderr).trimmingCharacters(in: .whitespacesAndNewlines) == "")
+    }
+    #expect(Self.reads(identical.stderr).map(\.path) == [reference.path, copy.path])
+    #expect(!FileManager.default.fileExists(atPath: cache.path), "no font hash cache written")
+  }
+
+  @Test(
+    "render of one theme reads the core and its own token files, and hashes its fonts once across runs"
+  )
+  func renderReadsOneTheme() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let cache = folder.appendingPathComponent("cache")
+    let environment = ["XDG_CACHE_HOME": cache.path, "OUDS_TRACE_FILES": "1"]
+    let themes = repositoryRoot.appendingPathComponent("Themes").path
+    let render = ["render", Self.sample, "--themes", themes, "--theme", "sosh", "--mode", "light"]
+    let first = try run(render + ["-o", "one.png"], in: folder, environment: environment)
+    #expect(first.status == 0, "\(first.stderr)")
+    let reads = Self.reads(first.stderr)
+    let tokenFiles = reads.filter { $0.kind == "token file" }.map(\.path)
+    let themesFolder = themes + "/"
+    #expect(
+      tokenFiles.map { $0.replacingOccurrences(of: themesFolder, with: "") } == [
+        "themes.resolver.json", "core/dimension.tokens.json", "core/font.tokens.json",
+        "core/color.tokens.json", "styles/typography.tokens.json",
+        "components/bullet-list.tokens.json", "components/link.tokens.json",
+        "brands/sosh/brand.tokens.json", "brands/sosh/light.tokens.json",
+        "components/bullet-list.spec.json",
+      ])
+    #expect(
+      reads.filter { $0.kind == "marker asset" }.allSatisfy { $0.path.contains("/markers/sosh/") })
+    #expect(
+      reads.filter { $0.kind == "font manifest" }.map(\.path)
+        == [themesFolder + "fonts/sosh.fonts.json"])
+    // every font the theme uses is hashed once, and no other
+    let manifest = try ThemeLibrary(directory: URL(fileURLWithPath: themes)).fontManifest(
+      for: .sosh)
+    let hashed = reads.filter { $0.kind == "font file" }.map {
+      URL(fileURLWithPath: $0.path).lastPathComponent
+    }
+    #expect(hashed.sorted() == manifest.files.map(\.fileName).sorted())
+    let cacheFile = cache.appendingPathComponent("ouds-render/font-hashes")
+    #expect(FileManager.default.fileExists(atPath: cacheFile.path))
+
+    // the next run finds every hash in the cache: no font is read, the same line, the same PNG
+    let second = try run(render + ["-o", "two.png"], in: folder, environment: environment)
+    #expect(second.status == 0)
+    #expect(Self.reads(second.stderr).filter { $0.kind == "font file" }.isEmpty)
+    #expect(Self.reads(second.stderr).contains { $0.kind == "font hash cache" })
+    #expect(Self.untraced(second.stderr) == Self.untraced(first.stderr))
+    let line = Self.untraced(second.stderr)
+    #expect(line.contains("themes: "))
+    for file in manifest.files { #expect(line.contains(file.fileName), "\(file.fileName)") }
+    #expect(
+      try Data(contentsOf: folder.appendingPathComponent("one.png"))
+        == Data(contentsOf: folder.appendingPathComponent("two.png")))
+
+    // a corrupt cache costs the hashing again, never the result
+    try Data("ouds-render font hashes 1\nnonsense\n".utf8).write(to: cacheFile)
+    let third = try run(render + ["-o", "three.png"], in: folder, environment: environment)
+    #expect(third.status == 0)
+    #expect(Self.reads(third.stderr).filter { $0.kind == "font file" }.count == hashed.count)
+    #expect(
+      try Data(contentsOf: folder.appendingPathComponent("three.png"))
+        == Data(contentsOf: folder.appendingPathComponent("one.png")))
+  }
+
+  @Test("without OUDS_TRACE_FILES nothing is traced")
+  func quietByDefault() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let result = try run(
+      ["render", Self.sample, "--theme", "sosh", "--mode", "light", "-o", "one.png"], in: folder,
+      environment: ["XDG_CACHE_HOME": folder.appendingPathComponent("cache").path],
+      removing: ["OUDS_TRACE_FILES"])
+    #expect(result.status == 0)
+    #expect(!result.stderr.contains("trace:"))
+  }
+}

@@ -5,7 +5,7 @@
 // Platforms. Tested: Debian 12 (x86_64) with the Swift 6 toolchain and the Debian packages below
 // (`scripts/setup` installs them). Should work, untested: other Linux distributions with the same
 // libraries (pkg-config names) and the fonts the manifests name, and macOS with Homebrew
-// (`brew install pango librsvg libspng cmark openssl pkg-config`) with the font files put in a
+// (`brew install pango librsvg libspng cmark pkg-config`) with the font files put in a
 // folder given by `--font-dir` or `OUDS_FONT_DIRS`. Fonts are found by file name and SHA-256,
 // never by a Debian path; Linux-only calls sit behind `#if os(Linux)`.
 
@@ -15,7 +15,7 @@ import PackageDescription
 /// Debian packages that provide the C libraries; SwiftPM only prints them as a hint.
 let debianDevPackages = [
   "libcairo2-dev", "libpango1.0-dev", "libfontconfig-dev", "librsvg2-dev", "libspng-dev",
-  "libcmark-dev", "libssl-dev", "zlib1g-dev",
+  "libcmark-dev", "zlib1g-dev",
 ]
 
 /// Everything in the package folder but `Themes/` and `Sources/Themes/`, which the `Themes` target
@@ -44,8 +44,9 @@ let package = Package(
   ],
   targets: [
     // C libraries from Debian, reached through pkg-config, each behind one door: libcmark only in
-    // `Markdown`, the others only in `Graphics` (libcrypto's SHA-256 is ~7× faster than
-    // GLib's GChecksum for hashing font files at start-up).
+    // `Markdown`, the others only in `Graphics`. SHA-256 is GLib's (loaded under Pango): font files
+    // are hashed only when the font hash cache does not know them, and linking libcrypto for its
+    // faster digest cost every process ~0.8 ms of start-up.
     .systemLibrary(
       name: "CGraphics", pkgConfig: "pangocairo", providers: [.apt(debianDevPackages)]),
     .systemLibrary(
@@ -53,7 +54,6 @@ let package = Package(
     .systemLibrary(name: "CSpng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
     .systemLibrary(
       name: "CCommonMark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
-    .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     // zlib, for the PNG encoder that deflates one image on several cores (SegmentedPNGEncoder)
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
@@ -84,11 +84,11 @@ let package = Package(
     .target(name: "Scene", dependencies: ["Primitives"]),
     // model + theme -> scene
     .target(name: "Layout", dependencies: ["BulletList", "Themes", "Scene", "Primitives"]),
-    // scene -> pixels, vectors (the door of Cairo, Pango, fontconfig, librsvg, libspng, libcrypto, zlib)
+    // scene -> pixels, vectors (the door of Cairo, Pango, fontconfig, GLib, librsvg, libspng, zlib)
     .target(
       name: "Graphics",
       dependencies: [
-        "Scene", "Primitives", "SafeInput", "CGraphics", "CRsvg", "CSpng", "CCrypto", "CZlib",
+        "Scene", "Primitives", "SafeInput", "CGraphics", "CRsvg", "CSpng", "CZlib",
       ]),
     // the whole pipeline behind one call
     .target(
@@ -139,7 +139,9 @@ let package = Package(
       ]),
     .testTarget(
       name: "GraphicsTests",
-      dependencies: ["Scene", "Themes", "VectorAsset", "Graphics", "CSpng", "Primitives"]),
+      dependencies: [
+        "Scene", "Themes", "VectorAsset", "Graphics", "CSpng", "Primitives", "SafeInput",
+      ]),
     .testTarget(
       name: "SnapshotTests",
       dependencies: [

@@ -1,4 +1,0 @@
-#ifndef OUDS_CCRYPTO_SHIM_H
-#define OUDS_CCRYPTO_SHIM_H
-#include <openssl/evp.h>
-#endif

@@ -142,29 +142,34 @@ enum SegmentedPNGEncoder {
     let last = end == layout.height
     let flush = last ? Z_FINISH : Z_SYNC_FLUSH
     // deflateBound covers the data and the end of the stream; a sync flush adds at most 5 bytes
-    // plus the bits pending before it.
-    var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(inputLength))) + 64)
+    // plus the bits pending before it. The space is not zeroed: deflate writes what is kept, and
+    // pages it never writes are never touched.
+    var capacity = Int(deflateBound(&stream, UInt(inputLength))) + 64
+    var space = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+    defer { space.deallocate() }
     var produced = 0
     stream.next_in = input
     stream.avail_in = UInt32(inputLength)
     while true {
-      if produced == output.count { output += repeatElement(0, count: output.count) }
-      let status = output.withUnsafeMutableBufferPointer { space -> Int32 in
-        guard let base = space.baseAddress else { return Z_MEM_ERROR }
-        stream.next_out = base + produced
-        stream.avail_out = UInt32(space.count - produced)
-        let status = deflate(&stream, flush)
-        produced = space.count - Int(stream.avail_out)
-        stream.next_out = nil
-        return status
+      if produced == capacity {
+        let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+        larger.update(from: space, count: produced)
+        space.deallocate()
+        space = larger
+        capacity *= 2
       }
+      stream.next_out = space + produced
+      stream.avail_out = UInt32(capacity - produced)
+      let status = deflate(&stream, flush)
+      produced = capacity - Int(stream.avail_out)
+      stream.next_out = nil
       if status == Z_STREAM_END, last { break }
       guard status == Z_OK || status == Z_BUF_ERROR else {
         return .failure(zlibFailure("deflate", status))
       }
-      if !last, stream.avail_in == 0, produced < output.count { break }
+      if !last, stream.avail_in == 0, produced < capacity { break }
     }
-    output.removeSubrange(produced...)
+    let output = Array(UnsafeBufferPointer(start: space, count: produced))
     let adler = CZlib.adler32(1, input, UInt32(inputLength))
     return .success(CompressedSegment(bytes: output, adler: adler, inputLength: inputLength))
   }

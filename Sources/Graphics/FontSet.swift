@@ -37,10 +37,13 @@ public struct LoadedFont: Hashable, Sendable {
 /// Not thread-safe: use a `FontSet` and the ``TextEngine`` built on it from one thread at a time.
 public final class FontSet {
   /// The files that were loaded, brand fonts first, then the located sources in order.
-  public let files: [LoadedFont]
+  public var files: [LoadedFont] { loaded.files }
 
-  /// The private Pango font map (a PangoCairoFcFontMap); owned, released in `deinit`.
-  let fontMap: UnsafeMutablePointer<PangoFontMap>
+  /// The private Pango font map (a PangoCairoFcFontMap), lent by ``LoadedFontMap``.
+  var fontMap: UnsafeMutablePointer<PangoFontMap> { loaded.map }
+
+  /// The font map and its files, this set's alone until `deinit` gives it back to the pool.
+  let loaded: LoadedFontMap
 
   /// Loads located font sources, and the brand fonts of `brandFontDirectory`.
   ///
@@ -72,6 +75,12 @@ public final class FontSet {
     }
     for font in located { requested.append((font.url, font.sha256, font.declared.role)) }
 
+    // The same files, by path and hash, make the same fonts: take an idle map that holds them.
+    let key = requested.map { "\($0.sha256) \($0.role) \($0.url.path)" }
+    if let idle = LoadedFontMap.takeIdle(key) {
+      self.loaded = idle
+      return
+    }
     let config = try PrivateFontConfig()
     for file in requested {
       guard config.addFile(file.url.path) else { throw .fontFileUnreadable(path: file.url.path) }
@@ -79,12 +88,12 @@ public final class FontSet {
     guard config.addSyntheticFaceRules() else {
       throw .fontSystemUnavailable(reason: "fontconfig rejected the synthetic-face rules")
     }
-    var loaded: [LoadedFont] = []
+    var files: [LoadedFont] = []
     for file in requested {
       guard let family = PrivateFontConfig.family(ofFontAt: file.url.path) else {
         throw .fontFileUnreadable(path: file.url.path)
       }
-      loaded.append(LoadedFont(url: file.url, sha256: file.sha256, family: family, role: file.role))
+      files.append(LoadedFont(url: file.url, sha256: file.sha256, family: family, role: file.role))
     }
 
     guard let map = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT) else {
@@ -92,8 +101,7 @@ public final class FontSet {
     }
     // The font map takes its own reference on the configuration.
     pango_fc_font_map_set_config(OpaquePointer(map), config.handle)
-    self.fontMap = map
-    self.files = loaded
+    self.loaded = LoadedFontMap(key: key, map: map, files: files)
   }
 
   /// Locates the files of `sources` with `locator` (see ``FontLocator``), then loads them.
@@ -109,7 +117,7 @@ public final class FontSet {
   }
 
   deinit {
-    g_object_unref(fontMap)
+    LoadedFontMap.giveBack(loaded)
   }
 
   /// The font files of a brand folder, sorted by name so the load order is stable.
@@ -128,6 +136,57 @@ public final class FontSet {
     return names.filter { extensions.contains(($0 as NSString).pathExtension.lowercased()) }
       .sorted()
       .map { directory.appendingPathComponent($0) }
+  }
+}
+
+/// A Pango font map over a private fontconfig configuration, and the files it holds.
+///
+/// Fontconfig and Pango keep a little memory for every configuration and font map made, even once
+/// released (about 20 KB a theme), so a process that renders again and again (`--watch`, the
+/// gallery's workers, a test run) would grow with every render. A ``FontSet`` that is released
+/// gives its map back to a small pool instead, and the next set of the same files (same paths,
+/// same SHA-256, same roles) takes it: the fonts are the same, so are the layouts and pixels.
+final class LoadedFontMap: @unchecked Sendable {
+  // @unchecked: the map is used by one FontSet at a time (the pool hands it over under its lock),
+  // as FontSet's own rule asks; nothing here changes after init.
+
+  /// What the map holds: one `sha256 role path` line a file, in load order.
+  let key: [String]
+  /// The font map; released when this value is.
+  let map: UnsafeMutablePointer<PangoFontMap>
+  /// The files it holds, with their families.
+  let files: [LoadedFont]
+
+  init(key: [String], map: UnsafeMutablePointer<PangoFontMap>, files: [LoadedFont]) {
+    self.key = key
+    self.map = map
+    self.files = files
+    Self.made.withLock { $0[key, default: 0] += 1 }
+  }
+
+  deinit {
+    g_object_unref(map)
+  }
+
+  /// How many maps the pool keeps unused at most; the oldest goes first.
+  static let idleCapacity = 16
+  /// The maps no set is using, oldest first.
+  private static let idle = Locked<[LoadedFontMap]>([])
+  /// How many maps this process has made for each set of files (the tests read it).
+  static let made = Locked<[[String]: Int]>([:])
+
+  /// An unused map holding exactly `key`'s files, taken out of the pool.
+  static func takeIdle(_ key: [String]) -> LoadedFontMap? {
+    idle.withLock { maps in maps.firstIndex { $0.key == key }.map { maps.remove(at: $0) } }
+  }
+
+  /// Puts `map` back in the pool; the oldest unused map is released when the pool is full.
+  static func giveBack(_ map: LoadedFontMap) {
+    let evicted: LoadedFontMap? = idle.withLock { maps in
+      maps.append(map)
+      return maps.count > idleCapacity ? maps.removeFirst() : nil
+    }
+    _ = evicted  // released here, outside the lock
   }
 }
 

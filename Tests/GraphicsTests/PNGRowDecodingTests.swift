@@ -10,27 +10,9 @@ import Testing
 struct PNGRowDecodingTests {
   /// Writes `image` with libspng (RGBA, 8 bits), interlaced (Adam7) or not.
   static func spngEncode(_ image: RasterImage, interlaced: Bool) throws -> Data {
-    let ctx = try #require(spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)))
-    defer { spng_ctx_free(ctx) }
-    #expect(spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1) == 0)
-    var header = spng_ihdr()
-    header.width = UInt32(image.width)
-    header.height = UInt32(image.height)
-    header.bit_depth = 8
-    header.color_type = UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue)
-    header.interlace_method = interlaced ? 1 : 0
-    #expect(spng_set_ihdr(ctx, &header) == 0)
-    let status = image.pixels.withUnsafeBytes {
-      spng_encode_image(
-        ctx, $0.baseAddress, $0.count, Int32(SPNG_FMT_PNG.rawValue),
-        Int32(SPNG_ENCODE_FINALIZE.rawValue))
-    }
-    #expect(status == 0)
-    var length = 0
-    var error: Int32 = 0
-    let buffer = try #require(spng_get_png_buffer(ctx, &length, &error))
-    defer { free(buffer) }
-    return Data(bytes: buffer, count: length)
+    try SpngWriter.encode(
+      image.pixels, width: image.width, height: image.height, alpha: true, interlaced: interlaced,
+      filters: nil)
   }
 
   /// Decodes row by row into a fresh buffer; returns the pixels and every `rowsDone` value.

@@ -201,12 +201,15 @@ enum StreamingComparison {
     let size = width * height * 4
     let rowBytes = width * 4
     let below = PixelScan.rowsBelowNeeded(options)
-    let expectedPixels = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
-    let actualPixels = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
-    defer {
-      expectedPixels.deallocate()
-      actualPixels.deallocate()
+    guard let expectedBuffer = LargeBuffer(count: size), let actualBuffer = LargeBuffer(count: size)
+    else {
+      throw .undecodable(
+        path: expected.path,
+        .pngDecodingFailed(reason: "no memory for two \(width)×\(height) images"))
     }
+    defer { withExtendedLifetime((expectedBuffer, actualBuffer)) {} }
+    let expectedPixels = expectedBuffer.bytes
+    let actualPixels = actualBuffer.bytes
     var diffPixels = makingDiffImage ? [UInt8](repeating: 0, count: size) : []
     let clusters = RegionClusters(width: width, height: height)
     var counts = PixelScan.Counts()

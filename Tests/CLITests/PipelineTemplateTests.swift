@@ -103,6 +103,33 @@ final class PipelineTemplateTests {
     #expect(section.contains("ci/github-actions.yml") && section.contains("ci/gitlab-ci.yml"))
   }
 
+  @Test("both templates build ouds-render with the README's build line (same flags, same binary)")
+  func buildLine() throws {
+    let readme = try String(
+      contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let build = try #require(
+      readme.split(separator: "\n").first {
+        $0.hasPrefix("swift build -c release") && $0.contains("--product ouds-render")
+      })
+    let readmeBuild = String(build.split(separator: "&&")[0]).trimmingCharacters(in: .whitespaces)
+    let readmeBinPath = try #require(
+      build.firstMatch(of: #/\$\((swift build [^)]*--show-bin-path)\)/#)?.1)
+    for template in [Self.github, Self.gitlab] {
+      let text = try String(contentsOf: template, encoding: .utf8)
+      let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+      let builds = lines.filter {
+        $0.contains("swift build") && $0.contains("--product ouds-render")
+      }
+      #expect(!builds.isEmpty, "\(template.lastPathComponent) builds ouds-render")
+      for line in builds {
+        #expect(line.hasSuffix(readmeBuild), "\(template.lastPathComponent): \(line)")
+      }
+      for line in lines where line.contains("--show-bin-path") {
+        #expect(line.contains(readmeBinPath), "\(template.lastPathComponent): \(line)")
+      }
+    }
+  }
+
   @Test("every job installs with scripts/setup (the README's set-up) before anything else runs")
   func setupFirst() throws {
     let workflow = try YAMLFile.load(Self.github)

@@ -18,9 +18,10 @@ let debianDevPackages = [
   "libcmark-dev", "zlib1g-dev",
 ]
 
-/// Everything in the package folder but `Themes/` and `Sources/Themes/`, which the `Themes` target
-/// (rooted at the package folder) must not treat as its files. Hidden entries are ignored by SwiftPM.
-let themesTargetExclusions: [String] = {
+/// Everything in the package folder but `Themes/` and `Sources/ThemesBundle/`, which the
+/// `ThemesBundle` target (rooted at the package folder) must not treat as its files. Hidden entries
+/// are ignored by SwiftPM.
+let themesBundleExclusions: [String] = {
   let root = Context.packageDirectory
   func entries(_ folder: String) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: root + "/" + folder)) ?? [])
@@ -29,7 +30,7 @@ let themesTargetExclusions: [String] = {
   let top = entries("").filter {
     !["Themes", "Sources", "Package.swift", "Package.resolved"].contains($0)
   }
-  let sources = entries("Sources").filter { $0 != "Themes" }.map { "Sources/" + $0 }
+  let sources = entries("Sources").filter { $0 != "ThemesBundle" }.map { "Sources/" + $0 }
   return top + sources
 }()
 
@@ -72,14 +73,20 @@ let package = Package(
     .target(name: "BulletList", dependencies: ["StrictJSON", "SafeInput", "Primitives"]),
     // Markdown labels -> rich text, Markdown list files -> list outlines (libcmark's door)
     .target(name: "Markdown", dependencies: ["BulletList", "CCommonMark"]),
-    // tokens -> theme. The target's folder is the package root so that `Themes/` itself ships as
-    // a resource bundle (`OUDSBulletListRenderer_Themes.resources` beside the executable): a library
-    // user's `BulletListRenderer()` finds the package's copy without a checkout. Everything else at
-    // the root is excluded; the sources stay in Sources/Themes.
+    // tokens -> theme
     .target(
-      name: "Themes", dependencies: ["StrictJSON", "VectorAsset", "SafeInput", "Primitives"],
-      path: ".",
-      exclude: themesTargetExclusions, sources: ["Sources/Themes"], resources: [.copy("Themes")]),
+      name: "Themes",
+      dependencies: ["StrictJSON", "VectorAsset", "SafeInput", "Primitives", "ThemesBundle"]),
+    // `Themes/` itself, shipped as a resource bundle (`OUDSBulletListRenderer_ThemesBundle.resources`
+    // beside the executable) so that a library user's `BulletListRenderer()` finds the package's
+    // copy without a checkout. A C target on purpose: SwiftPM gives a Swift target with resources a
+    // `Bundle.module` accessor, which links all of Foundation into ouds-render (about 2.5 ms of
+    // start-up on every run); a C target's bundle comes without one. Its folder is the package root
+    // so that the bundle holds `Themes/`; everything else at the root is excluded.
+    .target(
+      name: "ThemesBundle", path: ".", exclude: themesBundleExclusions,
+      sources: ["Sources/ThemesBundle"], resources: [.copy("Themes")],
+      publicHeadersPath: "Sources/ThemesBundle/include"),
     // the plain value that says what to draw where
     .target(name: "Scene", dependencies: ["Primitives"]),
     // model + theme -> scene

@@ -1,7 +1,12 @@
-import Foundation
 import Primitives
 import SafeInput
 import StrictJSON
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A list read from a JSON document or a Markdown list file, with the document-level settings
 /// next to it.

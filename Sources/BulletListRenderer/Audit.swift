@@ -1,8 +1,13 @@
 import BulletList
-import Foundation
 import Layout
 import Primitives
 import Themes
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension BulletListRenderer {
   /// The accessibility audit of `list` in one theme and mode (see ``Layout/AccessibilityAudit``):
@@ -203,7 +208,7 @@ public struct AuditReport: Sendable {
       for (index, cell) in row.enumerated() {
         line +=
           index < row.count - 1
-          ? cell.padding(toLength: widths[index] + 2, withPad: " ", startingAt: 0) : cell
+          ? cell.padded(toLength: widths[index] + 2) : cell
       }
       out += line + "\n"
     }

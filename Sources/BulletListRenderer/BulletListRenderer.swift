@@ -1,6 +1,5 @@
 import BulletList
 import Dispatch
-import Foundation
 import Graphics
 import Layout
 import Markdown
@@ -8,6 +7,12 @@ import Primitives
 import SafeInput
 import Scene
 import Themes
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// One rendered picture and the scene it came from.
 public struct RenderedList: Sendable {
@@ -93,11 +98,7 @@ public final class BulletListRenderer {
     self.brandFontDirectory = brandFontDirectory
     self.fontLocator = fontLocator ?? FontLocator(fontDirectory: brandFontDirectory)
     if let brandFontDirectory {
-      var isDirectory: ObjCBool = false
-      guard
-        FileManager.default.fileExists(atPath: brandFontDirectory.path, isDirectory: &isDirectory),
-        isDirectory.boolValue
-      else {
+      guard PathText.isFolder(brandFontDirectory.path) else {
         throw .graphics(.fontDirectoryMissing(path: brandFontDirectory.path), nil)
       }
     }

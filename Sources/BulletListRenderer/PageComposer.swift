@@ -1,8 +1,13 @@
-import Foundation
 import Graphics
 import Primitives
 import Scene
 import Themes
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The text styles of a composed page (``PageComposer``).
 public enum PageTextStyle: Hashable, Sendable {
@@ -349,10 +354,8 @@ public struct PageComposer {
   /// line and paragraph separators and bidirectional controls escaped (``MessageText``), so that a
   /// page shows what a file holds without a file reordering or hiding what follows.
   public static func printable(_ text: String) -> String {
-    let normalized = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(
-      of: "\r", with: "\n"
-    )
-    .replacingOccurrences(of: "\t", with: "    ")
+    let normalized = text.replacingEvery("\r\n", with: "\n").replacingEvery("\r", with: "\n")
+      .replacingEvery("\t", with: "    ")
     return normalized.split(separator: "\n", omittingEmptySubsequences: false)
       .map { MessageText.escaped(String($0)) }.joined(separator: "\n")
   }

@@ -1,10 +1,15 @@
 import BulletList
-import Foundation
 import Graphics
 import Layout
 import Primitives
 import Scene
 import Themes
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The layout of a rendering sheet: one list in every theme (rows) and mode (columns).
 public struct RenderingSheetStyle: Hashable, Sendable {

@@ -1,7 +1,12 @@
-import Foundation
 import Graphics
 import SafeInput
 import Themes
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// How files people share (sheets and their SVG description and PDF subject, token reviews,
 /// gallery pages and PDFs) name the folders they were made from, so that the same inputs give

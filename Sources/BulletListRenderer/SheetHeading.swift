@@ -1,8 +1,13 @@
-import Foundation
 import Graphics
 import Layout
 import Primitives
 import Themes
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// How the tokens of the themes folder in use compare with the package's own copy.
 public enum ThemesEdition: Hashable, Sendable {

@@ -1,6 +1,11 @@
-import Foundation
 import Graphics
 import Themes
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension ThemeLibrary {
   /// The SHA-256 of the library's resolved tokens (``Themes/ThemeLibrary/canonicalTokenText()``),

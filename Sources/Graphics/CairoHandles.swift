@@ -1,5 +1,10 @@
 import CGraphics
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A Cairo surface (image, SVG or PDF); owned, destroyed in `deinit`.
 final class CairoSurface {

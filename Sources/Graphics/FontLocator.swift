@@ -1,6 +1,11 @@
 import CGraphics
-import Foundation
 import SafeInput
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A folder the ``FontLocator`` searches, and why it is searched.
 public struct FontFolder: Hashable, Sendable, CustomStringConvertible {
@@ -233,7 +238,7 @@ public final class FontLocator: Sendable {
         let (directory, depth) = queue[next]
         next += 1
         var status = stat()
-        guard stat(directory, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR,
+        guard stat(directory, &status) == 0, FileType(mode: status.st_mode) == .directory,
           visited.insert(FolderKey(status)).inserted,
           let entries = Self.entries(of: directory)
         else { continue }
@@ -248,7 +253,7 @@ public final class FontLocator: Sendable {
           if type == DT_LNK || type == DT_UNKNOWN {
             var target = stat()
             guard stat(path, &target) == 0 else { continue }  // a broken link
-            isDirectory = (target.st_mode & S_IFMT) == S_IFDIR
+            isDirectory = FileType(mode: target.st_mode) == .directory
           }
           if isDirectory {
             if depth < Self.maxDepth && !name.hasPrefix(".") { queue.append((path, depth + 1)) }

@@ -1,6 +1,11 @@
 import CGraphics
-import Foundation
 import SafeInput
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A font file that a ``FontSet`` loaded, with what the render-stack fingerprint records about it.
 public struct LoadedFont: Hashable, Sendable {
@@ -122,10 +127,9 @@ public final class FontSet {
 
   /// The font files of a brand folder, sorted by name so the load order is stable.
   private static func brandFontFiles(in directory: URL) throws(GraphicsError) -> [URL] {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    else { throw .fontDirectoryMissing(path: directory.path) }
+    guard PathText.isFolder(directory.path) else {
+      throw .fontDirectoryMissing(path: directory.path)
+    }
     let names: [String]
     do {
       names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
@@ -133,7 +137,7 @@ public final class FontSet {
       throw .fontDirectoryMissing(path: directory.path)
     }
     let extensions: Set<String> = ["ttf", "otf", "ttc"]
-    return names.filter { extensions.contains(($0 as NSString).pathExtension.lowercased()) }
+    return names.filter { extensions.contains(PathText.pathExtension($0).lowercased()) }
       .sorted()
       .map { directory.appendingPathComponent($0) }
   }

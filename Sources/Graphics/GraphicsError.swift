@@ -1,5 +1,10 @@
-import Foundation
 import Primitives
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Everything that can go wrong while loading fonts, laying out text, drawing or coding images.
 ///
@@ -86,7 +91,7 @@ public enum GraphicsError: Error, Hashable, Sendable, CustomStringConvertible {
       return "icon file not found: \(path)"
     case .iconFileUnreadable(let path, let reason):
       let oneLine = reason.split(whereSeparator: \.isNewline).map {
-        $0.trimmingCharacters(in: .whitespaces)
+        $0.trimmingWhitespace()
       }
       .filter { !$0.isEmpty }.joined(separator: " ")
       return "icon file could not be read: \(path): \(oneLine)"

@@ -1,9 +1,14 @@
 import CGraphics
 import CRsvg
-import Foundation
 import Primitives
 import SafeInput
 import Scene
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A free icon loaded from an SVG or PNG file, drawn as a tinted alpha mask.
 ///
@@ -43,7 +48,7 @@ final class IconImage {
       if case .missing = error.problem { throw .iconFileMissing(path: path) }
       throw .iconFileUnreadable(path: path, reason: error.reason)
     }
-    switch (path as NSString).pathExtension.lowercased() {
+    switch PathText.pathExtension(path).lowercased() {
     case "svg":
       if enforcingPolicy, let violation = SVGIconPolicy.violation(in: data) {
         throw .iconFileUnreadable(

@@ -1,7 +1,12 @@
 import CGraphics
-import Foundation
 import Primitives
 import SafeInput
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// SHA-256 digests through GLib's `GChecksum` (GLib is loaded anyway, under Pango).
 ///

@@ -1,7 +1,12 @@
 import CGraphics
-import Foundation
 import Primitives
 import Scene
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Draws a ``Scene`` to PNG, SVG or PDF with Cairo, shaping text with a ``TextEngine``.
 ///

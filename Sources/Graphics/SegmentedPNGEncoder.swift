@@ -1,6 +1,12 @@
 import CZlib
 import Dispatch
-import Foundation
+import SafeInput
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Writes one 8-bit RGB or RGBA PNG with its deflate work spread over several cores, and the
 /// same bytes whatever the number of cores.
@@ -233,7 +239,7 @@ enum SegmentedPNGEncoder {
 /// Results of the segments, filled from several threads, each slot written once.
 private final class SegmentSlots: @unchecked Sendable {
   private var slots: [Result<SegmentedPNGEncoder.CompressedSegment, GraphicsError>?]
-  private let lock = NSLock()
+  private let lock = ConditionLock()
 
   init(count: Int) {
     slots = Array(repeating: nil, count: count)

@@ -1,7 +1,12 @@
 import CGraphics
-import Foundation
 import Primitives
 import Scene
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Lays out and measures paragraphs with Pango, with pinned, device-independent settings.
 ///

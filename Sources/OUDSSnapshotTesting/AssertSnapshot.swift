@@ -1,6 +1,5 @@
 import BulletList
 import BulletListRenderer
-import Foundation
 import Layout
 import Primitives
 import SafeInput
@@ -8,6 +7,12 @@ import Snapshot
 import Testing
 import Themes
 import XCTest
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Where `assertSnapshot` keeps references and artifacts, and how it renders.
 public struct SnapshotTestSettings: Sendable {

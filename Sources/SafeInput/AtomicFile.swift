@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -55,10 +59,8 @@ public enum AtomicFile {
       )
     }
     if createDirectories {
-      do {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      } catch {
-        throw FileWriteError(path: directory.path, reason: reason(error))
+      if let failure = createFolders(directory.path) {
+        throw FileWriteError(path: directory.path, reason: failure)
       }
     }
     guard isDirectory(directory.path) else {
@@ -136,11 +138,11 @@ public enum AtomicFile {
   public static func removeStaleTemporaryFiles(under directory: URL, olderThan age: TimeInterval)
     -> [String]
   {
-    guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else { return [] }
+    guard let entries = PathText.entries(under: directory.path) else { return [] }
     var removed: [String] = []
     let now = Date()
-    while let relative = enumerator.nextObject() as? String {
-      let name = (relative as NSString).lastPathComponent
+    for relative in entries {
+      let name = PathText.lastComponent(relative)
       guard isTemporaryFileName(name) else { continue }
       let full = directory.appendingPathComponent(relative).path
       var status = stat()
@@ -172,17 +174,20 @@ public enum AtomicFile {
   }
 
   private static func isDirectory(_ path: String) -> Bool {
-    var isDirectory: ObjCBool = false
-    return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-      && isDirectory.boolValue
+    PathText.isFolder(path)
   }
 
-  private static func reason(_ error: any Error) -> String {
-    let nsError = error as NSError
-    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError {
-      return String(cString: strerror(Int32(underlying.code)))
+  /// Creates `path` and its missing parents like `mkdir -p` (mode 0777 less the umask); nil, or
+  /// the system's reason (`Permission denied`) when a folder cannot be made.
+  private static func createFolders(_ path: String) -> String? {
+    var current = path.hasPrefix("/") ? "/" : ""
+    for component in path.split(separator: "/") {
+      current += (current.isEmpty || current.hasSuffix("/") ? "" : "/") + component
+      if mkdir(current, 0o777) != 0 && errno != EEXIST {
+        return String(cString: strerror(errno))
+      }
     }
-    return nsError.localizedDescription
+    return nil
   }
 }
 

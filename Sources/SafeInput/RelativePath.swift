@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Paths written relative to a folder, so that what names them does not depend on where the
 /// folder is (another checkout, another machine).

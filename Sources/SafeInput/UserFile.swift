@@ -1,4 +1,10 @@
-import Foundation
+import Primitives
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -198,9 +204,9 @@ public enum UserFile {
   /// `12 MiB`, `512 KiB` or `300 bytes`.
   public static func describeSize(_ bytes: Int) -> String {
     if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
-    if bytes >= 1 << 20 { return String(format: "%.1f MiB", Double(bytes) / Double(1 << 20)) }
+    if bytes >= 1 << 20 { return String(cFormat: "%.1f MiB", Double(bytes) / Double(1 << 20)) }
     if bytes >= 1 << 10 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
-    if bytes >= 1 << 10 { return String(format: "%.1f KiB", Double(bytes) / Double(1 << 10)) }
+    if bytes >= 1 << 10 { return String(cFormat: "%.1f KiB", Double(bytes) / Double(1 << 10)) }
     return "\(bytes) bytes"
   }
 }

@@ -1,5 +1,10 @@
-import Foundation
 import Primitives
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Everything a renderer needs to draw one list: a plain value, dumpable as JSON.
 ///

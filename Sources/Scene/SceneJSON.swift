@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The JSON form of scenes, as printed by `ouds-render layout` and stored next to references.
 public enum SceneJSON {

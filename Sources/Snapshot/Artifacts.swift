@@ -1,8 +1,14 @@
 import BulletListRenderer
 import Dispatch
-import Foundation
 import Graphics
+import Primitives
 import SafeInput
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Writes what a person needs to see a failure: expected, actual and diff images, layout JSON and a diff, JUnit XML.
 ///
@@ -364,7 +370,7 @@ public enum SnapshotSummary {
     }
     for reference in results.failures {
       let status = reference.displayStatus
-      let label = status.uppercased().padding(toLength: 7, withPad: " ", startingAt: 0)
+      let label = status.uppercased().padded(toLength: 7)
       lines.append("\(format.paint(label, status: status)) \(reference.id)")
       lines.append("        case \(reference.caseName), variant \(reference.variant)")
       if let pixels = reference.pixels, pixels != .identical {
@@ -373,7 +379,7 @@ public enum SnapshotSummary {
           lines.append("        size changed: reference \(expected), render \(actual)")
         default:
           lines.append(
-            "        pixels: \(pixels.changedPixels) changed, ratio \(String(format: "%.5f", pixels.changedRatio))"
+            "        pixels: \(pixels.changedPixels) changed, ratio \(String(cFormat: "%.5f", pixels.changedRatio))"
               + (pixels.antiAliasedPixels > 0
                 ? ", \(pixels.antiAliasedPixels) anti-aliased ignored" : ""))
           if let statistics = pixels.statistics, !statistics.regions.isEmpty {
@@ -445,9 +451,9 @@ public enum SnapshotSummary {
     let widths = (0..<6).map { column in rows.map { $0[column].count }.max() ?? 0 }
     var lines = rows.enumerated().map { index, row in
       let cells = row.enumerated().map {
-        $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0)
+        $0.element.padded(toLength: widths[$0.offset])
       }
-      let line = cells.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+      let line = cells.joined(separator: "  ").trimmingWhitespace()
       guard index > 0, let status = row.first else { return line }
       // The status cell is painted whole, after padding, so the marks never shift a column.
       return format.paint(cells[0], status: status) + line.dropFirst(cells[0].count)
@@ -474,7 +480,7 @@ public enum SnapshotSummary {
         pixels = "identical"
       default:
         pixels = "\(comparison.changedPixels)"
-        ratio = String(format: "%.3f%%", comparison.changedRatio * 100)
+        ratio = String(cFormat: "%.3f%%", comparison.changedRatio * 100)
         regions = "\(comparison.regionCount)"
       }
     }
@@ -492,7 +498,7 @@ public enum SnapshotSummary {
       + " for \(recorded) reference\(recorded == 1 ? "" : "s")"
       + "; \(existing) already existed (not checked)"
     if errors > 0 { line += "; \(errors) error\(errors == 1 ? "" : "s")" }
-    return line + String(format: " in %.2f s", report.seconds)
+    return line + String(cFormat: " in %.2f s", report.seconds)
   }
 
   /// The totals line of a run's report: see ``totals(_:format:)-swift.type.method``.
@@ -536,7 +542,7 @@ public enum SnapshotSummary {
     if broken > 0 {
       line += ", " + format.paint("\(broken) broken case file\(broken == 1 ? "" : "s")", .failure)
     }
-    if let seconds { line += String(format: " in %.2f s", seconds) }
+    if let seconds { line += String(cFormat: " in %.2f s", seconds) }
     if results.tokenDifference != nil {
       line +=
         "; "

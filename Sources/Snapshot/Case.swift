@@ -1,5 +1,10 @@
 import BulletList
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A case file of `Snapshots/cases/` (a JSON or a Markdown list): a list and the variants to
 /// render it in.

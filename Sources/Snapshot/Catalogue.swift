@@ -1,9 +1,14 @@
 import BulletList
 import BulletListRenderer
-import Foundation
 import Primitives
 import SafeInput
 import StrictJSON
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The catalogue: every case of a snapshots folder, expanded into references sorted by id.
 ///
@@ -33,10 +38,7 @@ public struct SnapshotCatalogue: Sendable {
   public init(directory: URL, reader: ListReader) throws(SnapshotError) {
     self.directory = directory.standardizedFileURL
     let casesFolder = self.directory.appendingPathComponent(Self.casesFolderName)
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: casesFolder.path, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    else {
+    guard PathText.isFolder(casesFolder.path) else {
       throw SnapshotError.noCaseFolder(path: casesFolder.path)
     }
     let names: [String]

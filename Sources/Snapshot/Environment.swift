@@ -1,8 +1,13 @@
 import BulletListRenderer
-import Foundation
 import Graphics
 import SafeInput
 import Themes
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The render-stack fingerprint stored as `Snapshots/ENVIRONMENT.json`: library versions, font
 /// hashes and the digest of the resolved token values.

@@ -1,12 +1,17 @@
 import BulletList
 import BulletListRenderer
 import Dispatch
-import Foundation
 import Graphics
 import Primitives
 import SafeInput
 import Scene
 import Themes
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Every case of a snapshot catalogue rendered in each of its variants (theme, mode, platform,
 /// text style, locale…), with the case files' text, and per theme a table of the tokens the

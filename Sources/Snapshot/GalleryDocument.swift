@@ -1,9 +1,14 @@
 import BulletListRenderer
-import Foundation
 import Graphics
 import Primitives
 import Scene
 import Themes
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The gallery as printable pages (A4 landscape): the token tables and fonts of each theme, then
 /// each case on pages of its own, its file's text followed by its pictures; with an old themes

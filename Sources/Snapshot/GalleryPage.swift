@@ -1,9 +1,14 @@
 import BulletListRenderer
-import Foundation
 import Graphics
 import Primitives
 import SafeInput
 import Themes
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The gallery as one self-contained `index.html` (inline CSS and script, no network) with its
 /// pictures in `images/`.
@@ -324,6 +329,6 @@ extension RGBAColor {
   var cssColor: String {
     alpha == 255
       ? String(hex.prefix(7))
-      : "rgba(\(red), \(green), \(blue), \(String(format: "%.3f", Double(alpha) / 255)))"
+      : "rgba(\(red), \(green), \(blue), \(String(cFormat: "%.3f", Double(alpha) / 255)))"
   }
 }

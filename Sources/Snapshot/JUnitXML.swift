@@ -1,5 +1,10 @@
-import Foundation
 import SafeInput
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The JUnit XML form of a run, the format CI systems (GitHub, GitLab, Jenkins) display.
 ///

@@ -1,5 +1,10 @@
-import Foundation
 import Scene
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Makes the layout JSON of a reference independent of where the repository is checked out.
 public enum SnapshotLayout {

@@ -1,5 +1,11 @@
-import Foundation
+import Primitives
 import SafeInput
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -47,7 +53,7 @@ public final class SnapshotLock {
       throw .lock(path: path, .cannotOpen(reason: String(cString: strerror(errno))))
     }
     try wait(descriptor, path: path, operation: LOCK_EX, timeout: timeout)
-    let note = "pid \(getpid()) (\(command)) since \(ISO8601DateFormatter().string(from: Date()))\n"
+    let note = "pid \(getpid()) (\(command)) since \(utcTimestamp())\n"
     _ = ftruncate(descriptor, 0)
     _ = Array(note.utf8).withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
     return SnapshotLock(descriptor: descriptor)
@@ -119,9 +125,19 @@ public final class SnapshotLock {
     let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
     let text =
       count > 0
-      ? String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(
-        in: .whitespacesAndNewlines) : ""
+      ? String(decoding: buffer[0..<count], as: UTF8.self).trimmingWhitespaceAndNewlines() : ""
     let holder = text.isEmpty ? "holder unknown" : "held by " + MessageText.value(text, limit: 160)
     return "writing this snapshots folder (\(holder))"
   }
+}
+
+/// The current time in UTC as ISO 8601 to the second: `2026-12-01T10:45:07Z`.
+private func utcTimestamp() -> String {
+  var now = time(nil)
+  var parts = tm()
+  var buffer = [CChar](repeating: 0, count: 32)
+  guard gmtime_r(&now, &parts) != nil,
+    strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &parts) > 0
+  else { return "unknown time" }
+  return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Which references a run may write: every one, only missing ones, only failing ones, or none.
 public enum SnapshotRecordMode: String, Sendable, CaseIterable, CustomStringConvertible {

@@ -1,10 +1,15 @@
 import BulletList
 import BulletListRenderer
 import Dispatch
-import Foundation
 import Graphics
 import SafeInput
 import Scene
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 // The per-reference building blocks of verify and record, which `assertSnapshot` uses too.
 extension SnapshotEngine {

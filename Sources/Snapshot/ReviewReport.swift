@@ -1,8 +1,14 @@
 import BulletListRenderer
 import Dispatch
-import Foundation
 import Graphics
+import Primitives
 import SafeInput
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The HTML review page: one self-contained `index.html` (inline CSS and JS, no network) with the images beside it.
 ///
@@ -136,7 +142,7 @@ public enum ReviewReport {
 
   /// The folder of one failure's images, relative to `images/`: the id with `/` turned into `__`.
   public static func imageFolder(_ id: String) -> String {
-    id.replacingOccurrences(of: "/", with: "__")
+    id.replacingEvery("/", with: "__")
   }
 
   /// The statuses a person reads (``SnapshotSummary/displayStatus(_:)``), in the order the chips show them.
@@ -267,8 +273,8 @@ public enum ReviewReport {
         s += "<dt>pixels</dt><dd>identical</dd>"
       default:
         s += "<dt>changed pixels</dt><dd class=\"changed-pixels\">\(pixels.changedPixels)</dd>"
-        s += "<dt>ratio</dt><dd class=\"ratio\">\(String(format: "%.5f", pixels.changedRatio))"
-        s += " (\(String(format: "%.3f", pixels.changedRatio * 100)) %)</dd>"
+        s += "<dt>ratio</dt><dd class=\"ratio\">\(String(cFormat: "%.5f", pixels.changedRatio))"
+        s += " (\(String(cFormat: "%.3f", pixels.changedRatio * 100)) %)</dd>"
         if let statistics = pixels.statistics {
           s += "<dt>size</dt><dd>\(statistics.size)</dd>"
           let regions = statistics.regions.map {
@@ -369,5 +375,5 @@ public func shellQuote(_ text: String) -> String {
       || "@%+=:,./-_".unicodeScalars.contains($0)
   }
   if safe && !text.isEmpty { return text }
-  return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  return "'" + text.replacingEvery("'", with: "'\\''") + "'"
 }

@@ -1,6 +1,11 @@
-import Foundation
 import Primitives
 import Scene
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// How one row of a list differs between two layouts of it (before and after a token change),
 /// found by comparing the rows of the two scenes that have the same item path.

@@ -1,5 +1,17 @@
-import Foundation
+import Primitives
 import SafeInput
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Selects references by id: comma-separated patterns, each a whole id (that reference only), a
 /// glob on the whole id (with `*`, `?` or `[…]`), or else a substring of the id.
@@ -10,7 +22,7 @@ public struct SnapshotFilter: Hashable, Sendable, CustomStringConvertible {
   /// Parses `text` (e.g. `sample-3`, `demo-*/sosh-dark*`, `sample-1,sample-2`).
   /// - Throws: `SnapshotError` for an empty filter.
   public init(_ text: String) throws(SnapshotError) {
-    let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    let parts = text.split(separator: ",").map { $0.trimmingWhitespace() }
       .filter { !$0.isEmpty }
     guard !parts.isEmpty else { throw .emptyFilter(text) }
     patterns = parts

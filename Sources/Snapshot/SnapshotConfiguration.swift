@@ -1,5 +1,10 @@
-import Foundation
 import Graphics
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Where references live and how renders are made and compared.
 public struct SnapshotConfiguration: Sendable {

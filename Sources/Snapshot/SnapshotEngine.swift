@@ -1,12 +1,23 @@
 import BulletList
 import BulletListRenderer
 import Dispatch
-import Foundation
 import Graphics
 import Primitives
 import SafeInput
 import Scene
 import Themes
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Verifies, records and prunes the references of a snapshots folder; every operation returns a value.
 ///
@@ -147,22 +158,18 @@ public final class SnapshotEngine: Sendable {
   public func orphans() throws(SnapshotError) -> [String] {
     let produced = Set(catalogue.references.flatMap { [$0.imagePath, $0.layoutPath] })
     let root = configuration.snapshotsDirectory
-    guard let enumerator = FileManager.default.enumerator(atPath: root.path) else {
+    let skipped = { (path: String) -> Bool in
+      path == SnapshotCatalogue.casesFolderName || path.hasPrefix(".")
+    }
+    guard let entries = PathText.entries(under: root.path, descending: { !skipped($0) }) else {
       throw SnapshotError.folderUnreadable(path: root.path)
     }
     var result: [String] = []
-    while let path = enumerator.nextObject() as? String {
+    for path in entries {
       let components = path.split(separator: "/")
       guard components.count >= 2, components[0] != Substring(SnapshotCatalogue.casesFolderName),
         !components.contains(where: { $0.hasPrefix(".") })
-      else {
-        if let first = components.first,
-          first == Substring(SnapshotCatalogue.casesFolderName) || first.hasPrefix(".")
-        {
-          enumerator.skipDescendants()
-        }
-        continue
-      }
+      else { continue }
       guard path.hasSuffix(".png") || path.hasSuffix(".layout.json") else { continue }
       if !produced.contains(path) { result.append(path) }
     }
@@ -187,13 +194,11 @@ public final class SnapshotEngine: Sendable {
     let root = configuration.snapshotsDirectory
     var folders = Set<String>()
     for path in orphans {
-      do {
-        try FileManager.default.removeItem(at: root.appendingPathComponent(path))
-      } catch {
-        throw SnapshotError.cannotDelete(
-          path: root.appendingPathComponent(path).path, reason: error.localizedDescription)
+      let full = root.appendingPathComponent(path).path
+      if unlink(full) != 0 {
+        throw SnapshotError.cannotDelete(path: full, reason: String(cString: strerror(errno)))
       }
-      folders.insert((path as NSString).deletingLastPathComponent)
+      folders.insert(PathText.deletingLastComponent(path))
     }
     for folder in folders.sorted(by: { $0.count > $1.count }) where !folder.isEmpty {
       let url = root.appendingPathComponent(folder)

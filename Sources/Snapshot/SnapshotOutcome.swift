@@ -1,8 +1,13 @@
-import Foundation
 import Graphics
 import Primitives
 import SafeInput
 import Themes
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// What happened to one reference in a verify or record run.
 public struct SnapshotOutcome: Sendable {

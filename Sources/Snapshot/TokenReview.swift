@@ -1,11 +1,16 @@
 import BulletList
 import BulletListRenderer
-import Foundation
 import Graphics
 import Layout
 import Primitives
 import Scene
 import Themes
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A failure while reviewing a token change: the render or the tokens of one side.
 public enum TokenReviewError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,9 +1,14 @@
 import BulletListRenderer
-import Foundation
 import Graphics
 import Primitives
 import Scene
 import Themes
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The picture `sheet --compare-themes` draws: for each theme and mode, the changed tokens, then
 /// per platform before, after and diff side by side with the rows that moved or changed colour;

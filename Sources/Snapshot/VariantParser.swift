@@ -112,7 +112,7 @@ enum VariantParser {
           throw fail(key, "expected a language tag such as \"ar\" or \"fr-FR\"")
         }
         options.locale = text
-        suffixParts.append(text.lowercased().replacingOccurrences(of: "_", with: "-"))
+        suffixParts.append(text.lowercased().replacingEvery("_", with: "-"))
       case "direction":
         let direction: LayoutDirection = try oneName(
           member, key: key, expected: "\"ltr\" or \"rtl\"", fail: fail)

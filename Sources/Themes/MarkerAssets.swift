@@ -1,8 +1,13 @@
-import Foundation
 import Primitives
 import SafeInput
 import StrictJSON
 import VectorAsset
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// What `components/bullet-list.spec.json` says about one theme.
 struct SpecEntry: Sendable {
@@ -139,7 +144,7 @@ struct MarkerLoader {
   static func shapeName(of file: String) -> String {
     let stem = file.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(
       separator: ".")
-    return stem.replacingOccurrences(of: "/", with: ".")
+    return stem.replacingEvery("/", with: ".")
   }
 
   private mutating func asset(_ file: String, namedAt location: String) throws(ThemeError)

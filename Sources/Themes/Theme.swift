@@ -1,5 +1,10 @@
-import Foundation
 import Primitives
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// One value per text style of the bullet list (`body-large`, `body-medium`): a theme has both.
 public struct PerTextStyle<Value: Hashable & Sendable>: Hashable, Sendable {

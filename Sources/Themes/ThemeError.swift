@@ -1,5 +1,10 @@
-import Foundation
 import SafeInput
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Why a theme could not be loaded: one line naming the file, the token and the problem.
 ///

@@ -1,7 +1,12 @@
-import Foundation
 import Primitives
 import SafeInput
 import StrictJSON
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The themes of a `Themes/` directory: reads the DTCG resolver, then each file the first time a
 /// theme needs it, and hands out resolved themes.

@@ -1,5 +1,10 @@
-import Foundation
 import Primitives
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension TokenValue {
   /// The value as a designer writes it: colours as `#RRGGBB` (`#RRGGBBAA` when not opaque),

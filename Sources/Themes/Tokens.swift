@@ -1,6 +1,11 @@
-import Foundation
 import Primitives
 import SafeInput
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A token value resolved for one theme and mode (aliases followed, types checked).
 public enum TokenValue: Hashable, Sendable {

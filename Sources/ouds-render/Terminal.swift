@@ -1,7 +1,13 @@
 import Dispatch
-import Foundation
+import Primitives
 import SafeInput
 import Snapshot
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -75,7 +81,7 @@ final class ProgressLine: @unchecked Sendable {
   /// The least time between two redraws, in nanoseconds (a redraw per reference would flicker).
   static let redrawInterval: UInt64 = 100_000_000
 
-  private let lock = NSLock()
+  private let lock = ConditionLock()
   private let verb: String
   private let paint: @Sendable (String, SummaryFormat.Tone) -> String
   private let start = DispatchTime.now().uptimeNanoseconds
@@ -126,13 +132,13 @@ final class ProgressLine: @unchecked Sendable {
     lastDraw = now
     let seconds = Double(now - start) / 1e9
     var plain = "\(verb) \(latest.completed)/\(latest.total) · \(latest.failed) failed · "
-    plain += String(format: "%.1f s", seconds)
+    plain += String(cFormat: "%.1f s", seconds)
     let width = Self.columns()
     if plain.count >= width { plain = String(plain.prefix(max(0, width - 1))) }
     let failedText = "\(latest.failed) failed"
     let text =
       latest.failed > 0 && plain.contains(failedText)
-      ? plain.replacingOccurrences(of: failedText, with: paint(failedText, .failure)) : plain
+      ? plain.replacingEvery(failedText, with: paint(failedText, .failure)) : plain
     // Back to the start of the line, the text, then erase what a longer earlier line left.
     writeErrorText("\r" + text + "\u{1B}[K")
   }

@@ -1,5 +1,16 @@
-import Foundation
 import Graphics
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 // `ouds-render`: render OUDS bullet lists, and keep their snapshots in check. The commands and
 // their options are tables (Commands/, CommandTree.root); the parser, the help and the shell

@@ -103,7 +103,7 @@ struct SourcesTests {
     #expect(
       package.hasPrefix("themes: ")
         && package.contains(
-          "/OUDSBulletListRenderer_Themes.resources/Themes (the package's copy) · fonts: "),
+          "/OUDSBulletListRenderer_ThemesBundle.resources/Themes (the package's copy) · fonts: "),
       "\(package)")
     #expect(
       !package.contains(repositoryRoot.appendingPathComponent("Themes").path + " "),
@@ -155,7 +155,7 @@ struct SourcesTests {
     #expect(result.status == 0, "\(result.stderr)")
     #expect(
       result.stderr.contains(
-        "/OUDSBulletListRenderer_Themes.resources/Themes (the package's copy) · fonts: "))
+        "/OUDSBulletListRenderer_ThemesBundle.resources/Themes (the package's copy) · fonts: "))
     #expect(
       FileManager.default.contents(atPath: empty.appendingPathComponent("out.png").path)
         == (try Data(contentsOf: Self.reference)))

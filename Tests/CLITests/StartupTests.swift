@@ -27,6 +27,29 @@ struct StartupTests {
       .filter { !$0.hasPrefix("trace: ") }.joined(separator: "\n")
   }
 
+  @Test("ouds-render links no Foundation: neither its module nor CoreFoundation's initialiser")
+  func noFoundation() throws {
+    // Foundation's start-up (CoreFoundation's initialiser, relocating its data) cost every run
+    // about 2.5 ms; the product uses FoundationEssentials, Glibc and its own helpers instead.
+    let binary = try BuiltBinary.url.get()
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let listing = folder.appendingPathComponent("symbols.txt")
+    let nm = Process()
+    nm.executableURL = URL(fileURLWithPath: "/bin/sh")
+    nm.arguments = ["-c", "nm --defined-only \"$0\" > \"$1\"", binary.path, listing.path]
+    try nm.run()
+    nm.waitUntilExit()
+    #expect(nm.terminationStatus == 0, "nm (binutils) lists the symbols of \(binary.path)")
+    let symbols = try String(contentsOf: listing, encoding: .utf8)
+    #expect(symbols.contains("ouds_render_main"))
+    let foundation = symbols.split(separator: "\n").filter {
+      $0.contains(" $s10Foundation") || $0.hasSuffix(" __CFInitialize")
+        || $0.contains(" $s31FoundationInternationalization")
+    }
+    #expect(foundation.isEmpty, "Foundation symbols in ouds-render: \(foundation.prefix(5))")
+  }
+
   @Test("diff reads its two PNGs alone: it works with a broken themes folder and no fonts at all")
   func diffTouchesNoTokensNorFonts() throws {
     let folder = try temporaryFolder()

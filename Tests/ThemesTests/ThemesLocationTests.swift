@@ -19,7 +19,9 @@ struct ThemesLocationTests {
     var current: URL { root.appendingPathComponent("cwd/a/b") }
     var currentThemes: URL { root.appendingPathComponent("cwd/Themes") }
     var empty: URL { root.appendingPathComponent("empty") }
-    var bundle: URL { root.appendingPathComponent("bin/OUDSBulletListRenderer_Themes.resources") }
+    var bundle: URL {
+      root.appendingPathComponent("bin/OUDSBulletListRenderer_ThemesBundle.resources")
+    }
 
     init() throws {
       root = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -124,7 +126,8 @@ struct ThemesLocationTests {
     let tree = try Tree()
     defer { tree.remove() }
     let snapshots = tree.empty.appendingPathComponent("Snapshots")
-    let missingBundle = tree.empty.appendingPathComponent("OUDSBulletListRenderer_Themes.resources")
+    let missingBundle = tree.empty.appendingPathComponent(
+      "OUDSBulletListRenderer_ThemesBundle.resources")
     #expect(
       throws: ThemeError(
         message:
@@ -144,7 +147,7 @@ struct ThemesLocationTests {
   )
   func packageCopy() throws {
     let candidates = ThemesLocation.defaultPackageCopyCandidates()
-    #expect(candidates.first?.lastPathComponent == "OUDSBulletListRenderer_Themes.resources")
+    #expect(candidates.first?.lastPathComponent == "OUDSBulletListRenderer_ThemesBundle.resources")
     #expect(
       candidates.allSatisfy { !$0.path.contains("/Sources/") },
       "never a path into the source checkout")
@@ -154,7 +157,7 @@ struct ThemesLocationTests {
     defer { try? FileManager.default.removeItem(at: empty) }
     let found = try ThemesLocation.resolve(environment: [:], currentDirectory: empty)
     #expect(found.source == .package)
-    #expect(found.directory.path.hasSuffix("OUDSBulletListRenderer_Themes.resources/Themes"))
+    #expect(found.directory.path.hasSuffix("OUDSBulletListRenderer_ThemesBundle.resources/Themes"))
     // Same files, same bytes as the repository's Themes/ (the bundle is refreshed on every build).
     let repository = Fixture.themesDirectory
     let files = try FileManager.default.subpathsOfDirectory(atPath: repository.path).sorted()

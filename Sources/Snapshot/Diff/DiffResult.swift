@@ -1,4 +1,10 @@
-import Foundation
+import Primitives
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A width and height in pixels.
 public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
@@ -195,6 +201,6 @@ extension PixelVerdict: CustomStringConvertible where Statistics == DiffStatisti
   static func formatPercent(_ ratio: Double) -> String {
     let percent = ratio * 100
     if percent > 0 && percent < 0.0005 { return "<0.001%" }
-    return String(format: "%.3f%%", percent)
+    return String(cFormat: "%.3f%%", percent)
   }
 }

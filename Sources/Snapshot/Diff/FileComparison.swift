@@ -1,7 +1,12 @@
 import Dispatch
-import Foundation
 import Graphics
 import SafeInput
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Two PNG files compared: the result, and the diff picture when one was asked for.
 public struct FileComparison: Hashable, Sendable {
@@ -154,7 +159,7 @@ extension ImageDiff {
 enum StreamingComparison {
   /// How far the expected image's decoding thread has come.
   private final class Progress: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private var rows = 0
     private var finished = false
     private var error: GraphicsError?
@@ -220,7 +225,7 @@ enum StreamingComparison {
     let progress = Progress()
     let shared = SharedBuffer(bytes: expectedPixels)
     let expectedData = expected.data
-    let thread = Thread {
+    let decodeExpected: @Sendable () -> Void = {
       let outcome = Result { () throws(GraphicsError) in
         try PNGCodec.decode(expectedData, into: shared.bytes) { progress.publish(rows: $0) }
       }
@@ -230,7 +235,8 @@ enum StreamingComparison {
         progress.finish(nil)
       }
     }
-    thread.start()
+    // Without a thread of its own (the system refused one), it decodes here, before the rest.
+    if !startThread(decodeExpected) { decodeExpected() }
 
     var actualOutcome: Result<Void, GraphicsError> = .success(())
     diffPixels.withUnsafeMutableBytes { diffBuffer in

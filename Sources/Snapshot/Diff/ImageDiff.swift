@@ -1,5 +1,16 @@
-import Foundation
 import Graphics
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Compares rendered images and draws diff images, in pure Swift.
 ///

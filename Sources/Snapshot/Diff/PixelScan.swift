@@ -1,4 +1,14 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The per-pixel engine behind ``ImageDiff``: row memory compares first, then YIQ and
 /// anti-aliasing tests (pixelmatch's published algorithm) only on rows that differ.

@@ -1,5 +1,11 @@
-import Foundation
+import Primitives
 import SafeInput
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The GitHub-flavoured Markdown summary of a run, for a pull request (`$GITHUB_STEP_SUMMARY`, a
 /// merge-request note): the counts; when anything failed, the environment difference, a table of
@@ -35,7 +41,7 @@ public enum MarkdownSummary {
     if !failures.isEmpty {
       let ids = failures.map(\.id).joined(separator: ",")
       let command =
-        "\(commands.acceptSelectedPrefix) --filter '\(ids.replacingOccurrences(of: "'", with: "'\\''"))'"
+        "\(commands.acceptSelectedPrefix) --filter '\(ids.replacingEvery("'", with: "'\\''"))'"
       blocks.append("Accept every change above, after reviewing it (from the repository root):")
       blocks.append(fenced(command, language: "sh"))
     } else if results.tokenDifference != nil {

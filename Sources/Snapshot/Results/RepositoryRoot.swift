@@ -1,5 +1,10 @@
-import Foundation
 import SafeInput
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The folder that paths in the files a run writes for people and CI servers (the review page,
 /// JUnit, the Markdown summary, `results.json`) are relative to, so they never hold the absolute
@@ -66,7 +71,7 @@ public struct RepositoryRoot: Hashable, Sendable, CustomStringConvertible {
     guard text.contains(root) else { return text }
     var out = ""
     var rest = Substring(text)
-    while let range = rest.range(of: root) {
+    while let range = rest.firstRange(of: root) {
       let before = rest[..<range.lowerBound]
       let previous = before.last ?? out.last
       let next = rest[range.upperBound...].first

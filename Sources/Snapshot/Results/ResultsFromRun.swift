@@ -1,8 +1,13 @@
-import Foundation
 import Graphics
 import Primitives
 import SafeInput
 import Themes
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension SnapshotRunResults {
   /// The results of a run, with paths written relative to `root` (as the run saw them when nil).

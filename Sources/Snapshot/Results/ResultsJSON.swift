@@ -1,8 +1,13 @@
-import Foundation
 import Graphics
 import Primitives
 import SafeInput
 import StrictJSON
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `results.json`: the file form of ``SnapshotRunResults``.
 ///
@@ -266,7 +271,7 @@ enum JSONText {
         if scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\u{2028}"
           || scalar == "\u{2029}"
         {
-          out += String(format: "\\u%04x", scalar.value)
+          out += String(cFormat: "\\u%04x", scalar.value)
         } else {
           out.unicodeScalars.append(scalar)
         }

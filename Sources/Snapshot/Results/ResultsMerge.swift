@@ -1,7 +1,12 @@
-import Foundation
 import Graphics
 import Primitives
 import SafeInput
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension SnapshotRunResults {
   /// The results of one folder given to ``merge(_:)``: how to name it in a message, and what it holds.

@@ -1,8 +1,13 @@
-import Foundation
 import Graphics
 import Primitives
 import SafeInput
 import StrictJSON
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Holds a parsed `results.json` to its schema (see ``SnapshotRunResults/read(from:)``): exactly the
 /// members each object has, values of their type and range, whole reference ids, artifact paths

@@ -1,5 +1,10 @@
-import Foundation
 import SafeInput
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Where the review page takes the pictures of a failure from.
 public protocol ReviewImageSource: Sendable {

@@ -1,5 +1,10 @@
-import Foundation
 import SafeInput
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The files a run's results are written as for people and CI servers: the HTML review page,
 /// JUnit XML and the Markdown summary, each optional. `verify` and `merge` write them with this

@@ -1,8 +1,13 @@
 import BulletListRenderer
-import Foundation
 import Graphics
 import Primitives
 import Themes
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A verify run as data: what `verify --results DIR` writes as `DIR/results.json`, what
 /// `snapshot merge` reads back and combines, and what every written summary of a run (the review

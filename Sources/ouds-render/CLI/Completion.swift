@@ -1,3 +1,4 @@
+import Primitives
 /// A shell `ouds-render completion` writes a script for.
 enum Shell: String, CaseIterable, Sendable {
   /// GNU bash (`complete -F`).
@@ -34,7 +35,7 @@ enum Completion {
 
   /// `_ouds_render_snapshot_verify`: the zsh function of a command.
   private static func function(_ path: [String]) -> String {
-    (["_ouds_render"] + path).joined(separator: "_").replacingOccurrences(of: "-", with: "_")
+    (["_ouds_render"] + path).joined(separator: "_").replacingEvery("-", with: "_")
   }
 
   /// The options a shell offers: those in help.
@@ -165,8 +166,8 @@ enum Completion {
           var entry = "\(name)[\(zshText(option.help))]"
           if option.value.takesValue {
             let label = zshText(HelpText.placeholder(option.value))
-              .replacingOccurrences(of: "<", with: "").replacingOccurrences(of: ">", with: "")
-              .replacingOccurrences(of: ":", with: "\\:")
+              .replacingEvery("<", with: "").replacingEvery(">", with: "")
+              .replacingEvery(":", with: "\\:")
             entry += ":\(label):\(zshAction(option.value))"
           }
           specs.append(zshQuoted(entry))
@@ -188,7 +189,7 @@ enum Completion {
       body += "  _arguments -C -s \\\n    " + specs.joined(separator: " \\\n    ") + "\n"
       if !spec.subcommands.isEmpty {
         let described = spec.subcommands.map {
-          zshQuoted("\($0.name):\(zshText($0.abstract).replacingOccurrences(of: ":", with: "\\:"))")
+          zshQuoted("\($0.name):\(zshText($0.abstract).replacingEvery(":", with: "\\:"))")
         }
         var dispatch = ""
         for subcommand in spec.subcommands {
@@ -259,7 +260,7 @@ enum Completion {
 
   /// `text` in single quotes.
   private static func zshQuoted(_ text: String) -> String {
-    "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    "'" + text.replacingEvery("'", with: "'\\''") + "'"
   }
 
   // MARK: - fish
@@ -334,7 +335,7 @@ enum Completion {
   /// `text` in fish single quotes.
   private static func fishQuoted(_ text: String) -> String {
     "'"
-      + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
+      + text.replacingEvery("\\", with: "\\\\").replacingEvery("'", with: "\\'")
       + "'"
   }
 }

@@ -1,3 +1,4 @@
+import Primitives
 /// The `--help` text of a command, generated from its ``CommandSpec``.
 ///
 /// Sections: OVERVIEW, USAGE, the discussion, ARGUMENTS, SUBCOMMANDS, OPTIONS (choices, ranges
@@ -60,7 +61,7 @@ enum HelpText {
       return "<\(placeholder)>"
     case .choice(let choices, _):
       if showsNames(choices) { return choices.accepted.joined(separator: "|") }
-      return (["<\(choices.kind.replacingOccurrences(of: " ", with: "-"))>"] + choices.extra)
+      return (["<\(choices.kind.replacingEvery(" ", with: "-"))>"] + choices.extra)
         .joined(separator: "|")
     case .integer(let placeholder, let range, _):
       return listsValues(range) ? range.map(String.init).joined(separator: "|") : "<\(placeholder)>"

@@ -1,5 +1,10 @@
 import BulletListRenderer
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `ouds-render audit`: the accessibility audit of a list in every theme and mode.
 enum AuditCommand {

@@ -1,9 +1,14 @@
 import BulletListRenderer
-import Foundation
 import Graphics
 import SafeInput
 import Snapshot
 import Themes
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `--compare-themes <dir>` of `sheet` and `gallery`: the themes folder a token change is
 /// reviewed against (the old tokens; `--themes` or the usual search gives the new ones).

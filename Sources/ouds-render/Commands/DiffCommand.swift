@@ -1,8 +1,13 @@
 import BulletListRenderer
-import Foundation
 import Graphics
 import SafeInput
 import Snapshot
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `ouds-render diff`: compares two PNG images with ``Snapshot/ImageDiff/compareFiles(_:_:options:makingDiffImage:)``.
 ///

@@ -1,7 +1,12 @@
 import BulletListRenderer
-import Foundation
 import SafeInput
 import Snapshot
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `ouds-render gallery`: every case of the catalogue in each of its variants, on one HTML page.
 enum GalleryCommand {

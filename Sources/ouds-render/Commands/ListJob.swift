@@ -1,11 +1,16 @@
 import BulletList
 import BulletListRenderer
-import Foundation
 import Layout
 import Primitives
 import SafeInput
 import Scene
 import Themes
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// What the commands that read a list (`render`, `sheet`, `layout`) were asked for: the list, the
 /// renderer, the themes, modes and platforms, and the layout settings.

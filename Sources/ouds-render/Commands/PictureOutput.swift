@@ -1,7 +1,12 @@
 import BulletListRenderer
-import Foundation
 import Graphics
 import SafeInput
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Where the commands that write pictures (`render`, `sheet`, `diff`) put them: the `-o` value.
 enum PictureDestination: Equatable {

@@ -1,6 +1,11 @@
 import BulletListRenderer
-import Foundation
 import SafeInput
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `ouds-render render`: draws a list to PNG, SVG or PDF.
 enum RenderCommand {

@@ -1,5 +1,10 @@
-import Foundation
 import Snapshot
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `ouds-render sheet`: one list in every theme and mode, side by side, in one picture.
 enum SheetCommand {

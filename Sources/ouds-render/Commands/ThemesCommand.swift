@@ -1,8 +1,13 @@
 import BulletListRenderer
-import Foundation
 import Graphics
 import Primitives
 import Themes
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `ouds-render themes`: lists the themes, their modes and fonts.
 enum ThemesCommand {

@@ -1,7 +1,12 @@
-import Foundation
 import SafeInput
 import Snapshot
 import Themes
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `--watch` of `render`, `sheet` and `gallery`: what each watches, and the checks before.
 enum WatchOption {

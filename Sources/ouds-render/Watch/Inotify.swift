@@ -1,5 +1,11 @@
-import Foundation
+import Primitives
 import SafeInput
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -27,9 +33,9 @@ struct WatchError: Error, CustomStringConvertible, Equatable {
 
   /// A system limit named by its setting and value: `fs.inotify.max_user_watches = 8192`.
   static func setting(_ name: String) -> String {
-    let file = "/proc/sys/" + name.replacingOccurrences(of: ".", with: "/")
+    let file = "/proc/sys/" + name.replacingEvery(".", with: "/")
     let value = (try? String(contentsOfFile: file, encoding: .utf8))?
-      .trimmingCharacters(in: .whitespacesAndNewlines)
+      .trimmingWhitespaceAndNewlines()
     return "\(name) = \(value.flatMap { Int($0) }.map(String.init) ?? "unknown")"
   }
 

@@ -1,5 +1,10 @@
-import Foundation
 import SafeInput
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -40,9 +45,9 @@ final class StopSignals: @unchecked Sendable {
     writeEnd = ends[1]
     var set = Self.signalSet()
     pthread_sigmask(SIG_BLOCK, &set, nil)
-    let thread = Thread { [self] in self.waitForSignals() }
-    thread.name = "ouds-render signals"
-    thread.start()
+    startThread { [self] in
+      self.waitForSignals()
+    }
   }
 
   private static func signalSet() -> sigset_t {

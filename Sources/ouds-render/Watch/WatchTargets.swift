@@ -1,5 +1,10 @@
-import Foundation
 import SafeInput
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -40,7 +45,7 @@ struct WatchTargets: Sendable, Equatable {
   mutating func insert(file path: String, required: Bool = false) {
     let file = Self.normalized(path)
     files.insert(file)
-    if required { requiredFolders.insert((file as NSString).deletingLastPathComponent) }
+    if required { requiredFolders.insert(PathText.deletingLastComponent(file)) }
     let target = URL(fileURLWithPath: file).resolvingSymlinksInPath().path
     if target != file { files.insert(target) }
   }
@@ -73,10 +78,10 @@ struct WatchTargets: Sendable, Equatable {
 
   /// Whether a change of `path` (the entry `name` of a watched folder) calls for a re-render.
   func isRelevant(_ path: String) -> Bool {
-    let name = (path as NSString).lastPathComponent
+    let name = PathText.lastComponent(path)
     if AtomicFile.isTemporaryFileName(name) || isOutput(path) { return false }
     if files.contains(path) || folders.contains(path) || trees[path] != nil { return true }
-    let parent = (path as NSString).deletingLastPathComponent
+    let parent = PathText.deletingLastComponent(path)
     if folders.contains(parent) { return !Self.isNoise(name) }
     for root in trees.keys where path.hasPrefix(root + "/") {
       let below = path.dropFirst(root.count + 1).split(separator: "/")
@@ -132,13 +137,13 @@ struct WatchTargets: Sendable, Equatable {
     func want(_ folder: String, follow: Bool) {
       plan[folder] = (plan[folder] ?? false) || follow
     }
-    for file in files { want((file as NSString).deletingLastPathComponent, follow: true) }
+    for file in files { want(PathText.deletingLastComponent(file), follow: true) }
     for folder in folders {
       want(folder, follow: true)
-      want((folder as NSString).deletingLastPathComponent, follow: true)
+      want(PathText.deletingLastComponent(folder), follow: true)
     }
     for (root, what) in trees.sorted(by: { $0.key < $1.key }) {
-      want((root as NSString).deletingLastPathComponent, follow: true)
+      want(PathText.deletingLastComponent(root), follow: true)
       want(root, follow: true)
       var entries = 0
       var pending = [root]

@@ -1,7 +1,12 @@
 import BulletListRenderer
-import Foundation
 import SafeInput
 import Snapshot
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `ouds-render snapshot merge`: combines the results folders of several `verify --results` runs
 /// (the shards of one CI run) into the review page, JUnit file and summary one run would write.

@@ -1,7 +1,12 @@
 import BulletListRenderer
-import Foundation
 import SafeInput
 import Snapshot
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `ouds-render snapshot verify`: renders the catalogue and compares it with the references.
 enum SnapshotVerifyCommand {

@@ -101,6 +101,9 @@ public final class FontSet {
       files.append(LoadedFont(url: file.url, sha256: file.sha256, family: family, role: file.role))
     }
 
+    if Self.emptyDefaultConfigurationRequested.withLock({ $0 }) {
+      PrivateFontConfig.makeEmptyConfigCurrent()
+    }
     guard let map = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT) else {
       throw .fontSystemUnavailable(reason: "Pango could not create a FreeType font map")
     }
@@ -120,6 +123,23 @@ public final class FontSet {
       fonts: sources.sources.compactMap { found[$0] }, brandFontDirectory: brandFontDirectory,
       hash: locator.sha256(of:))
   }
+
+  /// Makes the font sets of this process leave fontconfig's default configuration empty: call it
+  /// once at start, before the first font set. The `ouds-render` command does.
+  ///
+  /// Pango starts a thread that calls `FcInit()` when it makes its first font map, and waits for
+  /// it before it lists the first font: with no current configuration, `FcInit()` parses the
+  /// machine's whole fontconfig configuration and reads its font caches (about 4 ms on the
+  /// critical path of every render), for fonts this package never uses, since every font set has
+  /// its own configuration. Once asked, the first font set makes an empty configuration current
+  /// instead: `FcInit()` returns at once, and nothing in the process reaches a system font through
+  /// the default configuration. A program that draws other text with fontconfig's default
+  /// configuration must not call this.
+  public static func useEmptyDefaultFontconfigConfiguration() {
+    emptyDefaultConfigurationRequested.withLock { $0 = true }
+  }
+
+  private static let emptyDefaultConfigurationRequested = Locked(false)
 
   deinit {
     LoadedFontMap.giveBack(loaded)
@@ -217,6 +237,18 @@ private struct PrivateFontConfig: ~Copyable {
       }
     }
   }
+
+  /// Makes an empty configuration (no folders, no fonts, no rules) fontconfig's current one, once
+  /// per process (see ``FontSet/useEmptyDefaultFontconfigConfiguration()``).
+  static func makeEmptyConfigCurrent() {
+    _ = emptyCurrentConfig
+  }
+
+  private static let emptyCurrentConfig: Bool = {
+    guard let empty = FcConfigCreate() else { return false }
+    defer { FcConfigDestroy(empty) }  // FcConfigSetCurrent keeps its own reference
+    return FcConfigSetCurrent(empty) != 0
+  }()
 
   /// Family name of the file's first face, as fontconfig reads it; nil when it is not a font.
   static func family(ofFontAt path: String) -> String? {

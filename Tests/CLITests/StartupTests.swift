@@ -50,6 +50,41 @@ struct StartupTests {
     #expect(foundation.isEmpty, "Foundation symbols in ouds-render: \(foundation.prefix(5))")
   }
 
+  @Test(
+    "render leaves fontconfig's default configuration empty: no system font is scanned or cached")
+  func noDefaultFontconfigScan() throws {
+    // With no current configuration, Pango's FcInit thread would load the machine's (here: this
+    // one's) and scan its folders, writing a cache for each into <cachedir>; the render waited.
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let cache = folder.appendingPathComponent("fontconfig-cache")
+    let config = try write(
+      """
+      <?xml version="1.0"?>
+      <!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+      <fontconfig>
+        <dir>/usr/share/fonts/truetype/liberation2</dir>
+        <dir>/usr/share/fonts/truetype/noto</dir>
+        <cachedir>\(cache.path)</cachedir>
+      </fontconfig>
+      """, "fonts.conf", in: folder)
+    let output = folder.appendingPathComponent("sample.png")
+    let result = try run(
+      ["render", Self.sample, "-o", output.path],
+      environment: ["FONTCONFIG_FILE": config, "XDG_CACHE_HOME": folder.path])
+    #expect(result.status == 0, "\(result.stderr)")
+    // the fonts were found in the configuration's folders (its <dir>s are still searched)…
+    #expect(
+      result.stderr.contains(
+        "LiberationSans-Regular.ttf, LiberationSans-Bold.ttf in /usr/share/fonts/truetype/liberation2"
+      ))
+    // …and pixel for pixel the reference, but nothing scanned them into a cache
+    let reference = repositoryRoot.appendingPathComponent("Snapshots/sample-2/orange-light@2x.png")
+    let diff = try run(["diff", reference.path, output.path])
+    #expect(diff.stdout == "images are identical\n")
+    #expect(!FileManager.default.fileExists(atPath: cache.path), "fontconfig wrote \(cache.path)")
+  }
+
   @Test("diff reads its two PNGs alone: it works with a broken themes folder and no fonts at all")
   func diffTouchesNoTokensNorFonts() throws {
     let folder = try temporaryFolder()

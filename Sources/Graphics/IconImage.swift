@@ -54,7 +54,7 @@ final class IconImage {
         throw .iconFileUnreadable(
           path: path,
           reason:
-            "contains \(violation); an SVG icon may declare no entities and refer only to its own elements (#id)"
+            "contains \(violation); an SVG icon may declare no entities, refer only to its own elements (#id) and hold no text (convert it to outlines)"
         )
       }
       source = .svg(try SVGDocument(data: data, path: path))

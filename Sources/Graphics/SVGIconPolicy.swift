@@ -12,7 +12,10 @@
 /// - any `href` (`xlink:href`, `<xi:include href>`, `<?xml-stylesheet href?>`…) and any CSS
 ///   `url(…)` that is not a `#fragment`, which also refuses `data:` URLs (an embedded bitmap
 ///   or document of any size, or a nested document with its own entities);
-/// - CSS `@import`, and backslashes (CSS escapes could spell `url` or `data:` in disguise).
+/// - CSS `@import`, and backslashes (CSS escapes could spell `url` or `data:` in disguise);
+/// - text (`<text>`, `<tspan>`, `<textPath>`, with any namespace prefix): it would be drawn with
+///   whatever font the machine has, found by accident and in no fingerprint (`ouds-render` gives
+///   fontconfig's default configuration no font at all; see `FontSet`).
 ///
 /// Values are checked after XML character references (`&#100;`, `&amp;`…) are decoded, as the
 /// XML parser will decode them. This is a second wall: librsvg is also given the bytes with no
@@ -59,6 +62,36 @@ enum SVGIconPolicy {
       }
       if cursor >= text.count || text[cursor] != UInt8(ascii: "#") {
         return "a reference to something outside the icon (\(excerpt(from: index)))"
+      }
+    }
+    if let element = textElement(in: bytes) {
+      return "SVG text (<\(element)>), which no font of the theme would draw"
+    }
+    return nil
+  }
+
+  /// The name of the first text element (`text`, `tspan`, `textPath`, with or without a namespace
+  /// prefix, any case) as written, cut to ``quotedLength``; nil when there is none. Element
+  /// names are read from the raw bytes: XML decodes no character reference inside a name.
+  static func textElement(in bytes: [UInt8]) -> String? {
+    func isNameByte(_ byte: UInt8) -> Bool {
+      (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A)
+        || (byte >= 0x30 && byte <= 0x39)
+        || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        || byte == UInt8(ascii: ":") || byte >= 0x80
+    }
+    var index = 0
+    while index < bytes.count {
+      defer { index += 1 }
+      guard bytes[index] == UInt8(ascii: "<") else { continue }
+      var end = index + 1
+      while end < bytes.count, isNameByte(bytes[end]) { end += 1 }
+      let name = bytes[(index + 1)..<end]
+      let local =
+        name.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false).last ?? []
+      let lowered = String(decoding: local.map(lower), as: UTF8.self)
+      if ["text", "tspan", "textpath"].contains(lowered) {
+        return String(String(decoding: name, as: UTF8.self).prefix(quotedLength))
       }
     }
     return nil

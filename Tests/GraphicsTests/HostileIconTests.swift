@@ -199,9 +199,32 @@ struct HostileIconTests {
         #expect(reason.hasPrefix("contains "), "\(name): \(reason)")
         #expect(
           reason.hasSuffix(
-            "an SVG icon may declare no entities and refer only to its own elements (#id)"))
+            "an SVG icon may declare no entities, refer only to its own elements (#id) and hold no text (convert it to outlines)"
+          ))
         #expect(!error.description.contains("\n"))
         #expect(error.description.hasPrefix("icon file could not be read: \(path): contains "))
+      }
+    }
+  }
+
+  @Test("text in an icon is refused, in any case and namespace: no theme font would draw it")
+  func policyRefusesText() throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    for (name, body, element) in [
+      ("text", #"<text x="0" y="20">A</text>"#, "text"),
+      ("namespaced", #"<svg:text xmlns:svg="http://www.w3.org/2000/svg">A</svg:text>"#, "svg:text"),
+      ("tspan", #"<g><TSPAN>A</TSPAN></g>"#, "TSPAN"),
+      ("textpath", ##"<textPath href="#probe">A</textPath>"##, "textPath"),
+    ] {
+      let path = try icon("\(name).svg", body)
+      do {
+        _ = try renderer.render(scene(icon: path), as: .png(scale: 1))
+        Issue.record("\(name): rendered")
+      } catch {
+        #expect(
+          error.description
+            == "icon file could not be read: \(path): contains SVG text (<\(element)>), which no font of the theme would draw; an SVG icon may declare no entities, refer only to its own elements (#id) and hold no text (convert it to outlines)",
+          "\(name)")
       }
     }
   }
@@ -214,7 +237,7 @@ struct HostileIconTests {
       """
       <defs><linearGradient id="g"><stop offset="0" stop-color="#000"/></linearGradient></defs>
       <use href="#probe" x="12"/><use xlink:href = '#probe' y="12"/>
-      <rect x="12" y="12" width="6" height="6" fill="url( #g )"/><text>&#65;&amp;&lt;</text>
+      <rect x="12" y="12" width="6" height="6" fill="url( #g )"/><desc>&#65;&amp;&lt;text&gt;</desc>
       """,
       prolog:
         #"<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">"#

@@ -4,6 +4,9 @@
   import Darwin
 #endif
 
+/// The "C" locale, made once; nil if the system could not make it (then the thread's own is used).
+private nonisolated(unsafe) let cLocale: locale_t? = newlocale(1 << LC_NUMERIC, "C", nil)
+
 extension String {
   /// `format` filled in by C's `vsnprintf`: numbers as `printf` writes them in the C locale
   /// (`%.3f` → `0.125`, `%04x` → `00e9`), the same text as Foundation's `String(format:)` for the
@@ -11,8 +14,13 @@ extension String {
   /// a command-line run about 2.5 ms).
   ///
   /// Only C conversions (`%d`, `%f`, `%x`, …) with C-compatible arguments (`Int`, `Int32`, `UInt32`,
-  /// `Double`) are meant: there is no `%@`.
+  /// `Double`) are meant: there is no `%@`. Numbers are written in the C locale (`0.5`) even when
+  /// the host program set another one with `setlocale`.
   public init(cFormat format: String, _ arguments: any CVarArg...) {
+    // The C locale on this thread while formatting, whatever `setlocale` a host program called:
+    // a French locale would write `0,5`, in a CSS colour or a report.
+    let previous = cLocale.map { uselocale($0) }
+    defer { if let previous { uselocale(previous) } }
     let size = withVaList(arguments) { vsnprintf(nil, 0, format, $0) }
     guard size > 0 else {
       self = ""

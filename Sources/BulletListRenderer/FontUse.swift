@@ -3,12 +3,6 @@ import Primitives
 import Scene
 import Themes
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 /// One kind of text a theme draws (Latin or Arabic, regular or strong) and the font files Pango
 /// really drew a sample of it with.
 public struct FontUse: Hashable, Sendable {

@@ -1,11 +1,5 @@
 import Primitives
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 /// Everything that can go wrong while loading fonts, laying out text, drawing or coding images.
 ///
 /// Each case's `description` is one line that names the problem and the file involved, so it can

@@ -63,7 +63,7 @@ public enum AtomicFile {
         throw FileWriteError(path: directory.path, reason: failure)
       }
     }
-    guard isDirectory(directory.path) else {
+    guard PathText.isFolder(directory.path) else {
       throw FileWriteError(
         path: path, reason: "folder \(MessageText.path(directory.path)) does not exist")
     }
@@ -171,10 +171,6 @@ public enum AtomicFile {
       if url.path == "/" { return nil }
       url = url.deletingLastPathComponent()
     }
-  }
-
-  private static func isDirectory(_ path: String) -> Bool {
-    PathText.isFolder(path)
   }
 
   /// Creates `path` and its missing parents like `mkdir -p` (mode 0777 less the umask); nil, or

@@ -4,12 +4,6 @@ import Primitives
 import Scene
 import Themes
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 /// The gallery as printable pages (A4 landscape): the token tables and fonts of each theme, then
 /// each case on pages of its own, its file's text followed by its pictures; with an old themes
 /// folder, changed pictures as before, after and diff with their row changes, unchanged ones as

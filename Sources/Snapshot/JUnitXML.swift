@@ -1,11 +1,5 @@
 import SafeInput
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 /// The JUnit XML form of a run, the format CI systems (GitHub, GitLab, Jenkins) display.
 ///
 /// It follows the conventions of Jenkins' `junit-10.xsd` (the schema the xUnit plugin validates

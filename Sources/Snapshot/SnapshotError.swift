@@ -1,11 +1,5 @@
 import SafeInput
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 /// What can go wrong around the references (the catalogue, a selection, the lock, the
 /// environment fingerprint, artifacts, pruning): one case per problem, with the file or value it
 /// concerns. The description is one line, control characters escaped.

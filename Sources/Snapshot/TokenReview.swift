@@ -6,12 +6,6 @@ import Primitives
 import Scene
 import Themes
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 /// A failure while reviewing a token change: the render or the tokens of one side.
 public enum TokenReviewError: Error, Hashable, Sendable, CustomStringConvertible {
   /// Rendering with the old themes folder (`--compare-themes`) failed.

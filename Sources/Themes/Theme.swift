@@ -1,11 +1,5 @@
 import Primitives
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 /// One value per text style of the bullet list (`body-large`, `body-medium`): a theme has both.
 public struct PerTextStyle<Value: Hashable & Sendable>: Hashable, Sendable {
   /// The Body Large value.

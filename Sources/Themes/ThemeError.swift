@@ -1,11 +1,5 @@
 import SafeInput
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 /// Why a theme could not be loaded: one line naming the file, the token and the problem.
 ///
 /// The description reads `<file>: <token>: <problem>`, each part present when known, e.g.

@@ -1,11 +1,5 @@
 import Primitives
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 extension TokenValue {
   /// The value as a designer writes it: colours as `#RRGGBB` (`#RRGGBBAA` when not opaque),
   /// dimensions and durations with their unit (`36px`), font families joined by `, `, weights

@@ -1,11 +1,5 @@
 import Primitives
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 /// A width and height in pixels.
 public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
   /// Width in pixels.

@@ -3,12 +3,6 @@ import Primitives
 import SafeInput
 import Themes
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 extension SnapshotRunResults {
   /// The results of a run, with paths written relative to `root` (as the run saw them when nil).
   ///

@@ -2,12 +2,6 @@ import Graphics
 import Primitives
 import SafeInput
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 extension SnapshotRunResults {
   /// The results of one folder given to ``merge(_:)``: how to name it in a message, and what it holds.
   public struct Part: Sendable {

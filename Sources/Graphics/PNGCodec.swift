@@ -13,25 +13,25 @@ import CSpng
 
 /// Fast, deterministic PNG encoding and decoding of ``RasterImage`` values.
 ///
-/// Encoding (``SegmentedPNGEncoder``, zlib) writes 8-bit RGBA (RGB for fully opaque images),
-/// non-interlaced, with no row filter and zlib level 1: the images are mostly flat colour, where
-/// this measured fastest to both encode and decode (the run-length strategy and the `up`/`sub`
-/// filters were slower and gave larger files). The deflate work of one image is split over the
-/// cores in segments whose cut does not depend on the number of cores, and no time or text chunks
-/// are written, so the same pixels always give the same bytes. Decoding uses libspng.
+/// Encoding (``PNGEncoder``) writes 8-bit RGBA (RGB for fully opaque images), non-interlaced,
+/// with no row filter; its deflate looks only for what a rendered list repeats — the row above
+/// and the pixel to the left — so a flat picture costs little more than a compare of its rows.
+/// One image's work is split over the cores in segments whose cut does not depend on the number
+/// of cores, and no time or text chunks are written, so the same pixels always give the same
+/// bytes. Decoding uses libspng.
 public enum PNGCodec {
   /// Encodes `image` as an 8-bit RGBA PNG, or RGB when every pixel is opaque.
   public static func encode(_ image: RasterImage) throws(GraphicsError) -> Data {
-    try SegmentedPNGEncoder.encode(image)
+    try PNGEncoder.encode(image)
   }
 
   /// Encodes a flushed Cairo ARGB32 image surface.
   ///
-  /// Premultiplied rows are converted to straight RGBA as they are deflated (no full-size
+  /// Premultiplied pixels are converted to straight RGBA as they are coded (no full-size
   /// intermediate bitmap). A fully opaque surface (a render on the theme background) is written
   /// as 8-bit RGB: a quarter less data to compress, and the decoded pixels are the same.
   static func encode(argb32 surface: CairoSurface) throws(GraphicsError) -> Data {
-    try SegmentedPNGEncoder.encode(PixelConversion.bitmap(of: surface))
+    try PNGEncoder.encode(PixelConversion.bitmap(of: surface))
   }
 
   /// Decodes any PNG (palette, grey, 16-bit, with or without `tRNS`) to 8-bit straight RGBA.

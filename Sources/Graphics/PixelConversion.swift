@@ -83,45 +83,33 @@ enum PixelConversion {
     return true
   }
 
-  /// Converts one row of opaque native-endian ARGB words to R, G, B bytes.
-  @inline(__always)
-  static func opaqueRGB(
-    row: UnsafePointer<UInt32>, count: Int, into out: UnsafeMutablePointer<UInt8>
-  ) {
-    for x in 0..<count {
-      let word = row[x]
-      out[x * 3] = UInt8(truncatingIfNeeded: word >> 16)
-      out[x * 3 + 1] = UInt8(truncatingIfNeeded: word >> 8)
-      out[x * 3 + 2] = UInt8(truncatingIfNeeded: word)
-    }
-  }
-
   /// Converts one row of native-endian premultiplied ARGB words to straight R, G, B, A bytes.
   @inline(__always)
   static func unpremultiply(
     row: UnsafePointer<UInt32>, count: Int, into out: UnsafeMutablePointer<UInt8>
   ) {
     for x in 0..<count {
-      let word = row[x]
-      let alpha = word >> 24
+      let samples = straightRGBA(row[x])
       let o = out + x * 4
-      if alpha == 255 {
-        o[0] = UInt8(truncatingIfNeeded: word >> 16)
-        o[1] = UInt8(truncatingIfNeeded: word >> 8)
-        o[2] = UInt8(truncatingIfNeeded: word)
-        o[3] = 255
-      } else if alpha == 0 {
-        o[0] = 0
-        o[1] = 0
-        o[2] = 0
-        o[3] = 0
-      } else {
-        let half = alpha / 2
-        o[0] = UInt8(truncatingIfNeeded: min(255, (((word >> 16) & 0xFF) * 255 + half) / alpha))
-        o[1] = UInt8(truncatingIfNeeded: min(255, (((word >> 8) & 0xFF) * 255 + half) / alpha))
-        o[2] = UInt8(truncatingIfNeeded: min(255, ((word & 0xFF) * 255 + half) / alpha))
-        o[3] = UInt8(truncatingIfNeeded: alpha)
-      }
+      o[0] = UInt8(truncatingIfNeeded: samples)
+      o[1] = UInt8(truncatingIfNeeded: samples >> 8)
+      o[2] = UInt8(truncatingIfNeeded: samples >> 16)
+      o[3] = UInt8(truncatingIfNeeded: samples >> 24)
     }
+  }
+
+  /// The straight R, G, B, A of a native-endian premultiplied ARGB word, R in the low byte.
+  @inline(__always)
+  static func straightRGBA(_ word: UInt32) -> UInt32 {
+    let alpha = word >> 24
+    if alpha == 255 {
+      return (word >> 16 & 0xFF) | (word & 0xFF00) | (word & 0xFF) << 16 | 0xFF00_0000
+    }
+    if alpha == 0 { return 0 }
+    let half = alpha / 2
+    let red = min(255, ((word >> 16 & 0xFF) * 255 + half) / alpha)
+    let green = min(255, ((word >> 8 & 0xFF) * 255 + half) / alpha)
+    let blue = min(255, ((word & 0xFF) * 255 + half) / alpha)
+    return red | green << 8 | blue << 16 | alpha << 24
   }
 }

@@ -125,6 +125,14 @@ public final class BulletListRenderer {
     try engine(for: theme).text
   }
 
+  /// Resolves the tokens of these themes and modes now; an error is kept for the call that needs
+  /// the theme (``layout(_:theme:mode:options:)``), which throws it then. Pure Swift: a command
+  /// calls it while the drawing libraries load on another thread
+  /// (``Graphics/GraphicsLibraries/preload()``), before the fonts, which need them.
+  public func resolveThemes(_ combinations: [(ThemeName, ColorMode)]) {
+    for (name, mode) in combinations { _ = try? themes.theme(name, mode: mode) }
+  }
+
   /// Finds the font files of every theme in `names` and builds their font sets now.
   ///
   /// - Throws: one `RenderError.graphics(.fontFilesMissing)` listing every missing file of all

@@ -1,4 +1,4 @@
-import CGraphics
+internal import CGraphics
 import SafeInput
 
 #if canImport(FoundationEssentials)
@@ -88,15 +88,36 @@ public final class FontLocator: Sendable {
   /// The deepest sub-folder level the walk enters below each folder.
   public static let maxDepth = 12
 
-  /// The folders searched, in order.
-  public let folders: [FontFolder]
+  /// The folders searched, in order (fontconfig's are read the first time they are needed).
+  public var folders: [FontFolder] {
+    resolvedFolders.withLock { resolved in
+      if let resolved { return resolved }
+      var all = givenFolders
+      if includesFontconfig {
+        all += Self.fontconfigFolders().map { FontFolder(url: $0, origin: .fontconfig) }
+      }
+      var unique: [FontFolder] = []
+      for folder in all where !unique.contains(where: { $0.url.path == folder.url.path }) {
+        unique.append(folder)
+      }
+      resolved = unique
+      return unique
+    }
+  }
+
+  private let givenFolders: [FontFolder]
+  /// Whether fontconfig's folders follow the given ones.
+  private let includesFontconfig: Bool
+  private let resolvedFolders = Locked<[FontFolder]?>(nil)
   /// Where hashes are remembered between runs; nil hashes every file the first time this locator
   /// needs it.
   public let hashCache: FontHashCache?
 
   /// The file names found by the walk (made on first use) and the hashes computed so far.
   private struct SearchState: Sendable {
-    var index: [String: [URL]]?
+    /// File name → the paths of the files of that name, in search order (URLs are made only for
+    /// the names asked for: making one costs microseconds, and a font folder holds thousands).
+    var index: [String: [String]]?
     var truncated = false
     var hashes: [String: String] = [:]
   }
@@ -104,12 +125,13 @@ public final class FontLocator: Sendable {
   private let state = Locked(SearchState())
 
   /// A locator over exactly `folders`, remembering hashes in `hashCache` when given.
-  public init(folders: [FontFolder], hashCache: FontHashCache? = nil) {
-    var unique: [FontFolder] = []
-    for folder in folders where !unique.contains(where: { $0.url.path == folder.url.path }) {
-      unique.append(folder)
-    }
-    self.folders = unique
+  public convenience init(folders: [FontFolder], hashCache: FontHashCache? = nil) {
+    self.init(folders: folders, fontconfig: false, hashCache: hashCache)
+  }
+
+  private init(folders: [FontFolder], fontconfig: Bool, hashCache: FontHashCache?) {
+    givenFolders = folders
+    includesFontconfig = fontconfig
     self.hashCache = hashCache
   }
 
@@ -124,26 +146,101 @@ public final class FontLocator: Sendable {
     where !part.isEmpty {
       folders.append(FontFolder(url: URL(fileURLWithPath: String(part)), origin: .environment))
     }
-    for url in Self.fontconfigFolders() {
-      folders.append(FontFolder(url: url, origin: .fontconfig))
-    }
     self.init(
-      folders: folders,
+      folders: folders, fontconfig: true,
       hashCache: FontHashCache(file: FontHashCache.defaultFile(environment: environment)))
   }
 
   /// The font folders of the machine's default fontconfig configuration, as fontconfig lists them
   /// (`FcConfigGetFontDirs` of a configuration loaded without scanning fonts).
+  ///
+  /// Reading them parses the whole configuration (several milliseconds); a
+  /// ``prefetchFontconfigFolders()`` under way or done is waited for and taken instead.
   public static func fontconfigFolders() -> [URL] {
-    guard let config = FcInitLoadConfig() else { return [] }
-    defer { FcConfigDestroy(config) }
-    guard let list = FcConfigGetFontDirs(config) else { return [] }
-    defer { FcStrListDone(list) }
-    var folders: [URL] = []
-    while let entry = FcStrListNext(list) {
-      folders.append(URL(fileURLWithPath: String(cString: entry)))
+    prefetch.lock()
+    while case .running = prefetchState { prefetch.wait() }
+    if case .ready(let folders) = prefetchState {
+      prefetchState = .idle
+      prefetch.unlock()
+      return folders
     }
-    return folders
+    prefetch.unlock()
+    return readFontconfigFolders()
+  }
+
+  /// Reads ``fontconfigFolders()`` on a thread of `group`, for the next call to take, and
+  /// calls `loadLibraries` there: at once when the folders are remembered
+  /// (``FontconfigFolderCache``), else once fontconfig alone is loaded, so that its configuration
+  /// is parsed while the other libraries load (two dlopen calls would only take turns). A
+  /// command that will draw asks for it at start (``GraphicsLibraries/preload()``), so that all
+  /// this overlaps its reading of lists and tokens. A call made before the folders are read
+  /// waits for them rather than reading them again. Each prefetch serves one call; later calls
+  /// read the folders again. The work belongs to `group`.
+  static func prefetchFontconfigFolders(
+    in group: ThreadGroup, loadLibraries: @escaping @Sendable () -> Void
+  ) {
+    prefetch.lock()
+    guard case .idle = prefetchState else {
+      prefetch.unlock()
+      loadLibraries()
+      return
+    }
+    prefetchState = .running
+    prefetch.unlock()
+    group.start {
+      var loading = false
+      let folders = readFontconfigFolders {
+        loading = true
+        loadLibraries()
+      }
+      if !loading { loadLibraries() }
+      prefetch.lock()
+      prefetchState = .ready(folders)
+      prefetch.broadcast()
+      prefetch.unlock()
+    }
+  }
+
+  private enum Prefetch {
+    case idle
+    case running
+    case ready([URL])
+  }
+
+  private static let prefetch = ConditionLock()
+  nonisolated(unsafe) private static var prefetchState = Prefetch.idle
+
+  /// The folders as ``FontconfigFolderCache`` remembers them, else as fontconfig's default
+  /// configuration gives them (``readFontconfigConfiguration(whileParsing:)``).
+  private static func readFontconfigFolders(whileParsing: () -> Void = {}) -> [URL] {
+    FontconfigFolderCache(environment: ProcessInfo.processInfo.environment).folders {
+      readFontconfigConfiguration(whileParsing: whileParsing)
+    }.map { URL(fileURLWithPath: $0) }
+  }
+
+  /// Fontconfig's default configuration, loaded without scanning fonts: its font folders
+  /// (`FcConfigGetFontDirs`) and the files it was read from (`FcConfigGetConfigFiles`); nil when
+  /// fontconfig cannot be loaded or fails. `whileParsing` runs once fontconfig is loaded, before
+  /// the configuration is parsed.
+  static func readFontconfigConfiguration(whileParsing: () -> Void = {})
+    -> FontconfigFolderCache.Reading?
+  {
+    guard (try? GraphicsLibraries.loadFontconfig()) != nil else { return nil }
+    whileParsing()
+    guard let config = FcInitLoadConfig() else { return nil }
+    defer { FcConfigDestroy(config) }
+    return FontconfigFolderCache.Reading(
+      folders: strings(FcConfigGetFontDirs(config)),
+      configurationFiles: strings(FcConfigGetConfigFiles(config)))
+  }
+
+  /// The strings of a fontconfig string list, which is then freed.
+  private static func strings(_ list: OpaquePointer?) -> [String] {
+    guard let list else { return [] }
+    defer { FcStrListDone(list) }
+    var result: [String] = []
+    while let entry = FcStrListNext(list) { result.append(String(cString: entry)) }
+    return result
   }
 
   /// The file for `declared`, or nil when no folder holds a file of that name.
@@ -218,7 +315,7 @@ public final class FontLocator: Sendable {
   private func files(named name: String) -> [URL] {
     state.withLock { state in
       if state.index == nil { buildIndex(into: &state) }
-      return state.index?[name] ?? []
+      return (state.index?[name] ?? []).map { URL(fileURLWithPath: $0) }
     }
   }
 
@@ -228,7 +325,7 @@ public final class FontLocator: Sendable {
   /// folders; a symbolic link (or an entry of unknown type) is followed with one `stat`. A folder
   /// reached twice (through links) is walked once, by device and inode.
   private func buildIndex(into state: inout SearchState) {
-    var index: [String: [URL]] = [:]
+    var index: [String: [String]] = [:]
     var visited = Set<FolderKey>()
     var budget = Self.maxEntries
     outer: for folder in folders {
@@ -258,7 +355,7 @@ public final class FontLocator: Sendable {
           if isDirectory {
             if depth < Self.maxDepth && !name.hasPrefix(".") { queue.append((path, depth + 1)) }
           } else {
-            index[name, default: []].append(URL(fileURLWithPath: path))
+            index[name, default: []].append(path)
           }
         }
       }

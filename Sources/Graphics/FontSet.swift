@@ -1,4 +1,4 @@
-import CGraphics
+internal import CGraphics
 import SafeInput
 
 #if canImport(FoundationEssentials)
@@ -61,12 +61,13 @@ public final class FontSet {
   /// hash cache).
   /// - Throws: `.fontDirectoryMissing` for a brand folder that does not exist,
   ///   `.fontFileUnreadable` when fontconfig rejects a file, `.fontSystemUnavailable` when
-  ///   fontconfig or Pango fail.
+  ///   fontconfig or Pango fail, `.libraryUnavailable` when they cannot be loaded.
   public init(
     fonts located: [LocatedFont], brandFontDirectory: URL? = nil,
     reservedFileNames: Set<String> = [],
     hash: (URL) -> String? = { SHA256Digest.hex(ofFileAt: $0) }
   ) throws(GraphicsError) {
+    try GraphicsLibraries.load()
     var requested: [(url: URL, sha256: String, role: String)] = []
     if let brandFontDirectory {
       let manifestNames = reservedFileNames.union(located.map(\.declared.fileName))

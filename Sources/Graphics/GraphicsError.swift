@@ -46,7 +46,11 @@ public enum GraphicsError: Error, Hashable, Sendable, CustomStringConvertible {
   case invalidScale(Int)
   /// Cairo reported an error while drawing; `stage` says what was being done.
   case drawingFailed(stage: String, reason: String)
-  /// libspng could not encode an image.
+  /// A drawing library (Cairo, Pango, fontconfig, FreeType, HarfBuzz, GLib, librsvg) could not
+  /// be loaded when it was first needed; `reason` names it, its Debian package and the loader's
+  /// message.
+  case libraryUnavailable(reason: String)
+  /// An image could not be encoded as PNG.
   case pngEncodingFailed(reason: String)
   /// libspng could not decode PNG data.
   case pngDecodingFailed(reason: String)
@@ -108,6 +112,8 @@ public enum GraphicsError: Error, Hashable, Sendable, CustomStringConvertible {
       return "pixel scale \(scale) is not supported (use \(PixelScale.choices))"
     case .drawingFailed(let stage, let reason):
       return "drawing failed while \(stage): \(reason)"
+    case .libraryUnavailable(let reason):
+      return reason
     case .pngEncodingFailed(let reason):
       return "PNG encoding failed: \(reason)"
     case .pngDecodingFailed(let reason):

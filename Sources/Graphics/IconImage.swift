@@ -1,5 +1,5 @@
-import CGraphics
-import CRsvg
+internal import CGraphics
+internal import CRsvg
 import Primitives
 import SafeInput
 import Scene
@@ -158,6 +158,7 @@ final class SVGDocument {
   /// `path` only names the file in errors.
   init(data: Data, path: String) throws(GraphicsError) {
     self.path = path
+    try GraphicsLibraries.loadSVG()
     let bytes = data.withUnsafeBytes { raw in g_bytes_new(raw.baseAddress, gsize(raw.count)) }
     defer { g_bytes_unref(bytes) }
     let stream = g_memory_input_stream_new_from_bytes(bytes)

@@ -1,4 +1,4 @@
-import CGraphics
+internal import CGraphics
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,4 @@
-import CGraphics
+internal import CGraphics
 
 /// Conversions between Cairo's premultiplied ARGB32 pixels and straight RGBA bytes.
 enum PixelConversion {

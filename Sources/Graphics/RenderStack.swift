@@ -1,5 +1,4 @@
-import CGraphics
-import CRsvg
+internal import CGraphics
 import CSpng
 
 /// The versions of the C libraries that produce the pixels, stored next to reference images.
@@ -44,7 +43,7 @@ public struct RenderStack: Codable, Hashable, Sendable {
       harfbuzz: text(hb_version_string()),
       freetype: freetypeVersion(),
       fontconfig: dotted(packed: Int(FcGetVersion())),
-      librsvg: "\(rsvg_major_version).\(rsvg_minor_version).\(rsvg_micro_version)",
+      librsvg: GraphicsLibraries.librsvgVersion(),
       libspng: text(spng_version_string()))
   }
 

@@ -1,4 +1,4 @@
-import CGraphics
+internal import CGraphics
 import Primitives
 import SafeInput
 

@@ -1,4 +1,4 @@
-import CGraphics
+internal import CGraphics
 import Primitives
 import Scene
 
@@ -30,8 +30,9 @@ public final class SceneRenderer {
 
   /// Renders `scene` to the bytes of a file in `format`.
   /// - Throws: `GraphicsError` when an icon file is missing or unreadable, the canvas size or
-  ///   scale is invalid, Cairo fails, or PNG encoding fails.
+  ///   scale is invalid, Cairo fails or cannot be loaded, or PNG encoding fails.
   public func render(_ scene: Scene, as format: OutputFormat) throws(GraphicsError) -> Data {
+    try GraphicsLibraries.load()
     switch format {
     case .png(let scale):
       let surface = try drawBitmap(scene, scale: scale)
@@ -47,13 +48,15 @@ public final class SceneRenderer {
   /// another thread (see ``DrawnBitmap``).
   /// - Throws: `GraphicsError` as ``render(_:as:)``.
   public func draw(_ scene: Scene, scale: Int) throws(GraphicsError) -> DrawnBitmap {
-    DrawnBitmap(surface: try drawBitmap(scene, scale: scale))
+    try GraphicsLibraries.load()
+    return DrawnBitmap(surface: try drawBitmap(scene, scale: scale))
   }
 
   /// Draws `scene` into a straight-alpha bitmap with `scale` pixels per point.
   /// - Throws: `GraphicsError` as ``render(_:as:)``.
   public func rasterize(_ scene: Scene, scale: Int) throws(GraphicsError) -> RasterImage {
-    try PixelConversion.rasterImage(fromARGB32: drawBitmap(scene, scale: scale))
+    try GraphicsLibraries.load()
+    return try PixelConversion.rasterImage(fromARGB32: drawBitmap(scene, scale: scale))
   }
 
   /// The pixel size of a canvas side of `points` at `scale`, rounding up any fraction of a pixel.
@@ -141,6 +144,7 @@ public final class SceneRenderer {
   /// The creation date is fixed, as in ``render(_:as:)``, so the same pages give the same bytes.
   /// - Throws: `GraphicsError` as ``render(_:as:)``; `.invalidCanvasSize` for an empty list.
   public func renderPDF(pages: [Scene]) throws(GraphicsError) -> Data {
+    try GraphicsLibraries.load()
     guard let first = pages.first else { throw .invalidCanvasSize(width: 0, height: 0, scale: 0) }
     for page in pages { try validateSize(page, scale: 0) }
     let sink = ByteSink()

@@ -96,6 +96,46 @@ public func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
   return true
 }
 
+/// Work started on POSIX threads of its own (``startThread(_:)``: no Dispatch, so no descriptor
+/// of Dispatch's event loop is opened), and a wait for all of it to end.
+public final class ThreadGroup: @unchecked Sendable {
+  private let condition = ConditionLock()
+  private var running = 0
+
+  /// An empty group.
+  public init() {}
+
+  /// Runs `body` on a new thread of the group; on this thread, before returning, when the
+  /// system refuses a thread.
+  public func start(_ body: @escaping @Sendable () -> Void) {
+    condition.lock()
+    running += 1
+    condition.unlock()
+    let started = startThread { [self] in
+      body()
+      finished()
+    }
+    if !started {
+      body()
+      finished()
+    }
+  }
+
+  /// Returns once every body started so far has returned.
+  public func wait() {
+    condition.lock()
+    while running > 0 { condition.wait() }
+    condition.unlock()
+  }
+
+  private func finished() {
+    condition.lock()
+    running -= 1
+    condition.broadcast()
+    condition.unlock()
+  }
+}
+
 /// The closure a thread of ``startThread(_:)`` runs.
 private final class ThreadBody {
   let body: @Sendable () -> Void

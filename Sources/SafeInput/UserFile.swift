@@ -58,6 +58,10 @@ public struct UserFileKind: Hashable, Sendable, CustomStringConvertible {
   public static let artifactImage = UserFileKind(name: "artifact PNG", maximumBytes: 64 << 20)
   /// The font hash cache of the user's cache folder: 1 MiB.
   public static let fontHashCache = UserFileKind(name: "font hash cache", maximumBytes: 1 << 20)
+  /// The fontconfig folder cache of the user's cache folder (Graphics' `FontconfigFolderCache`):
+  /// 256 KiB.
+  public static let fontconfigFolderCache = UserFileKind(
+    name: "fontconfig folder cache", maximumBytes: 256 << 10)
 }
 
 /// A user file that could not be read: one line naming the file (escaped) and the problem.

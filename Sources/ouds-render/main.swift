@@ -21,4 +21,8 @@ FontSet.useEmptyDefaultFontconfigConfiguration()
 // Large bitmaps reuse heap memory instead of page-faulting fresh maps (no output change).
 MemoryTuning.keepLargeBuffersOnHeap()
 
-exit(Dispatcher.run(Array(CommandLine.arguments.dropFirst()), root: CommandTree.root))
+let status = Dispatcher.run(Array(CommandLine.arguments.dropFirst()), root: CommandTree.root)
+// A command that failed early may leave the drawing libraries loading on another thread: exit
+// only once they are loaded (a library's initialiser must not run while exit runs the handlers).
+GraphicsLibraries.finishPreloading()
+exit(status)

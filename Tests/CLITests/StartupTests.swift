@@ -50,6 +50,108 @@ struct StartupTests {
     #expect(foundation.isEmpty, "Foundation symbols in ouds-render: \(foundation.prefix(5))")
   }
 
+  /// The sonames of the libraries `CGraphicsLoader` loads on first use.
+  static let drawingLibraries = [
+    "libpangocairo-1.0.so.0", "libpangoft2-1.0.so.0", "libpango-1.0.so.0", "libcairo.so.2",
+    "libharfbuzz.so.0", "libfontconfig.so.1", "libfreetype.so.6", "libgobject-2.0.so.0",
+    "libglib-2.0.so.0", "librsvg-2.so.2", "libgio-2.0.so.0",
+  ]
+
+  /// The shared objects whose initialisers the dynamic loader ran in a process, from its
+  /// `LD_DEBUG=libs` lines (`calling init: /lib/…/libcairo.so.2`), by file name.
+  static func initialised(_ stderr: String) -> Set<String> {
+    Set(
+      stderr.split(separator: "\n").compactMap { line in
+        guard let range = line.range(of: "calling init: ") else { return nil }
+        return URL(fileURLWithPath: String(line[range.upperBound...])).lastPathComponent
+      })
+  }
+
+  #if os(Linux) && arch(x86_64)
+    @Test("ouds-render does not link the drawing libraries: none is among the libraries it needs")
+    func drawingLibrariesAreNotLinked() throws {
+      // Mapping Cairo, Pango, librsvg and the 40 libraries under them was most of a process's
+      // start-up; they are loaded by the first call that needs them (CGraphicsLoader).
+      let binary = try BuiltBinary.url.get()
+      let readelf = Process()
+      let output = Pipe()
+      readelf.executableURL = URL(fileURLWithPath: "/usr/bin/readelf")
+      readelf.arguments = ["--dynamic", binary.path]
+      readelf.standardOutput = output
+      try readelf.run()
+      let listing = String(
+        decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      readelf.waitUntilExit()
+      #expect(readelf.terminationStatus == 0, "readelf (binutils) reads \(binary.path)")
+      let needed = listing.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+      #expect(needed.contains { $0.contains("[libspng.so.0]") }, "\(needed)")
+      for library in Self.drawingLibraries {
+        #expect(!needed.contains { $0.contains("[\(library)]") }, "\(library) is linked")
+      }
+    }
+
+    @Test("diff loads no drawing library; render loads them, and librsvg only for SVG icons")
+    func librariesLoadWhenNeeded() throws {
+      let folder = try temporaryFolder()
+      defer { try? FileManager.default.removeItem(at: folder) }
+      let environment = ["LD_DEBUG": "libs", "XDG_CACHE_HOME": folder.path]
+      let reference = repositoryRoot.appendingPathComponent(
+        "Snapshots/sample-2/orange-light@2x.png")
+      let diff = try run(["diff", reference.path, reference.path], environment: environment)
+      #expect(diff.status == 0)
+      #expect(Self.initialised(diff.stderr).contains("libspng.so.0"), "LD_DEBUG=libs works here")
+      #expect(Self.initialised(diff.stderr).isDisjoint(with: Self.drawingLibraries))
+
+      // sample-2 has bullets, demo-unordered an SVG icon
+      let plain = try run(
+        ["render", Self.sample, "-o", folder.appendingPathComponent("plain.png").path],
+        environment: environment)
+      #expect(plain.status == 0)
+      #expect(
+        Self.initialised(plain.stderr).isSuperset(of: ["libcairo.so.2", "libpango-1.0.so.0"]))
+      #expect(!Self.initialised(plain.stderr).contains("librsvg-2.so.2"))
+      let icon = repositoryRoot.appendingPathComponent("Snapshots/cases/heart.svg").path
+      let iconList = try write(
+        #"{"type": {"unordered": {"asset": {"icon": "\#(icon)"}}}, "items": [{"label": "Loved"}]}"#,
+        "icon.json", in: folder)
+      let withIcon = try run(
+        ["render", iconList, "-o", folder.appendingPathComponent("icon.png").path],
+        environment: environment)
+      #expect(withIcon.status == 0)
+      #expect(Self.initialised(withIcon.stderr).contains("librsvg-2.so.2"))
+    }
+
+    @Test("a drawing library that cannot be loaded is one line naming it and its package, exit 1")
+    func missingLibrary() throws {
+      // a file of that soname that is not a library, found first through LD_LIBRARY_PATH
+      let folder = try temporaryFolder()
+      defer { try? FileManager.default.removeItem(at: folder) }
+      let broken = try write("not a library", "libpangocairo-1.0.so.0", in: folder)
+      let environment = ["LD_LIBRARY_PATH": folder.path, "XDG_CACHE_HOME": folder.path]
+      // render needs pangocairo first; --version librsvg first, which needs pangocairo
+      for (arguments, library) in [
+        (
+          ["render", Self.sample, "-o", folder.appendingPathComponent("x.png").path],
+          "libpangocairo-1.0.so.0 (Debian package libpangocairo-1.0-0)"
+        ),
+        (["--version"], "librsvg-2.so.2 (Debian package librsvg2-2)"),
+      ] {
+        let result = try run(arguments, environment: environment)
+        #expect(result.status == 1, "\(arguments)")
+        #expect(result.stdout == "")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(
+          lines.count == 1 && lines[0].hasPrefix("error: cannot load \(library): \(broken): "),
+          "\(result.stderr)")
+      }
+      // diff needs none of them
+      let reference = repositoryRoot.appendingPathComponent(
+        "Snapshots/sample-2/orange-light@2x.png")
+      let diff = try run(["diff", reference.path, reference.path], environment: environment)
+      #expect(diff.status == 0)
+    }
+  #endif
+
   @Test(
     "render leaves fontconfig's default configuration empty: no system font is scanned or cached")
   func noDefaultFontconfigScan() throws {

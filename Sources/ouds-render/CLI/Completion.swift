@@ -1,4 +1,5 @@
 import Primitives
+
 /// A shell `ouds-render completion` writes a script for.
 enum Shell: String, CaseIterable, Sendable {
   /// GNU bash (`complete -F`).

@@ -1,3 +1,4 @@
+import Graphics
 import SafeInput
 
 /// Finds the command the arguments name in the tree of ``CommandSpec``s, parses its arguments
@@ -36,6 +37,7 @@ enum Dispatcher {
       guard let run = spec.run else {
         throw UsageError("missing subcommand (\(subcommandList(spec)))")
       }
+      if spec.draws { GraphicsLibraries.preload() }
       return try run(parsed)
     }
   }

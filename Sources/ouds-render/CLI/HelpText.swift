@@ -1,4 +1,5 @@
 import Primitives
+
 /// The `--help` text of a command, generated from its ``CommandSpec``.
 ///
 /// Sections: OVERVIEW, USAGE, the discussion, ARGUMENTS, SUBCOMMANDS, OPTIONS (choices, ranges

@@ -162,6 +162,9 @@ struct CommandSpec: Sendable {
   var examples: [Example] = []
   /// The subcommands of a group (`snapshot`).
   var subcommands: [CommandSpec] = []
+  /// Whether the command draws or measures text: the dispatcher then starts loading the drawing
+  /// libraries (``Graphics/GraphicsLibraries/preload()``) while the command reads its input.
+  var draws: Bool = false
   /// What runs once the arguments are parsed; returns the exit status.
   ///
   /// Nil for a group.

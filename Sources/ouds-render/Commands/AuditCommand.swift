@@ -58,6 +58,7 @@ enum AuditCommand {
         command: "audit list.json --theme sosh --mode dark --json",
         explanation: "one JSON document for Sosh in dark mode"),
     ],
+    draws: true,
     run: run)
 
   /// Audits the list and prints the report; returns the exit status.

@@ -42,6 +42,8 @@ enum CommandTree {
     guard arguments.has(versionOption) else {
       throw UsageError("missing subcommand")
     }
+    // every library the stack names, or one line saying which cannot be loaded
+    try GraphicsLibraries.loadSVG()
     let stack = RenderStack.current()
     try writeOutput(
       "ouds-render \(version) (cairo \(stack.cairo), pango \(stack.pango), harfbuzz \(stack.harfbuzz), freetype \(stack.freetype), fontconfig \(stack.fontconfig), librsvg \(stack.librsvg), libspng \(stack.libspng))\n"

@@ -53,6 +53,7 @@ enum GalleryCommand {
         command: "gallery --themes edited-Themes --compare-themes Themes -o out/review",
         explanation: "review a token change on every case"),
     ],
+    draws: true,
     run: run)
 
   /// Renders the gallery and writes it (again on every change with `--watch`); returns the exit

@@ -22,6 +22,7 @@ enum LayoutCommand {
         command: "layout list.json --platform all --width 320",
         explanation: "the iOS and Android scenes of a 320-point canvas"),
     ],
+    draws: true,
     run: run)
 
   /// Lays the list out and prints the scene (or scenes); returns the exit status.

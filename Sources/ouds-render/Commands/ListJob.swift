@@ -1,5 +1,6 @@
 import BulletList
 import BulletListRenderer
+import Graphics
 import Layout
 import Primitives
 import SafeInput
@@ -56,6 +57,11 @@ struct ListJob {
       brandFontDirectory: fontDirectory)
     let format = arguments.choice(ListOptions.inputFormat).flatMap(ListFormat.init(rawValue:))
     document = try renderer.listReader().read(file: listPath, format: format)
+    // SVG icons are drawn with librsvg: its loading overlaps the tokens, fonts and layout
+    if document.list.iconFiles.contains(where: { PathText.pathExtension($0).lowercased() == "svg" })
+    {
+      GraphicsLibraries.preloadSVG()
+    }
 
     themes = Self.selected(ThemeName.allCases, arguments.choice(ListOptions.theme))
     modes = Self.selected(ColorMode.allCases, arguments.choice(ListOptions.mode))
@@ -116,7 +122,9 @@ struct ListJob {
   /// anything renders) and returns the line that says where tokens and fonts come from; commands
   /// print it on stderr once their output is written, before the warnings.
   func sourcesLine() throws -> String {
-    try renderer.sourcesLine(for: themes)
+    // the tokens first: they need no C library, and the libraries are still loading
+    renderer.resolveThemes(combinations)
+    return try renderer.sourcesLine(for: themes)
   }
 }
 

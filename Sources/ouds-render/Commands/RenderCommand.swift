@@ -42,6 +42,7 @@ enum RenderCommand {
         command: "render list.json --format svg -o - | gzip > list.svg.gz",
         explanation: "SVG to standard output"),
     ],
+    draws: true,
     run: run)
 
   /// Renders what `arguments` ask for and writes it (again on every change with `--watch`);

@@ -57,6 +57,7 @@ enum SheetCommand {
         command: "sheet list.json -o sheet.png --watch",
         explanation: "render again on every save of the list, an icon or a token file"),
     ],
+    draws: true,
     run: run)
 
   /// Renders the sheet and writes it (again on every change with `--watch`); returns the exit

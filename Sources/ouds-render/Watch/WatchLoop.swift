@@ -1,4 +1,5 @@
 import Dispatch
+import Graphics
 import SafeInput
 
 #if canImport(FoundationEssentials)
@@ -51,6 +52,9 @@ struct WatchLoop {
   /// - Throws: a ``UsageError`` of the first render, or a ``WatchError`` (a limit, a folder that
   ///   cannot be watched); render errors are printed, not thrown.
   func run(_ render: () throws -> Int32) throws -> Int32 {
+    // the loading of the drawing libraries holds descriptors for a moment: let it end first, so
+    // that the watch's own descriptors are counted against the limit alone
+    GraphicsLibraries.finishPreloading()
     let signals = try StopSignals()
     let watcher = try FolderWatcher()
     try watcher.update(targets, starting: true)

@@ -36,6 +36,7 @@ enum SnapshotRecordCommand {
         command: "snapshot record --failed --filter 'sample-3/*'",
         explanation: "accept the changes of one case"),
     ],
+    draws: true,
     run: run)
 
   /// Records the selected references; returns the exit status.

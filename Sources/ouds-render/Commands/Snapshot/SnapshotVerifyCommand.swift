@@ -77,6 +77,7 @@ enum SnapshotVerifyCommand {
         command: "snapshot verify --junit out/junit.xml --summary out/summary.md",
         explanation: "JUnit for the CI server, Markdown for the pull request"),
     ],
+    draws: true,
     run: run)
 
   /// Verifies the selected references; returns the exit status.

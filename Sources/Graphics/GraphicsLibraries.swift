@@ -1,0 +1,96 @@
+internal import CGraphicsLoader
+import SafeInput
+
+/// The C libraries that draw — Cairo, Pango, fontconfig, FreeType, HarfBuzz, GLib, and librsvg
+/// for SVG icons — loaded the first time they are needed rather than when the process starts.
+///
+/// On x86-64 Linux the package's executables and test bundles do not link these libraries:
+/// every function of theirs that Graphics calls is a stub that loads its library (by its
+/// soname, as the dynamic loader would) on the first call. A process that never draws never
+/// maps them, and one that will draw can start loading them at once on a thread of its own
+/// (``preload()``) while it reads its input. The entry points of this module that draw call
+/// ``load()`` first, so that a missing library is a ``GraphicsError`` naming it rather than the
+/// stub's last resort, one line on standard error and exit status 1. Elsewhere the libraries are
+/// linked as usual, and these calls do nothing.
+public enum GraphicsLibraries {
+  /// Whether the libraries are loaded on first use (x86-64 Linux) rather than linked.
+  public static var loadedOnFirstUse: Bool { ouds_graphics_lazy() != 0 }
+
+  /// Loads the drawing libraries but librsvg, if they are not yet (waiting for a ``preload()``
+  /// under way).
+  /// - Throws: ``GraphicsError/libraryUnavailable(reason:)`` naming the library that could not
+  ///   be loaded and its Debian package.
+  public static func load() throws(GraphicsError) {
+    if let failure = ouds_graphics_load_drawing() {
+      throw .libraryUnavailable(reason: String(cString: failure))
+    }
+  }
+
+  /// Loads the drawing libraries and librsvg (with GIO), for SVG icons.
+  /// - Throws: ``GraphicsError/libraryUnavailable(reason:)`` as ``load()``.
+  public static func loadSVG() throws(GraphicsError) {
+    if let failure = ouds_graphics_load_svg() {
+      throw .libraryUnavailable(reason: String(cString: failure))
+    }
+  }
+
+  /// Starts loading the drawing libraries but librsvg on a thread of their own, and reading
+  /// fontconfig's font folders on another, and returns at once: a command that will draw calls
+  /// it first, so that both overlap each other and its reading of lists and tokens. Call
+  /// ``finishPreloading()`` before the process exits.
+  public static func preload() {
+    FontLocator.prefetchFontconfigFolders(in: preloading) {
+      preloading.start { _ = try? load() }
+    }
+  }
+
+  /// Waits until what ``preload()`` and ``preloadSVG()`` started is done: a process calls it
+  /// before it exits (a library must not be half-loaded on one thread while another runs the
+  /// exit handlers), and before it counts its file descriptors.
+  public static func finishPreloading() {
+    preloading.wait()
+  }
+
+  /// The work ``preload()`` and ``preloadSVG()`` started.
+  private static let preloading = ThreadGroup()
+
+  /// Loads fontconfig alone (with FreeType and expat, which it needs).
+  /// - Throws: ``GraphicsError/libraryUnavailable(reason:)`` as ``load()``.
+  static func loadFontconfig() throws(GraphicsError) {
+    if let failure = ouds_graphics_load_fontconfig() {
+      throw .libraryUnavailable(reason: String(cString: failure))
+    }
+  }
+
+  /// Starts loading librsvg (and the drawing libraries, if they are not yet) on a thread of its
+  /// own, once per process, and returns at once: a command whose list has SVG icons calls it
+  /// once it has read the list, so that librsvg is ready when the icons are drawn. Call
+  /// ``finishPreloading()`` before the process exits.
+  public static func preloadSVG() {
+    let first = svgPreloadStarted.withLock { started in
+      defer { started = true }
+      return !started
+    }
+    guard first else { return }
+    preloading.start { _ = try? loadSVG() }
+  }
+
+  private static let svgPreloadStarted = Locked(false)
+
+  /// Whether the library of this soname (`libcairo.so.2`, `librsvg-2.so.2`…) is loaded in the
+  /// process; nil when it is not one of the drawing libraries.
+  public static func isLoaded(_ soname: String) -> Bool? {
+    switch ouds_graphics_loaded(soname) {
+    case 1: true
+    case 0: false
+    default: nil
+    }
+  }
+
+  /// librsvg's run-time version, `major.minor.micro`; loads librsvg.
+  static func librsvgVersion() -> String {
+    var (major, minor, micro): (UInt32, UInt32, UInt32) = (0, 0, 0)
+    guard ouds_graphics_rsvg_version(&major, &minor, &micro) != 0 else { return "unknown" }
+    return "\(major).\(minor).\(micro)"
+  }
+}

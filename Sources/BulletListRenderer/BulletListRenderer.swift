@@ -138,14 +138,64 @@ public final class BulletListRenderer {
   /// - Throws: one `RenderError.graphics(.fontFilesMissing)` listing every missing file of all
   ///   these themes with its package (rather than one theme at a time), or a theme's error.
   public func prepareFonts(for names: [ThemeName]) throws(RenderError) {
-    var lists: [FontSourceList] = []
-    for name in names where engines[name] == nil { lists.append(try fontSources(for: name)) }
+    try prepare(fontsFor: names, resolving: [])
+  }
+
+  /// Finds the font files of every theme in `names` (one error for every missing file, as
+  /// ``prepareFonts(for:)``) and builds their font sets, each on a thread of its own — a font
+  /// set is independent of the others: its own fontconfig configuration and Pango font map —
+  /// while this thread resolves the tokens of `combinations` (``resolveThemes(_:)``). Then
+  /// every text engine is made here, on the renderer's thread.
+  /// - Throws: as ``prepareFonts(for:)``; the first theme in `names` whose font set fails.
+  public func prepare(fontsFor names: [ThemeName], resolving combinations: [(ThemeName, ColorMode)])
+    throws(RenderError)
+  {
+    var pending: [ThemeName] = []
+    for name in names where engines[name] == nil && !pending.contains(name) { pending.append(name) }
+    var sources: [ThemeName: FontSourceList] = [:]
+    for name in pending { sources[name] = try fontSources(for: name) }
+    let found: [FontSource: LocatedFont]
     do {
-      _ = try fontLocator.locate(lists)
+      found = try fontLocator.locate(pending.compactMap { sources[$0] })
     } catch {
       throw .graphics(error, nil)
     }
-    for name in names { _ = try engine(for: name) }
+    let located = pending.map { name in
+      (sources[name]?.sources ?? []).compactMap { found[$0] }
+    }
+    let built = Locked([Int: Result<BuiltFontSet, GraphicsError>]())
+    let threads = ThreadGroup()
+    let (brand, reserved, locator) = (brandFontDirectory, manifestFileNames, fontLocator)
+    for (index, fonts) in located.enumerated() {
+      threads.start {
+        let result = Self.fontSet(
+          fonts, brandFontDirectory: brand, reservedFileNames: reserved, locator: locator)
+        built.withLock { $0[index] = result }
+      }
+    }
+    resolveThemes(combinations)
+    threads.wait()
+    for (index, name) in pending.enumerated() {
+      guard let result = built.withLock({ $0[index] }) else { continue }
+      _ = try install(name, located: located[index], fonts: result)
+    }
+  }
+
+  /// A font set made on one thread for another (it is used by one thread at a time).
+  private struct BuiltFontSet: @unchecked Sendable {
+    let fonts: FontSet
+  }
+
+  private static func fontSet(
+    _ located: [LocatedFont], brandFontDirectory: URL?, reservedFileNames: Set<String>,
+    locator: FontLocator
+  ) -> Result<BuiltFontSet, GraphicsError> {
+    Result { () throws(GraphicsError) in
+      BuiltFontSet(
+        fonts: try FontSet(
+          fonts: located, brandFontDirectory: brandFontDirectory,
+          reservedFileNames: reservedFileNames, hash: locator.sha256(of:)))
+    }
   }
 
   /// The font files of a theme's manifest, as the font set takes them.
@@ -213,20 +263,29 @@ public final class BulletListRenderer {
   ) {
     if let cached = engines[name] { return cached }
     let sources = try fontSources(for: name)
-    let manifestFile = ThemeLibrary.fontManifestFileName(for: name)
     let located: [LocatedFont]
-    let fonts: FontSet
     do {
       let found = try fontLocator.locate([sources])
       located = sources.sources.compactMap { found[$0] }
     } catch {
       throw .graphics(error, nil)
     }
-    do {
-      fonts = try FontSet(
-        fonts: located, brandFontDirectory: brandFontDirectory,
-        reservedFileNames: manifestFileNames, hash: fontLocator.sha256(of:))
-    } catch {
+    return try install(
+      name, located: located,
+      fonts: Self.fontSet(
+        located, brandFontDirectory: brandFontDirectory, reservedFileNames: manifestFileNames,
+        locator: fontLocator))
+  }
+
+  /// Makes the text engine and scene renderer of `name` over its font set, and keeps them.
+  private func install(
+    _ name: ThemeName, located: [LocatedFont], fonts built: Result<BuiltFontSet, GraphicsError>
+  ) throws(RenderError) -> (fonts: FontSet, text: TextEngine, renderer: SceneRenderer) {
+    let manifestFile = ThemeLibrary.fontManifestFileName(for: name)
+    let fonts: FontSet
+    switch built {
+    case .success(let set): fonts = set.fonts
+    case .failure(let error):
       switch error {
       case .fontFileUnreadable: throw .font(manifest: manifestFile, error, nil)
       default: throw .graphics(error, nil)

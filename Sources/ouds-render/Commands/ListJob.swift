@@ -122,8 +122,9 @@ struct ListJob {
   /// anything renders) and returns the line that says where tokens and fonts come from; commands
   /// print it on stderr once their output is written, before the warnings.
   func sourcesLine() throws -> String {
-    // the tokens first: they need no C library, and the libraries are still loading
-    renderer.resolveThemes(combinations)
+    // the font sets on threads of their own (once the libraries are loaded) while this thread
+    // resolves the tokens, which need no C library
+    try renderer.prepare(fontsFor: themes, resolving: combinations)
     return try renderer.sourcesLine(for: themes)
   }
 }

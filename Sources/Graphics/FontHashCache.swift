@@ -136,16 +136,12 @@ public final class FontHashCache: Sendable {
   /// regular file, or not exactly in the format (one bad line discards the file).
   private func load() -> [String: Entry] {
     guard let file, let data = try? UserFile.read(file.path, kind: .fontHashCache),
-      let text = String(data: data, encoding: .utf8)
+      var lines = TabSeparatedText.lines(data), lines.first == [Self.header]
     else { return [:] }
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-    guard lines.first == Substring(Self.header), lines.last == "" else { return [:] }
     lines.removeFirst()
-    lines.removeLast()
     guard lines.count <= Self.maxEntries else { return [:] }
     var entries: [String: Entry] = [:]
-    for line in lines {
-      let fields = line.split(separator: "\t", maxSplits: 7, omittingEmptySubsequences: false)
+    for fields in lines {
       guard fields.count == 8,
         fields[0].utf8.count == 64,
         fields[0].utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }),
@@ -153,10 +149,10 @@ public final class FontHashCache: Sendable {
         let changed = Self.number(fields[3]), let device = UInt64(fields[4]),
         let inode = UInt64(fields[5]), let recorded = Self.number(fields[6])
       else { return [:] }
-      let path = String(fields[7])
+      let path = fields[7]
       guard Self.isStorable(path) else { return [:] }
       entries[path] = Entry(
-        sha256: String(fields[0]),
+        sha256: fields[0],
         identity: FileIdentity(
           size: size, modified: modified, changed: changed, device: device, inode: inode),
         recorded: recorded)
@@ -165,8 +161,8 @@ public final class FontHashCache: Sendable {
   }
 
   /// A decimal number of at most 19 digits, optionally negative.
-  private static func number(_ text: Substring) -> Int64? {
-    let digits = text.hasPrefix("-") ? text.dropFirst() : text
+  private static func number(_ text: String) -> Int64? {
+    let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
     guard !digits.isEmpty, digits.count <= 19, digits.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 })
     else { return nil }
     return Int64(text)

@@ -135,18 +135,14 @@ struct FontconfigFolderCache {
   /// The recorded folders, when the file parses and every recorded state is the present one.
   private func load() -> [String]? {
     guard let file, let data = try? UserFile.read(file.path, kind: .fontconfigFolderCache),
-      let text = String(data: data, encoding: .utf8)
-    else { return nil }
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-    guard lines.first == Substring(Self.header), lines.last == "", lines.count <= Self.maxLines
+      var lines = TabSeparatedText.lines(data), lines.first == [Self.header],
+      lines.count <= Self.maxLines
     else { return nil }
     lines.removeFirst()
-    lines.removeLast()
     var variables: [Variable] = []
     var watched: [Watched] = []
     var folders: [String] = []
-    for line in lines {
-      let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+    for fields in lines {
       switch (fields.first, fields.count) {
       case ("unset", 2):
         variables.append(Variable(name: fields[1], value: nil))

@@ -74,8 +74,12 @@ public final class TextEngine: TextMeasuring {
   func layout(_ text: StyledText, wrapWidth: Double?, alignment: TextAlignment) -> TextLayout {
     TextLayout(
       context: context, text: text, language: pango_language_from_string(text.appearance.language),
-      wrapWidth: wrapWidth, alignment: alignment, limits: layoutLimits)
+      wrapWidth: wrapWidth, alignment: alignment, limits: layoutLimits, memo: memo)
   }
+
+  /// The last paragraphs laid out in one piece, kept for the next use of the same paragraph
+  /// (a label is measured, then drawn with the same width and alignment).
+  private let memo = PieceMemo()
 
   /// How paragraphs are cut into pieces; tests compare with ``TextLayout/Limits/unbounded``.
   var layoutLimits = TextLayout.Limits.standard
@@ -142,7 +146,7 @@ public struct ShapedGlyph: Hashable, Sendable {
 /// Ordinary labels are one piece with no cut: exactly one PangoLayout, as before.
 struct TextLayout {
   /// A slice of the paragraph laid out by Pango; the layout lives while the piece is visited.
-  private struct Piece {
+  struct Piece {
     let handle: OpaquePointer
     /// Byte offset of the slice in the paragraph's UTF-8 text.
     let offset: Int
@@ -186,6 +190,9 @@ struct TextLayout {
   private let bytes: [UInt8]
   private let builder: PieceBuilder
   private let limits: Limits
+  /// Where a paragraph laid out in one piece is kept between uses, and its key there.
+  private let memo: PieceMemo?
+  private let memoKey: PieceMemo.Key
   /// How far every line is moved down from where Pango puts it, in points: 0 for the even
   /// leading Pango applies itself, the difference to the proportional baseline otherwise.
   private let baselineShift: Double
@@ -231,10 +238,12 @@ struct TextLayout {
 
   init(
     context: OpaquePointer, text: StyledText, language: OpaquePointer?, wrapWidth: Double?,
-    alignment: TextAlignment, limits: Limits
+    alignment: TextAlignment, limits: Limits, memo: PieceMemo? = nil
   ) {
     bytes = Array(text.plainText.utf8)
     self.limits = limits
+    self.memo = memo
+    memoKey = PieceMemo.Key(text, wrapWidth: wrapWidth, alignment: alignment)
     builder = PieceBuilder(
       context: context, text: text, bytes: bytes, language: language, wrapWidth: wrapWidth,
       alignment: alignment, seamCharacters: limits.seamCharacters)
@@ -329,7 +338,16 @@ struct TextLayout {
           start = piece.offset + piece.nextStart
           visit(piece)
         }
-        visit(builder.piece(start..<end, top: top, droppingLast: endsWithSeparator))
+        if start == 0, end == bytes.count, let memo {
+          // the whole paragraph in one piece: laid out once for all its uses
+          let piece =
+            memo.take(memoKey, droppingLast: endsWithSeparator)
+            ?? builder.piece(start..<end, top: top, droppingLast: endsWithSeparator)
+          body(piece)
+          memo.keep(piece, for: memoKey, droppingLast: endsWithSeparator)
+        } else {
+          visit(builder.piece(start..<end, top: top, droppingLast: endsWithSeparator))
+        }
       }
       if isLast { break }
       start = end
@@ -912,4 +930,55 @@ func pangoUnits(_ value: Double) -> Int32 {
 /// Converts Pango units to points.
 func points(_ units: Int32) -> Double {
   Double(units) / Double(PANGO_SCALE)
+}
+
+/// Paragraphs laid out in one piece, kept between their uses by one ``TextEngine`` (measured
+/// for the layout, then drawn), so that Pango does not shape them twice; the most recent
+/// ``capacity`` only, released when they leave or with the engine. A paragraph is kept with
+/// everything its layout depends on (its text and style, wrap width, alignment, whether the
+/// empty line after a final separator is dropped); the context's direction and language come
+/// from the text, and Pango lays a kept layout out again if the context changed since.
+final class PieceMemo {
+  /// What a kept layout was made for.
+  struct Key: Hashable {
+    var text: StyledText
+    var wrapWidth: Double?
+    var alignment: TextAlignment
+
+    /// The key of `text`'s layout. The paragraph's own colour is not part of it: it is the
+    /// source colour when the layout is drawn, not an attribute of the layout (a span's colour
+    /// is), so a label keeps its layout from light mode to dark.
+    init(_ text: StyledText, wrapWidth: Double?, alignment: TextAlignment) {
+      var uncoloured = text
+      uncoloured.appearance.color = RGBAColor(red: 0, green: 0, blue: 0, alpha: 0)
+      self.text = uncoloured
+      self.wrapWidth = wrapWidth
+      self.alignment = alignment
+    }
+  }
+
+  /// The most paragraphs kept.
+  static let capacity = 64
+
+  private var entries: [(key: Key, droppingLast: Bool, piece: TextLayout.Piece)] = []
+
+  /// Takes out the layout kept for `key`, if any (the caller keeps or releases it).
+  func take(_ key: Key, droppingLast: Bool) -> TextLayout.Piece? {
+    guard let index = entries.lastIndex(where: { $0.key == key && $0.droppingLast == droppingLast })
+    else { return nil }
+    return entries.remove(at: index).piece
+  }
+
+  /// Keeps `piece` (and its reference to the Pango layout), releasing the oldest kept one when
+  /// full.
+  func keep(_ piece: TextLayout.Piece, for key: Key, droppingLast: Bool) {
+    entries.append((key, droppingLast, piece))
+    if entries.count > Self.capacity {
+      g_object_unref(UnsafeMutableRawPointer(entries.removeFirst().piece.handle))
+    }
+  }
+
+  deinit {
+    for entry in entries { g_object_unref(UnsafeMutableRawPointer(entry.piece.handle)) }
+  }
 }

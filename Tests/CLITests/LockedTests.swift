@@ -2,6 +2,10 @@ import Dispatch
 import SafeInput
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 @Suite("Locked: the one lock helper")
 struct LockedTests {
   @Test(
@@ -35,5 +39,37 @@ struct LockedTests {
     }
     // Released: this would deadlock otherwise.
     #expect(value.withLock { $0 } == "changed")
+  }
+
+  @Test("a ThreadGroup's wait returns once every body has run, on threads of their own")
+  func threadGroup() {
+    let group = ThreadGroup()
+    let done = Locked<Set<Int>>([])
+    let threads = Locked<Set<pthread_t>>([])
+    for index in 0..<6 {
+      group.start {
+        usleep(UInt32(2_000 * (6 - index)))
+        threads.withLock { _ = $0.insert(pthread_self()) }
+        done.withLock { _ = $0.insert(index) }
+      }
+    }
+    group.wait()
+    #expect(done.withLock { $0 } == Set(0..<6))
+    #expect(!threads.withLock { $0 }.contains(pthread_self()))
+    group.wait()  // nothing left: returns at once
+  }
+}
+
+@Suite("TabSeparatedText: the caches' lines and fields")
+struct TabSeparatedTextTests {
+  @Test("lines end with a line feed and split at tabs, keeping empty fields; other text is nil")
+  func lines() {
+    #expect(
+      TabSeparatedText.lines(Array("a\tb\n\tc\t\n\n".utf8))
+        == [["a", "b"], ["", "c", ""], [""]])
+    #expect(TabSeparatedText.lines(Array("é\tñ\u{1F600}\n".utf8)) == [["é", "ñ\u{1F600}"]])
+    #expect(TabSeparatedText.lines(Array("no line feed".utf8)) == nil)
+    #expect(TabSeparatedText.lines([0x61, 0xFF, 0x0A]) == nil, "not UTF-8")
+    #expect(TabSeparatedText.lines([UInt8]()) == nil)
   }
 }

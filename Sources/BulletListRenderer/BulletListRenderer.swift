@@ -441,6 +441,12 @@ public final class BulletListRenderer {
         return (combination.0, combination.1, options)
       }
     }
+    // one picture: the scene renderer encodes its rows as it draws them, on the other core
+    if jobs.count == 1, let job = jobs.first {
+      return [
+        try render(list, theme: job.theme, mode: job.mode, options: job.options, format: format)
+      ]
+    }
     guard case .png(let scale) = format else {
       var pictures: [RenderedList] = []
       for job in jobs {

@@ -664,3 +664,98 @@ extension PNGEncoder {
     return try encode(PremultipliedARGB32Rows(bitmap: bitmap), workers: workers)
   }
 }
+
+/// Encodes a Cairo bitmap while it is being drawn: a thread of its own encodes each segment as
+/// soon as the drawing thread says its rows are final (``rowsAreFinal(_:)``), and ``finish()``
+/// encodes the rest on both threads. Every segment is encoded exactly as ``PNGEncoder`` encodes
+/// the finished bitmap (as RGB, the opacity checked on the way; a translucent pixel makes
+/// `finish` encode the whole bitmap again as RGBA), so the bytes are the same.
+final class ProgressivePNGEncoder: @unchecked Sendable {
+  private let bitmap: PixelConversion.ARGB32Bitmap
+  private let rows: OpaqueARGB32Rows
+  private let layout: PNGEncoder.Layout
+  private let condition = ConditionLock()
+  private let helper = ThreadGroup()
+  // guarded by `condition`
+  private var finalRows = 0
+  private var next = 0
+  private var segments: [PNGEncoder.Segment?]
+  private var translucent = false
+  private var stopped = false
+
+  /// Starts the helper thread for `bitmap`, whose rows are not drawn yet.
+  init(_ bitmap: PixelConversion.ARGB32Bitmap) {
+    self.bitmap = bitmap
+    rows = OpaqueARGB32Rows(bitmap: bitmap)
+    layout = PNGEncoder.Layout(width: bitmap.width, height: bitmap.height, channels: 3)
+    segments = Array(repeating: nil, count: max(0, layout.segmentCount))
+    if bitmap.width > 0, bitmap.height > 0 {
+      helper.start { [self] in work(waiting: true) }
+    }
+  }
+
+  /// Rows `0..<count` are drawn for good: nothing will write to them any more.
+  func rowsAreFinal(_ count: Int) {
+    condition.lock()
+    if count > finalRows {
+      finalRows = min(count, layout.height)
+      condition.broadcast()
+    }
+    condition.unlock()
+  }
+
+  /// Takes segments whose rows are final and encodes them, until none is left (or, when not
+  /// `waiting`, until none is ready).
+  private func work(waiting: Bool) {
+    while true {
+      condition.lock()
+      var taken: Int?
+      while !translucent, !stopped, next < segments.count {
+        if min(layout.height, (next + 1) * layout.segmentRows) <= finalRows {
+          taken = next
+          next += 1
+          break
+        }
+        guard waiting else { break }
+        condition.wait()
+      }
+      condition.unlock()
+      guard let index = taken else { return }
+      let segment = PNGEncoder.encodeSegment(index, of: rows, layout: layout)
+      condition.lock()
+      if let segment {
+        segments[index] = segment
+      } else {
+        translucent = true
+        condition.broadcast()
+      }
+      condition.unlock()
+    }
+  }
+
+  /// Every row is drawn: encodes what is left on this thread and the helper's, and returns the
+  /// PNG file.
+  /// - Throws: `GraphicsError.pngEncodingFailed` for a bitmap PNG cannot hold.
+  func finish() throws(GraphicsError) -> Data {
+    rowsAreFinal(layout.height)
+    work(waiting: false)
+    helper.wait()
+    condition.lock()
+    let (isTranslucent, done) = (translucent, segments.compactMap { $0 })
+    condition.unlock()
+    if isTranslucent || done.count != segments.count || segments.isEmpty {
+      return try PNGEncoder.encode(bitmap)
+    }
+    return PNGEncoder.assemble(layout: layout, segments: done)
+  }
+
+  /// Stops the helper, which takes no more segments, and waits for it (after ``finish()``, or
+  /// when the drawing failed).
+  func stop() {
+    condition.lock()
+    stopped = true
+    condition.broadcast()
+    condition.unlock()
+    helper.wait()
+  }
+}

@@ -35,8 +35,19 @@ public final class SceneRenderer {
     try GraphicsLibraries.load()
     switch format {
     case .png(let scale):
-      let surface = try drawBitmap(scene, scale: scale)
-      return try PNGCodec.encode(argb32: surface)
+      // The rows are encoded as the drawing passes them (ProgressivePNGEncoder), on the other
+      // core; the bytes are those of encoding the finished bitmap.
+      let surface = try bitmapSurface(for: scene, scale: scale)
+      let encoder = ProgressivePNGEncoder(try PixelConversion.bitmap(of: surface))
+      defer { encoder.stop() }
+      let context = try CairoContext(surface: surface)
+      try draw(scene, on: context, pixelsPerPoint: scale) { rows in
+        cairo_surface_flush(surface.handle)
+        encoder.rowsAreFinal(rows)
+      }
+      try surface.check(stage: "drawing the bitmap")
+      cairo_surface_flush(surface.handle)
+      return try encoder.finish()
     case .svg:
       return try drawVector(scene, svg: true)
     case .pdf:
@@ -65,6 +76,15 @@ public final class SceneRenderer {
   }
 
   private func drawBitmap(_ scene: Scene, scale: Int) throws(GraphicsError) -> CairoSurface {
+    let surface = try bitmapSurface(for: scene, scale: scale)
+    let context = try CairoContext(surface: surface)
+    try draw(scene, on: context, pixelsPerPoint: scale)
+    try surface.check(stage: "drawing the bitmap")
+    return surface
+  }
+
+  /// A transparent bitmap the size of `scene` at `scale`, its device scale set.
+  private func bitmapSurface(for scene: Scene, scale: Int) throws(GraphicsError) -> CairoSurface {
     guard PixelScale.supported.contains(scale) else { throw .invalidScale(scale) }
     try validateSize(scene, scale: scale)
     let width = Self.pixels(scene.width, scale: scale)
@@ -93,9 +113,6 @@ public final class SceneRenderer {
         stage: stage)
     }
     cairo_surface_set_device_scale(surface.handle, Double(scale), Double(scale))
-    let context = try CairoContext(surface: surface)
-    try draw(scene, on: context, pixelsPerPoint: scale)
-    try surface.check(stage: "drawing the bitmap")
     return surface
   }
 
@@ -182,9 +199,14 @@ public final class SceneRenderer {
   /// Draws the background, the panels, then every row's glyph, ordered prefix and label.
   ///
   /// `pixelsPerPoint` is the scale of a bitmap target, nil for vector output.
-  private func draw(_ scene: Scene, on context: CairoContext, pixelsPerPoint: Int?)
-    throws(GraphicsError)
-  {
+  /// Draws `scene`: background, panels, pictures, then the rows in order. With `finalRows`
+  /// (a bitmap), after each row it is called with how many pixel rows from the top no later
+  /// row can touch any more: those above the ink of every row still to draw (its icon's box,
+  /// its marker's and its label's glyphs as Pango measures them, one pixel of antialiasing more).
+  private func draw(
+    _ scene: Scene, on context: CairoContext, pixelsPerPoint: Int?,
+    finalRows: ((Int) -> Void)? = nil
+  ) throws(GraphicsError) {
     let cr = context.handle
     if let background = scene.background {
       cairo_save(cr)
@@ -207,7 +229,15 @@ public final class SceneRenderer {
       try draw(picture, on: context, stage: "drawing picture \(index + 1)")
     }
     var icons = preloadedIcons
-    for row in scene.rows {
+    // the top of the ink of every row from each one to the last, in points
+    var inkTopFrom: [Double] = []
+    if finalRows != nil {
+      inkTopFrom = Array(repeating: .infinity, count: scene.rows.count + 1)
+      for index in scene.rows.indices.reversed() {
+        inkTopFrom[index] = min(inkTopFrom[index + 1], inkTop(of: scene.rows[index]))
+      }
+    }
+    for (index, row) in scene.rows.enumerated() {
       if let glyph = row.glyph, let rect = row.icon {
         switch glyph.content {
         case .shape(let shape):
@@ -227,7 +257,26 @@ public final class SceneRenderer {
       if let marker = row.markerText { draw(marker, on: cr) }
       draw(row.text, on: cr)
       try context.check(stage: "drawing row \(row.path)")
+      if let finalRows, let scale = pixelsPerPoint {
+        let top = inkTopFrom[index + 1]
+        finalRows(top.isFinite ? max(0, Int((top * Double(scale)).rounded(.down)) - 1) : Int.max)
+      }
     }
+  }
+
+  /// The highest point a row's drawing can reach: the top of its icon's box, of its marker's
+  /// ink and of its label's; minus infinity when a paragraph is laid out in several pieces
+  /// (its ink is not measured, so nothing below the rows before it counts as drawn).
+  private func inkTop(of row: SceneRow) -> Double {
+    var top = Double.infinity
+    if row.glyph != nil, let rect = row.icon { top = min(top, rect.y) }
+    for text in [row.markerText, row.text].compactMap({ $0 }) {
+      let layout = textEngine.layout(
+        text.content, wrapWidth: text.wrapWidth, alignment: text.alignment)
+      guard let ink = layout.inkTop else { return -.infinity }
+      top = min(top, text.origin.y + ink)
+    }
+    return top
   }
 
   /// Draws a picture's bitmap stretched over its rect; pixel for pixel (nearest neighbour) when

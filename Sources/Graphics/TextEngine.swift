@@ -474,6 +474,30 @@ struct TextLayout {
     return files
   }
 
+  /// How far below the top of the paragraph's box (the `y` of ``draw(on:x:y:color:)``) its
+  /// glyphs' ink begins, in points (negative: above it); nil for a paragraph laid out in
+  /// several pieces, which is not laid out here to be measured.
+  var inkTop: Double? {
+    var paragraphs = 0
+    var start = 0
+    while true {
+      paragraphs += 1
+      guard let next = Self.paragraphEnd(in: bytes, from: start).next else { break }
+      start = next
+    }
+    guard bytes.count <= limits.maxPieceBytes, paragraphs <= limits.maxParagraphsPerPiece else {
+      return nil
+    }
+    var top: Double?
+    forEachPiece { piece in
+      var ink = PangoRectangle()
+      pango_layout_get_extents(piece.handle, &ink, nil)
+      let pieceTop = baselineShift + Double(piece.top + Int(ink.y)) / Double(PANGO_SCALE)
+      top = min(top ?? pieceTop, pieceTop)
+    }
+    return top
+  }
+
   /// The shaped glyphs of every run of every line, in visual order within a line; clusters are
   /// byte offsets in the whole paragraph.
   var glyphs: [ShapedGlyph] {

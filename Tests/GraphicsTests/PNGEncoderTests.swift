@@ -192,6 +192,49 @@ struct PNGEncoderTests {
     #expect(straight.pixel(x: 1, y: 0) == (255, 255, 255, 255))
   }
 
+  @Test(
+    "encoding rows as they are drawn gives the bytes of encoding the finished bitmap",
+    arguments: [false, true])
+  func progressive(translucent: Bool) throws {
+    let (width, height) = (300, 1100)
+    let words = UnsafeMutablePointer<UInt32>.allocate(capacity: width * height)
+    defer { words.deallocate() }
+    words.initialize(repeating: 0, count: width * height)
+    let bitmap = PixelConversion.ARGB32Bitmap(
+      data: UnsafeMutableRawPointer(words).assumingMemoryBound(to: UInt8.self), width: width,
+      height: height, stride: width * 4)
+    let encoder = ProgressivePNGEncoder(bitmap)
+    defer { encoder.stop() }
+    // drawn in bands of 37 rows, each band made final once the next one is drawn
+    var state: UInt32 = 99
+    for top in stride(from: 0, to: height, by: 37) {
+      for y in top..<min(height, top + 37) {
+        for x in 0..<width {
+          state = state &* 1_103_515_245 &+ 12345
+          words[y * width + x] = (y / 50) % 2 == 0 ? 0xFFF4_6E1E : 0xFF00_0000 | (state >> 8)
+        }
+      }
+      if translucent, top == 740 { words[top * width + 3] = 0x4020_1008 }
+      encoder.rowsAreFinal(top)
+    }
+    let progressive = try encoder.finish()
+    #expect(progressive == (try PNGEncoder.encode(bitmap, workers: 1)))
+    #expect(try Self.chunks(progressive).first?.body.dropFirst(9).first == (translucent ? 6 : 2))
+  }
+
+  @Test("an encoder stopped before the drawing ends leaves no thread waiting")
+  func stoppedEarly() {
+    let words = UnsafeMutablePointer<UInt32>.allocate(capacity: 64 * 5000)
+    defer { words.deallocate() }
+    words.initialize(repeating: 0xFFFF_FFFF, count: 64 * 5000)
+    let encoder = ProgressivePNGEncoder(
+      PixelConversion.ARGB32Bitmap(
+        data: UnsafeMutableRawPointer(words).assumingMemoryBound(to: UInt8.self), width: 64,
+        height: 5000, stride: 256))
+    encoder.rowsAreFinal(1000)
+    encoder.stop()  // returns: the helper took what was final, or nothing, and ended
+  }
+
   @Test("the combined Adler-32 is the stream's: a wrong one makes libspng refuse the file")
   func adlerIsChecked() throws {
     let image = Self.image(width: 400, height: 900, alpha: false)

@@ -142,10 +142,11 @@ public final class BulletListRenderer {
   }
 
   /// Finds the font files of every theme in `names` (one error for every missing file, as
-  /// ``prepareFonts(for:)``) and builds their font sets, each on a thread of its own — a font
-  /// set is independent of the others: its own fontconfig configuration and Pango font map —
-  /// while this thread resolves the tokens of `combinations` (``resolveThemes(_:)``). Then
-  /// every text engine is made here, on the renderer's thread.
+  /// ``prepareFonts(for:)``) and builds their font sets on another thread (once the drawing
+  /// libraries are loaded: ``Graphics/GraphicsLibraries/whenLoaded(in:_:)``) — a font set is
+  /// independent of the others: its own fontconfig configuration and Pango font map — while
+  /// this thread resolves the tokens of `combinations` (``resolveThemes(_:)``). Then every text
+  /// engine is made here, on the renderer's thread.
   /// - Throws: as ``prepareFonts(for:)``; the first theme in `names` whose font set fails.
   public func prepare(fontsFor names: [ThemeName], resolving combinations: [(ThemeName, ColorMode)])
     throws(RenderError)
@@ -167,7 +168,7 @@ public final class BulletListRenderer {
     let threads = ThreadGroup()
     let (brand, reserved, locator) = (brandFontDirectory, manifestFileNames, fontLocator)
     for (index, fonts) in located.enumerated() {
-      threads.start {
+      GraphicsLibraries.whenLoaded(in: threads) {
         let result = Self.fontSet(
           fonts, brandFontDirectory: brand, reservedFileNames: reserved, locator: locator)
         built.withLock { $0[index] = result }

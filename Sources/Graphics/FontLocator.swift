@@ -168,32 +168,21 @@ public final class FontLocator: Sendable {
     return readFontconfigFolders()
   }
 
-  /// Reads ``fontconfigFolders()`` on a thread of `group`, for the next call to take, and
-  /// calls `loadLibraries` there: at once when the folders are remembered
-  /// (``FontconfigFolderCache``), else once fontconfig alone is loaded, so that its configuration
-  /// is parsed while the other libraries load (two dlopen calls would only take turns). A
-  /// command that will draw asks for it at start (``GraphicsLibraries/preload()``), so that all
-  /// this overlaps its reading of lists and tokens. A call made before the folders are read
-  /// waits for them rather than reading them again. Each prefetch serves one call; later calls
-  /// read the folders again. The work belongs to `group`.
-  static func prefetchFontconfigFolders(
-    in group: ThreadGroup, loadLibraries: @escaping @Sendable () -> Void
-  ) {
+  /// Reads ``fontconfigFolders()`` on a thread of `group`, for the next call to take: a
+  /// command that will draw asks for it at start (``GraphicsLibraries/preload()``), so that it
+  /// overlaps the loading of the drawing libraries and the command's reading of lists and
+  /// tokens. A call made before the folders are read waits for them rather than reading them
+  /// again. Each prefetch serves one call; later calls read the folders again.
+  static func prefetchFontconfigFolders(in group: ThreadGroup) {
     prefetch.lock()
     guard case .idle = prefetchState else {
       prefetch.unlock()
-      loadLibraries()
       return
     }
     prefetchState = .running
     prefetch.unlock()
     group.start {
-      var loading = false
-      let folders = readFontconfigFolders {
-        loading = true
-        loadLibraries()
-      }
-      if !loading { loadLibraries() }
+      let folders = readFontconfigFolders()
       prefetch.lock()
       prefetchState = .ready(folders)
       prefetch.broadcast()
@@ -211,22 +200,18 @@ public final class FontLocator: Sendable {
   nonisolated(unsafe) private static var prefetchState = Prefetch.idle
 
   /// The folders as ``FontconfigFolderCache`` remembers them, else as fontconfig's default
-  /// configuration gives them (``readFontconfigConfiguration(whileParsing:)``).
-  private static func readFontconfigFolders(whileParsing: () -> Void = {}) -> [URL] {
+  /// configuration gives them (``readFontconfigConfiguration()``).
+  private static func readFontconfigFolders() -> [URL] {
     FontconfigFolderCache(environment: ProcessInfo.processInfo.environment).folders {
-      readFontconfigConfiguration(whileParsing: whileParsing)
+      readFontconfigConfiguration()
     }.map { URL(fileURLWithPath: $0) }
   }
 
   /// Fontconfig's default configuration, loaded without scanning fonts: its font folders
   /// (`FcConfigGetFontDirs`) and the files it was read from (`FcConfigGetConfigFiles`); nil when
-  /// fontconfig cannot be loaded or fails. `whileParsing` runs once fontconfig is loaded, before
-  /// the configuration is parsed.
-  static func readFontconfigConfiguration(whileParsing: () -> Void = {})
-    -> FontconfigFolderCache.Reading?
-  {
+  /// fontconfig cannot be loaded or fails.
+  static func readFontconfigConfiguration() -> FontconfigFolderCache.Reading? {
     guard (try? GraphicsLibraries.loadFontconfig()) != nil else { return nil }
-    whileParsing()
     guard let config = FcInitLoadConfig() else { return nil }
     defer { FcConfigDestroy(config) }
     return FontconfigFolderCache.Reading(

@@ -35,14 +35,64 @@ public enum GraphicsLibraries {
   }
 
   /// Starts loading the drawing libraries but librsvg on a thread of their own, and reading
-  /// fontconfig's font folders on another, and returns at once: a command that will draw calls
-  /// it first, so that both overlap each other and its reading of lists and tokens. Call
+  /// fontconfig's font folders (remembered by ``FontconfigFolderCache``) on another, and returns
+  /// at once: a command that will draw calls it first, so that both overlap its reading of lists
+  /// and tokens. Call
   /// ``finishPreloading()`` before the process exits.
   public static func preload() {
-    FontLocator.prefetchFontconfigFolders(in: preloading) {
-      preloading.start { _ = try? load() }
+    let first = loader.withLock { state in
+      defer { state.started = true }
+      if !state.started { state.loading = true }
+      return !state.started
+    }
+    guard first else { return }
+    // Both threads are made now, before anything loads: pthread_create waits for the dynamic
+    // loader's lock, which dlopen holds while it loads.
+    FontLocator.prefetchFontconfigFolders(in: preloading)
+    preloading.start {
+      _ = try? load()
+      // then what was asked for while the libraries loaded, on this thread (a thread made
+      // meanwhile would have waited for the loading)
+      while let task = loader.withLock({ state -> (@Sendable () -> Void)? in
+        guard !state.queue.isEmpty else {
+          state.loading = false
+          return nil
+        }
+        return state.queue.removeFirst()
+      }) {
+        task()
+      }
     }
   }
+
+  /// Runs `task` on another thread, counted in `group`: while a ``preload()`` is loading the
+  /// libraries, on its thread once they are loaded (a thread made meanwhile would wait for the
+  /// loading anyway: pthread_create takes the dynamic loader's lock, which dlopen holds); else at
+  /// once on a new thread of `group`.
+  public static func whenLoaded(in group: ThreadGroup, _ task: @escaping @Sendable () -> Void) {
+    group.enter()
+    let queued = loader.withLock { state in
+      guard state.loading else { return false }
+      state.queue.append {
+        task()
+        group.leave()
+      }
+      return true
+    }
+    if !queued {
+      group.start(task)
+      group.leave()
+    }
+  }
+
+  /// Whether a preload started, whether it is still loading, and what waits for it.
+  private struct LoaderState {
+    var started = false
+    var loading = false
+    var queue: [@Sendable () -> Void] = []
+  }
+
+  private static let loader = Locked(LoaderState())
 
   /// Waits until what ``preload()`` and ``preloadSVG()`` started is done: a process calls it
   /// before it exits (a library must not be half-loaded on one thread while another runs the
@@ -54,7 +104,8 @@ public enum GraphicsLibraries {
   /// The work ``preload()`` and ``preloadSVG()`` started.
   private static let preloading = ThreadGroup()
 
-  /// Loads fontconfig alone (with FreeType and expat, which it needs).
+  /// Loads fontconfig alone (with FreeType and expat, which it needs), or waits for a load of
+  /// all the drawing libraries under way.
   /// - Throws: ``GraphicsError/libraryUnavailable(reason:)`` as ``load()``.
   static func loadFontconfig() throws(GraphicsError) {
     if let failure = ouds_graphics_load_fontconfig() {
@@ -72,7 +123,7 @@ public enum GraphicsLibraries {
       return !started
     }
     guard first else { return }
-    preloading.start { _ = try? loadSVG() }
+    whenLoaded(in: preloading) { _ = try? loadSVG() }
   }
 
   private static let svgPreloadStarted = Locked(false)

@@ -59,9 +59,9 @@ public enum FolderReference {
     }
     let base = folder.standardizedFileURL.path
     let path = ([base == "/" ? "" : base] + parts.map(String.init)).joined(separator: "/")
-    guard let realFolder = realPath(base) else { return .success(path) }
+    guard let realFolder = realFolderPath(base) else { return .success(path) }
     // Only an existing file has a real path; a missing one is reported when it is read.
-    guard let realFile = realPath(path) else { return .success(path) }
+    guard let realFile = realFilePath(path) else { return .success(path) }
     let prefix = realFolder.hasSuffix("/") ? realFolder : realFolder + "/"
     guard realFile == realFolder || realFile.hasPrefix(prefix) else {
       return .failure(.linksOutside(realFile))
@@ -80,6 +80,38 @@ public enum FolderReference {
     guard let realFolder = realPath(base), let realFile = realPath(file) else { return nil }
     let realPrefix = realFolder.hasSuffix("/") ? realFolder : realFolder + "/"
     return realFile.hasPrefix(realPrefix) ? nil : realFile
+  }
+
+  /// The real path of a folder, resolved once per process: a themes folder's files all sit in a
+  /// few folders, and `realpath` reads every component of a path again (a render resolved some
+  /// 1,100 symbolic links that were none).
+  static func realFolderPath(_ folder: String) -> String? {
+    if let known = realFolders.withLock({ $0[folder] }) { return known }
+    guard let real = realPath(folder) else { return nil }
+    realFolders.withLock { known in
+      if known.count >= 1024 { known.removeAll() }
+      known[folder] = real
+    }
+    return real
+  }
+
+  private static let realFolders = Locked<[String: String]>([:])
+
+  /// The real path of the file at the absolute, lexically clean `path`: its folder's real path
+  /// (``realFolderPath(_:)``) and its name, or when the file itself is a symbolic link, the real
+  /// path of its target; nil when nothing is there.
+  static func realFilePath(_ path: String) -> String? {
+    var status = stat()
+    guard lstat(path, &status) == 0 else { return nil }
+    let slash = path.lastIndex(of: "/")
+    guard (status.st_mode & S_IFMT) != S_IFLNK, let slash, slash != path.startIndex else {
+      return realPath(path)
+    }
+    let name = path[path.index(after: slash)...]
+    guard !name.isEmpty, name != ".", name != "..",
+      let folder = realFolderPath(String(path[..<slash]))
+    else { return realPath(path) }
+    return folder.hasSuffix("/") ? folder + name : folder + "/" + name
   }
 
   /// `realpath(3)`: the absolute path with every symbolic link, `.` and `..` resolved; nil when

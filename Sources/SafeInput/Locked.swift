@@ -121,6 +121,19 @@ public final class ThreadGroup: @unchecked Sendable {
     }
   }
 
+  /// Counts one more piece of work that another thread runs; that thread calls ``leave()`` when
+  /// it is done.
+  public func enter() {
+    condition.lock()
+    running += 1
+    condition.unlock()
+  }
+
+  /// Ends a piece of work counted by ``enter()``.
+  public func leave() {
+    finished()
+  }
+
   /// Returns once every body started so far has returned.
   public func wait() {
     condition.lock()

@@ -57,6 +57,16 @@ struct LockedTests {
     #expect(done.withLock { $0 } == Set(0..<6))
     #expect(!threads.withLock { $0 }.contains(pthread_self()))
     group.wait()  // nothing left: returns at once
+    // work another thread runs, counted with enter and leave
+    group.enter()
+    let late = Locked(false)
+    startThread {
+      usleep(5_000)
+      late.withLock { $0 = true }
+      group.leave()
+    }
+    group.wait()
+    #expect(late.withLock { $0 })
   }
 }
 

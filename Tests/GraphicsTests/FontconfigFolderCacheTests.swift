@@ -1,4 +1,5 @@
 import Foundation
+import SafeInput
 import Testing
 
 @testable import Graphics
@@ -160,5 +161,35 @@ struct FontconfigFolderCacheTests {
     }
     #expect(second == first)
     #expect(!readAgain)
+  }
+}
+
+@Suite("GraphicsLibraries")
+struct GraphicsLibrariesTests {
+  @Test("whenLoaded runs every task on another thread and its group waits for them")
+  func whenLoaded() {
+    let group = ThreadGroup()
+    let ran = Locked<[Int]>([])
+    let caller = pthread_self()
+    let threads = Locked<Set<pthread_t>>([])
+    for index in 0..<4 {
+      GraphicsLibraries.whenLoaded(in: group) {
+        threads.withLock { _ = $0.insert(pthread_self()) }
+        ran.withLock { $0.append(index) }
+      }
+    }
+    group.wait()
+    #expect(ran.withLock { $0 }.sorted() == [0, 1, 2, 3])
+    #expect(!threads.withLock { $0 }.contains(caller))
+  }
+
+  @Test("the libraries load on demand, and a soname that is not theirs is not answered")
+  func loadsOnDemand() throws {
+    try GraphicsLibraries.loadSVG()
+    for library in ["libcairo.so.2", "libpango-1.0.so.0", "librsvg-2.so.2", "libfontconfig.so.1"] {
+      #expect(GraphicsLibraries.isLoaded(library) == true, "\(library)")
+    }
+    #expect(GraphicsLibraries.isLoaded("libnothing.so.9") == nil)
+    #expect(GraphicsLibraries.librsvgVersion().split(separator: ".").count == 3)
   }
 }

@@ -22,6 +22,10 @@ enum Dispatcher {
       rest = rest.dropFirst()
     }
     let command = path.joined(separator: " ")
+    // a command that draws starts loading the drawing libraries before it parses its options
+    if spec.draws, !rest.contains(where: { OptionSpec.help.names.contains($0) }) {
+      GraphicsLibraries.preload()
+    }
     if rest.isEmpty, !spec.subcommands.isEmpty {
       printError("error: missing subcommand (\(subcommandList(spec)))")
       writeErrorText(HelpText.text(for: spec, path: path))
@@ -37,7 +41,6 @@ enum Dispatcher {
       guard let run = spec.run else {
         throw UsageError("missing subcommand (\(subcommandList(spec)))")
       }
-      if spec.draws { GraphicsLibraries.preload() }
       return try run(parsed)
     }
   }

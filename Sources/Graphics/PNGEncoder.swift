@@ -51,7 +51,8 @@ protocol PNGPixelRows: Sendable {
 /// block with Huffman codes of its own (or stored, when that is smaller), byte-aligned behind an
 /// empty stored block as zlib's sync flush does; its first match may reach back into the rows of
 /// the previous segment, which the decoder already has. The segments' Adler-32 sums are computed
-/// from the pixels (rows equal to the one above reuse its sums), joined behind a zlib header into
+/// from the pixels (rows equal to the one above reuse its sums, other rows convert and sum only
+/// the pixels that differ from the row above), joined behind a zlib header into
 /// one zlib stream, and written as IDAT chunks of at most ``idatChunkBytes``. No time or text
 /// chunk is written.
 enum PNGEncoder {
@@ -218,7 +219,6 @@ enum PNGEncoder {
     let rowLength = UInt64(stride) % adlerModulus
     var byteSum: UInt64 = 0
     var weightedSum: UInt64 = 0
-    var previousSums: RowSums? = nil
     // the bytes of this row and of the one above, as the stream holds them; 8 bytes to spare
     // for the 4-byte stores of 3-byte pixels
     var current = UnsafeMutablePointer<UInt8>.allocate(capacity: stride + 8)
@@ -227,7 +227,11 @@ enum PNGEncoder {
       current.deallocate()
       previous.deallocate()
     }
-    if range.lowerBound > 0 { streamBytes(rows, rows.row(range.lowerBound - 1), into: previous) }
+    // the sums of the row above, once its bytes are in `previous`
+    var aboveSums: RowSums? = nil
+    if range.lowerBound > 0 {
+      aboveSums = streamBytes(rows, rows.row(range.lowerBound - 1), into: previous)
+    }
     var run = 0  // bytes of a match with the row above that may run on into the next row
     var previousFlat: Bool? = nil  // whether the bytes in `previous` are one colour, once known
     // where in its row a 4-byte sequence was last seen: row number (low 16 bits) << 16 | offset;
@@ -238,11 +242,22 @@ enum PNGEncoder {
     for y in range {
       let row = rows.row(y)
       let same = y > 0 && memcmp(row, rows.row(y - 1), width * 4) == 0
-      // a row equal to the one above has its bytes (in `previous`), sums and alphas
-      let reused = same ? previousSums : nil
-      let sums = reused ?? streamBytes(rows, row, into: current)
+      // a row equal to the one above has its bytes (in `previous`), sums and alphas; a
+      // segment's first row is coded whole all the same (the stream's bytes never changed)
+      let reused = same && y > range.lowerBound ? aboveSums : nil
+      let sums: RowSums
+      if let reused {
+        sums = reused
+      } else if y > 0, let above = aboveSums {
+        // most pixels of a row of text are the background of the row above
+        sums = streamChangedBytes(
+          rows, row, above: rows.row(y - 1), aboveBytes: previous, aboveSums: above,
+          stride: stride, into: current)
+      } else {
+        sums = streamBytes(rows, row, into: current)
+      }
       guard sums.opaque || !rows.assumesOpaque else { return nil }
-      previousSums = sums
+      aboveSums = sums
       weightedSum = (weightedSum + rowLength * byteSum + sums.weighted) % adlerModulus
       byteSum = (byteSum + sums.bytes) % adlerModulus
       if reused != nil {
@@ -394,6 +409,78 @@ enum PNGEncoder {
     return RowSums(
       bytes: total, weighted: UInt64(channels) &* running &- offsets,
       opaque: alphas == 0xFF00_0000)
+  }
+
+  /// Writes one row as ``streamBytes(_:_:into:)`` does, from the bytes and sums of the row
+  /// above: copies its bytes, and converts and sums only the pixels that differ from it.
+  ///
+  /// Sample c of pixel x has weight `stride - 1 - channels·x - c` in the weighted sum, so a
+  /// pixel whose samples sum to S (and Σ c·s_c to T) adds `(stride - 1 - channels·x)·S - T`;
+  /// the sums change by the difference of that for the new pixel and the old. Wrapping
+  /// arithmetic: the true sums are never negative, so the wrapped differences add up to them.
+  @inline(__always)
+  static func streamChangedBytes<Rows: PNGPixelRows>(
+    _ rows: Rows, _ row: UnsafePointer<UInt32>, above: UnsafePointer<UInt32>,
+    aboveBytes: UnsafePointer<UInt8>, aboveSums: RowSums, stride: Int,
+    into out: UnsafeMutablePointer<UInt8>
+  ) -> RowSums {
+    out.update(from: aboveBytes, count: stride)
+    let raw = UnsafeMutableRawPointer(out + 1)
+    let (width, channels) = (rows.width, rows.channels)
+    let rowWords = UnsafeRawPointer(row)
+    let aboveWords = UnsafeRawPointer(above)
+    var bytes = aboveSums.bytes
+    var weighted = aboveSums.weighted
+    var alphas: UInt32 = 0xFF00_0000
+    var weight = UInt64(stride - 1)  // of pixel x's first sample
+    let step = UInt64(channels)
+    var x = 0
+    while x < width {
+      // two equal pixels at a time
+      if x &+ 2 <= width,
+        rowWords.loadUnaligned(fromByteOffset: x &* 4, as: UInt64.self)
+          == aboveWords.loadUnaligned(fromByteOffset: x &* 4, as: UInt64.self)
+      {
+        x &+= 2
+        weight &-= 2 &* step
+        continue
+      }
+      let word = row[x]
+      let old = above[x]
+      if word != old {
+        alphas &= word
+        let new = rows.samples(word)
+        let was = rows.samples(old)
+        if channels == 4 {
+          raw.storeBytes(of: new.littleEndian, toByteOffset: x &* 4, as: UInt32.self)
+        } else {
+          // three bytes: the next pixel's first byte stays
+          raw.storeBytes(
+            of: UInt16(truncatingIfNeeded: new).littleEndian, toByteOffset: x &* 3,
+            as: UInt16.self)
+          raw.storeBytes(
+            of: UInt8(truncatingIfNeeded: new >> 16), toByteOffset: x &* 3 &+ 2, as: UInt8.self)
+        }
+        let (newSum, newOffsets) = sampleSums(new, channels: channels)
+        let (oldSum, oldOffsets) = sampleSums(was, channels: channels)
+        bytes = bytes &+ newSum &- oldSum
+        weighted = weighted &+ weight &* (newSum &- oldSum) &- (newOffsets &- oldOffsets)
+      }
+      x &+= 1
+      weight &-= step
+    }
+    return RowSums(
+      bytes: bytes, weighted: weighted, opaque: aboveSums.opaque && alphas == 0xFF00_0000)
+  }
+
+  /// A pixel's samples summed, and summed times their index in the pixel.
+  @inline(__always)
+  static func sampleSums(_ samples: UInt32, channels: Int) -> (sum: UInt64, offsets: UInt64) {
+    let s0 = UInt64(samples & 0xFF)
+    let s1 = UInt64(samples >> 8 & 0xFF)
+    let s2 = UInt64(samples >> 16 & 0xFF)
+    let s3 = channels == 4 ? UInt64(samples >> 24) : 0
+    return (s0 &+ s1 &+ s2 &+ s3, s1 &+ 2 &* s2 &+ 3 &* s3)
   }
 
   /// The Adler-32 sums of one row's bytes (the filter byte 0, then the samples): their sum, and

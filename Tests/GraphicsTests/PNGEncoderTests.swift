@@ -145,8 +145,9 @@ struct PNGEncoderTests {
       [UInt8(next(256)), UInt8(next(256)), UInt8(next(256)), alpha ? UInt8(next(256)) : 255]
     }
     for y in 0..<height {
-      // rows repeat the one above, are runs of palette colours, or noise
-      let kind = y == 0 ? 1 : next(3)
+      // rows repeat the one above, are runs of palette colours, noise, or the row above with
+      // a few pixels changed (one or two apart, at the row's ends too)
+      let kind = y == 0 ? 1 : next(4)
       for x in 0..<width {
         let i = (y * width + x) * 4
         switch kind {
@@ -154,9 +155,13 @@ struct PNGEncoderTests {
         case 1:
           let colour = palette[(x / (1 + next(5))) % 4]
           for c in 0..<4 { pixels[i + c] = colour[c] }
-        default:
+        case 2:
           for c in 0..<3 { pixels[i + c] = UInt8(next(256)) }
           pixels[i + 3] = alpha ? UInt8(next(256)) : 255
+        default:
+          let colour =
+            next(6) == 0 ? palette[next(4)] : Array(pixels[(i - width * 4)..<(i - width * 4 + 4)])
+          for c in 0..<4 { pixels[i + c] = colour[c] }
         }
       }
     }
@@ -164,6 +169,53 @@ struct PNGEncoderTests {
     let png = try PNGEncoder.encode(image, workers: 1)
     #expect(try PNGEncoder.encode(image, workers: 2) == png)
     #expect(try Self.decodeWithSpng(png) == image, "\(width)×\(height), alpha \(alpha)")
+  }
+
+  @Test(
+    "a row that differs from the one above in a few pixels has the bytes and sums of a row made whole",
+    arguments: [3, 4])
+  func changedRows(channels: Int) {
+    var state: UInt64 = 7
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int(state >> 33) % bound
+    }
+    for width in [1, 2, 3, 7, 64, 301] {
+      let above = (0..<width).map { _ in UInt32(truncatingIfNeeded: next(1 << 30)) | 0xFF00_0000 }
+      for _ in 0..<20 {
+        var row = above
+        for _ in 0..<(1 + next(4)) {
+          // opaque or not, at the ends and one or two pixels apart
+          let x = [0, width - 1, next(width)][next(3)]
+          row[x] =
+            UInt32(truncatingIfNeeded: next(1 << 30)) | (next(3) == 0 ? 0x7F00_0000 : 0xFF00_0000)
+        }
+        let stride = 1 + width * channels
+        let whole = UnsafeMutablePointer<UInt8>.allocate(capacity: stride + 8)
+        let aboveBytes = UnsafeMutablePointer<UInt8>.allocate(capacity: stride + 8)
+        let changed = UnsafeMutablePointer<UInt8>.allocate(capacity: stride + 8)
+        defer { for buffer in [whole, aboveBytes, changed] { buffer.deallocate() } }
+        let (expected, sums) = row.withUnsafeBufferPointer { rowWords in
+          above.withUnsafeBufferPointer { aboveWords in
+            let opaque = channels == 3
+            let rows = RGBAByteRows(
+              words: rowWords.baseAddress!, width: width, height: 1, opaque: opaque)
+            let aboveRows = RGBAByteRows(
+              words: aboveWords.baseAddress!, width: width, height: 1, opaque: opaque)
+            let expected = PNGEncoder.streamBytes(rows, rowWords.baseAddress!, into: whole)
+            let aboveSums = PNGEncoder.streamBytes(
+              aboveRows, aboveWords.baseAddress!, into: aboveBytes)
+            let sums = PNGEncoder.streamChangedBytes(
+              rows, rowWords.baseAddress!, above: aboveWords.baseAddress!, aboveBytes: aboveBytes,
+              aboveSums: aboveSums, stride: stride, into: changed)
+            return (expected, sums)
+          }
+        }
+        #expect(memcmp(whole, changed, stride) == 0, "width \(width)")
+        #expect(sums.bytes == expected.bytes && sums.weighted == expected.weighted)
+        #expect(sums.opaque == row.allSatisfy { $0 >> 24 == 0xFF })
+      }
+    }
   }
 
   @Test("a Cairo bitmap: opaque as RGB, one translucent pixel anywhere makes it straight RGBA")

@@ -95,8 +95,10 @@ public final class FontSet {
       throw .fontSystemUnavailable(reason: "fontconfig rejected the synthetic-face rules")
     }
     var files: [LoadedFont] = []
+    let families = config.applicationFamilies()
     for file in requested {
-      guard let family = PrivateFontConfig.family(ofFontAt: file.url.path) else {
+      let path = file.url.path
+      guard let family = families[path] ?? PrivateFontConfig.family(ofFontAt: path) else {
         throw .fontFileUnreadable(path: file.url.path)
       }
       files.append(LoadedFont(url: file.url, sha256: file.sha256, family: family, role: file.role))
@@ -250,6 +252,28 @@ private struct PrivateFontConfig: ~Copyable {
     defer { FcConfigDestroy(empty) }  // FcConfigSetCurrent keeps its own reference
     return FcConfigSetCurrent(empty) != 0
   }()
+
+  /// The family of the first face (index 0) of each file added with ``addFile(_:)``, by the
+  /// path it was added with, as fontconfig read it then: the same pattern ``family(ofFontAt:)``
+  /// would read again from the file (the configuration has no scan rules that could change it).
+  func applicationFamilies() -> [String: String] {
+    guard let set = FcConfigGetFonts(handle, FcSetApplication), let fonts = set.pointee.fonts
+    else { return [:] }
+    var families: [String: String] = [:]
+    for index in 0..<Int(max(0, set.pointee.nfont)) {
+      guard let pattern = fonts[index] else { continue }
+      var file: UnsafeMutablePointer<FcChar8>?
+      var face: Int32 = -1
+      var family: UnsafeMutablePointer<FcChar8>?
+      guard FcPatternGetString(pattern, FC_FILE, 0, &file) == FcResultMatch, let file,
+        FcPatternGetInteger(pattern, FC_INDEX, 0, &face) == FcResultMatch, face == 0,
+        FcPatternGetString(pattern, FC_FAMILY, 0, &family) == FcResultMatch, let family
+      else { continue }
+      let path = String(cString: file)
+      if families[path] == nil { families[path] = String(cString: family) }
+    }
+    return families
+  }
 
   /// Family name of the file's first face, as fontconfig reads it; nil when it is not a font.
   static func family(ofFontAt path: String) -> String? {

@@ -53,13 +53,7 @@ public enum GraphicsLibraries {
       _ = try? load()
       // then what was asked for while the libraries loaded, on this thread (a thread made
       // meanwhile would have waited for the loading)
-      while let task = loader.withLock({ state -> (@Sendable () -> Void)? in
-        guard !state.queue.isEmpty else {
-          state.loading = false
-          return nil
-        }
-        return state.queue.removeFirst()
-      }) {
+      while let task = loader.withLock({ state in state.next() }) {
         task()
       }
     }
@@ -70,13 +64,23 @@ public enum GraphicsLibraries {
   /// loading anyway: pthread_create takes the dynamic loader's lock, which dlopen holds); else at
   /// once on a new thread of `group`.
   public static func whenLoaded(in group: ThreadGroup, _ task: @escaping @Sendable () -> Void) {
+    whenLoaded(in: group, later: false, task)
+  }
+
+  /// ``whenLoaded(in:_:)``, where a task that is `later` runs on the loading thread only once no
+  /// other is waiting: librsvg, needed when the icons are drawn, loads after the font sets, which
+  /// the layout needs first.
+  static func whenLoaded(
+    in group: ThreadGroup, later: Bool, _ task: @escaping @Sendable () -> Void
+  ) {
     group.enter()
     let queued = loader.withLock { state in
       guard state.loading else { return false }
-      state.queue.append {
+      let entry: @Sendable () -> Void = {
         task()
         group.leave()
       }
+      if later { state.later.append(entry) } else { state.queue.append(entry) }
       return true
     }
     if !queued {
@@ -86,10 +90,21 @@ public enum GraphicsLibraries {
   }
 
   /// Whether a preload started, whether it is still loading, and what waits for it.
-  private struct LoaderState {
+  struct LoaderState {
     var started = false
     var loading = false
+    /// Tasks in the order they came, run before any of ``later``.
     var queue: [@Sendable () -> Void] = []
+    /// Tasks that wait for the others (the librsvg preload).
+    var later: [@Sendable () -> Void] = []
+
+    /// The loading thread's next task, or nil (and no longer loading) when none is left.
+    mutating func next() -> (@Sendable () -> Void)? {
+      if !queue.isEmpty { return queue.removeFirst() }
+      if !later.isEmpty { return later.removeFirst() }
+      loading = false
+      return nil
+    }
   }
 
   private static let loader = Locked(LoaderState())
@@ -115,15 +130,17 @@ public enum GraphicsLibraries {
 
   /// Starts loading librsvg (and the drawing libraries, if they are not yet) on a thread of its
   /// own, once per process, and returns at once: a command whose list has SVG icons calls it
-  /// once it has read the list, so that librsvg is ready when the icons are drawn. Call
-  /// ``finishPreloading()`` before the process exits.
+  /// once it has read the list, so that librsvg is ready when the icons are drawn. While a
+  /// ``preload()`` is loading, it runs on the loading thread after every other task queued
+  /// there, even one queued after it (the font sets, which the layout needs before any icon).
+  /// Call ``finishPreloading()`` before the process exits.
   public static func preloadSVG() {
     let first = svgPreloadStarted.withLock { started in
       defer { started = true }
       return !started
     }
     guard first else { return }
-    whenLoaded(in: preloading) { _ = try? loadSVG() }
+    whenLoaded(in: preloading, later: true) { _ = try? loadSVG() }
   }
 
   private static let svgPreloadStarted = Locked(false)

@@ -183,6 +183,18 @@ struct GraphicsLibrariesTests {
     #expect(!threads.withLock { $0 }.contains(caller))
   }
 
+  @Test("the loading thread runs the tasks in the order they came, the later ones (librsvg) last")
+  func laterTasksLast() {
+    var state = GraphicsLibraries.LoaderState(started: true, loading: true)
+    let order = Locked<[String]>([])
+    state.later.append { order.withLock { $0.append("svg") } }
+    state.queue.append { order.withLock { $0.append("fonts orange") } }
+    state.queue.append { order.withLock { $0.append("fonts sosh") } }
+    while let task = state.next() { task() }
+    #expect(order.withLock { $0 } == ["fonts orange", "fonts sosh", "svg"])
+    #expect(!state.loading)
+  }
+
   @Test("the libraries load on demand, and a soname that is not theirs is not answered")
   func loadsOnDemand() throws {
     try GraphicsLibraries.loadSVG()

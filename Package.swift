@@ -161,7 +161,7 @@ let package = Package(
       name: "BulletListRenderer",
       dependencies: [
         "BulletList", "Markdown", "Themes", "Scene", "Layout", "Graphics", "Primitives",
-        "SafeInput",
+        "SafeInput", "VectorAsset",
       ]),
     // references, diffs, reports
     .target(

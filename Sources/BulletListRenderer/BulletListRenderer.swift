@@ -7,6 +7,7 @@ import Primitives
 import SafeInput
 import Scene
 import Themes
+import VectorAsset
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -394,6 +395,7 @@ public final class BulletListRenderer {
   ) throws(RenderError) -> RenderedList {
     let laidOut = try layout(list, theme: theme, mode: mode, options: options)
     let renderer = try engine(for: theme, attributedTo: mode).renderer
+    renderer.iconOutlines = Self.iconOutlines(in: laidOut.scene)
     let data: Data
     do {
       data = try renderer.render(laidOut.scene, as: format)
@@ -413,11 +415,43 @@ public final class BulletListRenderer {
   ) throws(RenderError) -> (image: RasterImage, scene: Scene, warnings: [String]) {
     let laidOut = try layout(list, theme: theme, mode: mode, options: options)
     let renderer = try engine(for: theme, attributedTo: mode).renderer
+    renderer.iconOutlines = Self.iconOutlines(in: laidOut.scene)
     do {
       return (try renderer.rasterize(laidOut.scene, scale: scale), laidOut.scene, laidOut.warnings)
     } catch {
       throw .graphics(error, RenderError.Context(theme: theme, mode: mode))
     }
+  }
+
+  /// The SVG icons of `scene` whose filled outline draws the pixels librsvg would
+  /// (`VectorAssetReader.iconOutline(of:)`), by file: bitmaps draw them without loading librsvg.
+  /// A file that cannot be read or is outside that subset is left to librsvg, which reports it.
+  static func iconOutlines(in scene: Scene) -> [String: VectorOutline] {
+    var outlines: [String: VectorOutline] = [:]
+    var tried = Set<String>()
+    for row in scene.rows {
+      guard case .image(let file)? = row.glyph?.content, tried.insert(file).inserted,
+        let outline = iconOutline(file)
+      else { continue }
+      outlines[file] = outline
+    }
+    return outlines
+  }
+
+  /// Whether drawing these icon files needs librsvg: one of them is an SVG file outside what
+  /// ``iconOutlines(in:)`` fills itself (a command that draws starts loading librsvg early then).
+  public static func iconsNeedSVGLibrary(_ files: [String]) -> Bool {
+    files.contains { file in
+      PathText.pathExtension(file).lowercased() == "svg" && iconOutline(file) == nil
+    }
+  }
+
+  /// The outline of one SVG icon file, read as a user's icon (``SafeInput/UserFileKind/icon``).
+  private static func iconOutline(_ file: String) -> VectorOutline? {
+    guard PathText.pathExtension(file).lowercased() == "svg",
+      let data = try? UserFile.read(file, kind: .icon)
+    else { return nil }
+    return VectorAssetReader.iconOutline(of: [UInt8](data))
   }
 
   /// Renders `list` for every given theme × mode pair, and for each platform of `platforms`
@@ -468,6 +502,7 @@ public final class BulletListRenderer {
     for job in jobs {
       let laidOut = try layout(list, theme: job.theme, mode: job.mode, options: job.options)
       let renderer = try engine(for: job.theme, attributedTo: job.mode).renderer
+      renderer.iconOutlines = Self.iconOutlines(in: laidOut.scene)
       let bitmap: DrawnBitmap
       do {
         bitmap = try renderer.draw(laidOut.scene, scale: scale)

@@ -71,6 +71,14 @@ final class IconImage {
     }
   }
 
+  /// An SVG icon whose outline was read beforehand (`VectorAssetReader.iconOutline(of:)`,
+  /// from the file at `path`): drawn by filling it, without librsvg, for bitmaps only (vector
+  /// output keeps librsvg's drawing).
+  init(path: String, outline: VectorOutline) {
+    self.path = path
+    source = .svg(SVGDocument(outline: outline, path: path))
+  }
+
   /// Fills the icon's alpha shape with `tint`, fitted (aspect preserved, centred) into `rect`.
   ///
   /// `pixelsPerPoint` is the device scale of a bitmap target, nil for vector output.
@@ -143,9 +151,16 @@ final class IconImage {
   }
 }
 
-/// An SVG document parsed by librsvg from bytes; owned, released in `deinit`.
+/// An SVG document, drawn by librsvg from its bytes (owned, released in `deinit`), or, when its
+/// outline is known to draw the same pixels (`VectorAssetReader.iconOutline(of:)`),
+/// filled by Cairo without librsvg.
 final class SVGDocument {
-  private let handle: UnsafeMutablePointer<RsvgHandle>
+  private enum Drawing {
+    case librsvg(UnsafeMutablePointer<RsvgHandle>)
+    case outline(VectorOutline)
+  }
+
+  private let drawing: Drawing
   /// The file the bytes came from, for messages only: it is never handed to librsvg.
   private let path: String
   /// The document recorded once per size, for vector output.
@@ -171,11 +186,17 @@ final class SVGDocument {
     else {
       throw .iconFileUnreadable(path: path, reason: Self.consume(error))
     }
-    self.handle = handle
+    drawing = .librsvg(handle)
+  }
+
+  /// A document drawn by filling `outline`: librsvg is not loaded.
+  init(outline: VectorOutline, path: String) {
+    self.path = path
+    drawing = .outline(outline)
   }
 
   deinit {
-    g_object_unref(UnsafeMutableRawPointer(handle))
+    if case .librsvg(let handle) = drawing { g_object_unref(UnsafeMutableRawPointer(handle)) }
   }
 
   /// The whole document fitted into a `width`×`height` box at the origin, as a recording
@@ -249,10 +270,18 @@ final class SVGDocument {
   }
 
   private func render(on context: CairoContext, in box: RsvgRectangle) throws(GraphicsError) {
-    var viewport = box
-    var error: UnsafeMutablePointer<CRsvg.GError>?
-    guard rsvg_handle_render_document(handle, context.handle, &viewport, &error) != 0 else {
-      throw .iconFileUnreadable(path: path, reason: Self.consume(error))
+    switch drawing {
+    case .librsvg(let handle):
+      var viewport = box
+      var error: UnsafeMutablePointer<CRsvg.GError>?
+      guard rsvg_handle_render_document(handle, context.handle, &viewport, &error) != 0 else {
+        throw .iconFileUnreadable(path: path, reason: Self.consume(error))
+      }
+    case .outline(let outline):
+      cairo_set_source_rgba(context.handle, 0, 0, 0, 1)
+      fillOutline(
+        outline, in: Rect(x: box.x, y: box.y, width: box.width, height: box.height),
+        on: context.handle)
     }
     try context.check(stage: "drawing the icon \(path)")
   }

@@ -19,6 +19,10 @@ public final class SceneRenderer {
 
   /// Icons already loaded, by file path, used instead of reading those files (tests only).
   var preloadedIcons: [String: IconImage] = [:]
+  /// The outlines of SVG icons, by file, that bitmaps draw by filling them instead of through
+  /// librsvg (the same pixels: `VectorAssetReader.iconOutline(of:)`); vector
+  /// output and the icons not here go through librsvg.
+  public var iconOutlines: [String: VectorOutline] = [:]
 
   /// The creation date written into every PDF, so PDF bytes do not depend on the clock.
   static let pdfCreationDate = "2000-01-01T00:00:00Z"
@@ -247,6 +251,9 @@ public final class SceneRenderer {
           let icon: IconImage
           if let cached = icons[file] {
             icon = cached
+          } else if pixelsPerPoint != nil, let outline = iconOutlines[file] {
+            icon = IconImage(path: file, outline: outline)
+            icons[file] = icon
           } else {
             icon = try IconImage(path: file)
             icons[file] = icon
@@ -315,32 +322,8 @@ public final class SceneRenderer {
   /// each path with its own fill rule. Cairo keeps it a vector in SVG and PDF.
   private func fill(_ outline: VectorOutline, in rect: Rect, tint: RGBAColor, on cr: OpaquePointer)
   {
-    let box = outline.viewBox
-    let scaleX = rect.width / box.width
-    let scaleY = rect.height / box.height
-    let scale = min(scaleX, scaleY)
-    cairo_save(cr)
-    cairo_translate(
-      cr, rect.x + (scale == scaleX ? 0 : (rect.width - box.width * scale) / 2),
-      rect.y + (scale == scaleY ? 0 : (rect.height - box.height * scale) / 2))
-    cairo_scale(cr, scale, scale)
-    if box.x != 0 || box.y != 0 { cairo_translate(cr, -box.x, -box.y) }
     setSource(cr, tint)
-    for path in outline.paths {
-      cairo_new_path(cr)
-      for command in path.commands {
-        switch command {
-        case .move(let p): cairo_move_to(cr, p.x, p.y)
-        case .line(let p): cairo_line_to(cr, p.x, p.y)
-        case .curve(let p, let c1, let c2): cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
-        case .close: cairo_close_path(cr)
-        }
-      }
-      cairo_set_fill_rule(
-        cr, path.fillRule == .evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
-      cairo_fill(cr)
-    }
-    cairo_restore(cr)
+    fillOutline(outline, in: rect, on: cr)
   }
 
   /// Lays out a placed paragraph with the text engine and draws it at its origin.
@@ -348,6 +331,36 @@ public final class SceneRenderer {
     textEngine.layout(text.content, wrapWidth: text.wrapWidth, alignment: text.alignment)
       .draw(on: cr, x: text.origin.x, y: text.origin.y, color: text.content.appearance.color)
   }
+}
+
+/// Fills `outline` with the context's source, fitted into `rect` (aspect preserved, centred, as
+/// an SVG view box is by default): a marker shape, or an icon drawn without librsvg.
+func fillOutline(_ outline: VectorOutline, in rect: Rect, on cr: OpaquePointer) {
+  let box = outline.viewBox
+  let scaleX = rect.width / box.width
+  let scaleY = rect.height / box.height
+  let scale = min(scaleX, scaleY)
+  cairo_save(cr)
+  cairo_translate(
+    cr, rect.x + (scale == scaleX ? 0 : (rect.width - box.width * scale) / 2),
+    rect.y + (scale == scaleY ? 0 : (rect.height - box.height * scale) / 2))
+  cairo_scale(cr, scale, scale)
+  if box.x != 0 || box.y != 0 { cairo_translate(cr, -box.x, -box.y) }
+  for path in outline.paths {
+    cairo_new_path(cr)
+    for command in path.commands {
+      switch command {
+      case .move(let p): cairo_move_to(cr, p.x, p.y)
+      case .line(let p): cairo_line_to(cr, p.x, p.y)
+      case .curve(let p, let c1, let c2): cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+      case .close: cairo_close_path(cr)
+      }
+    }
+    cairo_set_fill_rule(
+      cr, path.fillRule == .evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
+    cairo_fill(cr)
+  }
+  cairo_restore(cr)
 }
 
 /// A finished bitmap, owned alone: once drawn nothing else touches its pixels, so it may be

@@ -400,7 +400,7 @@ public enum VectorAssetReader {
 
 extension String {
   /// The string without leading and trailing ASCII white space.
-  fileprivate var trimmed: String {
+  var trimmed: String {
     let space: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
     return String(drop(while: space).reversed().drop(while: space).reversed())
   }

@@ -90,7 +90,9 @@ struct StartupTests {
       }
     }
 
-    @Test("diff loads no drawing library; render loads them, and librsvg only for SVG icons")
+    @Test(
+      "diff loads no drawing library; render loads them, and librsvg only for SVG icons it does not fill itself"
+    )
     func librariesLoadWhenNeeded() throws {
       let folder = try temporaryFolder()
       defer { try? FileManager.default.removeItem(at: folder) }
@@ -114,11 +116,29 @@ struct StartupTests {
       let iconList = try write(
         #"{"type": {"unordered": {"asset": {"icon": "\#(icon)"}}}, "items": [{"label": "Loved"}]}"#,
         "icon.json", in: folder)
+      // the heart is filled paths: a PNG draws it without librsvg, a vector output with it
       let withIcon = try run(
         ["render", iconList, "-o", folder.appendingPathComponent("icon.png").path],
         environment: environment)
       #expect(withIcon.status == 0)
-      #expect(Self.initialised(withIcon.stderr).contains("librsvg-2.so.2"))
+      #expect(!Self.initialised(withIcon.stderr).contains("librsvg-2.so.2"))
+      let vector = try run(
+        ["render", iconList, "-o", folder.appendingPathComponent("icon.svg").path],
+        environment: environment)
+      #expect(vector.status == 0)
+      #expect(Self.initialised(vector.stderr).contains("librsvg-2.so.2"))
+      // a stroked icon is librsvg's to draw, in a PNG too
+      let stroked = try write(
+        ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path d="M4 4 H20 V20 H4 Z" fill="none" stroke="#000" stroke-width="2"/></svg>"##,
+        "stroked.svg", in: folder)
+      let strokedList = try write(
+        #"{"type": {"unordered": {"asset": {"icon": "\#(stroked)"}}}, "items": [{"label": "Boxed"}]}"#,
+        "stroked.json", in: folder)
+      let withStroke = try run(
+        ["render", strokedList, "-o", folder.appendingPathComponent("stroked.png").path],
+        environment: environment)
+      #expect(withStroke.status == 0, "\(withStroke.stderr)")
+      #expect(Self.initialised(withStroke.stderr).contains("librsvg-2.so.2"))
     }
 
     @Test("a drawing library that cannot be loaded is one line naming it and its package, exit 1")

@@ -57,9 +57,9 @@ struct ListJob {
       brandFontDirectory: fontDirectory)
     let format = arguments.choice(ListOptions.inputFormat).flatMap(ListFormat.init(rawValue:))
     document = try renderer.listReader().read(file: listPath, format: format)
-    // SVG icons are drawn with librsvg: its loading overlaps the tokens, fonts and layout
-    if document.list.iconFiles.contains(where: { PathText.pathExtension($0).lowercased() == "svg" })
-    {
+    // SVG icons outside what the renderer fills itself are drawn with librsvg: its loading
+    // overlaps the tokens, fonts and layout
+    if BulletListRenderer.iconsNeedSVGLibrary(document.list.iconFiles) {
       GraphicsLibraries.preloadSVG()
     }
 

@@ -1,0 +1,87 @@
+import Primitives
+
+extension VectorAssetReader {
+  /// The outline of an SVG icon when drawing its filled paths gives exactly what librsvg draws of
+  /// it, else nil (the icon is then drawn by librsvg).
+  ///
+  /// The icon must be inside the subset of ``outline(of:format:)`` (one `<svg>` with a view box
+  /// and `<path>` children, fills only, no references, no text), and on top of it:
+  /// - every fill colour opaque and read alike by both: `#rgb`, `#rrggbb`, `#rgba`/`#rrggbbaa`
+  ///   with full alpha, `currentColor`, `inherit`, `none`, and `black`, `white`, `red`, `green`,
+  ///   `blue`, `gray`, `grey` (an icon is drawn as its alpha: a translucent fill would be
+  ///   fainter in librsvg's drawing, and a value it could not read would leave the fill
+  ///   inherited);
+  /// - no elliptical arc in the path data (`A`/`a`): librsvg cuts arcs into curves its own way;
+  /// - `width` and `height`, when given, plain numbers (or `px`) in the view box's proportions:
+  ///   librsvg fits the document's own size into the icon's box, then the view box into that
+  ///   size; in the same proportions both come to fitting the view box into the box.
+  /// A test draws icons both ways and compares the pixels.
+  public static func iconOutline(of bytes: [UInt8]) -> VectorOutline? {
+    guard let outline = try? outline(of: bytes, format: .svg),
+      let root = try? StrictXML.parse(bytes)
+    else { return nil }
+    var width: Double?
+    var height: Double?
+    for attribute in root.attributes {
+      switch attribute.name {
+      case "width": width = pixels(attribute.value)
+      case "height": height = pixels(attribute.value)
+      default: break
+      }
+      if (attribute.name == "width" && width == nil)
+        || (attribute.name == "height" && height == nil)
+      {
+        return nil
+      }
+      if attribute.name == "fill", !opaquePaint(attribute.value) { return nil }
+    }
+    if width != nil || height != nil {
+      guard let width, let height, width > 0, height > 0 else { return nil }
+      let box = outline.viewBox
+      guard abs(width * box.height - height * box.width) <= 1e-9 * width * box.height else {
+        return nil
+      }
+    }
+    for element in root.children {
+      for attribute in element.attributes {
+        switch attribute.name {
+        case "d":
+          if attribute.value.utf8.contains(where: {
+            $0 == UInt8(ascii: "a") || $0 == UInt8(ascii: "A")
+          }) {
+            return nil
+          }
+        case "fill":
+          if !opaquePaint(attribute.value) { return nil }
+        default: break
+        }
+      }
+    }
+    return outline
+  }
+
+  /// A length in user units: a plain number or one in `px`; nil for anything else.
+  private static func pixels(_ value: String) -> Double? {
+    var text = value.trimmed
+    if text.hasSuffix("px") { text.removeLast(2) }
+    guard let number = Double(text), number.isFinite else { return nil }
+    return number
+  }
+
+  /// Whether a fill value the subset accepts paints fully opaque (or not at all: `none`).
+  private static func opaquePaint(_ value: String) -> Bool {
+    let text = value.trimmed.lowercased()
+    if text == "none" || text == "currentcolor" || text == "inherit" { return true }
+    if text.hasPrefix("#") {
+      let digits = Array(text.dropFirst())
+      switch digits.count {
+      case 3, 6: return true
+      case 4: return digits[3] == "f"
+      case 8: return digits[6] == "f" && digits[7] == "f"
+      default: return false
+      }
+    }
+    // a word librsvg might not know would leave the fill inherited: only these few
+    return ["black", "white", "red", "green", "blue", "gray", "grey"].contains(text)
+  }
+}

@@ -446,10 +446,12 @@ public final class BulletListRenderer {
     }
   }
 
-  /// The outline of one SVG icon file, read as a user's icon (``SafeInput/UserFileKind/icon``).
+  /// The outline of one SVG icon file, read as a user's icon (``SafeInput/UserFileKind/icon``);
+  /// nil too for an icon ``Graphics/SVGIconPolicy`` refuses, which librsvg's path then reports as
+  /// it does for every output format.
   private static func iconOutline(_ file: String) -> VectorOutline? {
     guard PathText.pathExtension(file).lowercased() == "svg",
-      let data = try? UserFile.read(file, kind: .icon)
+      let data = try? UserFile.read(file, kind: .icon), SVGIconPolicy.violation(in: data) == nil
     else { return nil }
     return VectorAssetReader.iconOutline(of: [UInt8](data))
   }

@@ -19,14 +19,16 @@
 ///
 /// Values are checked after XML character references (`&#100;`, `&amp;`…) are decoded, as the
 /// XML parser will decode them. This is a second wall: librsvg is also given the bytes with no
-/// base location, so even a reference that got through could load no file.
-enum SVGIconPolicy {
+/// base location, so even a reference that got through could load no file. An icon drawn without
+/// librsvg (its outline filled) passes the same check first, so that every output format accepts
+/// and refuses the same icons.
+public enum SVGIconPolicy {
   /// Longest excerpt of an offending value quoted in an error.
   static let quotedLength = 40
 
   /// The first construct `data` may not contain, described for an error message; nil when the
   /// document is acceptable.
-  static func violation(in data: Data) -> String? {
+  public static func violation(in data: Data) -> String? {
     let bytes = [UInt8](data)
     if let declaration = forbiddenDeclaration(in: bytes) { return declaration }
     let (text, origins) = decodedLowercase(bytes)

@@ -7,8 +7,8 @@ extension VectorAssetReader {
   /// The icon must be inside the subset of ``outline(of:format:)`` (one `<svg>` with a view box
   /// and `<path>` children, fills only, no references, no text), and on top of it:
   /// - every fill colour opaque and read alike by both: `#rgb`, `#rrggbb`, `#rgba`/`#rrggbbaa`
-  ///   with full alpha, `currentColor`, `inherit`, `none`, and `black`, `white`, `red`, `green`,
-  ///   `blue`, `gray`, `grey` (an icon is drawn as its alpha: a translucent fill would be
+  ///   with full alpha, `currentColor`, `none`, and `black`, `white`, `red`, `green`, `blue`,
+  ///   `gray`, `grey`, each spelt so (an icon is drawn as its alpha: a translucent fill would be
   ///   fainter in librsvg's drawing, and a value it could not read would leave the fill
   ///   inherited);
   /// - no elliptical arc in the path data (`A`/`a`): librsvg cuts arcs into curves its own way;
@@ -68,12 +68,15 @@ extension VectorAssetReader {
     return number
   }
 
-  /// Whether a fill value the subset accepts paints fully opaque (or not at all: `none`).
+  /// Whether a fill value the subset accepts paints fully opaque (or not at all: `none`), read
+  /// the same way by the subset's reader and by librsvg. Keywords must be spelt exactly so: CSS
+  /// reads `NONE` as `none`, the subset's reader as a colour; and `inherit` is refused, which
+  /// the reader takes for a colour where librsvg takes the parent's fill (perhaps `none`).
   private static func opaquePaint(_ value: String) -> Bool {
-    let text = value.trimmed.lowercased()
-    if text == "none" || text == "currentcolor" || text == "inherit" { return true }
+    let text = value.trimmed
+    if text == "none" || text == "currentColor" { return true }
     if text.hasPrefix("#") {
-      let digits = Array(text.dropFirst())
+      let digits = Array(text.dropFirst().lowercased())
       switch digits.count {
       case 3, 6: return true
       case 4: return digits[3] == "f"
@@ -84,4 +87,5 @@ extension VectorAssetReader {
     // a word librsvg might not know would leave the fill inherited: only these few
     return ["black", "white", "red", "green", "blue", "gray", "grey"].contains(text)
   }
+
 }

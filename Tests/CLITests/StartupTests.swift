@@ -139,6 +139,24 @@ struct StartupTests {
         environment: environment)
       #expect(withStroke.status == 0, "\(withStroke.stderr)")
       #expect(Self.initialised(withStroke.stderr).contains("librsvg-2.so.2"))
+      // an icon the policy refuses is refused in a PNG too, with the same line, though its
+      // filled paths alone would draw: every format accepts the same icons
+      let refused = try write(
+        ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><!-- href="x.svg" --><path d="M4 4 H20 V20 H4 Z"/></svg>"##,
+        "refused.svg", in: folder)
+      let refusedList = try write(
+        #"{"type": {"unordered": {"asset": {"icon": "\#(refused)"}}}, "items": [{"label": "No"}]}"#,
+        "refused.json", in: folder)
+      var lines: [String] = []
+      for output in ["refused.png", "refused.svg"] {
+        let result = try run(
+          ["render", refusedList, "-o", folder.appendingPathComponent(output).path])
+        #expect(result.status == 1, "\(output)")
+        lines.append(result.stderr.split(separator: "\n").first.map(String.init) ?? "")
+      }
+      #expect(lines[0] == lines[1])
+      #expect(
+        lines[0].contains("icon file could not be read: \(refused): contains "), "\(lines[0])")
     }
 
     @Test("a drawing library that cannot be loaded is one line naming it and its package, exit 1")

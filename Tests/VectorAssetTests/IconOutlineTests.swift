@@ -70,6 +70,16 @@ struct IconOutlineTests {
         "root alpha",
         icon(root: "viewBox=\"0 0 24 24\" fill=\"#00000080\"", "<path d=\"\(Self.square)\"/>")
       ),
+      ("NONE", icon("<path fill=\"NONE\" d=\"M0 0 H1 V1 Z\"/><path d=\"\(Self.square)\"/>")),
+      ("None", icon("<path fill=\"None\" d=\"M0 0 H1 V1 Z\"/><path d=\"\(Self.square)\"/>")),
+      ("Black", icon("<path fill=\"Black\" d=\"\(Self.square)\"/>")),
+      ("currentcolor", icon("<path fill=\"currentcolor\" d=\"\(Self.square)\"/>")),
+      (
+        "inherit from none",
+        icon(
+          root: "viewBox=\"0 0 24 24\" fill=\"none\"",
+          "<path fill=\"inherit\" d=\"\(Self.square)\"/>")
+      ),
       ("arc", icon("<path d=\"M4 12 A 8 8 0 0 1 20 12 Z\"/>")),
       ("relative arc", icon("<path d=\"M4 12 a 8 8 0 0 1 16 0 Z\"/>")),
       (

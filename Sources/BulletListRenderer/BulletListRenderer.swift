@@ -451,7 +451,8 @@ public final class BulletListRenderer {
   /// it does for every output format.
   private static func iconOutline(_ file: String) -> VectorOutline? {
     guard PathText.pathExtension(file).lowercased() == "svg",
-      let data = try? UserFile.read(file, kind: .icon), SVGIconPolicy.violation(in: data) == nil
+      let data = try? UserFile.read(file, kind: .icon),
+      data.count <= VectorAssetReader.maximumIconBytes, SVGIconPolicy.violation(in: data) == nil
     else { return nil }
     return VectorAssetReader.iconOutline(of: [UInt8](data))
   }

@@ -233,6 +233,7 @@ public final class SceneRenderer {
       try draw(picture, on: context, stage: "drawing picture \(index + 1)")
     }
     var icons = preloadedIcons
+    var outlined: [String: IconImage] = [:]
     // the top of the ink of every row from each one to the last, in points
     var inkTopFrom: [Double] = []
     if finalRows != nil {
@@ -249,11 +250,13 @@ public final class SceneRenderer {
           fill(shape.outline, in: rect, tint: glyph.tint, on: cr)
         case .image(let file):
           let icon: IconImage
-          if let cached = icons[file] {
+          if pixelsPerPoint != nil, rect.width == rect.height, let outline = iconOutlines[file] {
+            // a square box: filled without librsvg (another box letterboxes the view box,
+            // where the two transforms may round an edge pixel apart)
+            icon = outlined[file] ?? IconImage(path: file, outline: outline)
+            outlined[file] = icon
+          } else if let cached = icons[file] {
             icon = cached
-          } else if pixelsPerPoint != nil, let outline = iconOutlines[file] {
-            icon = IconImage(path: file, outline: outline)
-            icons[file] = icon
           } else {
             icon = try IconImage(path: file)
             icons[file] = icon

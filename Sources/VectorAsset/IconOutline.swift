@@ -15,10 +15,29 @@ extension VectorAssetReader {
   /// - `width` and `height`, when given, plain numbers (or `px`) in the view box's proportions:
   ///   librsvg fits the document's own size into the icon's box, then the view box into that
   ///   size; in the same proportions both come to fitting the view box into the box.
-  /// A test draws icons both ways and compares the pixels.
+  /// - a square view box at the origin, 1 to 4096 units a side, written as four plain decimal
+  ///   numbers; no XML declaration or processing instruction, no U+FFFE or U+FFFF, at most
+  ///   ``maximumIconBytes``.
+  /// Icon boxes that are not square go to librsvg too (``Graphics`` checks). A test draws
+  /// icons both ways and compares the pixels.
   public static func iconOutline(of bytes: [UInt8]) -> VectorOutline? {
-    guard let outline = try? outline(of: bytes, format: .svg),
+    // Small, plain documents only: no XML declaration or processing instruction (libxml2 is
+    // stricter about them than the subset's reader), no literal U+FFFE or U+FFFF (which it
+    // refuses), and a size no icon needs, so that the reader's time and memory stay small.
+    guard bytes.count <= maximumIconBytes, !bytes.contains(UInt8(ascii: "?")),
+      !containsNoncharacter(bytes),
+      let outline = try? outline(of: bytes, format: .svg),
       let root = try? StrictXML.parse(bytes)
+    else { return nil }
+    // A square view box at the origin, of a sensible size, written as plain numbers: librsvg
+    // refuses some forms the reader takes (`0,,0,24,24`, `24.`, hexadecimal), draws nothing of
+    // a tiny one, and its transform differs by an ulp from ours at a far origin or when the
+    // box is letterboxed (edge pixels one or a few values apart).
+    guard let viewBox = root.attributes.first(where: { $0.name == "viewBox" }),
+      plainViewBox(viewBox.value),
+      outline.viewBox.x == 0, outline.viewBox.y == 0,
+      outline.viewBox.width == outline.viewBox.height,
+      (1...4096).contains(outline.viewBox.width)
     else { return nil }
     var width: Double?
     var height: Double?
@@ -60,6 +79,34 @@ extension VectorAssetReader {
     return outline
   }
 
+  /// The largest icon file drawn from its outline (larger ones go to librsvg): 64 KiB.
+  public static let maximumIconBytes = 64 * 1024
+
+  /// Whether the UTF-8 bytes hold U+FFFE or U+FFFF.
+  private static func containsNoncharacter(_ bytes: [UInt8]) -> Bool {
+    guard bytes.count >= 3 else { return false }
+    for index in 0..<(bytes.count - 2)
+    where bytes[index] == 0xEF && bytes[index + 1] == 0xBF
+      && (bytes[index + 2] == 0xBE || bytes[index + 2] == 0xBF)
+    {
+      return true
+    }
+    return false
+  }
+
+  /// Four plain decimal numbers (digits, at most one point with digits on both sides, an
+  /// optional leading minus) separated by single spaces.
+  private static func plainViewBox(_ value: String) -> Bool {
+    let parts = value.split(separator: " ", omittingEmptySubsequences: false)
+    guard parts.count == 4 else { return false }
+    return parts.allSatisfy { part in
+      let digits = part.hasPrefix("-") ? part.dropFirst() : part[...]
+      let pieces = digits.split(separator: ".", omittingEmptySubsequences: false)
+      return (1...2).contains(pieces.count)
+        && pieces.allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }
+    }
+  }
+
   /// A length in user units: a plain number or one in `px`; nil for anything else.
   private static func pixels(_ value: String) -> Double? {
     var text = value.trimmed
@@ -76,6 +123,8 @@ extension VectorAssetReader {
     let text = value.trimmed
     if text == "none" || text == "currentColor" { return true }
     if text.hasPrefix("#") {
+      // ASCII only: Swift's isHexDigit also takes full-width digits, which librsvg does not
+      guard text.utf8.dropFirst().allSatisfy({ $0 < 0x80 }) else { return false }
       let digits = Array(text.dropFirst().lowercased())
       switch digits.count {
       case 3, 6: return true

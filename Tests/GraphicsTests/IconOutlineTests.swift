@@ -19,7 +19,7 @@ struct IconOutlineTests {
   }
 
   /// Icons of the subset: the catalogue's heart and others using every path command but arcs,
-  /// both fill rules, an offset view box in its own proportions and inherited fills.
+  /// both fill rules, a size in the view box's proportions and inherited fills.
   private var icons: [(name: String, text: String)] {
     get throws {
       let heart = try String(
@@ -39,7 +39,7 @@ struct IconOutlineTests {
         (
           "offset",
           """
-          <svg xmlns="http://www.w3.org/2000/svg" width="28px" height="20" viewBox="-2 -1 28 20">
+          <svg xmlns="http://www.w3.org/2000/svg" width="28px" height="28" viewBox="0 0 28 28">
             <path d="M2 10 Q 8 0 14 10 T 24 10 S 20 18 14 18 s -6 -2 -8 -4 c 0 -1 1 -2 2 -3 Z"/>
           </svg>
           """

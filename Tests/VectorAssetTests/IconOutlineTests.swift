@@ -44,7 +44,7 @@ struct IconOutlineTests {
       (
         "same proportions",
         icon(
-          root: "width=\"48\" height=\"32px\" viewBox=\"0 0 24 16\"", "<path d=\"\(Self.square)\"/>"
+          root: "width=\"48\" height=\"48px\" viewBox=\"0 0 24 24\"", "<path d=\"\(Self.square)\"/>"
         )
       ),
     ]
@@ -81,6 +81,18 @@ struct IconOutlineTests {
           "<path fill=\"inherit\" d=\"\(Self.square)\"/>")
       ),
       ("arc", icon("<path d=\"M4 12 A 8 8 0 0 1 20 12 Z\"/>")),
+      ("origin", icon(root: "viewBox=\"2 0 24 24\"", "<path d=\"\(Self.square)\"/>")),
+      ("not square", icon(root: "viewBox=\"0 0 24 16\"", "<path d=\"\(Self.square)\"/>")),
+      ("tiny", icon(root: "viewBox=\"0 0 0.002 0.002\"", "<path d=\"M0 0 L0.002 0.001 Z\"/>")),
+      ("commas", icon(root: "viewBox=\"0,0,24,24\"", "<path d=\"\(Self.square)\"/>")),
+      ("trailing point", icon(root: "viewBox=\"0 0 24. 24.\"", "<path d=\"\(Self.square)\"/>")),
+      ("hexadecimal", icon(root: "viewBox=\"0 0 0x18 0x18\"", "<path d=\"\(Self.square)\"/>")),
+      ("full-width hex", icon("<path fill=\"#\u{FF26}\u{FF26}\u{FF26}\" d=\"\(Self.square)\"/>")),
+      ("declaration", Array("<?xml version=\"1.0\"?>".utf8) + icon("<path d=\"\(Self.square)\"/>")),
+      ("noncharacter", icon("<!-- \u{FFFE} --><path d=\"\(Self.square)\"/>")),
+      (
+        "over 64 KiB", icon("<path d=\"M0 0" + String(repeating: " L1 1", count: 14_000) + " Z\"/>")
+      ),
       ("relative arc", icon("<path d=\"M4 12 a 8 8 0 0 1 16 0 Z\"/>")),
       (
         "other proportions",

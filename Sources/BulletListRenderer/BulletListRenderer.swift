@@ -426,16 +426,25 @@ public final class BulletListRenderer {
   /// The SVG icons of `scene` whose filled outline draws the pixels librsvg would
   /// (`VectorAssetReader.iconOutline(of:)`), by file: bitmaps draw them without loading librsvg.
   /// A file that cannot be read or is outside that subset is left to librsvg, which reports it.
-  static func iconOutlines(in scene: Scene) -> [String: VectorOutline] {
+  /// `read` holds what earlier scenes of the same call found (nil: left to librsvg), so that
+  /// the pictures of one ``renderAll(_:combinations:platforms:options:format:)`` read each
+  /// icon file once.
+  static func iconOutlines(in scene: Scene, read: inout [String: VectorOutline?])
+    -> [String: VectorOutline]
+  {
     var outlines: [String: VectorOutline] = [:]
-    var tried = Set<String>()
     for row in scene.rows {
-      guard case .image(let file)? = row.glyph?.content, tried.insert(file).inserted,
-        let outline = iconOutline(file)
-      else { continue }
-      outlines[file] = outline
+      guard case .image(let file)? = row.glyph?.content else { continue }
+      if read[file] == nil { read[file] = .some(iconOutline(file)) }
+      if let outline = read[file] ?? nil { outlines[file] = outline }
     }
     return outlines
+  }
+
+  /// ``iconOutlines(in:read:)`` for one scene alone.
+  static func iconOutlines(in scene: Scene) -> [String: VectorOutline] {
+    var read: [String: VectorOutline?] = [:]
+    return iconOutlines(in: scene, read: &read)
   }
 
   /// Whether drawing these icon files needs librsvg: one of them is an SVG file outside what
@@ -502,10 +511,11 @@ public final class BulletListRenderer {
         warnings: [String]
       )] = []
     defer { encoder.sync {} }  // never leave the encoder running past a thrown error
+    var iconsRead: [String: VectorOutline?] = [:]
     for job in jobs {
       let laidOut = try layout(list, theme: job.theme, mode: job.mode, options: job.options)
       let renderer = try engine(for: job.theme, attributedTo: job.mode).renderer
-      renderer.iconOutlines = Self.iconOutlines(in: laidOut.scene)
+      renderer.iconOutlines = Self.iconOutlines(in: laidOut.scene, read: &iconsRead)
       let bitmap: DrawnBitmap
       do {
         bitmap = try renderer.draw(laidOut.scene, scale: scale)

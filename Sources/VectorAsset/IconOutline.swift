@@ -26,8 +26,7 @@ extension VectorAssetReader {
     // refuses), and a size no icon needs, so that the reader's time and memory stay small.
     guard bytes.count <= maximumIconBytes, !bytes.contains(UInt8(ascii: "?")),
       !containsNoncharacter(bytes),
-      let outline = try? outline(of: bytes, format: .svg),
-      let root = try? StrictXML.parse(bytes)
+      let root = try? StrictXML.parse(bytes), let outline = try? svg(root)
     else { return nil }
     // A square view box at the origin, of a sensible size, written as plain numbers: librsvg
     // refuses some forms the reader takes (`0,,0,24,24`, `24.`, hexadecimal), draws nothing of
@@ -43,16 +42,16 @@ extension VectorAssetReader {
     var height: Double?
     for attribute in root.attributes {
       switch attribute.name {
-      case "width": width = pixels(attribute.value)
-      case "height": height = pixels(attribute.value)
+      case "width":
+        guard let value = pixels(attribute.value) else { return nil }
+        width = value
+      case "height":
+        guard let value = pixels(attribute.value) else { return nil }
+        height = value
+      case "fill":
+        if !opaquePaint(attribute.value) { return nil }
       default: break
       }
-      if (attribute.name == "width" && width == nil)
-        || (attribute.name == "height" && height == nil)
-      {
-        return nil
-      }
-      if attribute.name == "fill", !opaquePaint(attribute.value) { return nil }
     }
     if width != nil || height != nil {
       guard let width, let height, width > 0, height > 0 else { return nil }

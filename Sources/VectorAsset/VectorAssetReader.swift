@@ -57,7 +57,7 @@ public enum VectorAssetReader {
 
   // MARK: SVG
 
-  private static func svg(_ root: XMLElement) throws(VectorAssetError) -> VectorOutline {
+  static func svg(_ root: XMLElement) throws(VectorAssetError) -> VectorOutline {
     guard root.name == "svg" else {
       throw VectorAssetError(
         line: root.line,

@@ -112,31 +112,31 @@ struct StartupTests {
       #expect(
         Self.initialised(plain.stderr).isSuperset(of: ["libcairo.so.2", "libpango-1.0.so.0"]))
       #expect(!Self.initialised(plain.stderr).contains("librsvg-2.so.2"))
-      let icon = repositoryRoot.appendingPathComponent("Snapshots/cases/heart.svg").path
-      let iconList = try write(
-        #"{"type": {"unordered": {"asset": {"icon": "\#(icon)"}}}, "items": [{"label": "Loved"}]}"#,
-        "icon.json", in: folder)
+      // a list of one icon, and its render to `output` with LD_DEBUG=libs
+      func iconList(_ icon: String, _ name: String) throws -> String {
+        try write(
+          #"{"type": {"unordered": {"asset": {"icon": "\#(icon)"}}}, "items": [{"label": "Loved"}]}"#,
+          "\(name).json", in: folder)
+      }
+      func render(_ list: String, _ output: String) throws -> RunResult {
+        try run(
+          ["render", list, "-o", folder.appendingPathComponent(output).path],
+          environment: environment)
+      }
+      let heartList = try iconList(
+        repositoryRoot.appendingPathComponent("Snapshots/cases/heart.svg").path, "icon")
       // the heart is filled paths: a PNG draws it without librsvg, a vector output with it
-      let withIcon = try run(
-        ["render", iconList, "-o", folder.appendingPathComponent("icon.png").path],
-        environment: environment)
+      let withIcon = try render(heartList, "icon.png")
       #expect(withIcon.status == 0)
       #expect(!Self.initialised(withIcon.stderr).contains("librsvg-2.so.2"))
-      let vector = try run(
-        ["render", iconList, "-o", folder.appendingPathComponent("icon.svg").path],
-        environment: environment)
+      let vector = try render(heartList, "icon.svg")
       #expect(vector.status == 0)
       #expect(Self.initialised(vector.stderr).contains("librsvg-2.so.2"))
       // a stroked icon is librsvg's to draw, in a PNG too
       let stroked = try write(
         ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path d="M4 4 H20 V20 H4 Z" fill="none" stroke="#000" stroke-width="2"/></svg>"##,
         "stroked.svg", in: folder)
-      let strokedList = try write(
-        #"{"type": {"unordered": {"asset": {"icon": "\#(stroked)"}}}, "items": [{"label": "Boxed"}]}"#,
-        "stroked.json", in: folder)
-      let withStroke = try run(
-        ["render", strokedList, "-o", folder.appendingPathComponent("stroked.png").path],
-        environment: environment)
+      let withStroke = try render(try iconList(stroked, "stroked"), "stroked.png")
       #expect(withStroke.status == 0, "\(withStroke.stderr)")
       #expect(Self.initialised(withStroke.stderr).contains("librsvg-2.so.2"))
       // an icon the policy refuses is refused in a PNG too, with the same line, though its
@@ -144,11 +144,10 @@ struct StartupTests {
       let refused = try write(
         ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><!-- href="x.svg" --><path d="M4 4 H20 V20 H4 Z"/></svg>"##,
         "refused.svg", in: folder)
-      let refusedList = try write(
-        #"{"type": {"unordered": {"asset": {"icon": "\#(refused)"}}}, "items": [{"label": "No"}]}"#,
-        "refused.json", in: folder)
+      let refusedList = try iconList(refused, "refused")
       var lines: [String] = []
       for output in ["refused.png", "refused.svg"] {
+        // without LD_DEBUG, whose lines would come first on standard error
         let result = try run(
           ["render", refusedList, "-o", folder.appendingPathComponent(output).path])
         #expect(result.status == 1, "\(output)")

@@ -58,6 +58,14 @@ struct IconOutlineTests {
     }
   }
 
+  /// The catalogue's heart written into the folder, and its outline.
+  private func heart() throws -> (url: URL, outline: VectorOutline) {
+    let heart = try #require(try icons.first)
+    let url = folder.appendingPathComponent("heart.svg")
+    try heart.text.write(to: url, atomically: true, encoding: .utf8)
+    return (url, try #require(VectorAssetReader.iconOutline(of: Array(heart.text.utf8))))
+  }
+
   private func scene(icon path: String, at rect: Rect) -> Scene {
     var scene = Fixtures.scene(glyph: SceneGlyph(imageFile: path, tint: Fixtures.orange))
     scene.rows[0].icon = rect
@@ -98,10 +106,7 @@ struct IconOutlineTests {
   @Test("an icon filled from its outline is drawn in its tint, inside its box")
   func iconIsDrawn() throws {
     defer { try? FileManager.default.removeItem(at: folder) }
-    let heart = try #require(try icons.first)
-    let url = folder.appendingPathComponent("heart.svg")
-    try heart.text.write(to: url, atomically: true, encoding: .utf8)
-    let outline = try #require(VectorAssetReader.iconOutline(of: Array(heart.text.utf8)))
+    let (url, outline) = try heart()
     renderer.iconOutlines = [url.path: outline]
     defer { renderer.iconOutlines = [:] }
     let drawn = try PNGCodec.decode(
@@ -121,10 +126,7 @@ struct IconOutlineTests {
   @Test("vector output keeps librsvg's drawing: the outlines change nothing in SVG and PDF")
   func vectorOutputUnchanged() throws {
     defer { try? FileManager.default.removeItem(at: folder) }
-    let heart = try #require(try icons.first)
-    let url = folder.appendingPathComponent("heart.svg")
-    try heart.text.write(to: url, atomically: true, encoding: .utf8)
-    let outline = try #require(VectorAssetReader.iconOutline(of: Array(heart.text.utf8)))
+    let (url, outline) = try heart()
     let picture = scene(icon: url.path, at: Rect(x: 10, y: 8, width: 20, height: 20))
     for format in [OutputFormat.svg, .pdf] {
       renderer.iconOutlines = [:]

@@ -196,7 +196,6 @@ extern const unsigned int rsvg_major_version, rsvg_minor_version, rsvg_micro_ver
 
 int ouds_graphics_lazy(void) { return 0; }
 const char *ouds_graphics_load_drawing(void) { return NULL; }
-const char *ouds_graphics_load_fontconfig(void) { return load_once(OUDS_LIBRARY_FONTCONFIG); }
 
 const char *ouds_graphics_load_svg(void) { return NULL; }
 const char *ouds_graphics_load_fontconfig(void) { return NULL; }

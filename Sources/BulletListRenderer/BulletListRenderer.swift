@@ -146,8 +146,9 @@ public final class BulletListRenderer {
   /// ``prepareFonts(for:)``) and builds their font sets on another thread (once the drawing
   /// libraries are loaded: ``Graphics/GraphicsLibraries/whenLoaded(in:_:)``) — a font set is
   /// independent of the others: its own fontconfig configuration and Pango font map — while
-  /// this thread resolves the tokens of `combinations` (``resolveThemes(_:)``). Then every text
-  /// engine is made here, on the renderer's thread.
+  /// this thread resolves the tokens of `combinations` (``resolveThemes(_:)``) and, when there
+  /// are some, lists the themes folder's files no output may replace (``inputFiles(for:themes:)``
+  /// then finds them listed). Then every text engine is made here, on the renderer's thread.
   /// - Throws: as ``prepareFonts(for:)``; the first theme in `names` whose font set fails.
   public func prepare(fontsFor names: [ThemeName], resolving combinations: [(ThemeName, ColorMode)])
     throws(RenderError)
@@ -176,6 +177,7 @@ public final class BulletListRenderer {
       }
     }
     resolveThemes(combinations)
+    if !combinations.isEmpty { _ = themes.files }
     threads.wait()
     for (index, name) in pending.enumerated() {
       guard let result = built.withLock({ $0[index] }) else { continue }

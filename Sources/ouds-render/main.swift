@@ -21,7 +21,14 @@ FontSet.useEmptyDefaultFontconfigConfiguration()
 // Large bitmaps reuse heap memory instead of page-faulting fresh maps (no output change).
 MemoryTuning.keepLargeBuffersOnHeap()
 
-let status = Dispatcher.run(Array(CommandLine.arguments.dropFirst()), root: CommandTree.root)
+let arguments = Array(CommandLine.arguments.dropFirst())
+// A command that draws starts loading the drawing libraries now, on a thread of their own, before
+// the command tree's tables are made (the dispatcher would start them later).
+if CommandTree.draws(arguments) {
+  GraphicsLibraries.preload()
+}
+
+let status = Dispatcher.run(arguments, root: CommandTree.root)
 // A command that failed early may leave the drawing libraries loading on another thread: exit
 // only once they are loaded (a library's initialiser must not run while exit runs the handlers).
 GraphicsLibraries.finishPreloading()

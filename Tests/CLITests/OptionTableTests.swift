@@ -118,6 +118,27 @@ struct OptionTableTests {
     }
   }
 
+  @Test("main's early check names exactly the commands that draw, as the dispatcher reads them")
+  func drawingCommandsMatchTheTree() {
+    let drawing = allCommands.filter(\.spec.draws).map(\.path)
+    #expect(Set(CommandTree.drawingCommands) == Set(drawing))
+    #expect(CommandTree.drawingCommands.count == drawing.count)
+    for (path, spec) in allCommands {
+      for tail in [[], ["list.json"], ["list.json", "--theme", "all", "-o", "out/"], ["-"]] {
+        #expect(CommandTree.draws(path + tail) == spec.draws, "\(path + tail)")
+      }
+      for help in ["-h", "--help"] {
+        #expect(!CommandTree.draws(path + [help]), "\(path) \(help)")
+        #expect(!CommandTree.draws(path + ["list.json", "-o", "a.png", help]), "\(path) … \(help)")
+      }
+      #expect(!CommandTree.draws(["help"] + path), "help \(path)")
+      #expect(!CommandTree.draws(["--version"] + path), "--version \(path)")
+    }
+    #expect(!CommandTree.draws([]))
+    #expect(!CommandTree.draws(["snapshot"]))
+    #expect(!CommandTree.draws(["rendering", "list.json"]))
+  }
+
   @Test("every example in every help parses against its command's table")
   func examplesParse() throws {
     var count = 0

@@ -37,6 +37,24 @@ enum CommandTree {
     ],
     run: run)
 
+  /// The words of every command that draws or measures text (``CommandSpec/draws``), without
+  /// building the tree: `main` asks ``draws(_:)`` first thing, so that the drawing libraries start
+  /// loading before the tree's tables and help texts are made. A test checks it against the tree.
+  static let drawingCommands: [[String]] = [
+    ["render"], ["sheet"], ["gallery"], ["layout"], ["audit"], ["snapshot", "record"],
+    ["snapshot", "verify"],
+  ]
+
+  /// Whether `arguments` (those after `ouds-render`) run a command that draws, as the dispatcher
+  /// reads them: the leading words name the command, and no `-h` or `--help` follows.
+  static func draws(_ arguments: [String]) -> Bool {
+    let words = arguments.prefix { !$0.hasPrefix("-") || $0 == "-" }
+    guard
+      let path = drawingCommands.first(where: { words.starts(with: $0) && !$0.isEmpty })
+    else { return false }
+    return !arguments.dropFirst(path.count).contains { OptionSpec.help.names.contains($0) }
+  }
+
   /// `ouds-render --version`; without it, a missing subcommand.
   static func run(_ arguments: ParsedArguments) throws -> Int32 {
     guard arguments.has(versionOption) else {

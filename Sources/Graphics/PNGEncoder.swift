@@ -769,16 +769,39 @@ final class ProgressivePNGEncoder: @unchecked Sendable {
   private var segments: [PNGEncoder.Segment?]
   private var translucent = false
   private var stopped = false
+  private var preluding: Bool
 
-  /// Starts the helper thread for `bitmap`, whose rows are not drawn yet.
-  init(_ bitmap: PixelConversion.ARGB32Bitmap) {
+  /// Starts the helper thread for `bitmap`, whose rows are not drawn yet. The helper first runs
+  /// `prelude` (writing pixels no one else writes before ``waitForPrelude()`` returns), then
+  /// encodes.
+  init(_ bitmap: PixelConversion.ARGB32Bitmap, prelude: (@Sendable () -> Void)? = nil) {
     self.bitmap = bitmap
     rows = OpaqueARGB32Rows(bitmap: bitmap)
     layout = PNGEncoder.Layout(width: bitmap.width, height: bitmap.height, channels: 3)
     segments = Array(repeating: nil, count: max(0, layout.segmentCount))
+    preluding = prelude != nil
     if bitmap.width > 0, bitmap.height > 0 {
-      helper.start { [self] in work(waiting: true) }
+      helper.start { [self] in
+        if let prelude {
+          prelude()
+          condition.lock()
+          preluding = false
+          condition.broadcast()
+          condition.unlock()
+        }
+        work(waiting: true)
+      }
+    } else if let prelude {
+      prelude()
+      preluding = false
     }
+  }
+
+  /// Waits until the helper has run the `prelude` given to `init`.
+  func waitForPrelude() {
+    condition.lock()
+    while preluding { condition.wait() }
+    condition.unlock()
   }
 
   /// Rows `0..<count` are drawn for good: nothing will write to them any more.

@@ -42,10 +42,23 @@ public final class SceneRenderer {
       // The rows are encoded as the drawing passes them (ProgressivePNGEncoder), on the other
       // core; the bytes are those of encoding the finished bitmap.
       let surface = try bitmapSurface(for: scene, scale: scale)
-      let encoder = ProgressivePNGEncoder(try PixelConversion.bitmap(of: surface))
+      let bitmap = try PixelConversion.bitmap(of: surface)
+      // The background is written before anything is drawn: the bottom half by the encoder's
+      // helper, which has nothing to encode yet, while this thread writes the top half.
+      var background: BackgroundFill?
+      if let color = scene.background { background = try BackgroundFill(color, bitmap: bitmap) }
+      var prelude: (@Sendable () -> Void)?
+      if let background { prelude = { background.fill(background.bottom) } }
+      let encoder = ProgressivePNGEncoder(bitmap, prelude: prelude)
       defer { encoder.stop() }
+      if let background {
+        background.fill(background.top)
+        encoder.waitForPrelude()
+        cairo_surface_mark_dirty(surface.handle)
+      }
       let context = try CairoContext(surface: surface)
-      try draw(scene, on: context, pixelsPerPoint: scale) { rows in
+      try draw(scene, on: context, pixelsPerPoint: scale, backgroundDrawn: background != nil) {
+        rows in
         cairo_surface_flush(surface.handle)
         encoder.rowsAreFinal(rows)
       }
@@ -203,16 +216,17 @@ public final class SceneRenderer {
   /// Draws the background, the panels, then every row's glyph, ordered prefix and label.
   ///
   /// `pixelsPerPoint` is the scale of a bitmap target, nil for vector output.
-  /// Draws `scene`: background, panels, pictures, then the rows in order. With `finalRows`
+  /// Draws `scene`: background (unless `backgroundDrawn`: the caller wrote it, as
+  /// ``BackgroundFill``), panels, pictures, then the rows in order. With `finalRows`
   /// (a bitmap), after each row it is called with how many pixel rows from the top no later
   /// row can touch any more: those above the ink of every row still to draw (its icon's box,
   /// its marker's and its label's glyphs as Pango measures them, one pixel of antialiasing more).
   private func draw(
-    _ scene: Scene, on context: CairoContext, pixelsPerPoint: Int?,
+    _ scene: Scene, on context: CairoContext, pixelsPerPoint: Int?, backgroundDrawn: Bool = false,
     finalRows: ((Int) -> Void)? = nil
   ) throws(GraphicsError) {
     let cr = context.handle
-    if let background = scene.background {
+    if let background = scene.background, !backgroundDrawn {
       cairo_save(cr)
       cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
       setSource(cr, background)

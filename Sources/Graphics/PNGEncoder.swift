@@ -519,42 +519,107 @@ enum PNGEncoder {
     let adler =
       UInt32((weightedSum + total) % adlerModulus) << 16 | UInt32((byteSum + 1) % adlerModulus)
 
-    // zlib header: deflate, 32 KiB window, "fastest" level, no preset dictionary
-    var zlibStream: [UInt8] = [0x78, 0x01]
-    zlibStream.reserveCapacity(segments.reduce(6) { $0 + $1.bytes.count })
-    for segment in segments { zlibStream += segment.bytes }
-    appendBigEndian(adler, to: &zlibStream)
-
-    var png = Data(capacity: zlibStream.count + 64 + zlibStream.count / idatChunkBytes * 12)
-    png.append(contentsOf: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-    var header: [UInt8] = []
-    appendBigEndian(UInt32(layout.width), to: &header)
-    appendBigEndian(UInt32(layout.height), to: &header)
-    // bit depth, colour type, compression, filter, interlace
-    header += [8, layout.channels == 4 ? 6 : 2, 0, 0, 0]
-    appendChunk("IHDR", header[...], to: &png)
-    var start = 0
-    while start < zlibStream.count {
-      let end = min(zlibStream.count, start + idatChunkBytes)
-      appendChunk("IDAT", zlibStream[start..<end], to: &png)
-      start = end
+    // The file is written in place, in one buffer of its final size: the zlib stream (header:
+    // deflate, 32 KiB window, "fastest" level, no preset dictionary; the segments; Adler-32) is
+    // cut into IDAT chunks as it is copied.
+    let streamLength = segments.reduce(6) { $0 + $1.bytes.count }
+    let idatCount = (streamLength + idatChunkBytes - 1) / idatChunkBytes
+    let fileLength = 8 + (12 + 13) + streamLength + 12 * idatCount + 12
+    var png = Data(count: fileLength)
+    png.withUnsafeMutableBytes { (file: UnsafeMutableRawBufferPointer) in
+      guard let base = file.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+      var writer = PNGFileWriter(base: base)
+      writer.bytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+      writer.chunk("IHDR", length: 13) { writer in
+        writer.bigEndian(UInt32(layout.width))
+        writer.bigEndian(UInt32(layout.height))
+        // bit depth, colour type, compression, filter, interlace
+        writer.bytes([8, layout.channels == 4 ? 6 : 2, 0, 0, 0])
+      }
+      var stream = ZlibStreamReader(
+        parts: [[0x78, 0x01]] + segments.map(\.bytes) + [bigEndianBytes(adler)])
+      var remaining = streamLength
+      while remaining > 0 {
+        let length = min(remaining, idatChunkBytes)
+        writer.chunk("IDAT", length: length) { writer in stream.copy(length, to: &writer) }
+        remaining -= length
+      }
+      writer.chunk("IEND", length: 0) { _ in }
+      precondition(writer.offset == fileLength, "a PNG file of another length than computed")
     }
-    appendChunk("IEND", [][...], to: &png)
     return png
   }
 
-  private static func appendChunk(_ type: String, _ body: ArraySlice<UInt8>, to png: inout Data) {
-    var chunk: [UInt8] = []
-    chunk.reserveCapacity(body.count + 12)
-    appendBigEndian(UInt32(body.count), to: &chunk)
-    chunk += Array(type.utf8)
-    chunk += body
-    let crc = chunk.withUnsafeBufferPointer { bytes -> UInt in
-      guard let base = bytes.baseAddress else { return 0 }
-      return crc32(0, base + 4, UInt32(bytes.count - 4))
+  private static func bigEndianBytes(_ value: UInt32) -> [UInt8] {
+    var bytes: [UInt8] = []
+    appendBigEndian(value, to: &bytes)
+    return bytes
+  }
+
+  /// Writes a PNG file front to back into memory of its exact size.
+  struct PNGFileWriter {
+    let base: UnsafeMutablePointer<UInt8>
+    private(set) var offset = 0
+
+    init(base: UnsafeMutablePointer<UInt8>) { self.base = base }
+
+    mutating func bytes(_ values: [UInt8]) {
+      for value in values {
+        base[offset] = value
+        offset += 1
+      }
     }
-    appendBigEndian(UInt32(truncatingIfNeeded: crc), to: &chunk)
-    png.append(contentsOf: chunk)
+
+    mutating func bigEndian(_ value: UInt32) {
+      bytes([
+        UInt8(value >> 24), UInt8(truncatingIfNeeded: value >> 16),
+        UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value),
+      ])
+    }
+
+    mutating func copy(_ source: UnsafeBufferPointer<UInt8>) {
+      guard let start = source.baseAddress, !source.isEmpty else { return }
+      (base + offset).update(from: start, count: source.count)
+      offset += source.count
+    }
+
+    /// A chunk of `length` body bytes, which `body` writes; then its CRC (of type and body).
+    mutating func chunk(_ type: String, length: Int, body: (inout PNGFileWriter) -> Void) {
+      bigEndian(UInt32(length))
+      let typeStart = offset
+      bytes(Array(type.utf8))
+      body(&self)
+      precondition(offset - typeStart == 4 + length, "a chunk body of another length")
+      let crc = crc32(0, base + typeStart, UInt32(4 + length))
+      bigEndian(UInt32(truncatingIfNeeded: crc))
+    }
+  }
+
+  /// The zlib stream's parts read front to back, whatever chunk boundaries cut them.
+  struct ZlibStreamReader {
+    let parts: [[UInt8]]
+    private var part = 0
+    private var position = 0
+
+    init(parts: [[UInt8]]) { self.parts = parts }
+
+    /// Copies the next `count` bytes of the stream into `writer`.
+    mutating func copy(_ count: Int, to writer: inout PNGFileWriter) {
+      var left = count
+      while left > 0, part < parts.count {
+        let available = parts[part].count - position
+        let taken = min(available, left)
+        parts[part].withUnsafeBufferPointer { bytes in
+          writer.copy(UnsafeBufferPointer(rebasing: bytes[position..<(position + taken)]))
+        }
+        left -= taken
+        position += taken
+        if position == parts[part].count {
+          part += 1
+          position = 0
+        }
+      }
+    }
   }
 
   private static func appendBigEndian(_ value: UInt32, to bytes: inout [UInt8]) {

@@ -104,6 +104,26 @@ struct PNGEncoderTests {
     #expect(try Self.decodeWithSpng(PNGEncoder.encode(wide, workers: 2)) == wide)
   }
 
+  @Test("a zlib stream over one IDAT chunk is cut into chunks of 1 MiB, each with its CRC")
+  func streamOverSeveralChunks() throws {
+    // 2.5 MB of noise: stored blocks, so the stream is about as long and needs 3 chunks
+    var state: UInt64 = 11
+    let noise = RasterImage(
+      width: 800, height: 800,
+      pixels: (0..<800 * 800 * 4).map { _ in
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return UInt8(truncatingIfNeeded: state >> 56)
+      })
+    let png = try PNGEncoder.encode(noise, workers: 2)
+    let chunks = Self.chunks(png)
+    #expect(chunks.map(\.type) == ["IHDR", "IDAT", "IDAT", "IDAT", "IEND"])
+    #expect(chunks.filter { $0.type == "IDAT" }.dropLast().allSatisfy { $0.body.count == 1 << 20 })
+    // the chunks end exactly at the file's end: signature, then 12 bytes around each body
+    #expect(png.count == 8 + chunks.reduce(0) { $0 + 12 + $1.body.count })
+    #expect(try Self.decodeWithSpng(png) == noise)
+    #expect(try PNGCodec.decode(png) == noise)
+  }
+
   @Test("flat colour costs next to nothing; noise is stored, never larger than its bytes")
   func flatAndNoise() throws {
     // a 1080×2160 page of one colour: per row, a match of its filter byte and first pixel with

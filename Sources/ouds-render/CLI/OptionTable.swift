@@ -162,8 +162,10 @@ struct CommandSpec: Sendable {
   var examples: [Example] = []
   /// The subcommands of a group (`snapshot`).
   var subcommands: [CommandSpec] = []
-  /// Whether the command draws or measures text: the dispatcher then starts loading the drawing
-  /// libraries (``Graphics/GraphicsLibraries/preload()``) while the command reads its input.
+  /// Whether the command draws or measures text: the drawing libraries then start loading
+  /// (``Graphics/GraphicsLibraries/preload()``) while the command reads its input — from `main`,
+  /// which finds the command in ``CommandTree/drawingCommands`` (kept equal to these flags by a
+  /// test) before the tree is built, and again from the dispatcher for callers in the process.
   var draws: Bool = false
   /// What runs once the arguments are parsed; returns the exit status.
   ///

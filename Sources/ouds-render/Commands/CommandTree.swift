@@ -49,9 +49,7 @@ enum CommandTree {
   /// reads them: the leading words name the command, and no `-h` or `--help` follows.
   static func draws(_ arguments: [String]) -> Bool {
     let words = arguments.prefix { !$0.hasPrefix("-") || $0 == "-" }
-    guard
-      let path = drawingCommands.first(where: { words.starts(with: $0) && !$0.isEmpty })
-    else { return false }
+    guard let path = drawingCommands.first(where: { words.starts(with: $0) }) else { return false }
     return !arguments.dropFirst(path.count).contains { OptionSpec.help.names.contains($0) }
   }
 

@@ -11,6 +11,18 @@ import Testing
 struct PNGEncoderTests {
   /// Flat bands (long matches that cross segment cuts), gradients and noise; `alpha` also puts
   /// fully transparent pixels with colour and every alpha value in.
+  /// An RGBA image of pseudo-random bytes (a 64-bit linear congruential generator from `seed`),
+  /// which deflate cannot compress.
+  static func noise(width: Int, height: Int, seed: UInt64) -> RasterImage {
+    var state = seed
+    return RasterImage(
+      width: width, height: height,
+      pixels: (0..<width * height * 4).map { _ in
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return UInt8(truncatingIfNeeded: state >> 56)
+      })
+  }
+
   static func image(width: Int, height: Int, alpha: Bool) -> RasterImage {
     var state: UInt32 = 2024
     var pixels = [UInt8](repeating: 0, count: width * height * 4)
@@ -107,13 +119,7 @@ struct PNGEncoderTests {
   @Test("a zlib stream over one IDAT chunk is cut into chunks of 1 MiB, each with its CRC")
   func streamOverSeveralChunks() throws {
     // 2.5 MB of noise: stored blocks, so the stream is about as long and needs 3 chunks
-    var state: UInt64 = 11
-    let noise = RasterImage(
-      width: 800, height: 800,
-      pixels: (0..<800 * 800 * 4).map { _ in
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return UInt8(truncatingIfNeeded: state >> 56)
-      })
+    let noise = Self.noise(width: 800, height: 800, seed: 11)
     let png = try PNGEncoder.encode(noise, workers: 2)
     let chunks = Self.chunks(png)
     #expect(chunks.map(\.type) == ["IHDR", "IDAT", "IDAT", "IDAT", "IEND"])
@@ -136,13 +142,7 @@ struct PNGEncoderTests {
     #expect(flatPNG.count < 14_000, "\(flatPNG.count) bytes")
     #expect(try Self.decodeWithSpng(flatPNG) == flat)
     // random bytes do not compress: the blocks are stored, a few bytes over the raw size
-    var state: UInt64 = 7
-    let noise = RasterImage(
-      width: 300, height: 300,
-      pixels: (0..<300 * 300 * 4).map { _ in
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return UInt8(truncatingIfNeeded: state >> 56)
-      })
+    let noise = Self.noise(width: 300, height: 300, seed: 7)
     let noisePNG = try PNGEncoder.encode(noise)
     let raw = 300 * (300 * 4 + 1)
     #expect(noisePNG.count <= raw + raw / 65535 * 5 + 200, "\(noisePNG.count) bytes for \(raw)")

@@ -106,15 +106,18 @@ public final class SceneRenderer {
     try validateSize(scene, scale: scale)
     let width = Self.pixels(scene.width, scale: scale)
     let height = Self.pixels(scene.height, scale: scale)
-    // A bitmap of 2 MiB or more lives in a memory map with transparent huge pages (zeroed, as
-    // Cairo's own memory would be): a 1080×2160 one costs a handful of page faults instead of
-    // about 2,300 (one render: 4,317 → 2,046 faults, 52.7 → 42.9 ms of CPU). Smaller ones stay on
-    // the heap, where a huge page would only waste memory.
+    // A bitmap of 2 MiB or more lives in a memory map of its own (zeroed, as Cairo's own memory
+    // would be), returned to the system as soon as the surface goes; smaller ones stay on the
+    // heap. Not on transparent huge pages: on this project's 2-core virtual machine they cost
+    // 2,300 fewer page faults when the machine is idle, but right after another program
+    // (Chromium) freed its memory a render took 39.6–42.7 ms with them against 29.1–31.0 without
+    // (medians of 15 and 20 runs, each after a Chromium shot), the host faulting in again the
+    // 2 MiB blocks the guest had handed back.
     let stride = cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width))
     let stage = "creating a \(width)×\(height) bitmap"
     let surface: CairoSurface
     if stride > 0, Int(stride) * height >= LargeBuffer.hugePage {
-      guard let pixels = LargeBuffer(count: Int(stride) * height),
+      guard let pixels = LargeBuffer(count: Int(stride) * height, hugePages: false),
         let base = pixels.bytes.baseAddress
       else {
         throw .drawingFailed(stage: stage, reason: "no memory for \(width)×\(height) pixels")

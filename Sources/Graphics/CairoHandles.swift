@@ -9,15 +9,9 @@ internal import CGraphics
 /// A Cairo surface (image, SVG or PDF); owned, destroyed in `deinit`.
 final class CairoSurface {
   let handle: OpaquePointer
-  /// The memory of an image surface made on caller-owned pixels, kept as long as the surface.
-  private let pixels: LargeBuffer?
 
-  /// Takes ownership of a freshly created surface, checking its status first; `pixels` is the
-  /// memory it draws into when it was made with `cairo_image_surface_create_for_data`.
-  init(taking handle: OpaquePointer?, stage: String, pixels: LargeBuffer? = nil)
-    throws(GraphicsError)
-  {
-    self.pixels = pixels
+  /// Takes ownership of a freshly created surface, checking its status first.
+  init(taking handle: OpaquePointer?, stage: String) throws(GraphicsError) {
     guard let handle else { throw .drawingFailed(stage: stage, reason: "Cairo returned NULL") }
     let status = cairo_surface_status(handle)
     guard status == CAIRO_STATUS_SUCCESS else {

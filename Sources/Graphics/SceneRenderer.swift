@@ -106,32 +106,15 @@ public final class SceneRenderer {
     try validateSize(scene, scale: scale)
     let width = Self.pixels(scene.width, scale: scale)
     let height = Self.pixels(scene.height, scale: scale)
-    // A bitmap of 2 MiB or more lives in a memory map of its own (zeroed, as Cairo's own memory
-    // would be), returned to the system as soon as the surface goes; smaller ones stay on the
-    // heap. Not on transparent huge pages: on this project's 2-core virtual machine they cost
-    // 2,300 fewer page faults when the machine is idle, but right after another program
-    // (Chromium) freed its memory a render took 39.6–42.7 ms with them against 29.1–31.0 without
-    // (medians of 15 and 20 runs, each after a Chromium shot), the host faulting in again the
-    // 2 MiB blocks the guest had handed back.
-    let stride = cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width))
-    let stage = "creating a \(width)×\(height) bitmap"
-    let surface: CairoSurface
-    if stride > 0, Int(stride) * height >= LargeBuffer.hugePage {
-      guard let pixels = LargeBuffer(count: Int(stride) * height, hugePages: false),
-        let base = pixels.bytes.baseAddress
-      else {
-        throw .drawingFailed(stage: stage, reason: "no memory for \(width)×\(height) pixels")
-      }
-      surface = try CairoSurface(
-        taking: cairo_image_surface_create_for_data(
-          base.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(width),
-          Int32(height), stride),
-        stage: stage, pixels: pixels)
-    } else {
-      surface = try CairoSurface(
-        taking: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
-        stage: stage)
-    }
+    // Cairo's own memory (pixman's, from the heap: main.swift's MemoryTuning keeps large blocks
+    // there), so the pictures of one process reuse the memory of the ones before. A map of its
+    // own per bitmap measured slower, and one on transparent huge pages slower still after
+    // another program freed its memory (one render after a Chromium shot, medians of 15:
+    // 31.2 ms heap, 34.1 own map, 39.7 huge pages; the 8 themes × modes in one process, idle:
+    // 81.6 against 94.1 ms with own maps), see LargeBuffer.
+    let surface = try CairoSurface(
+      taking: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
+      stage: "creating a \(width)×\(height) bitmap")
     cairo_surface_set_device_scale(surface.handle, Double(scale), Double(scale))
     return surface
   }

@@ -87,18 +87,16 @@ struct PNGRowDecodingTests {
 /// The buffers `diff` decodes into.
 @Suite("LargeBuffer")
 struct LargeBufferTests {
-  @Test(
-    "zero-filled, writable over its whole count, with or without huge pages; nil for no bytes or a count that overflows",
-    arguments: [false, true])
-  func buffer(hugePages: Bool) throws {
+  @Test("zero-filled, writable over its whole count; nil for no bytes or a count that overflows")
+  func buffer() throws {
     let count = 9 * 1_000_000 + 7
-    let buffer = try #require(LargeBuffer(count: count, hugePages: hugePages))
+    let buffer = try #require(LargeBuffer(count: count))
     #expect(buffer.bytes.count == count)
     #expect(buffer.bytes.allSatisfy { $0 == 0 })
     buffer.bytes[count - 1] = 0xAB
     buffer.bytes[0] = 0xCD
     #expect(buffer.bytes[count - 1] == 0xAB && buffer.bytes[0] == 0xCD)
-    #expect(LargeBuffer(count: 0, hugePages: hugePages) == nil)
-    #expect(LargeBuffer(count: Int.max, hugePages: hugePages) == nil)
+    #expect(LargeBuffer(count: 0) == nil)
+    #expect(LargeBuffer(count: Int.max) == nil)
   }
 }

@@ -206,11 +206,7 @@ enum StreamingComparison {
     let size = width * height * 4
     let rowBytes = width * 4
     let below = PixelScan.rowsBelowNeeded(options)
-    // On huge pages: after ImageMagick's `compare`, a changed pair took 23.6 ms (median of 30)
-    // with them against 26.0 without, though a quarter of the runs took 46 ms or more (2 MiB
-    // blocks the host faults in again, see LargeBuffer)
-    guard let expectedBuffer = LargeBuffer(count: size, hugePages: true),
-      let actualBuffer = LargeBuffer(count: size, hugePages: true)
+    guard let expectedBuffer = LargeBuffer(count: size), let actualBuffer = LargeBuffer(count: size)
     else {
       throw .undecodable(
         path: expected.path,

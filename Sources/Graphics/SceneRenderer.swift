@@ -234,13 +234,10 @@ public final class SceneRenderer {
     }
     var icons = preloadedIcons
     var outlined: [String: IconImage] = [:]
-    // the top of the ink of every row from each one to the last, in points
-    var inkTopFrom: [Double] = []
-    if finalRows != nil {
-      inkTopFrom = Array(repeating: .infinity, count: scene.rows.count + 1)
-      for index in scene.rows.indices.reversed() {
-        inkTopFrom[index] = min(inkTopFrom[index + 1], inkTop(of: scene.rows[index]))
-      }
+    // after each row, how many pixel rows from the top no later row touches
+    var finalAfter: [Int] = []
+    if finalRows != nil, let scale = pixelsPerPoint {
+      finalAfter = finalPixelRows(of: scene, scale: scale)
     }
     for (index, row) in scene.rows.enumerated() {
       if let glyph = row.glyph, let rect = row.icon {
@@ -267,11 +264,37 @@ public final class SceneRenderer {
       if let marker = row.markerText { draw(marker, on: cr) }
       draw(row.text, on: cr)
       try context.check(stage: "drawing row \(row.path)")
-      if let finalRows, let scale = pixelsPerPoint {
-        let top = inkTopFrom[index + 1]
-        finalRows(top.isFinite ? max(0, Int((top * Double(scale)).rounded(.down)) - 1) : Int.max)
-      }
+      if let finalRows, index < finalAfter.count { finalRows(finalAfter[index]) }
     }
+  }
+
+  /// For each row of `scene`, how many pixel rows from the top are final once it is drawn at
+  /// `scale` pixels per point (``finalPixelRows(inkTops:scale:)``).
+  func finalPixelRows(of scene: Scene, scale: Int) -> [Int] {
+    Self.finalPixelRows(inkTops: scene.rows.map(inkTop(of:)), scale: scale)
+  }
+
+  /// For each row, how many pixel rows from the top are final once it is drawn, given the top
+  /// of every row's ink (``inkTop(of:)``, in points) at `scale` pixels per point: those above
+  /// the ink of every later row, one pixel of antialiasing more; every row after the last.
+  /// A later row whose ink is not measured (minus infinity, or not a number) keeps every pixel
+  /// row open until it is drawn.
+  static func finalPixelRows(inkTops: [Double], scale: Int) -> [Int] {
+    var result = Array(repeating: Int.max, count: inkTops.count)
+    var top = Double.infinity  // the highest ink of the rows after the current one
+    for index in inkTops.indices.reversed() {
+      if top == .infinity {
+        result[index] = Int.max
+      } else if top.isFinite {
+        let pixels = (top * Double(scale)).rounded(.down)
+        result[index] = pixels >= Double(Int32.max) ? Int.max : max(0, Int(pixels) - 1)
+      } else {
+        result[index] = 0
+      }
+      let ink = inkTops[index]
+      top = ink.isNaN || top.isNaN ? .nan : min(top, ink)
+    }
+    return result
   }
 
   /// The highest point a row's drawing can reach: the top of its icon's box, of its marker's

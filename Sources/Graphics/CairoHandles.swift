@@ -21,6 +21,14 @@ final class CairoSurface {
     self.handle = handle
   }
 
+  /// A new ARGB32 bitmap of `width`×`height` pixels, transparent, in Cairo's own memory.
+  static func bitmap(width: Int, height: Int) throws(GraphicsError) -> CairoSurface {
+    try CairoSurface(
+      taking: cairo_image_surface_create(
+        CAIRO_FORMAT_ARGB32, Int32(clamping: width), Int32(clamping: height)),
+      stage: "creating a \(width)×\(height) bitmap")
+  }
+
   deinit {
     cairo_surface_destroy(handle)
   }

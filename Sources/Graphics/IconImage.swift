@@ -79,6 +79,13 @@ final class IconImage {
     source = .svg(SVGDocument(outline: outline, path: path))
   }
 
+  /// Whether the icon is a bitmap file, drawn scaled (its pixels are sampled, and where they
+  /// land may depend on the device's origin), rather than an SVG drawn at a whole pixel.
+  var isBitmap: Bool {
+    if case .bitmap = source { return true }
+    return false
+  }
+
   /// Fills the icon's alpha shape with `tint`, fitted (aspect preserved, centred) into `rect`.
   ///
   /// `pixelsPerPoint` is the device scale of a bitmap target, nil for vector output.

@@ -846,7 +846,8 @@ final class ProgressivePNGEncoder: @unchecked Sendable {
     segments = Array(repeating: nil, count: max(0, layout.segmentCount))
     preluding = prelude != nil
     if bitmap.width > 0, bitmap.height > 0 {
-      helper.start { [self] in
+      helper.enter()
+      let started = startThread { [self] in
         if let prelude {
           prelude()
           condition.lock()
@@ -855,6 +856,13 @@ final class ProgressivePNGEncoder: @unchecked Sendable {
           condition.unlock()
         }
         work(waiting: true)
+        helper.leave()
+      }
+      if !started {
+        // no second thread: the prelude runs here, and finish() encodes every segment
+        helper.leave()
+        prelude?()
+        preluding = false
       }
     } else if let prelude {
       prelude()

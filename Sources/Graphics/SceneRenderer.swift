@@ -39,6 +39,7 @@ public final class SceneRenderer {
     try GraphicsLibraries.load()
     switch format {
     case .png(let scale):
+      if let data = try renderInBands(scene, scale: scale) { return data }
       // The rows are encoded as the drawing passes them (ProgressivePNGEncoder), on the other
       // core; the bytes are those of encoding the finished bitmap.
       let surface = try bitmapSurface(for: scene, scale: scale)
@@ -112,9 +113,7 @@ public final class SceneRenderer {
     // another program freed its memory (one render after a Chromium shot, medians of 15:
     // 31.2 ms heap, 34.1 own map, 39.7 huge pages; the 8 themes × modes in one process, idle:
     // 81.6 against 94.1 ms with own maps), see LargeBuffer.
-    let surface = try CairoSurface(
-      taking: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
-      stage: "creating a \(width)×\(height) bitmap")
+    let surface = try CairoSurface.bitmap(width: width, height: height)
     cairo_surface_set_device_scale(surface.handle, Double(scale), Double(scale))
     return surface
   }
@@ -240,32 +239,194 @@ public final class SceneRenderer {
       finalAfter = finalPixelRows(of: scene, scale: scale)
     }
     for (index, row) in scene.rows.enumerated() {
-      if let glyph = row.glyph, let rect = row.icon {
-        switch glyph.content {
-        case .shape(let shape):
-          guard !shape.outline.paths.isEmpty else { throw .shapeWithoutOutline(name: shape.name) }
-          fill(shape.outline, in: rect, tint: glyph.tint, on: cr)
-        case .image(let file):
-          let icon: IconImage
-          if pixelsPerPoint != nil, rect.width == rect.height, let outline = iconOutlines[file] {
-            // a square box: filled without librsvg (another box letterboxes the view box,
-            // where the two transforms may round an edge pixel apart)
-            icon = outlined[file] ?? IconImage(path: file, outline: outline)
-            outlined[file] = icon
-          } else if let cached = icons[file] {
-            icon = cached
-          } else {
-            icon = try IconImage(path: file)
-            icons[file] = icon
-          }
-          try icon.draw(on: context, in: rect, tint: glyph.tint, pixelsPerPoint: pixelsPerPoint)
-        }
-      }
-      if let marker = row.markerText { draw(marker, on: cr) }
-      draw(row.text, on: cr)
-      try context.check(stage: "drawing row \(row.path)")
+      try drawRow(
+        row, on: context, pixelsPerPoint: pixelsPerPoint, icons: &icons, outlined: &outlined)
       if let finalRows, index < finalAfter.count { finalRows(finalAfter[index]) }
     }
+  }
+
+  /// Draws a row's glyph, ordered prefix and label; returns whether its underlines stayed above
+  /// `underlineLimit` (see ``TextLayout/draw(on:x:y:color:underlineLimit:)``).
+  @discardableResult
+  private func drawRow(
+    _ row: SceneRow, on context: CairoContext, pixelsPerPoint: Int?,
+    icons: inout [String: IconImage], outlined: inout [String: IconImage],
+    underlineLimit: Double = .infinity
+  ) throws(GraphicsError) -> Bool {
+    let cr = context.handle
+    if let glyph = row.glyph, let rect = row.icon {
+      switch glyph.content {
+      case .shape(let shape):
+        guard !shape.outline.paths.isEmpty else { throw .shapeWithoutOutline(name: shape.name) }
+        fill(shape.outline, in: rect, tint: glyph.tint, on: cr)
+      case .image(let file):
+        let icon = try iconImage(
+          file, in: rect, pixelsPerPoint: pixelsPerPoint, icons: &icons, outlined: &outlined)
+        try icon.draw(on: context, in: rect, tint: glyph.tint, pixelsPerPoint: pixelsPerPoint)
+      }
+    }
+    var fits = true
+    if let marker = row.markerText, !draw(marker, on: cr, underlineLimit: underlineLimit) {
+      fits = false
+    }
+    if !draw(row.text, on: cr, underlineLimit: underlineLimit) { fits = false }
+    try context.check(stage: "drawing row \(row.path)")
+    return fits
+  }
+
+  /// The icon drawn for `file` in `rect`: for a bitmap target and a square box, the outline
+  /// read beforehand when there is one (another box letterboxes the view box, where the two
+  /// transforms may round an edge pixel apart), else the file, loaded once.
+  private func iconImage(
+    _ file: String, in rect: Rect, pixelsPerPoint: Int?, icons: inout [String: IconImage],
+    outlined: inout [String: IconImage]
+  ) throws(GraphicsError) -> IconImage {
+    if pixelsPerPoint != nil, rect.width == rect.height, let outline = iconOutlines[file] {
+      let icon = outlined[file] ?? IconImage(path: file, outline: outline)
+      outlined[file] = icon
+      return icon
+    }
+    if let cached = icons[file] { return cached }
+    let icon = try IconImage(path: file)
+    icons[file] = icon
+    return icon
+  }
+
+  /// Draws an opaque scene band by band (``BandedPNGEncoder``), each band encoded on the other
+  /// core as soon as it is drawn: a few bands in memory instead of the whole bitmap, each still in
+  /// the processor's cache when it is encoded. Every band is the same rows of the same drawing as
+  /// the whole bitmap: a row is drawn in each band its drawing reaches (``bandExtent(of:scale:icons:outlined:)``),
+  /// with the band's first pixel row as the device's origin, and the bytes are those of
+  /// ``render(_:as:)``'s whole bitmap. Nil when the scene is drawn whole instead: no opaque
+  /// background, panels or pictures (sheets), a bitmap icon (its scaled pixels may depend on the
+  /// origin), a paragraph in several pieces, or an underline below where its row was expected to
+  /// end.
+  func renderInBands(_ scene: Scene, scale: Int) throws(GraphicsError) -> Data? {
+    guard PixelScale.supported.contains(scale), let background = scene.background,
+      background.alpha == 255, scene.panels.isEmpty, scene.pictures.isEmpty
+    else { return nil }
+    try validateSize(scene, scale: scale)
+    var icons = preloadedIcons
+    var outlined: [String: IconImage] = [:]
+    var extents: [(top: Int, bottom: Int, limit: Double)] = []
+    extents.reserveCapacity(scene.rows.count)
+    for row in scene.rows {
+      guard
+        let extent = try bandExtent(of: row, scale: scale, icons: &icons, outlined: &outlined)
+      else { return nil }
+      extents.append(extent)
+    }
+    let word = try BackgroundFill.paintedWord(background)
+    guard word >> 24 == 0xFF,
+      let encoder = BandedPNGEncoder(
+        width: Self.pixels(scene.width, scale: scale),
+        height: Self.pixels(scene.height, scale: scale))
+    else { return nil }
+    defer { encoder.stop() }
+    let width = encoder.layout.width
+    for band in 0..<encoder.bandCount {
+      let rows = encoder.rows(ofBand: band)
+      guard let pixels = encoder.beginBand(band) else { return nil }
+      pixels.update(repeating: word, count: rows.count * width)
+      let fits = try withExtendedLifetime(encoder) { () throws(GraphicsError) -> Bool in
+        let surface = try CairoSurface(
+          taking: cairo_image_surface_create_for_data(
+            UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: UInt8.self),
+            CAIRO_FORMAT_ARGB32, Int32(width), Int32(rows.count), Int32(encoder.rowStride)),
+          stage: "creating band \(band + 1) of the bitmap")
+        cairo_surface_set_device_scale(surface.handle, Double(scale), Double(scale))
+        cairo_surface_set_device_offset(surface.handle, 0, -Double(rows.lowerBound))
+        let context = try CairoContext(surface: surface)
+        var fits = true
+        for (index, row) in scene.rows.enumerated() {
+          let extent = extents[index]
+          guard extent.top < rows.upperBound, extent.bottom > rows.lowerBound else { continue }
+          if try !drawRow(
+            row, on: context, pixelsPerPoint: scale, icons: &icons, outlined: &outlined,
+            underlineLimit: extent.limit)
+          {
+            fits = false
+          }
+        }
+        cairo_surface_flush(surface.handle)
+        try surface.check(stage: "drawing the bitmap")
+        return fits
+      }
+      guard fits else { return nil }
+      encoder.endBand(band)
+    }
+    return encoder.finish()
+  }
+
+  /// The pixel rows `top..<bottom` a row's drawing can reach at `scale`, with a margin of two
+  /// pixels (antialiasing, glyphs placed on whole pixels), and the lowest point in user space
+  /// its underlines may reach; nil when that cannot be told beforehand (a paragraph in several
+  /// pieces, a bitmap icon).
+  private func bandExtent(
+    of row: SceneRow, scale: Int, icons: inout [String: IconImage],
+    outlined: inout [String: IconImage]
+  ) throws(GraphicsError) -> (top: Int, bottom: Int, limit: Double)? {
+    var top = Double.infinity
+    var bottom = -Double.infinity
+    if let glyph = row.glyph, let rect = row.icon {
+      switch glyph.content {
+      case .shape(let shape):
+        guard let span = outlineSpan(shape.outline, in: rect) else { break }
+        top = min(top, span.top)
+        bottom = max(bottom, span.bottom)
+      case .image(let file):
+        // drawn through a mask of the box's pixels, at a whole pixel
+        let icon = try iconImage(
+          file, in: rect, pixelsPerPoint: scale, icons: &icons, outlined: &outlined)
+        guard !icon.isBitmap else { return nil }
+        top = min(top, rect.y)
+        bottom = max(bottom, rect.y + rect.height)
+      }
+    }
+    for text in [row.markerText, row.text].compactMap({ $0 }) {
+      let layout = textEngine.layout(
+        text.content, wrapWidth: text.wrapWidth, alignment: text.alignment)
+      guard let ink = layout.paintedExtent else { return nil }
+      top = min(top, text.origin.y + ink.top)
+      bottom = max(bottom, text.origin.y + ink.bottom)
+    }
+    guard top <= bottom else { return (0, 0, -.infinity) }  // nothing drawn
+    let margin = 2.0
+    let topPixel = (top * Double(scale) - margin).rounded(.down)
+    let bottomPixel = (bottom * Double(scale) + margin).rounded(.up)
+    guard topPixel.isFinite, bottomPixel.isFinite else { return nil }
+    let (first, end) = (max(-1, min(topPixel, 1e9)), max(-1, min(bottomPixel, 1e9)))
+    return (Int(first), Int(end), end / Double(scale))
+  }
+
+  /// The vertical extent of `outline` filled into `rect` (as ``fillOutline(_:in:on:)`` places
+  /// it): the lowest and highest of its points and curves' control points, which hold the curves;
+  /// nil for an outline without points.
+  private func outlineSpan(_ outline: VectorOutline, in rect: Rect) -> (
+    top: Double, bottom: Double
+  )? {
+    let box = outline.viewBox
+    let scale = min(rect.width / box.width, rect.height / box.height)
+    let offset =
+      rect.y + (scale == rect.height / box.height ? 0 : (rect.height - box.height * scale) / 2)
+    var low = Double.infinity
+    var high = -Double.infinity
+    for path in outline.paths {
+      for command in path.commands {
+        switch command {
+        case .move(let p), .line(let p):
+          low = min(low, p.y)
+          high = max(high, p.y)
+        case .curve(let p, let c1, let c2):
+          low = min(low, p.y, c1.y, c2.y)
+          high = max(high, p.y, c1.y, c2.y)
+        case .close:
+          break
+        }
+      }
+    }
+    guard low <= high, scale.isFinite else { return nil }
+    return (offset + (low - box.y) * scale, offset + (high - box.y) * scale)
   }
 
   /// For each row of `scene`, how many pixel rows from the top are final once it is drawn at
@@ -352,10 +513,16 @@ public final class SceneRenderer {
     fillOutline(outline, in: rect, on: cr)
   }
 
-  /// Lays out a placed paragraph with the text engine and draws it at its origin.
-  private func draw(_ text: SceneText, on cr: OpaquePointer) {
+  /// Lays out a placed paragraph with the text engine and draws it at its origin; returns
+  /// whether its underlines stayed above `underlineLimit`.
+  @discardableResult
+  private func draw(_ text: SceneText, on cr: OpaquePointer, underlineLimit: Double = .infinity)
+    -> Bool
+  {
     textEngine.layout(text.content, wrapWidth: text.wrapWidth, alignment: text.alignment)
-      .draw(on: cr, x: text.origin.x, y: text.origin.y, color: text.content.appearance.color)
+      .draw(
+        on: cr, x: text.origin.x, y: text.origin.y, color: text.content.appearance.color,
+        underlineLimit: underlineLimit)
   }
 }
 

@@ -474,10 +474,18 @@ struct TextLayout {
     return files
   }
 
-  /// How far below the top of the paragraph's box (the `y` of ``draw(on:x:y:color:)``) its
+  /// How far below the top of the paragraph's box (the `y` of ``draw(on:x:y:color:underlineLimit:)``) its
   /// glyphs' ink begins, in points (negative: above it); nil for a paragraph laid out in
   /// several pieces, which is not laid out here to be measured.
-  var inkTop: Double? {
+  var inkTop: Double? { paintedExtent?.inkTop }
+
+  /// How far below the top of the paragraph's box its drawing can reach, in points: `inkTop`,
+  /// the top of its glyphs' ink; `top` and `bottom`, the ink and the line boxes together (a
+  /// margin for what a rasterizer adds to the measured ink), and when a span is underlined, half
+  /// the font size below the bottom of the line boxes (``draw(on:x:y:color:underlineLimit:)``
+  /// tells when an underline goes lower); nil for a paragraph laid out in several pieces, which
+  /// is not laid out here to be measured.
+  var paintedExtent: (inkTop: Double, top: Double, bottom: Double)? {
     var paragraphs = 0
     var start = 0
     while true {
@@ -488,14 +496,24 @@ struct TextLayout {
     guard bytes.count <= limits.maxPieceBytes, paragraphs <= limits.maxParagraphsPerPiece else {
       return nil
     }
-    var top: Double?
+    var extent: (inkTop: Double, top: Double, bottom: Double)?
     forEachPiece { piece in
       var ink = PangoRectangle()
-      pango_layout_get_extents(piece.handle, &ink, nil)
-      let pieceTop = baselineShift + Double(piece.top + Int(ink.y)) / Double(PANGO_SCALE)
-      top = min(top ?? pieceTop, pieceTop)
+      var logical = PangoRectangle()
+      pango_layout_get_extents(piece.handle, &ink, &logical)
+      let shift = baselineShift + Double(piece.top) / Double(PANGO_SCALE)
+      let inkTop = shift + points(ink.y)
+      let top = min(inkTop, shift + points(logical.y))
+      var bottom = shift + points(max(ink.y + ink.height, logical.y + logical.height))
+      if !underlines.isEmpty {
+        bottom = max(bottom, shift + points(logical.y + logical.height) + points(fontSize) / 2)
+      }
+      extent = (
+        min(extent?.inkTop ?? inkTop, inkTop), min(extent?.top ?? top, top),
+        max(extent?.bottom ?? bottom, bottom)
+      )
     }
-    return top
+    return extent
   }
 
   /// The shaped glyphs of every run of every line, in visual order within a line; clusters are
@@ -524,8 +542,15 @@ struct TextLayout {
 
   /// Draws the paragraph with the top-left corner of its wrap box at (`x`, `y`) in user space.
   ///
-  /// Spans without their own colour take `color`.
-  func draw(on canvas: OpaquePointer, x: Double, y: Double, color: RGBAColor) {
+  /// Spans without their own colour take `color`. Returns whether every underline ended above
+  /// `underlineLimit` (user space, in points): a caller that draws only where it expects the
+  /// paragraph to reach (``paintedExtent``) learns that it reached further.
+  @discardableResult
+  func draw(
+    on canvas: OpaquePointer, x: Double, y: Double, color: RGBAColor,
+    underlineLimit: Double = .infinity
+  ) -> Bool {
+    var underlinesFit = true
     forEachPiece { piece in
       let top = y + baselineShift + Double(piece.top) / Double(PANGO_SCALE)
       cairo_save(canvas)
@@ -544,8 +569,11 @@ struct TextLayout {
         }
       }
       cairo_restore(canvas)
-      drawUnderlines(of: piece, on: canvas, x: x, y: top)
+      if !drawUnderlines(of: piece, on: canvas, x: x, y: top, limit: underlineLimit) {
+        underlinesFit = false
+      }
     }
+    return underlinesFit
   }
 
   /// The underlined span that holds the byte at `offset`, found by bisection (a label may hold
@@ -578,10 +606,13 @@ struct TextLayout {
   /// post table), one per line: the lowest position and the thickest line of its runs, so a link
   /// that changes font keeps one straight underline. The underline never touches the glyphs that
   /// sit on the baseline (a round letter's overshoot included): see ``UnderlinePlacement``.
-  private func drawUnderlines(of piece: Piece, on canvas: OpaquePointer, x: Double, y: Double) {
+  /// Returns whether every underline ends above `limit` (user space, in points).
+  private func drawUnderlines(
+    of piece: Piece, on canvas: OpaquePointer, x: Double, y: Double, limit: Double
+  ) -> Bool {
     guard !underlines.isEmpty, piece.keptLines > 0,
       let iterator = pango_layout_get_iter(piece.handle)
-    else { return }
+    else { return true }
     defer { pango_layout_iter_free(iterator) }
     let bitmap = cairo_surface_get_type(cairo_get_target(canvas)) == CAIRO_SURFACE_TYPE_IMAGE
     var line: UnsafeMutablePointer<PangoLayoutLine>?
@@ -589,11 +620,13 @@ struct TextLayout {
     var segments: [UnderlineSegment] = []
     var placement = UnderlinePlacement()
     var lineIndex = -1
+    var fits = true
 
     func flush() {
       if !segments.isEmpty {
         let (top, bottom) = placement.edges(
           baseline: y + points(baseline), on: canvas, snapToPixels: bitmap)
+        if bottom > limit { fits = false }
         for segment in segments {
           cairo_save(canvas)
           cairo_rectangle(
@@ -658,6 +691,7 @@ struct TextLayout {
       if placement.thickness <= 0 { placement.thickness = points(fontSize) / 16 }
     } while pango_layout_iter_next_run(iterator) != 0
     flush()
+    return fits
   }
 
   /// Makes the PangoLayout of one slice of a paragraph.

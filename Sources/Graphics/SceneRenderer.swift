@@ -371,6 +371,7 @@ public final class SceneRenderer {
     if let glyph = row.glyph, let rect = row.icon {
       switch glyph.content {
       case .shape(let shape):
+        guard !shape.outline.paths.isEmpty else { throw .shapeWithoutOutline(name: shape.name) }
         guard let span = outlineSpan(shape.outline, in: rect) else { break }
         top = min(top, span.top)
         bottom = max(bottom, span.bottom)

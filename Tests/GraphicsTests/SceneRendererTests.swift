@@ -173,11 +173,18 @@ struct SceneRendererTests {
     #expect(json.contains(#""shape" : "orange.square""#))
     let decoded = try JSONDecoder().decode(SceneGlyph.self, from: Data(json.utf8))
     #expect(decoded.shape?.name == "orange.square" && decoded.shape?.outline.paths.isEmpty == true)
+    let message =
+      "marker shape \"orange.square\" has no outline to draw (a scene read back from JSON names its shapes only; lay the list out again)"
     #expect {
       _ = try renderer.rasterize(Fixtures.scene(glyph: decoded), scale: 1)
     } throws: { error in
-      "\(error)"
-        == "marker shape \"orange.square\" has no outline to draw (a scene read back from JSON names its shapes only; lay the list out again)"
+      "\(error)" == message
+    }
+    // one PNG, drawn in bands (whose rows are placed before any is drawn)
+    #expect {
+      _ = try renderer.render(Fixtures.scene(glyph: decoded), as: .png(scale: 2))
+    } throws: { error in
+      "\(error)" == message
     }
   }
 

@@ -42,6 +42,8 @@ final class BandedPNGEncoder: @unchecked Sendable {
   let rowStride: Int
 
   private let memory: UnsafeMutableRawPointer
+  /// Bands in memory at once (``slotCount``, or fewer for a short picture), and each one's bytes.
+  private let slots: Int
   private let slotBytes: Int
   private let condition = ConditionLock()
   private let helper = ThreadGroup()
@@ -65,7 +67,7 @@ final class BandedPNGEncoder: @unchecked Sendable {
     bandCount = (height + bandRows - 1) / bandRows
     rowStride = width * 4
     slotBytes = (bandRows + 1) * rowStride
-    let slots = min(Self.slotCount, bandCount)
+    slots = min(Self.slotCount, bandCount)
     guard let memory = malloc(slots * slotBytes) else { return nil }
     self.memory = memory
     segments = Array(repeating: nil, count: layout.segmentCount)
@@ -95,7 +97,6 @@ final class BandedPNGEncoder: @unchecked Sendable {
   /// cannot be encoded as RGB: the caller draws it whole instead) or the encoder was stopped.
   /// Bands are begun in order, each after the one before ended.
   func beginBand(_ band: Int) -> UnsafeMutablePointer<UInt32>? {
-    let slots = min(Self.slotCount, bandCount)
     if band >= slots {
       // the band that used this memory before must be encoded: encode its segments rather
       // than wait for the helper
@@ -160,7 +161,7 @@ final class BandedPNGEncoder: @unchecked Sendable {
   }
 
   private func slotStart(_ band: Int) -> UnsafeMutableRawPointer {
-    memory + (band % min(Self.slotCount, bandCount)) * slotBytes
+    memory + (band % slots) * slotBytes
   }
 
   private func segmentCount(ofBand band: Int) -> Int {
@@ -226,7 +227,5 @@ private struct BandRows: PNGPixelRows, @unchecked Sendable {
   func row(_ y: Int) -> UnsafePointer<UInt32> { base + (y - firstRow + 1) * width }
 
   @inline(__always)
-  func samples(_ word: UInt32) -> UInt32 {
-    (word >> 16 & 0xFF) | (word & 0xFF00) | (word & 0xFF) << 16
-  }
+  func samples(_ word: UInt32) -> UInt32 { OpaqueARGB32Rows.rgbSamples(word) }
 }

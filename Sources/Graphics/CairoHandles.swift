@@ -21,12 +21,15 @@ final class CairoSurface {
     self.handle = handle
   }
 
-  /// A new ARGB32 bitmap of `width`×`height` pixels, transparent, in Cairo's own memory.
-  static func bitmap(width: Int, height: Int) throws(GraphicsError) -> CairoSurface {
+  /// A new ARGB32 bitmap of `width`×`height` pixels, transparent, in Cairo's own memory;
+  /// `stage` names the step in an error (default: creating a bitmap of that size).
+  static func bitmap(width: Int, height: Int, stage: String? = nil) throws(GraphicsError)
+    -> CairoSurface
+  {
     try CairoSurface(
       taking: cairo_image_surface_create(
         CAIRO_FORMAT_ARGB32, Int32(clamping: width), Int32(clamping: height)),
-      stage: "creating a \(width)×\(height) bitmap")
+      stage: stage ?? "creating a \(width)×\(height) bitmap")
   }
 
   deinit {

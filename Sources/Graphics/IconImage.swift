@@ -246,10 +246,7 @@ final class SVGDocument {
     let offsetY = phase.y
     let pixelWidth = Int((offsetX + width * scale).rounded(.up)) + 1
     let pixelHeight = Int((offsetY + height * scale).rounded(.up)) + 1
-    let surface = try CairoSurface(
-      taking: cairo_image_surface_create(
-        CAIRO_FORMAT_ARGB32, Int32(clamping: pixelWidth), Int32(clamping: pixelHeight)),
-      stage: stage)
+    let surface = try CairoSurface.bitmap(width: pixelWidth, height: pixelHeight, stage: stage)
     cairo_surface_set_device_scale(surface.handle, scale, scale)
     let context = try CairoContext(surface: surface)
     try render(

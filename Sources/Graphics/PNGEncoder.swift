@@ -727,7 +727,11 @@ struct OpaqueARGB32Rows: PNGPixelRows, @unchecked Sendable {
   }
 
   @inline(__always)
-  func samples(_ word: UInt32) -> UInt32 {
+  func samples(_ word: UInt32) -> UInt32 { Self.rgbSamples(word) }
+
+  /// The R, G and B samples of an opaque ARGB32 word, R in the low byte.
+  @inline(__always)
+  static func rgbSamples(_ word: UInt32) -> UInt32 {
     (word >> 16 & 0xFF) | (word & 0xFF00) | (word & 0xFF) << 16
   }
 }

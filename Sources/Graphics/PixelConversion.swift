@@ -45,10 +45,7 @@ enum PixelConversion {
   static func argb32Surface(of image: RasterImage, stage: String) throws(GraphicsError)
     -> CairoSurface
   {
-    let surface = try CairoSurface(
-      taking: cairo_image_surface_create(
-        CAIRO_FORMAT_ARGB32, Int32(image.width), Int32(image.height)),
-      stage: stage)
+    let surface = try CairoSurface.bitmap(width: image.width, height: image.height, stage: stage)
     cairo_surface_flush(surface.handle)
     guard let data = cairo_image_surface_get_data(surface.handle) else {
       throw .drawingFailed(stage: stage, reason: "the surface has no pixel data")

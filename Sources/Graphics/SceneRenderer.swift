@@ -328,30 +328,26 @@ public final class SceneRenderer {
       let rows = encoder.rows(ofBand: band)
       guard let pixels = encoder.beginBand(band) else { return nil }
       pixels.update(repeating: word, count: rows.count * width)
-      let fits = try withExtendedLifetime(encoder) { () throws(GraphicsError) -> Bool in
-        let surface = try CairoSurface(
-          taking: cairo_image_surface_create_for_data(
-            UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: UInt8.self),
-            CAIRO_FORMAT_ARGB32, Int32(width), Int32(rows.count), Int32(encoder.rowStride)),
-          stage: "creating band \(band + 1) of the bitmap")
-        cairo_surface_set_device_scale(surface.handle, Double(scale), Double(scale))
-        cairo_surface_set_device_offset(surface.handle, 0, -Double(rows.lowerBound))
-        let context = try CairoContext(surface: surface)
-        var fits = true
-        for (index, row) in scene.rows.enumerated() {
-          let extent = extents[index]
-          guard extent.top < rows.upperBound, extent.bottom > rows.lowerBound else { continue }
-          if try !drawRow(
-            row, on: context, pixelsPerPoint: scale, icons: &icons, outlined: &outlined,
-            underlineLimit: extent.limit)
-          {
-            fits = false
-          }
+      let surface = try CairoSurface(
+        taking: cairo_image_surface_create_for_data(
+          UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: UInt8.self),
+          CAIRO_FORMAT_ARGB32, Int32(width), Int32(rows.count), Int32(encoder.rowStride)),
+        stage: "creating band \(band + 1) of the bitmap")
+      cairo_surface_set_device_scale(surface.handle, Double(scale), Double(scale))
+      cairo_surface_set_device_offset(surface.handle, 0, -Double(rows.lowerBound))
+      let context = try CairoContext(surface: surface)
+      var fits = true
+      for (row, extent) in zip(scene.rows, extents)
+      where extent.top < rows.upperBound && extent.bottom > rows.lowerBound {
+        if try !drawRow(
+          row, on: context, pixelsPerPoint: scale, icons: &icons, outlined: &outlined,
+          underlineLimit: extent.limit)
+        {
+          fits = false
         }
-        cairo_surface_flush(surface.handle)
-        try surface.check(stage: "drawing the bitmap")
-        return fits
       }
+      cairo_surface_flush(surface.handle)
+      try surface.check(stage: "drawing the bitmap")
       guard fits else { return nil }
       encoder.endBand(band)
     }

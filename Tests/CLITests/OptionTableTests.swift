@@ -338,17 +338,17 @@ struct OptionTableTests {
   }
 }
 
-@Suite("The README's option table agrees with the command tables")
+@Suite("The option table of docs/cli.md agrees with the command tables")
 struct ReadmeOptionTableTests {
   /// The commands whose every option must have a row (`all` in the table means these).
   static let commands = ["render", "sheet", "layout", "audit", "themes"]
   /// The commands a row may name.
   static let commandsInTable = Set(commands + ["gallery"])
 
-  /// The rows of the README's table of render/sheet/layout options: option name → (commands, row).
+  /// The rows of docs/cli.md's table of render/sheet/layout options: option name → (commands, row).
   func rows() throws -> [String: (commands: Set<String>, text: String)] {
     let readme = try String(
-      contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+      contentsOf: repositoryRoot.appendingPathComponent("docs/cli.md"), encoding: .utf8)
     var rows: [String: (Set<String>, String)] = [:]
     for line in readme.split(separator: "\n") where line.hasPrefix("| `-") {
       let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
@@ -381,10 +381,10 @@ struct ReadmeOptionTableTests {
       let spec = try #require(CommandTree.root.subcommand(command))
       for option in spec.options {
         let row = try #require(
-          rows[option.messageName], "README has no row for \(option.messageName)")
+          rows[option.messageName], "docs/cli.md has no row for \(option.messageName)")
         #expect(
           row.commands.contains(command),
-          "README's \(option.messageName) row does not name \(command)")
+          "docs/cli.md's \(option.messageName) row does not name \(command)")
         switch option.value {
         case .choice(let choices, _):
           for name in choices.names {
@@ -407,7 +407,7 @@ struct ReadmeOptionTableTests {
       for command in row.commands {
         let spec = try #require(CommandTree.root.subcommand(command))
         #expect(
-          spec.options.contains { $0.names.contains(name) }, "README says \(command) takes \(name)")
+          spec.options.contains { $0.names.contains(name) }, "docs/cli.md says \(command) takes \(name)")
       }
     }
   }

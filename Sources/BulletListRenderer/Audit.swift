@@ -10,7 +10,7 @@ import Themes
 #endif
 
 extension BulletListRenderer {
-  /// The accessibility audit of `list` in one theme and mode (see ``Layout/AccessibilityAudit``):
+  /// The accessibility audit of `list` in one theme and mode (see `Layout/AccessibilityAudit`):
   /// the list is laid out as it would be drawn, then every colour, link, italic and spoken text
   /// is checked.
   /// - Throws: `RenderError` as ``layout(_:theme:mode:options:)``.

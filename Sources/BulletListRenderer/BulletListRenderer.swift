@@ -36,7 +36,7 @@ public struct RenderedList: Sendable {
 /// Themes are read once; each theme's private font set and text engine are built the first time
 /// the theme is used and then reused, so rendering many lists or every theme × mode in one
 /// process pays the set-up once. Not thread-safe: use one renderer per thread (several renderers
-/// may share one ``FontLocator``).
+/// may share one `FontLocator`).
 ///
 /// Every method throws one type, ``RenderError``, whose cases carry the failing stage's error.
 public final class BulletListRenderer {
@@ -53,7 +53,7 @@ public final class BulletListRenderer {
   private var sheetRenderer: SceneRenderer?
   private var fontWarnings: [ThemeName: [String]] = [:]
 
-  /// Creates a renderer, finding the themes folder by ``ThemesLocation``'s rules.
+  /// Creates a renderer, finding the themes folder by `ThemesLocation`'s rules.
   /// - Parameters:
   ///   - themesDirectory: a `Themes/` folder; nil takes `OUDS_THEMES_DIR`, then a `Themes/` in the
   ///     current folder or its parents, then the copy shipped in the package's resource bundle.
@@ -129,7 +129,7 @@ public final class BulletListRenderer {
   /// Resolves the tokens of these themes and modes now; an error is kept for the call that needs
   /// the theme (``layout(_:theme:mode:options:)``), which throws it then. Pure Swift: a command
   /// calls it while the drawing libraries load on another thread
-  /// (``Graphics/GraphicsLibraries/preload()``), before the fonts, which need them.
+  /// (`Graphics/GraphicsLibraries/preload()`), before the fonts, which need them.
   public func resolveThemes(_ combinations: [(ThemeName, ColorMode)]) {
     for (name, mode) in combinations { _ = try? themes.theme(name, mode: mode) }
   }
@@ -144,7 +144,7 @@ public final class BulletListRenderer {
 
   /// Finds the font files of every theme in `names` (one error for every missing file, as
   /// ``prepareFonts(for:)``) and builds their font sets on another thread (once the drawing
-  /// libraries are loaded: ``Graphics/GraphicsLibraries/whenLoaded(in:_:)``) — a font set is
+  /// libraries are loaded: `Graphics/GraphicsLibraries/whenLoaded(in:_:)`) — a font set is
   /// independent of the others: its own fontconfig configuration and Pango font map — while
   /// this thread resolves the tokens of `combinations` (``resolveThemes(_:)``) and, when there
   /// are some, lists the themes folder's files no output may replace (``inputFiles(for:themes:)``
@@ -230,7 +230,7 @@ public final class BulletListRenderer {
   }
 
   /// The files a render of `list` reads, which none of its outputs may replace: the list's icon
-  /// files, the themes folder's files (``Themes/ThemeLibrary/files``), and the font files of the
+  /// files, the themes folder's files (`Themes/ThemeLibrary/files`), and the font files of the
   /// themes in `names` (as the font locator finds them) and of the brand font folder.
   public func inputFiles(for list: OUDSBulletList, themes names: [ThemeName] = ThemeName.allCases)
     -> InputFiles
@@ -450,7 +450,7 @@ public final class BulletListRenderer {
   }
 
   /// Whether drawing these icon files needs librsvg: one of them is an SVG file outside what
-  /// ``iconOutlines(in:)`` fills itself (a command that draws starts loading librsvg early then).
+  /// `iconOutlines(in:)` fills itself (a command that draws starts loading librsvg early then).
   public static func iconsNeedSVGLibrary(_ files: [String]) -> Bool {
     files.contains { file in
       PathText.pathExtension(file).lowercased() == "svg" && iconOutline(file) == nil

@@ -351,7 +351,7 @@ public struct PageComposer {
   }
 
   /// `text` with tabs as four spaces, CR LF and CR as LF, and other control characters,
-  /// line and paragraph separators and bidirectional controls escaped (``MessageText``), so that a
+  /// line and paragraph separators and bidirectional controls escaped (`MessageText`), so that a
   /// page shows what a file holds without a file reordering or hiding what follows.
   public static func printable(_ text: String) -> String {
     let normalized = text.replacingEvery("\r\n", with: "\n").replacingEvery("\r", with: "\n")

@@ -65,9 +65,9 @@ public struct SheetHeading: Hashable, Sendable {
 
 extension BulletListRenderer {
   /// Whether the tokens in use are the package's: compares the token digest
-  /// (``Themes/ThemeLibrary/tokenDigest``) of the themes folder with that of `packageCopy`.
+  /// (`Themes/ThemeLibrary/tokenDigest`) of the themes folder with that of `packageCopy`.
   /// - Parameter packageCopy: the package's copy of `Themes/`; by default the one installed
-  ///   beside the executable (``Themes/ThemesLocation/packageCopy(candidates:)``).
+  ///   beside the executable (`Themes/ThemesLocation/packageCopy(candidates:)`).
   public func themesEdition(packageCopy: URL? = ThemesLocation.packageCopy()) -> ThemesEdition {
     if themesLocation.source == .package { return .packageCopy }
     guard let packageCopy else { return .notCompared }

@@ -61,6 +61,10 @@ public struct SnapshotTestSettings: Sendable {
 ///   - options: width, background, locale, direction, text style override.
 ///   - scale: PNG pixels per point (default 2).
 ///   - settings: folders, record mode and diff options.
+///   - fileID: the calling file's ID, where a Swift Testing issue is reported (the default).
+///   - filePath: the calling file's path: the references folder is found beside it.
+///   - line: the line a failure is reported at (the default: the call's).
+///   - column: the column a failure is reported at (the default: the call's).
 public func assertSnapshot(
   of list: OUDSBulletList, theme: ThemeName, mode: ColorMode, named name: String,
   variant: String? = nil, options: LayoutOptions = LayoutOptions(), scale: Int = 2,

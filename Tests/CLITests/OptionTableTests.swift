@@ -338,17 +338,17 @@ struct OptionTableTests {
   }
 }
 
-@Suite("The option table of docs/cli.md agrees with the command tables")
+@Suite("The option table of docs/commands.md agrees with the command tables")
 struct ReadmeOptionTableTests {
   /// The commands whose every option must have a row (`all` in the table means these).
   static let commands = ["render", "sheet", "layout", "audit", "themes"]
   /// The commands a row may name.
   static let commandsInTable = Set(commands + ["gallery"])
 
-  /// The rows of docs/cli.md's table of render/sheet/layout options: option name → (commands, row).
+  /// The rows of docs/commands.md's table of render/sheet/layout options: option name → (commands, row).
   func rows() throws -> [String: (commands: Set<String>, text: String)] {
     let readme = try String(
-      contentsOf: repositoryRoot.appendingPathComponent("docs/cli.md"), encoding: .utf8)
+      contentsOf: repositoryRoot.appendingPathComponent("docs/commands.md"), encoding: .utf8)
     var rows: [String: (Set<String>, String)] = [:]
     for line in readme.split(separator: "\n") where line.hasPrefix("| `-") {
       let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
@@ -381,10 +381,10 @@ struct ReadmeOptionTableTests {
       let spec = try #require(CommandTree.root.subcommand(command))
       for option in spec.options {
         let row = try #require(
-          rows[option.messageName], "docs/cli.md has no row for \(option.messageName)")
+          rows[option.messageName], "docs/commands.md has no row for \(option.messageName)")
         #expect(
           row.commands.contains(command),
-          "docs/cli.md's \(option.messageName) row does not name \(command)")
+          "docs/commands.md's \(option.messageName) row does not name \(command)")
         switch option.value {
         case .choice(let choices, _):
           for name in choices.names {
@@ -407,8 +407,45 @@ struct ReadmeOptionTableTests {
       for command in row.commands {
         let spec = try #require(CommandTree.root.subcommand(command))
         #expect(
-          spec.options.contains { $0.names.contains(name) }, "docs/cli.md says \(command) takes \(name)")
+          spec.options.contains { $0.names.contains(name) },
+          "docs/commands.md says \(command) takes \(name)")
       }
     }
+  }
+}
+
+@Suite("The generated references are current")
+struct GeneratedReferenceTests {
+  @Test("docs/cli.md is exactly what `ouds-render docs markdown` prints")
+  func cliReference() throws {
+    let committed = try String(
+      contentsOf: repositoryRoot.appendingPathComponent("docs/cli.md"), encoding: .utf8)
+    let printed = try run(["docs", "markdown"])
+    #expect(printed.status == 0, "\(printed.stderr)")
+    #expect(
+      committed == printed.stdout,
+      "docs/cli.md is stale: run `ouds-render docs markdown > docs/cli.md`")
+    // every command of the tree has its section, every visible option its row
+    for (path, spec) in Reference.commands(of: CommandTree.root) {
+      let title = (["ouds-render"] + path).joined(separator: " ")
+      #expect(committed.contains("\n## \(title)\n"), "no section for \(title)")
+      for option in spec.allOptions where !option.isHidden {
+        #expect(
+          committed.contains("| `\(option.names.joined(separator: ", "))"), "\(title) \(option.key)"
+        )
+      }
+    }
+  }
+
+  @Test("the man page names every command and option, with roff escapes for dashes")
+  func manPage() throws {
+    let printed = try run(["docs", "man"])
+    #expect(printed.status == 0, "\(printed.stderr)")
+    #expect(printed.stdout.hasPrefix(".TH OUDS-RENDER 1 "))
+    #expect(printed.stdout.contains(".SH OUDS\\-RENDER SNAPSHOT VERIFY\n"))
+    #expect(printed.stdout.contains(".B \\-\\-theme <theme>|all\n"))
+    let unknown = try run(["docs", "pdf"])
+    #expect(unknown.status == 2)
+    #expect(unknown.stderr.hasPrefix("error: unknown format \"pdf\" (known: markdown, man)"))
   }
 }

@@ -33,7 +33,7 @@ enum CommandTree {
       AuditCommand.spec,
       ThemesCommand.spec,
       SnapshotCommand.spec,
-      DiffCommand.spec, CompletionCommand.spec,
+      DiffCommand.spec, CompletionCommand.spec, DocsCommand.spec,
     ],
     run: run)
 

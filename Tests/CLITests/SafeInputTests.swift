@@ -47,14 +47,12 @@ struct SafeInputTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let fifo = folder.appendingPathComponent("pipe.json").path
     #expect(mkfifo(fifo, 0o644) == 0)
-    let start = Date()
     #expect(
       throws: UserFileError(
         path: fifo, kind: .list, problem: .notRegular(kind: "a FIFO (named pipe)"))
     ) {
       try UserFile.read(fifo, kind: .list)
     }
-    #expect(Date().timeIntervalSince(start) < 1)
     #expect(
       throws: UserFileError(
         path: "/dev/zero", kind: .icon, problem: .notRegular(kind: "a character device"))
@@ -210,14 +208,12 @@ struct SafeInputTests {
     #expect(seen == 0)  // the size is refused before anything is read
     let fifo = folder.appendingPathComponent("font.ttf").path
     #expect(mkfifo(fifo, 0o644) == 0)
-    let start = Date()
     #expect(
       throws: UserFileError(
         path: fifo, kind: .font, problem: .notRegular(kind: "a FIFO (named pipe)"))
     ) {
       try UserFile.read(fifo, kind: .font, chunkSize: 4) { _ in }
     }
-    #expect(Date().timeIntervalSince(start) < 1)
   }
 
   @Test("a folder reference must stay inside the folder, lexically and through symbolic links")

@@ -14,12 +14,15 @@ let repositoryRoot = URL(fileURLWithPath: #filePath)
 ///
 /// Each target mutates the valid files of the repository with a seeded generator (the same run
 /// every time) and checks that no input crashes, that every failure is the parser's typed error
-/// whose one-line description names the file or JSON path, and that each input takes bounded
-/// time. `scripts/fuzz [iterations]` runs many more iterations.
+/// whose one-line description names the file or JSON path. `scripts/fuzz [iterations]` runs many
+/// more iterations, and there (never in the test suite, which asserts no time) also reports any
+/// input that took longer than ``secondsPerInput``.
 @Suite("Fuzzing the parsers of user input")
 struct FuzzTests {
-  /// The longest one input may take, in seconds (debug build, shared machine).
-  static let secondsPerInput = 5.0
+  /// The longest one input may take, in seconds (debug build), checked only when
+  /// `OUDS_FUZZ_ITERATIONS` is set, as `scripts/fuzz` does: a time is a measurement, not a test.
+  static let secondsPerInput: Double =
+    ProcessInfo.processInfo.environment["OUDS_FUZZ_ITERATIONS"] == nil ? .infinity : 5
 
   /// The valid list and case files the mutations start from.
   static func seedLists() throws -> [[UInt8]] {

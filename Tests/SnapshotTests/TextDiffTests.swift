@@ -118,15 +118,13 @@ struct TextDiffTests {
     }
   }
 
-  @Test("large, very different texts still get a line-by-line diff (no size cap), quickly")
+  @Test("large, very different texts still get a line-by-line diff (no size cap)")
   func large() {
     let old = (0..<3000).map { "  \"value\" : \($0)," }
     var new = old
     for index in stride(from: 0, to: new.count, by: 100) { new[index] = "  \"value\" : -\(index)," }
     new.insert("  \"added\" : true,", at: 1500)
-    let start = Date()
     let diff = TextDiff.unified(old: old.joined(separator: "\n"), new: new.joined(separator: "\n"))
-    #expect(Date().timeIntervalSince(start) < 5)
     #expect(diff.filter { $0.hasPrefix("-") }.count == 30)
     #expect(diff.filter { $0.hasPrefix("+") }.count == 31)
     #expect(diff.filter { $0.hasPrefix("@@") }.count == 30)

@@ -1,29 +1,153 @@
 import Foundation
 import Testing
 
-/// `ci/github-actions.yml` and `ci/gitlab-ci.yml` are read as YAML and run here, job after job,
-/// with their own command lines in their own order (each shard a separate process, then the merge),
-/// against a copy of the snapshots: a template that drifts from the CLI, loses a shard's files
-/// between jobs or passes a run with a difference fails this test.
+/// `ci/github-actions.yml` and `ci/gitlab-ci.yml` do nothing but call `scripts/ci-*`: the
+/// templates are validated against the GitHub-workflow and GitLab-CI JSON schemas
+/// (`check-jsonschema`), and the scripts run here as the jobs run them, each job in a workspace of
+/// its own with only the artifacts the earlier jobs hand over: the build, N shards, the merge and
+/// the publishing step, against a copy of the snapshots. A script that drifts from the CLI, loses
+/// a shard's files or passes a run with a difference fails this test.
 ///
-/// The Swift toolchain is the only stand-in (this test run built `ouds-render`); `scripts/setup`,
-/// every `ouds-render` line and every other line of the scripts run as written. See
-/// `Pipelines/` for what the two runners understand.
-@Suite("CI templates run as written", .serialized, .enabled(if: YAMLFile.testRuns))
+/// The Swift toolchain is the only stand-in (this test run built `ouds-render`): `scripts/setup`,
+/// every `scripts/ci-*` and every `ouds-render` line run as written.
+@Suite("CI templates call scripts that run as written", .serialized)
 final class PipelineTemplateTests {
   static let github = repositoryRoot.appendingPathComponent("ci/github-actions.yml")
   static let gitlab = repositoryRoot.appendingPathComponent("ci/gitlab-ci.yml")
   /// The case whose label the failing runs change, and its references (every theme × mode).
   static let changedCase = "sample-2"
   static let changedCount = 8
+  /// `check-jsonschema`, installed by `scripts/setup --with-test-tools`.
+  static let checkJSONSchema = repositoryRoot.appendingPathComponent(
+    ".build/test-venv/bin/check-jsonschema")
+  /// The oldest major version of each action that runs on node 24 (node 20 is removed from
+  /// GitHub's runners in 2026).
+  static let node24Majors = [
+    "actions/checkout": 5, "actions/cache": 5, "actions/upload-artifact": 6,
+    "actions/download-artifact": 7,
+  ]
 
   let root: URL
 
   init() throws { root = try temporaryFolder() }
   deinit { try? FileManager.default.removeItem(at: root) }
 
-  /// A fixture whose snapshots are the repository's, or with `changed`, whose case `sample-2`
-  /// has another label (its 8 references then differ).
+  static func text(_ url: URL) throws -> String { try String(contentsOf: url, encoding: .utf8) }
+
+  /// The shell lines of a template: GitHub's `run:` values, GitLab's `script` and `after_script`
+  /// items.
+  static func shellLines(_ template: URL) throws -> [String] {
+    try text(template).split(separator: "\n").compactMap { line in
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      if trimmed.hasPrefix("run: ") { return String(trimmed.dropFirst(5)).trimmed }
+      if trimmed.hasPrefix("- scripts/") { return String(trimmed.dropFirst(2)) }
+      if trimmed.hasPrefix("run: |") || trimmed.hasPrefix("script: |") { return trimmed }
+      return nil
+    }
+  }
+
+  // MARK: - The templates
+
+  @Test("both templates pass the GitHub-workflow and GitLab-CI JSON schemas")
+  func schemas() throws {
+    let tool = Self.checkJSONSchema.path
+    let present = FileManager.default.isExecutableFile(atPath: tool)
+    try #require(present, "\(tool) is missing: run scripts/setup --with-test-tools")
+    for (schema, template) in [
+      ("vendor.github-workflows", Self.github), ("vendor.gitlab-ci", Self.gitlab),
+    ] {
+      let result = try Shell.run(
+        [tool, "--builtin-schema", schema, template.path], in: repositoryRoot)
+      #expect(result.status == 0, "\(template.lastPathComponent): \(result.output)")
+      #expect(result.stdout.contains("ok -- validation done"), "\(result.output)")
+    }
+  }
+
+  @Test("every job only calls one of scripts/ci-*, with the shard index and count of its service")
+  func jobsCallScripts() throws {
+    let github = try Self.shellLines(Self.github)
+    #expect(
+      github == [
+        "scripts/ci-build",
+        #"scripts/ci-verify-shard "${{ matrix.shard }}" "${{ strategy.job-total }}""#,
+        "scripts/ci-merge", "scripts/ci-publish",
+      ], "\(github)")
+    let gitlab = try Self.shellLines(Self.gitlab)
+    #expect(
+      gitlab == [
+        "scripts/ci-build", #"scripts/ci-verify-shard "$CI_NODE_INDEX" "$CI_NODE_TOTAL""#,
+        "scripts/ci-merge", "scripts/ci-publish",
+      ], "\(gitlab)")
+    for script in ["ci-build", "ci-verify-shard", "ci-merge", "ci-publish"] {
+      let path = repositoryRoot.appendingPathComponent("scripts/\(script)").path
+      #expect(FileManager.default.isExecutableFile(atPath: path), "\(path)")
+    }
+    // N shards, and only one place says N in each template.
+    #expect(try Self.text(Self.github).contains("        shard: [1, 2, 3, 4]\n"))
+    #expect(try Self.text(Self.gitlab).contains("  parallel: 4\n"))
+  }
+
+  @Test("every action is pinned to a major version that runs on node 24")
+  func actionsOnNode24() throws {
+    let uses = try Self.text(Self.github).matches(of: #/uses: ([\w\-]+/[\w\-]+)@v(\d+)/#)
+    #expect(uses.count >= 7)
+    for use in uses {
+      let name = String(use.1)
+      let minimum = try #require(Self.node24Majors[name], "an action nobody checked: \(name)")
+      #expect(Int(use.2) ?? 0 >= minimum, "\(name)@v\(use.2) runs on node 20")
+    }
+  }
+
+  @Test("every job runs in one Debian 12 image with the Swift toolchain, the one the README names")
+  func image() throws {
+    let github = try Self.text(Self.github)
+    let gitlab = try Self.text(Self.gitlab)
+    let images = Set(
+      github.matches(of: #/\n +container: (\S+)/#).map { String($0.1) }
+        + gitlab.matches(of: #/\n +image: (\S+)/#).map { String($0.1) })
+    #expect(github.matches(of: #/\n +container: /#).count == 3, "one per job")
+    #expect(images.count == 1, "\(images)")
+    let image = try #require(images.first)
+    #expect(image.wholeMatch(of: #/swift:6\.\d+(\.\d+)?-bookworm/#) != nil, "\(image)")
+    let readme = try Self.text(repositoryRoot.appendingPathComponent("README.md"))
+    let section = readme.components(separatedBy: "\n## Running in CI\n").dropFirst().first ?? ""
+    #expect(section.contains("`\(image)`"), "README's 'Running in CI' names the image \(image)")
+    #expect(section.contains("ci/github-actions.yml") && section.contains("ci/gitlab-ci.yml"))
+  }
+
+  @Test(
+    "scripts/ci-build builds ouds-render with the README's build line (same flags, same binary)")
+  func buildLine() throws {
+    let readme = try Self.text(repositoryRoot.appendingPathComponent("README.md"))
+    let build = try #require(
+      readme.split(separator: "\n").first {
+        $0.hasPrefix("swift build -c release") && $0.contains("--product ouds-render")
+      })
+    let readmeBuild = String(build.split(separator: "&&")[0]).trimmed
+    let readmeBinPath = try #require(
+      build.firstMatch(of: #/\$\((swift build [^)]*--show-bin-path)\)/#)?.1)
+    let script = try Self.text(repositoryRoot.appendingPathComponent("scripts/ci-build"))
+    let lines = script.split(separator: "\n").map { String($0).trimmed }
+    #expect(lines.contains(readmeBuild), "scripts/ci-build does not run: \(readmeBuild)")
+    #expect(script.contains("$(\(readmeBinPath))"))
+  }
+
+  // MARK: - The jobs, run
+
+  /// What one local run of the pipeline left.
+  struct PipelineRun {
+    var build: Shell.Result
+    var shards: [Shell.Result]
+    var merge: Shell.Result
+    /// The merge job's workspace (its `out/` is what the templates publish).
+    var mergeWorkspace: URL
+    /// What `scripts/ci-publish` wrote to the GitHub step summary, and to a GitLab job log.
+    var githubSummary: String
+    var gitlabLog: String
+  }
+
+  /// A fixture whose snapshots are the repository's, or with `changed`, whose case `sample-2` has
+  /// another label (its 8 references then differ).
   func fixture(changed: Bool) throws -> PipelineFixture {
     try PipelineFixture.make(in: root) { checkout in
       guard changed else { return }
@@ -35,8 +159,63 @@ final class PipelineTemplateTests {
     }
   }
 
-  /// A fixture for reading a template, never for running it.
-  var readOnly: PipelineFixture { PipelineFixture(checkout: root, tools: root, scratch: root) }
+  /// A job's workspace: a fresh checkout (hard links: no job writes the checkout in place) with
+  /// `artifacts` copied in, as the services hand them over (the executable bit dropped).
+  func workspace(_ name: String, _ fixture: PipelineFixture, artifacts: [(URL, String)]) throws
+    -> URL
+  {
+    let folder = fixture.scratch.appendingPathComponent(name)
+    try Tree.copy(fixture.checkout, to: folder, hardLinks: true)
+    for (source, relative) in artifacts {
+      try Tree.copy(source, to: folder.appendingPathComponent(relative), mode: 0o644)
+    }
+    return folder
+  }
+
+  /// Runs one script in `folder` with the jobs' environment.
+  func job(
+    _ script: [String], in folder: URL, _ fixture: PipelineFixture, extra: [String: String] = [:]
+  )
+    throws -> Shell.Result
+  {
+    try Shell.run(
+      [folder.appendingPathComponent(script[0]).path] + script.dropFirst(), in: folder,
+      environment: PipelineFixture.environment(
+        path: fixture.tools.path + ":" + PipelineFixture.systemPath, extra: extra))
+  }
+
+  /// Runs build, `shards` verify jobs and the merge with its publishing step on `fixture`.
+  func runPipeline(_ fixture: PipelineFixture, shards: Int) throws -> PipelineRun {
+    let buildFolder = try workspace("build", fixture, artifacts: [])
+    let build = try job(["scripts/ci-build"], in: buildFolder, fixture)
+    let bin = buildFolder.appendingPathComponent("bin")
+    var results: [Shell.Result] = []
+    var outs: [(URL, String)] = []
+    for index in 1...shards {
+      let folder = try workspace("verify-\(index)", fixture, artifacts: [(bin, "bin")])
+      results.append(
+        try job(["scripts/ci-verify-shard", "\(index)", "\(shards)"], in: folder, fixture))
+      let out = folder.appendingPathComponent("out/shard-\(index)")
+      outs.append((out, "out/shard-\(index)"))
+    }
+    let mergeFolder = try workspace("merge", fixture, artifacts: [(bin, "bin")] + outs)
+    let merge = try job(["scripts/ci-merge"], in: mergeFolder, fixture)
+    let summaryFile = root.appendingPathComponent("step-summary.md")
+    try Data().write(to: summaryFile)
+    let github = try job(
+      ["scripts/ci-publish"], in: mergeFolder, fixture,
+      extra: [
+        "GITHUB_STEP_SUMMARY": summaryFile.path, "REPORT_URL": "https://github.invalid/report/1",
+      ])
+    #expect(github.status == 0, "\(github.output)")
+    let gitlab = try job(
+      ["scripts/ci-publish"], in: mergeFolder, fixture,
+      extra: ["CI_JOB_URL": "https://gitlab.invalid/project/-/jobs/7"])
+    #expect(gitlab.status == 0, "\(gitlab.output)")
+    return PipelineRun(
+      build: build, shards: results, merge: merge, mergeWorkspace: mergeFolder,
+      githubSummary: try Self.text(summaryFile), gitlabLog: gitlab.stdout)
+  }
 
   /// The number of references the repository's catalogue holds.
   func catalogueSize() throws -> Int {
@@ -60,273 +239,118 @@ final class PipelineTemplateTests {
 
   /// The number of `<testcase` and `<failure` elements of a JUnit file.
   func junitCounts(_ file: URL) throws -> (cases: Int, failures: Int) {
-    let text = try String(contentsOf: file, encoding: .utf8)
+    let text = try Self.text(file)
     return (
       text.components(separatedBy: "<testcase ").count - 1,
       text.components(separatedBy: "<failure ").count - 1
     )
   }
 
-  /// The script texts of a template that call `ouds-render`.
-  static func toolLines(_ scripts: [String]) -> [String] {
-    scripts.filter { $0.contains("ouds-render ") }
-  }
-
-  // MARK: - What both templates share
-
-  @Test("every job runs in one Debian 12 image with the Swift toolchain, the one the README names")
-  func image() throws {
-    let workflow = try YAMLFile.load(Self.github)
-    let pipeline = try YAMLFile.load(Self.gitlab)
-    let githubJobs = YAMLValue.mapping(workflow["jobs"]) ?? [:]
-    var images = Set<String>()
-    for (name, job) in githubJobs {
-      let container = YAMLValue.mapping(job)?["container"]
-      let image =
-        YAMLValue.text(container) ?? YAMLValue.text(YAMLValue.mapping(container)?["image"])
-      #expect(image != nil, "GitHub job \(name) runs in no container")
-      images.insert(image ?? "")
-    }
-    let runner = GitLabCIRunner(pipeline: pipeline, fixture: readOnly)
-    for (name, job) in runner.jobs {
-      #expect(runner.image(of: job) != nil, "GitLab job \(name) names no image")
-      images.insert(runner.image(of: job) ?? "")
-    }
-    #expect(images.count == 1, "one image for every job of both templates: \(images)")
-    let image = try #require(images.first)
-    #expect(image.wholeMatch(of: #/swift:6\.\d+(\.\d+)?-bookworm/#) != nil, "\(image)")
-    let readme = try String(
-      contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
-    let section = readme.components(separatedBy: "\n## Running in CI\n").dropFirst().first ?? ""
-    #expect(!section.isEmpty, "README has a section 'Running in CI'")
-    #expect(section.contains("`\(image)`"), "README's 'Running in CI' names the image \(image)")
-    #expect(section.contains("ci/github-actions.yml") && section.contains("ci/gitlab-ci.yml"))
-  }
-
-  @Test("both templates build ouds-render with the README's build line (same flags, same binary)")
-  func buildLine() throws {
-    let readme = try String(
-      contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
-    let build = try #require(
-      readme.split(separator: "\n").first {
-        $0.hasPrefix("swift build -c release") && $0.contains("--product ouds-render")
-      })
-    let readmeBuild = String(build.split(separator: "&&")[0]).trimmingCharacters(in: .whitespaces)
-    let readmeBinPath = try #require(
-      build.firstMatch(of: #/\$\((swift build [^)]*--show-bin-path)\)/#)?.1)
-    for template in [Self.github, Self.gitlab] {
-      let text = try String(contentsOf: template, encoding: .utf8)
-      let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-      let builds = lines.filter {
-        $0.contains("swift build") && $0.contains("--product ouds-render")
-      }
-      #expect(!builds.isEmpty, "\(template.lastPathComponent) builds ouds-render")
-      for line in builds {
-        #expect(line.hasSuffix(readmeBuild), "\(template.lastPathComponent): \(line)")
-      }
-      for line in lines where line.contains("--show-bin-path") {
-        #expect(line.contains(readmeBinPath), "\(template.lastPathComponent): \(line)")
-      }
-    }
-  }
-
-  @Test("every job installs with scripts/setup (the README's set-up) before anything else runs")
-  func setupFirst() throws {
-    let workflow = try YAMLFile.load(Self.github)
-    for (name, value) in YAMLValue.mapping(workflow["jobs"]) ?? [:] {
-      let steps = (YAMLValue.sequence(YAMLValue.mapping(value)?["steps"]) ?? []).compactMap(
-        YAMLValue.mapping)
-      let scripts = steps.compactMap { YAMLValue.text($0["run"]) }
-      #expect(
-        scripts.first?.trimmingCharacters(in: .whitespacesAndNewlines) == "scripts/setup",
-        "GitHub job \(name): the first script is scripts/setup, got \(scripts.first ?? "none")")
-    }
-    let pipeline = try YAMLFile.load(Self.gitlab)
-    let runner = GitLabCIRunner(pipeline: pipeline, fixture: readOnly)
-    for (name, job) in runner.jobs {
-      let lines = try runner.scripts(of: name, job).main
-      #expect(
-        lines.first?.hasPrefix("scripts/setup") == true,
-        "GitLab job \(name): the first line is scripts/setup, got \(lines.first ?? "none")")
-    }
-  }
-
-  // MARK: - GitHub Actions
-
-  /// Runs the workflow on `fixture`; checks what holds whether the references changed or not.
-  func runGitHub(_ fixture: PipelineFixture) throws -> (
-    jobs: [GitHubActionsRunner.JobRun], runner: GitHubActionsRunner, shards: Int
-  ) {
-    let workflow = try YAMLFile.load(Self.github)
-    let jobs = try #require(YAMLValue.mapping(workflow["jobs"]))
-    let matrix = YAMLValue.mapping(
-      YAMLValue.mapping(YAMLValue.mapping(jobs["verify"])?["strategy"])?["matrix"])
-    let shards = YAMLValue.sequence(matrix?["shard"])?.compactMap(YAMLValue.text) ?? []
-    #expect(shards.count >= 2, "verify runs in a matrix of shards")
-    #expect(shards == (1...max(1, shards.count)).map(String.init), "shards are 1…N: \(shards)")
-    var runner = GitHubActionsRunner(workflow: workflow, fixture: fixture)
-    let runs = try runner.run()
-    // Every ouds-render line of the template ran (none sits in a step that never runs).
-    let templates = (jobs.values.compactMap(YAMLValue.mapping)).flatMap { job in
-      (YAMLValue.sequence(job["steps"]) ?? []).compactMap {
-        YAMLValue.text(YAMLValue.mapping($0)?["run"])
-      }
-    }
-    let ran = Set(runs.flatMap(\.steps).filter { $0.status != .skipped }.compactMap(\.template))
-    for script in Self.toolLines(templates) {
-      #expect(ran.contains(script), "never ran: \(script)")
-    }
-    // N shard jobs, each verifying shard i/N, together the whole catalogue exactly once.
-    let verify = runs.filter { $0.id == "verify" }
-    #expect(verify.count == shards.count)
+  /// What holds whether the references changed or not: the build handed over a working binary,
+  /// every shard passed its job and together they verified the whole catalogue once.
+  func checkShards(_ run: PipelineRun, shards: Int) throws {
+    #expect(run.build.status == 0, "\(run.build.output)")
     #expect(
-      verify.allSatisfy { $0.status == .success },
-      "\(verify.map { ($0.name, $0.steps.map(\.log)) })")
+      run.build.stdout.contains("ci-build: bin/ouds-render (ouds-render "), "\(run.build.stdout)")
+    #expect(run.shards.allSatisfy { $0.status == 0 }, "\(run.shards.map(\.output))")
     var ids: [String] = []
-    for index in 1...shards.count {
-      let store = try #require(runner.artifacts["snapshot-results-\(index)"])
-      let results = try shard(in: store.appendingPathComponent("shard-\(index)"))
-      #expect(results.index == index && results.count == shards.count)
+    for index in 1...shards {
+      let results = try shard(
+        in: run.mergeWorkspace.appendingPathComponent("out/shard-\(index)"))
+      #expect(results.index == index && results.count == shards)
       ids += results.ids
     }
     #expect(ids.count == Set(ids).count)
     #expect(ids.count == (try catalogueSize()))
-    return (runs, runner, shards.count)
   }
 
-  @Test(
-    "GitHub Actions, references unchanged: every job passes, the summary and the report are published"
-  )
-  func githubPasses() throws {
-    let (runs, runner, _) = try runGitHub(try fixture(changed: false))
-    #expect(runs.allSatisfy { $0.status == .success }, "\(runs.map { ($0.name, $0.status) })")
-    let merge = try #require(runs.first { $0.id == "merge" })
+  @Test("references unchanged: every job passes, the summary and the review page are published")
+  func pipelinePasses() throws {
+    let pipeline = try runPipeline(try fixture(changed: false), shards: 4)
+    try checkShards(pipeline, shards: 4)
+    #expect(pipeline.merge.status == 0, "\(pipeline.merge.output)")
     let total = try catalogueSize()
-    #expect(merge.summary.hasPrefix("\(total) references: \(total) passed\n"), "\(merge.summary)")
-    #expect(merge.summary.contains("Review page: [snapshot-report](https://github.invalid/"))
-    let report = try #require(runner.artifacts["snapshot-report"])
-    #expect(Tree.exists(report.appendingPathComponent("report/index.html")))
-    #expect(try junitCounts(report.appendingPathComponent("junit.xml")) == (total, 0))
+    let out = pipeline.mergeWorkspace.appendingPathComponent("out")
+    #expect(Tree.exists(out.appendingPathComponent("report/index.html")))
+    #expect(try junitCounts(out.appendingPathComponent("junit.xml")) == (total, 0))
     #expect(
-      try String(contentsOf: report.appendingPathComponent("summary.md"), encoding: .utf8)
+      try Self.text(out.appendingPathComponent("summary.md"))
         == "\(total) references: \(total) passed\n")
+    #expect(
+      pipeline.githubSummary
+        == "\(total) references: \(total) passed\n"
+        + "Review page: [snapshot-report](https://github.invalid/report/1) (open report/index.html in the zip)\n"
+    )
+    #expect(
+      pipeline.gitlabLog.hasSuffix(
+        "Review page: https://gitlab.invalid/project/-/jobs/7/artifacts/file/out/report/index.html\n"
+      ))
   }
 
-  @Test(
-    "GitHub Actions, one case changed: the shards pass, the merge fails the run and publishes what changed"
-  )
-  func githubFails() throws {
+  @Test("one case changed: the shards pass, the merge fails the run and publishes what changed")
+  func pipelineFails() throws {
     let fixture = try fixture(changed: true)
-    let (runs, runner, _) = try runGitHub(fixture)
-    #expect(runs.filter { $0.id != "merge" }.allSatisfy { $0.status == .success })
-    let merge = try #require(runs.first { $0.id == "merge" })
-    #expect(merge.status == .failure)
-    let failedSteps = merge.steps.filter { $0.status == .failure }.map(\.name)
-    #expect(failedSteps == ["Merge the shards (fails the run on any difference)"], "\(failedSteps)")
-    // The summary on the run's page: the failures with their accept commands.
+    let pipeline = try runPipeline(fixture, shards: 4)
+    try checkShards(pipeline, shards: 4)
+    #expect(pipeline.merge.status == 1, "\(pipeline.merge.output)")
     for theme in ["orange", "orange-compact", "sosh", "wireframe"] {
       for mode in ["light", "dark"] {
-        #expect(merge.summary.contains("| changed | `\(Self.changedCase)/\(theme)-\(mode)@2x` |"))
+        #expect(
+          pipeline.githubSummary.contains(
+            "| changed | `\(Self.changedCase)/\(theme)-\(mode)@2x` |"))
       }
     }
-    #expect(merge.summary.contains("ouds-render snapshot record --failed --filter '"))
-    // The published files: the review page with its pictures, JUnit with one failure per change.
-    let report = try #require(runner.artifacts["snapshot-report"])
-    #expect(Tree.exists(report.appendingPathComponent("report/index.html")))
-    let pictures = try Tree.files(under: report.appendingPathComponent("report")).filter {
+    #expect(pipeline.githubSummary.contains("ouds-render snapshot record --failed --filter '"))
+    #expect(pipeline.gitlabLog.contains("| changed | `\(Self.changedCase)/sosh-dark@2x` |"))
+    // The published files: the review page with its pictures, JUnit with one failure per change,
+    // and JUnit's attachments in the kept folder, where GitLab shows them beside each failure.
+    let out = pipeline.mergeWorkspace.appendingPathComponent("out")
+    #expect(Tree.exists(out.appendingPathComponent("report/index.html")))
+    let pictures = try Tree.files(under: out.appendingPathComponent("report")).filter {
       $0.pathExtension == "png"
     }
     #expect(pictures.count >= 3 * Self.changedCount, "diff, actual and expected per change")
     let total = try catalogueSize()
-    #expect(
-      try junitCounts(report.appendingPathComponent("junit.xml")) == (total, Self.changedCount))
+    #expect(try junitCounts(out.appendingPathComponent("junit.xml")) == (total, Self.changedCount))
+    let junit = try Self.text(out.appendingPathComponent("junit.xml"))
+    let attachments = junit.matches(of: #/\[\[ATTACHMENT\|([^\]]+)\]\]/#).map { String($0.1) }
+    #expect(attachments.count == 3 * Self.changedCount)
+    for path in attachments {
+      #expect(
+        Tree.exists(pipeline.mergeWorkspace.appendingPathComponent(path)), "attachment \(path)")
+    }
     // What the pipeline published is what one unsharded verify of the same snapshots writes.
     let single = root.appendingPathComponent("single")
     try Tree.copy(fixture.checkout, to: single, hardLinks: true)
     let direct = try run(
       ["snapshot", "verify", "--summary", "out/summary.md", "--junit", "out/junit.xml"], in: single)
     #expect(direct.status == 1)
-    let published = try String(
-      contentsOf: report.appendingPathComponent("summary.md"), encoding: .utf8)
-    #expect(
-      published
-        == (try String(contentsOf: single.appendingPathComponent("out/summary.md"), encoding: .utf8))
-    )
-    #expect(merge.summary.hasPrefix(published))
+    let published = try Self.text(out.appendingPathComponent("summary.md"))
+    #expect(published == (try Self.text(single.appendingPathComponent("out/summary.md"))))
+    #expect(pipeline.githubSummary.hasPrefix(published))
   }
 
-  // MARK: - GitLab CI
-
-  /// Runs the pipeline on `fixture`; checks what holds whether the references changed or not.
-  func runGitLab(_ fixture: PipelineFixture) throws -> [GitLabCIRunner.JobRun] {
-    let pipeline = try YAMLFile.load(Self.gitlab)
-    var runner = GitLabCIRunner(pipeline: pipeline, fixture: fixture)
-    let verifyJob = try #require(runner.jobs["verify"])
-    let shards = Int(YAMLValue.text(verifyJob["parallel"]) ?? "") ?? 0
-    #expect(shards >= 2, "verify runs as parallel shards")
-    let runs = try runner.run()
-    let templates = try runner.jobs.flatMap { name, job in
-      let scripts = try runner.scripts(of: name, job)
-      return scripts.main + scripts.after
-    }
-    let ran = Set(runs.filter { $0.status != .skipped }.flatMap(\.lines))
-    for line in Self.toolLines(templates) {
-      #expect(ran.contains(line), "never ran: \(line)")
-    }
-    let verify = runs.filter { $0.job == "verify" }
-    #expect(verify.map(\.name) == (1...shards).map { "verify \($0)/\(shards)" })
-    #expect(verify.allSatisfy { $0.status == .success }, "\(verify.map { ($0.name, $0.log) })")
-    var ids: [String] = []
-    for (offset, job) in verify.enumerated() {
-      let store = try #require(job.artifacts)
-      let results = try shard(in: store.appendingPathComponent("out/shard-\(offset + 1)"))
-      #expect(results.index == offset + 1 && results.count == shards)
-      ids += results.ids
-    }
-    #expect(ids.count == Set(ids).count)
-    #expect(ids.count == (try catalogueSize()))
-    return runs
+  @Test("a shard job fails at once on anything but differences with results, and on bad arguments")
+  func shardFailsOnErrors() throws {
+    let fixture = try fixture(changed: false)
+    let build = try workspace("build", fixture, artifacts: [])
+    #expect(try job(["scripts/ci-build"], in: build, fixture).status == 0)
+    let folder = try workspace(
+      "verify", fixture, artifacts: [(build.appendingPathComponent("bin"), "bin")])
+    let usage = try job(["scripts/ci-verify-shard", "5", "4"], in: folder, fixture)
+    #expect(usage.status == 2)
+    #expect(usage.stderr.contains("usage: scripts/ci-verify-shard INDEX COUNT"))
+    let zero = try job(["scripts/ci-verify-shard", "1", "0"], in: folder, fixture)
+    #expect(zero.status == 2, "\(zero.output)")
+    // No binary (a build job that handed over nothing): the job fails, and writes no results.
+    try FileManager.default.removeItem(at: folder.appendingPathComponent("bin/ouds-render"))
+    let missing = try job(["scripts/ci-verify-shard", "1", "4"], in: folder, fixture)
+    #expect(missing.status != 0, "\(missing.output)")
+    #expect(!Tree.exists(folder.appendingPathComponent("out/shard-1/results.json")))
   }
+}
 
-  @Test("GitLab CI, references unchanged: every job passes; JUnit report and review page are kept")
-  func gitlabPasses() throws {
-    let runs = try runGitLab(try fixture(changed: false))
-    #expect(runs.allSatisfy { $0.status == .success }, "\(runs.map { ($0.name, $0.status) })")
-    let report = try #require(runs.first { $0.job == "report" })
-    let artifacts = try #require(report.artifacts)
-    #expect(report.junitReports == ["out/junit.xml"])
-    let total = try catalogueSize()
-    #expect(try junitCounts(artifacts.appendingPathComponent("out/junit.xml")) == (total, 0))
-    #expect(Tree.exists(artifacts.appendingPathComponent("out/report/index.html")))
-    #expect(report.afterScriptLog.contains("\(total) references: \(total) passed\n"))
-    #expect(
-      report.afterScriptLog.contains(
-        "Review page: https://gitlab.invalid/project/-/jobs/\(runs.count)/artifacts/file/out/report/index.html"
-      ))
-  }
-
-  @Test(
-    "GitLab CI, one case changed: the shards pass, the report job fails the pipeline and keeps what changed"
-  )
-  func gitlabFails() throws {
-    let runs = try runGitLab(try fixture(changed: true))
-    #expect(runs.filter { $0.job != "report" }.allSatisfy { $0.status == .success })
-    let report = try #require(runs.first { $0.job == "report" })
-    #expect(report.status == .failure)
-    let artifacts = try #require(report.artifacts, "kept when the job fails (when: always)")
-    let total = try catalogueSize()
-    #expect(
-      try junitCounts(artifacts.appendingPathComponent("out/junit.xml")) == (
-        total, Self.changedCount
-      ))
-    // JUnit's attachments are in the kept files, where GitLab shows them beside each failure.
-    let junit = try String(
-      contentsOf: artifacts.appendingPathComponent("out/junit.xml"), encoding: .utf8)
-    let attachments = junit.matches(of: #/\[\[ATTACHMENT\|([^\]]+)\]\]/#).map { String($0.1) }
-    #expect(attachments.count == 3 * Self.changedCount)
-    for path in attachments {
-      #expect(Tree.exists(artifacts.appendingPathComponent(path)), "attachment \(path) is kept")
-    }
-    #expect(report.afterScriptLog.contains("| changed | `\(Self.changedCase)/sosh-dark@2x` |"))
-  }
+extension String {
+  /// The string without leading and trailing white space.
+  fileprivate var trimmed: String { trimmingCharacters(in: .whitespaces) }
 }

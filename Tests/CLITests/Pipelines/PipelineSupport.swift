@@ -2,8 +2,8 @@ import Dispatch
 import Foundation
 import Testing
 
-// What the two CI runners of the template tests share: the YAML reader, the workspace each job
-// starts from, copying folders, running one shell script with a bound on its time.
+// What the CI template tests share: the workspace each job starts from, copying folders, running
+// one script with a bound on its time.
 
 /// A problem with a template or with the local run of it, thrown so that the test fails with it.
 struct PipelineError: Error, CustomStringConvertible {
@@ -11,96 +11,7 @@ struct PipelineError: Error, CustomStringConvertible {
   init(_ description: String) { self.description = description }
 }
 
-/// Reads a YAML file with PyYAML (Debian's `python3-yaml`, installed by `scripts/setup
-/// --with-test-tools`) into the values `JSONSerialization` gives: dictionaries, arrays, strings,
-/// numbers. Duplicate keys are an error, as on GitHub and GitLab.
-enum YAMLFile {
-  /// Debian's interpreter, where `python3-yaml` installs PyYAML.
-  static let python = "/usr/bin/python3"
-
-  /// The reader: strict mappings (no duplicate keys), then JSON on standard output.
-  static let program = """
-    import json, sys, yaml
-
-    class StrictLoader(yaml.SafeLoader):
-        pass
-
-    def mapping(loader, node, deep=False):
-        seen = set()
-        for key_node, _ in node.value:
-            key = loader.construct_object(key_node, deep=deep)
-            if key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None, "duplicate key %r" % (key,), key_node.start_mark)
-            seen.add(key)
-        return yaml.SafeLoader.construct_mapping(loader, node, deep)
-
-    StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, mapping)
-    with open(sys.argv[1], encoding="utf-8") as f:
-        json.dump(yaml.load(f, Loader=StrictLoader), sys.stdout)
-    """
-
-  /// Whether PyYAML can be run here.
-  static let isAvailable: Bool = {
-    guard FileManager.default.isExecutableFile(atPath: python) else { return false }
-    return (try? Shell.run([python, "-c", "import yaml"], in: URL(fileURLWithPath: "/")).status)
-      == 0
-  }()
-
-  /// Whether the template tests run: always under CI (where a missing PyYAML is a failure), else
-  /// only when PyYAML is installed.
-  static var testRuns: Bool {
-    isAvailable
-      || ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty && $0 != "false" } == true
-  }
-
-  /// The document of `file`, or an error naming the file and PyYAML's reason.
-  static func load(_ file: URL) throws -> [String: Any] {
-    guard isAvailable else {
-      throw PipelineError(
-        "\(python) with PyYAML is needed to read \(file.lastPathComponent): install python3-yaml (scripts/setup --with-test-tools)"
-      )
-    }
-    let result = try Shell.run([python, "-c", program, file.path], in: URL(fileURLWithPath: "/"))
-    guard result.status == 0 else {
-      throw PipelineError("\(file.lastPathComponent) is not valid YAML: \(result.output)")
-    }
-    guard
-      let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
-        as? [String: Any]
-    else { throw PipelineError("\(file.lastPathComponent): the document is not a mapping") }
-    return document
-  }
-}
-
-/// Typed reads of a YAML value.
-enum YAMLValue {
-  /// The mapping `value` is, or nil.
-  static func mapping(_ value: Any?) -> [String: Any]? { value as? [String: Any] }
-  /// The sequence `value` is, or nil.
-  static func sequence(_ value: Any?) -> [Any]? { value as? [Any] }
-  /// A scalar as text: strings as they are, numbers in decimal (a boolean may read `1`/`0`:
-  /// read flags with ``flag(_:)``).
-  static func text(_ value: Any?) -> String? {
-    switch value {
-    case let string as String: return string
-    case let number as NSNumber: return number.stringValue
-    default: return nil
-    }
-  }
-  /// Whether a flag is set: `true` (a YAML boolean or the string).
-  static func flag(_ value: Any?) -> Bool {
-    if let bool = value as? Bool { return bool }
-    return ["true", "1"].contains(text(value)?.lowercased() ?? "")
-  }
-  /// A string or a sequence of strings, as a list.
-  static func texts(_ value: Any?) -> [String] {
-    if let one = text(value) { return [one] }
-    return sequence(value)?.compactMap(text) ?? []
-  }
-}
-
-/// Running programs for the runners.
+/// Running the CI scripts.
 enum Shell {
   /// What one program did.
   struct Result {
@@ -154,7 +65,7 @@ enum Shell {
   }
 }
 
-/// Files and folders for the runners.
+/// Files and folders for the jobs.
 enum Tree {
   /// Copies `source` (a file or a folder) to `destination`, creating its parent folders.
   ///
@@ -200,23 +111,27 @@ enum Tree {
 
 /// What every job of a local pipeline run starts from.
 struct PipelineFixture {
-  /// What a checkout of the repository gives: the snapshots, the themes, `scripts/setup`.
+  /// What a checkout of the repository gives: the snapshots, the themes, `scripts/setup` and the
+  /// `scripts/ci-*` the templates call.
   var checkout: URL
   /// A folder put first on every job's PATH, holding a stand-in for the Swift toolchain: the
   /// test run already built `ouds-render`, so `swift build` does nothing and `swift build …
   /// --show-bin-path` names the test's build folder.
   var tools: URL
-  /// Where the runners keep their jobs' workspaces and artifacts.
+  /// Where the jobs' workspaces and artifacts are kept.
   var scratch: URL
 
   /// The folders of a Debian container's PATH, after the job's own and the tools.
   static let systemPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
   /// The environment of a job's scripts: this process's, without what would change a render
-  /// or find a tool by accident, with `PATH` given by the runner.
+  /// or find a tool by accident, with the toolchain stand-in first on `PATH`.
   static func environment(path: String, extra: [String: String]) -> [String: String] {
     var environment = ProcessInfo.processInfo.environment
-    for key in ["OUDS_THEMES_DIR", "OUDS_FONT_DIRS", "NO_COLOR", "GITHUB_ACTIONS", "GITLAB_CI"] {
+    for key in [
+      "OUDS_THEMES_DIR", "OUDS_FONT_DIRS", "NO_COLOR", "GITHUB_ACTIONS", "GITLAB_CI",
+      "GITHUB_STEP_SUMMARY", "REPORT_URL", "CI_JOB_URL",
+    ] {
       environment[key] = nil
     }
     environment["PATH"] = path
@@ -225,11 +140,15 @@ struct PipelineFixture {
     return environment
   }
 
-  /// Makes the fixture in `root`: a copy of the repository's `Snapshots/`, `Themes/` and
-  /// `scripts/setup` (then `edit` may change the copy), and the toolchain stand-in.
+  /// Makes the fixture in `root`: a copy of the repository's `Snapshots/`, `Themes/`,
+  /// `scripts/setup` and `scripts/ci-*` (then `edit` may change the copy), and the toolchain
+  /// stand-in.
   static func make(in root: URL, edit: (URL) throws -> Void = { _ in }) throws -> PipelineFixture {
     let checkout = root.appendingPathComponent("repository")
-    for item in ["Snapshots", "Themes", "scripts/setup"] {
+    let scripts = try FileManager.default.contentsOfDirectory(
+      atPath: repositoryRoot.appendingPathComponent("scripts").path
+    ).filter { $0 == "setup" || $0.hasPrefix("ci-") }.map { "scripts/" + $0 }
+    for item in ["Snapshots", "Themes"] + scripts {
       try Tree.copy(
         repositoryRoot.appendingPathComponent(item), to: checkout.appendingPathComponent(item))
     }
@@ -254,9 +173,4 @@ struct PipelineFixture {
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     return PipelineFixture(checkout: checkout, tools: tools, scratch: scratch)
   }
-}
-
-/// How a job or a step ended.
-enum RunStatus: String, Equatable {
-  case success, failure, skipped
 }

@@ -34,57 +34,15 @@ let themesBundleExclusions: [String] = {
   return top + sources
 }()
 
-/// Whether the drawing libraries (Cairo, Pango, fontconfig, FreeType, HarfBuzz, GLib, librsvg)
-/// are loaded on first use rather than linked: on x86-64 Linux, where `CGraphicsLoader` has its
-/// stubs. A command that never draws (`diff`, `help`) then never maps them: about 50 libraries,
-/// most of a process's start-up. Elsewhere they are linked as usual.
-#if os(Linux) && arch(x86_64)
-  let lazyGraphics = true
-#else
-  let lazyGraphics = false
-#endif
-
-/// The packages whose headers `CGraphics` and `CRsvg` include.
-let graphicsPkgConfig = [
-  "pangocairo", "pangoft2", "fontconfig", "freetype2", "harfbuzz", "librsvg-2.0",
-]
-
-/// With lazy loading nothing may link the drawing libraries, so their system-library targets have
-/// no `pkgConfig` (SwiftPM would link what `pkg-config --libs` names): the Swift targets that
-/// compile against their headers get `pkg-config --cflags-only-I` here instead. Empty when
-/// pkg-config or a package is missing: the build then stops at the first header, and
-/// `scripts/setup` installs the `-dev` packages.
-let graphicsIncludeFlags: [String] = {
-  guard lazyGraphics else { return [] }
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments = ["pkg-config", "--cflags-only-I"] + graphicsPkgConfig
-  let output = Pipe()
-  process.standardOutput = output
-  process.standardError = FileHandle.nullDevice
-  guard (try? process.run()) != nil else { return [] }
-  let data = output.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  guard process.terminationStatus == 0 else { return [] }
-  return String(decoding: data, as: UTF8.self).split(separator: " ")
-    .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { $0.hasPrefix("-I") }
-    .flatMap { ["-Xcc", $0] }
-}()
-
-/// For the targets that compile against the drawing libraries' headers: Graphics, and the tests
-/// that import it with `@testable` (which loads its internal imports).
-let graphicsHeaders: [SwiftSetting] =
-  graphicsIncludeFlags.isEmpty ? [] : [.unsafeFlags(graphicsIncludeFlags)]
-
-/// Where the libraries are linked (not lazily loaded): what `CGraphics`' and `CRsvg`' module
-/// maps would name.
-let graphicsLinked: [LinkerSetting] =
-  lazyGraphics
-  ? []
-  : [
-    "pangocairo-1.0", "pangoft2-1.0", "pango-1.0", "cairo", "fontconfig", "freetype", "harfbuzz",
-    "rsvg-2", "gio-2.0", "gobject-2.0", "glib-2.0",
-  ].map { .linkedLibrary($0) }
+/// The pkg-config file of a system-library target that needs the headers of the drawing libraries
+/// (Cairo, Pango, fontconfig, FreeType, HarfBuzz, GLib, librsvg) but must not link them: they are
+/// loaded on first use (`CGraphicsLoader`), so that a command that never draws (`diff`, `help`)
+/// never maps them, about 50 libraries and most of a process's start-up. The file, in the
+/// target's folder, requires the libraries' own pkg-config packages privately: SwiftPM resolves
+/// their compiler flags and links none of their libraries.
+func headersOnly(_ target: String, _ file: String) -> String {
+  Context.packageDirectory + "/Sources/" + target + "/" + file
+}
 
 let package = Package(
   name: "OUDSBulletListRenderer",
@@ -100,15 +58,16 @@ let package = Package(
     // `Markdown`, the others only in `Graphics`. SHA-256 is GLib's (loaded under Pango): font files
     // are hashed only when the font hash cache does not know them, and linking libcrypto for its
     // faster digest cost every process ~0.8 ms of start-up.
-    // The drawing libraries' headers (module maps without `link`: see `lazyGraphics`), and the
-    // stubs that load the libraries on first use (`CGraphicsLoader`, Graphics' door to dlopen).
+    // The drawing libraries' headers, not linked (see `headersOnly`), and the loader that opens
+    // the libraries on first use and calls their functions through one table (`CGraphicsLoader`,
+    // Graphics' door to them, generated from its `symbols.h`).
     .systemLibrary(
-      name: "CGraphics", pkgConfig: lazyGraphics ? nil : "pangocairo",
+      name: "CGraphics", pkgConfig: headersOnly("CGraphics", "ouds-graphics.pc"),
       providers: [.apt(debianDevPackages)]),
     .systemLibrary(
-      name: "CRsvg", pkgConfig: lazyGraphics ? nil : "librsvg-2.0",
+      name: "CRsvg", pkgConfig: headersOnly("CRsvg", "ouds-rsvg.pc"),
       providers: [.apt(["librsvg2-dev"])]),
-    .target(name: "CGraphicsLoader", exclude: ["symbols.h"]),
+    .target(name: "CGraphicsLoader", dependencies: ["CGraphics", "CRsvg"]),
     .systemLibrary(name: "CSpng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
     .systemLibrary(
       name: "CCommonMark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
@@ -154,8 +113,7 @@ let package = Package(
       dependencies: [
         "Scene", "Primitives", "SafeInput", "CGraphics", "CRsvg", "CGraphicsLoader", "CSpng",
         "CZlib",
-      ],
-      swiftSettings: graphicsHeaders, linkerSettings: graphicsLinked),
+      ]),
     // the whole pipeline behind one call
     .target(
       name: "BulletListRenderer",
@@ -196,7 +154,7 @@ let package = Package(
     .testTarget(
       name: "ThemesTests",
       dependencies: ["Themes", "StrictJSON", "VectorAsset", "Graphics", "Primitives"],
-      exclude: ["ReferenceTokens"], swiftSettings: graphicsHeaders),
+      exclude: ["ReferenceTokens"]),
     .testTarget(
       name: "LayoutTests",
       dependencies: [
@@ -207,7 +165,7 @@ let package = Package(
       name: "GraphicsTests",
       dependencies: [
         "Scene", "Themes", "VectorAsset", "Graphics", "CSpng", "Primitives", "SafeInput",
-      ], swiftSettings: graphicsHeaders),
+      ]),
     .testTarget(
       name: "SnapshotTests",
       dependencies: [

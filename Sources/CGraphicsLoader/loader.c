@@ -1,44 +1,55 @@
-/* Loads the drawing libraries the first time one of their functions is called.
+/* Loads the drawing libraries the first time one of their functions is needed.
  *
- * On x86-64 Linux the executable does not name Cairo, Pango, fontconfig, FreeType, HarfBuzz,
- * GLib or librsvg among the libraries the dynamic loader maps at start: every function of
- * theirs that Graphics calls is a stub (trampolines_x86_64.S) that jumps through a slot. A slot
- * starts empty; the first call of a library's function lands in ouds_lazy_resolve, which opens
- * that library with dlopen (by its soname, searched as the dynamic loader searches it), fills the
- * slot of each of its functions with dlsym, and goes on with the call. A command that never
- * draws (diff, help, completion) never pays for them; one that draws may start loading them on
- * a thread of its own while it reads its input (GraphicsLibraries.preload).
- *
- * Elsewhere the libraries are linked as usual and every function here does nothing. */
+ * No target links Cairo, Pango, fontconfig, FreeType, HarfBuzz, GLib or librsvg: the dynamic
+ * loader does not map them at start. Graphics calls their functions through the wrappers of
+ * CGraphicsLoader.h, which read each function's address from one table. A slot starts empty; the
+ * first call of a library's function lands in ouds_graphics_resolve, which opens that library
+ * with dlopen (by its soname, searched as the dynamic loader searches it), fills the slot of each
+ * of its functions with dlsym, and returns the function. A command that never draws (diff, help,
+ * completion) never pays for them; one that draws may start loading them on a thread of its own
+ * while it reads its input (GraphicsLibraries.preload). Portable C: the same code on every CPU. */
 
 #include "CGraphicsLoader.h"
 
+#include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#if OUDS_GRAPHICS_LAZY
-
-#include <dlfcn.h>
-#include <pthread.h>
-
-enum {
-#define OUDS_LIBRARY(id, soname, package) OUDS_LIBRARY_##id,
-#define OUDS_SYMBOL(library, name)
+/* Each entry of symbols.h must declare its function as the library's header does: a wrong
+ * result or parameter type is a compile error here rather than a wrong call. */
+#define OUDS_LIBRARY(id, soname, macos, package)
+#define OUDS_FUNCTION(library, result, name, parameters, arguments)                        \
+  _Static_assert(__builtin_types_compatible_p(__typeof__(&name), result(*) parameters), \
+                 #name " differs from its declaration in the library's header");
+#define OUDS_PROCEDURE(library, name, parameters, arguments)                             \
+  _Static_assert(__builtin_types_compatible_p(__typeof__(&name), void(*) parameters), \
+                 #name " differs from its declaration in the library's header");
 #include "symbols.h"
 #undef OUDS_LIBRARY
-#undef OUDS_SYMBOL
+#undef OUDS_FUNCTION
+#undef OUDS_PROCEDURE
+
+struct ouds_graphics_table ouds_graphics_functions;
+
+enum {
+#define OUDS_LIBRARY(id, soname, macos, package) OUDS_LIBRARY_##id,
+#define OUDS_FUNCTION(library, result, name, parameters, arguments)
+#define OUDS_PROCEDURE(library, name, parameters, arguments)
+#include "symbols.h"
+#undef OUDS_LIBRARY
+#undef OUDS_FUNCTION
+#undef OUDS_PROCEDURE
   OUDS_LIBRARY_COUNT
 };
 
-/* The slot of each stub: the address of the real function once its library is loaded. Read by
- * the stubs without a lock (an aligned 8-byte load), written once with release order. */
-#define OUDS_LIBRARY(id, soname, package)
-#define OUDS_SYMBOL(library, name) __attribute__((visibility("hidden"))) void *ouds_slot_##name;
-#include "symbols.h"
-#undef OUDS_LIBRARY
-#undef OUDS_SYMBOL
+#if defined(__APPLE__)
+#define OUDS_FILE_NAME(soname, macos) macos
+#else
+#define OUDS_FILE_NAME(soname, macos) soname
+#endif
 
 struct ouds_library {
   const char *soname;
@@ -50,28 +61,35 @@ struct ouds_library {
 };
 
 static struct ouds_library libraries[OUDS_LIBRARY_COUNT] = {
-#define OUDS_LIBRARY(id, soname, package) {soname, package, PTHREAD_ONCE_INIT, NULL, NULL},
-#define OUDS_SYMBOL(library, name)
+#define OUDS_LIBRARY(id, soname, macos, package) \
+  {OUDS_FILE_NAME(soname, macos), package, PTHREAD_ONCE_INIT, NULL, NULL},
+#define OUDS_FUNCTION(library, result, name, parameters, arguments)
+#define OUDS_PROCEDURE(library, name, parameters, arguments)
 #include "symbols.h"
 #undef OUDS_LIBRARY
-#undef OUDS_SYMBOL
+#undef OUDS_FUNCTION
+#undef OUDS_PROCEDURE
 };
 
 struct ouds_symbol {
+  /* the function's slot in the table */
   void **slot;
   const char *name;
   int library;
 };
 
-static const struct ouds_symbol symbols[] = {
-#define OUDS_LIBRARY(id, soname, package)
-#define OUDS_SYMBOL(library, name) {&ouds_slot_##name, #name, OUDS_LIBRARY_##library},
+/* In the order of enum ouds_graphics_symbol. */
+static const struct ouds_symbol symbols[OUDS_SYMBOL_COUNT] = {
+#define OUDS_LIBRARY(id, soname, macos, package)
+#define OUDS_FUNCTION(library, result, name, parameters, arguments) \
+  {(void **)&ouds_graphics_functions.name, #name, OUDS_LIBRARY_##library},
+#define OUDS_PROCEDURE(library, name, parameters, arguments) \
+  {(void **)&ouds_graphics_functions.name, #name, OUDS_LIBRARY_##library},
 #include "symbols.h"
 #undef OUDS_LIBRARY
-#undef OUDS_SYMBOL
+#undef OUDS_FUNCTION
+#undef OUDS_PROCEDURE
 };
-
-static const int symbol_count = (int)(sizeof symbols / sizeof symbols[0]);
 
 /* Messages live as long as the process; one per library at most. */
 static char failures[OUDS_LIBRARY_COUNT][512];
@@ -88,7 +106,7 @@ static void load(int index) {
     library->failure = failures[index];
     return;
   }
-  for (int i = 0; i < symbol_count; i++) {
+  for (int i = 0; i < OUDS_SYMBOL_COUNT; i++) {
     if (symbols[i].library != index) continue;
     void *address = dlsym(library->handle, symbols[i].name);
     if (address == NULL) {
@@ -102,19 +120,23 @@ static void load(int index) {
 }
 
 /* pthread_once takes a function without arguments: one per library. */
-#define OUDS_LIBRARY(id, soname, package) \
+#define OUDS_LIBRARY(id, soname, macos, package) \
   static void load_##id(void) { load(OUDS_LIBRARY_##id); }
-#define OUDS_SYMBOL(library, name)
+#define OUDS_FUNCTION(library, result, name, parameters, arguments)
+#define OUDS_PROCEDURE(library, name, parameters, arguments)
 #include "symbols.h"
 #undef OUDS_LIBRARY
-#undef OUDS_SYMBOL
+#undef OUDS_FUNCTION
+#undef OUDS_PROCEDURE
 
 static void (*const loaders[OUDS_LIBRARY_COUNT])(void) = {
-#define OUDS_LIBRARY(id, soname, package) load_##id,
-#define OUDS_SYMBOL(library, name)
+#define OUDS_LIBRARY(id, soname, macos, package) load_##id,
+#define OUDS_FUNCTION(library, result, name, parameters, arguments)
+#define OUDS_PROCEDURE(library, name, parameters, arguments)
 #include "symbols.h"
 #undef OUDS_LIBRARY
-#undef OUDS_SYMBOL
+#undef OUDS_FUNCTION
+#undef OUDS_PROCEDURE
 };
 
 static const char *load_once(int index) {
@@ -131,28 +153,22 @@ static const char *load_range(int first, int end) {
   return NULL;
 }
 
-/* Called by a stub whose slot is still empty, with that slot: loads the library, returns the
- * function. A library that cannot be loaded ends the process as the dynamic loader would have
- * at start, with one line; ouds_graphics_load_* report it as an error before that can happen. */
-__attribute__((visibility("hidden"))) void *ouds_lazy_resolve(void **slot) {
-  for (int i = 0; i < symbol_count; i++) {
-    if (symbols[i].slot != slot) continue;
-    const char *failure = load_once(symbols[i].library);
-    void *address = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-    if (failure != NULL || address == NULL) {
-      char line[640];
-      int length = snprintf(line, sizeof line, "error: %s\n",
-                            failure ? failure : "a drawing library is missing a function");
-      if (length > 0) (void)!write(STDERR_FILENO, line, (size_t)length);
-      _exit(1);
-    }
-    return address;
+void *ouds_graphics_resolve(enum ouds_graphics_symbol symbol) {
+  if ((unsigned)symbol >= OUDS_SYMBOL_COUNT) {
+    (void)!write(STDERR_FILENO, "error: a drawing function out of the loader's list\n", 51);
+    _exit(1);
   }
-  (void)!write(STDERR_FILENO, "error: a stub without a symbol\n", 31);
-  _exit(1);
+  const char *failure = load_once(symbols[symbol].library);
+  void *address = __atomic_load_n(symbols[symbol].slot, __ATOMIC_ACQUIRE);
+  if (failure != NULL || address == NULL) {
+    char line[640];
+    int length = snprintf(line, sizeof line, "error: %s\n",
+                          failure ? failure : "a drawing library is missing a function");
+    if (length > 0) (void)!write(STDERR_FILENO, line, (size_t)length);
+    _exit(1);
+  }
+  return address;
 }
-
-int ouds_graphics_lazy(void) { return 1; }
 
 const char *ouds_graphics_load_drawing(void) {
   return load_range(OUDS_LIBRARY_PANGOCAIRO, OUDS_LIBRARY_RSVG);
@@ -189,26 +205,3 @@ int ouds_graphics_rsvg_version(unsigned *major, unsigned *minor, unsigned *micro
   *micro = *values[2];
   return 1;
 }
-
-#else /* the libraries are linked: nothing to load */
-
-extern const unsigned int rsvg_major_version, rsvg_minor_version, rsvg_micro_version;
-
-int ouds_graphics_lazy(void) { return 0; }
-const char *ouds_graphics_load_drawing(void) { return NULL; }
-
-const char *ouds_graphics_load_svg(void) { return NULL; }
-const char *ouds_graphics_load_fontconfig(void) { return NULL; }
-int ouds_graphics_loaded(const char *soname) {
-  (void)soname;
-  return 1;
-}
-
-int ouds_graphics_rsvg_version(unsigned *major, unsigned *minor, unsigned *micro) {
-  *major = rsvg_major_version;
-  *minor = rsvg_minor_version;
-  *micro = rsvg_micro_version;
-  return 1;
-}
-
-#endif

@@ -1,4 +1,5 @@
 internal import CGraphics
+internal import CGraphicsLoader
 import Primitives
 
 /// A bitmap's background written without Cairo, on two threads: every pixel gets the word that
@@ -38,14 +39,14 @@ struct BackgroundFill: @unchecked Sendable {
   static func paintedWord(_ color: RGBAColor) throws(GraphicsError) -> UInt32 {
     let stage = "painting the background"
     let probe = try CairoSurface(
-      taking: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1), stage: stage)
+      taking: ouds_cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1), stage: stage)
     let context = try CairoContext(surface: probe)
-    cairo_set_operator(context.handle, CAIRO_OPERATOR_SOURCE)
+    ouds_cairo_set_operator(context.handle, CAIRO_OPERATOR_SOURCE)
     setSource(context.handle, color)
-    cairo_paint(context.handle)
+    ouds_cairo_paint(context.handle)
     try context.check(stage: stage)
-    cairo_surface_flush(probe.handle)
-    guard let data = cairo_image_surface_get_data(probe.handle) else {
+    ouds_cairo_surface_flush(probe.handle)
+    guard let data = ouds_cairo_image_surface_get_data(probe.handle) else {
       throw .drawingFailed(stage: stage, reason: "the surface has no pixel data")
     }
     return UnsafeRawPointer(data).load(as: UInt32.self)

@@ -1,4 +1,5 @@
 internal import CGraphics
+internal import CGraphicsLoader
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -13,9 +14,9 @@ final class CairoSurface {
   /// Takes ownership of a freshly created surface, checking its status first.
   init(taking handle: OpaquePointer?, stage: String) throws(GraphicsError) {
     guard let handle else { throw .drawingFailed(stage: stage, reason: "Cairo returned NULL") }
-    let status = cairo_surface_status(handle)
+    let status = ouds_cairo_surface_status(handle)
     guard status == CAIRO_STATUS_SUCCESS else {
-      cairo_surface_destroy(handle)
+      ouds_cairo_surface_destroy(handle)
       throw .drawingFailed(stage: stage, reason: cairoMessage(status))
     }
     self.handle = handle
@@ -27,24 +28,24 @@ final class CairoSurface {
     -> CairoSurface
   {
     try CairoSurface(
-      taking: cairo_image_surface_create(
+      taking: ouds_cairo_image_surface_create(
         CAIRO_FORMAT_ARGB32, Int32(clamping: width), Int32(clamping: height)),
       stage: stage ?? "creating a \(width)×\(height) bitmap")
   }
 
   deinit {
-    cairo_surface_destroy(handle)
+    ouds_cairo_surface_destroy(handle)
   }
 
   /// Finishes the surface (flushes vector output to its stream) and checks the status.
   func finish(stage: String) throws(GraphicsError) {
-    cairo_surface_finish(handle)
+    ouds_cairo_surface_finish(handle)
     try check(stage: stage)
   }
 
   /// Throws when the surface is in an error state.
   func check(stage: String) throws(GraphicsError) {
-    let status = cairo_surface_status(handle)
+    let status = ouds_cairo_surface_status(handle)
     guard status == CAIRO_STATUS_SUCCESS else {
       throw .drawingFailed(stage: stage, reason: cairoMessage(status))
     }
@@ -59,12 +60,12 @@ final class CairoContext {
 
   /// Creates a drawing context on `surface`, checking its status.
   init(surface: CairoSurface) throws(GraphicsError) {
-    guard let handle = cairo_create(surface.handle) else {
+    guard let handle = ouds_cairo_create(surface.handle) else {
       throw .drawingFailed(stage: "creating the drawing context", reason: "Cairo returned NULL")
     }
-    let status = cairo_status(handle)
+    let status = ouds_cairo_status(handle)
     guard status == CAIRO_STATUS_SUCCESS else {
-      cairo_destroy(handle)
+      ouds_cairo_destroy(handle)
       throw .drawingFailed(stage: "creating the drawing context", reason: cairoMessage(status))
     }
     self.handle = handle
@@ -72,12 +73,12 @@ final class CairoContext {
   }
 
   deinit {
-    cairo_destroy(handle)
+    ouds_cairo_destroy(handle)
   }
 
   /// Throws when drawing put the context in an error state.
   func check(stage: String) throws(GraphicsError) {
-    let status = cairo_status(handle)
+    let status = ouds_cairo_status(handle)
     guard status == CAIRO_STATUS_SUCCESS else {
       throw .drawingFailed(stage: stage, reason: cairoMessage(status))
     }
@@ -102,6 +103,6 @@ final class ByteSink {
 
 /// Cairo's text for a status code.
 func cairoMessage(_ status: cairo_status_t) -> String {
-  guard let text = cairo_status_to_string(status) else { return "status \(status.rawValue)" }
+  guard let text = ouds_cairo_status_to_string(status) else { return "status \(status.rawValue)" }
   return String(cString: text)
 }

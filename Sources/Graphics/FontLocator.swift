@@ -1,4 +1,5 @@
 internal import CGraphics
+internal import CGraphicsLoader
 import SafeInput
 
 #if canImport(FoundationEssentials)
@@ -212,19 +213,19 @@ public final class FontLocator: Sendable {
   /// fontconfig cannot be loaded or fails.
   static func readFontconfigConfiguration() -> FontconfigFolderCache.Reading? {
     guard (try? GraphicsLibraries.loadFontconfig()) != nil else { return nil }
-    guard let config = FcInitLoadConfig() else { return nil }
-    defer { FcConfigDestroy(config) }
+    guard let config = ouds_FcInitLoadConfig() else { return nil }
+    defer { ouds_FcConfigDestroy(config) }
     return FontconfigFolderCache.Reading(
-      folders: strings(FcConfigGetFontDirs(config)),
-      configurationFiles: strings(FcConfigGetConfigFiles(config)))
+      folders: strings(ouds_FcConfigGetFontDirs(config)),
+      configurationFiles: strings(ouds_FcConfigGetConfigFiles(config)))
   }
 
   /// The strings of a fontconfig string list, which is then freed.
   private static func strings(_ list: OpaquePointer?) -> [String] {
     guard let list else { return [] }
-    defer { FcStrListDone(list) }
+    defer { ouds_FcStrListDone(list) }
     var result: [String] = []
-    while let entry = FcStrListNext(list) { result.append(String(cString: entry)) }
+    while let entry = ouds_FcStrListNext(list) { result.append(String(cString: entry)) }
     return result
   }
 

@@ -1,4 +1,5 @@
 internal import CGraphics
+internal import CGraphicsLoader
 import SafeInput
 
 #if canImport(FoundationEssentials)
@@ -107,11 +108,11 @@ public final class FontSet {
     if Self.emptyDefaultConfigurationRequested.withLock({ $0 }) {
       PrivateFontConfig.makeEmptyConfigCurrent()
     }
-    guard let map = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT) else {
+    guard let map = ouds_pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT) else {
       throw .fontSystemUnavailable(reason: "Pango could not create a FreeType font map")
     }
     // The font map takes its own reference on the configuration.
-    pango_fc_font_map_set_config(OpaquePointer(map), config.handle)
+    ouds_pango_fc_font_map_set_config(OpaquePointer(map), config.handle)
     self.loaded = LoadedFontMap(key: key, map: map, files: files)
   }
 
@@ -192,7 +193,7 @@ final class LoadedFontMap: @unchecked Sendable {
   }
 
   deinit {
-    g_object_unref(map)
+    ouds_g_object_unref(map)
   }
 
   /// How many maps the pool keeps unused at most; the oldest goes first.
@@ -222,21 +223,21 @@ private struct PrivateFontConfig: ~Copyable {
   let handle: OpaquePointer
 
   init() throws(GraphicsError) {
-    guard let config = FcConfigCreate() else {
+    guard let config = ouds_FcConfigCreate() else {
       throw .fontSystemUnavailable(reason: "FcConfigCreate returned NULL")
     }
     handle = config
   }
 
   deinit {
-    FcConfigDestroy(handle)
+    ouds_FcConfigDestroy(handle)
   }
 
   /// Adds one font file to the configuration's application font set; false when rejected.
   func addFile(_ path: String) -> Bool {
     path.withCString { cPath in
       cPath.withMemoryRebound(to: FcChar8.self, capacity: path.utf8.count + 1) {
-        FcConfigAppFontAddFile(handle, $0) != 0
+        ouds_FcConfigAppFontAddFile(handle, $0) != 0
       }
     }
   }
@@ -248,16 +249,16 @@ private struct PrivateFontConfig: ~Copyable {
   }
 
   private static let emptyCurrentConfig: Bool = {
-    guard let empty = FcConfigCreate() else { return false }
-    defer { FcConfigDestroy(empty) }  // FcConfigSetCurrent keeps its own reference
-    return FcConfigSetCurrent(empty) != 0
+    guard let empty = ouds_FcConfigCreate() else { return false }
+    defer { ouds_FcConfigDestroy(empty) }  // FcConfigSetCurrent keeps its own reference
+    return ouds_FcConfigSetCurrent(empty) != 0
   }()
 
   /// The family of the first face (index 0) of each file added with ``addFile(_:)``, by the
   /// path it was added with, as fontconfig read it then: the same pattern ``family(ofFontAt:)``
   /// would read again from the file (the configuration has no scan rules that could change it).
   func applicationFamilies() -> [String: String] {
-    guard let set = FcConfigGetFonts(handle, FcSetApplication), let fonts = set.pointee.fonts
+    guard let set = ouds_FcConfigGetFonts(handle, FcSetApplication), let fonts = set.pointee.fonts
     else { return [:] }
     var families: [String: String] = [:]
     for index in 0..<Int(max(0, set.pointee.nfont)) {
@@ -265,9 +266,9 @@ private struct PrivateFontConfig: ~Copyable {
       var file: UnsafeMutablePointer<FcChar8>?
       var face: Int32 = -1
       var family: UnsafeMutablePointer<FcChar8>?
-      guard FcPatternGetString(pattern, FC_FILE, 0, &file) == FcResultMatch, let file,
-        FcPatternGetInteger(pattern, FC_INDEX, 0, &face) == FcResultMatch, face == 0,
-        FcPatternGetString(pattern, FC_FAMILY, 0, &family) == FcResultMatch, let family
+      guard ouds_FcPatternGetString(pattern, FC_FILE, 0, &file) == FcResultMatch, let file,
+        ouds_FcPatternGetInteger(pattern, FC_INDEX, 0, &face) == FcResultMatch, face == 0,
+        ouds_FcPatternGetString(pattern, FC_FAMILY, 0, &family) == FcResultMatch, let family
       else { continue }
       let path = String(cString: file)
       if families[path] == nil { families[path] = String(cString: family) }
@@ -280,10 +281,10 @@ private struct PrivateFontConfig: ~Copyable {
     path.withCString { cPath in
       cPath.withMemoryRebound(to: FcChar8.self, capacity: path.utf8.count + 1) { file in
         var count: Int32 = 0
-        guard let pattern = FcFreeTypeQuery(file, 0, nil, &count) else { return nil }
-        defer { FcPatternDestroy(pattern) }
+        guard let pattern = ouds_FcFreeTypeQuery(file, 0, nil, &count) else { return nil }
+        defer { ouds_FcPatternDestroy(pattern) }
         var family: UnsafeMutablePointer<FcChar8>?
-        guard FcPatternGetString(pattern, FC_FAMILY, 0, &family) == FcResultMatch, let family
+        guard ouds_FcPatternGetString(pattern, FC_FAMILY, 0, &family) == FcResultMatch, let family
         else { return nil }
         return String(cString: family)
       }
@@ -295,7 +296,7 @@ private struct PrivateFontConfig: ~Copyable {
   func addSyntheticFaceRules() -> Bool {
     Self.syntheticFaceRules.withCString { xml in
       xml.withMemoryRebound(to: FcChar8.self, capacity: Self.syntheticFaceRules.utf8.count + 1) {
-        FcConfigParseAndLoadFromMemory(handle, $0, 1) != 0
+        ouds_FcConfigParseAndLoadFromMemory(handle, $0, 1) != 0
       }
     }
   }

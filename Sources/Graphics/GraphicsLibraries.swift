@@ -4,18 +4,15 @@ import SafeInput
 /// The C libraries that draw — Cairo, Pango, fontconfig, FreeType, HarfBuzz, GLib, and librsvg
 /// for SVG icons — loaded the first time they are needed rather than when the process starts.
 ///
-/// On x86-64 Linux the package's executables and test bundles do not link these libraries:
-/// every function of theirs that Graphics calls is a stub that loads its library (by its
-/// soname, as the dynamic loader would) on the first call. A process that never draws never
-/// maps them, and one that will draw can start loading them at once on a thread of its own
-/// (``preload()``) while it reads its input. The entry points of this module that draw call
-/// ``load()`` first, so that a missing library is a ``GraphicsError`` naming it rather than the
-/// stub's last resort, one line on standard error and exit status 1. Elsewhere the libraries are
-/// linked as usual, and these calls do nothing.
+/// No executable or test bundle of the package links these libraries: Graphics calls their
+/// functions through one table of function pointers (`CGraphicsLoader`, the same C on every CPU),
+/// and the first call of a library's function loads that library (by its soname, as the dynamic
+/// loader would). A process that never draws never maps them, and one that will draw can start
+/// loading them at once on a thread of its own (``preload()``) while it reads its input. The
+/// entry points of this module that draw call ``load()`` first, so that a missing library is a
+/// ``GraphicsError`` naming it rather than the loader's last resort, one line on standard error
+/// and exit status 1.
 public enum GraphicsLibraries {
-  /// Whether the libraries are loaded on first use (x86-64 Linux) rather than linked.
-  public static var loadedOnFirstUse: Bool { ouds_graphics_lazy() != 0 }
-
   /// Loads the drawing libraries but librsvg, if they are not yet (waiting for a ``preload()``
   /// under way).
   /// - Throws: ``GraphicsError/libraryUnavailable(reason:)`` naming the library that could not

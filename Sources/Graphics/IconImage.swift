@@ -1,4 +1,5 @@
 internal import CGraphics
+internal import CGraphicsLoader
 internal import CRsvg
 import Primitives
 import SafeInput
@@ -93,8 +94,8 @@ final class IconImage {
     throws(GraphicsError)
   {
     let cr = context.handle
-    cairo_save(cr)
-    defer { cairo_restore(cr) }
+    ouds_cairo_save(cr)
+    defer { ouds_cairo_restore(cr) }
     switch source {
     case .svg(let document):
       if let scale = pixelsPerPoint {
@@ -103,29 +104,29 @@ final class IconImage {
         // cairo_user_to_device leaves out the surface's device scale: it is applied here.
         var x = rect.x
         var y = rect.y
-        cairo_user_to_device(cr, &x, &y)
+        ouds_cairo_user_to_device(cr, &x, &y)
         let (wholeX, phaseX) = Self.split(x * Double(scale))
         let (wholeY, phaseY) = Self.split(y * Double(scale))
         let mask = try document.raster(
           width: rect.width, height: rect.height, pixelsPerPoint: scale,
           phase: SVGDocument.Phase(x: phaseX, y: phaseY))
-        cairo_identity_matrix(cr)
+        ouds_cairo_identity_matrix(cr)
         setSource(cr, tint)
-        cairo_mask_surface(cr, mask.handle, wholeX / Double(scale), wholeY / Double(scale))
+        ouds_cairo_mask_surface(cr, mask.handle, wholeX / Double(scale), wholeY / Double(scale))
       } else {
         let mask = try document.recording(width: rect.width, height: rect.height)
-        cairo_translate(cr, rect.x, rect.y)
+        ouds_cairo_translate(cr, rect.x, rect.y)
         setSource(cr, tint)
-        cairo_mask_surface(cr, mask.handle, 0, 0)
+        ouds_cairo_mask_surface(cr, mask.handle, 0, 0)
       }
     case .bitmap(let surface, let width, let height):
       let scale = min(rect.width / Double(width), rect.height / Double(height))
-      cairo_translate(
+      ouds_cairo_translate(
         cr, rect.x + (rect.width - Double(width) * scale) / 2,
         rect.y + (rect.height - Double(height) * scale) / 2)
-      cairo_scale(cr, scale, scale)
+      ouds_cairo_scale(cr, scale, scale)
       setSource(cr, tint)
-      cairo_mask_surface(cr, surface.handle, 0, 0)
+      ouds_cairo_mask_surface(cr, surface.handle, 0, 0)
     }
     try context.check(stage: "drawing the icon \(path)")
   }
@@ -139,13 +140,14 @@ final class IconImage {
   /// An A8 surface holding the alpha channel of `image`.
   private static func alphaSurface(of image: RasterImage) throws(GraphicsError) -> CairoSurface {
     let surface = try CairoSurface(
-      taking: cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(image.width), Int32(image.height)),
+      taking: ouds_cairo_image_surface_create(
+        CAIRO_FORMAT_A8, Int32(image.width), Int32(image.height)),
       stage: "creating the icon mask")
-    cairo_surface_flush(surface.handle)
-    guard let data = cairo_image_surface_get_data(surface.handle) else {
+    ouds_cairo_surface_flush(surface.handle)
+    guard let data = ouds_cairo_image_surface_get_data(surface.handle) else {
       throw .drawingFailed(stage: "creating the icon mask", reason: "the surface has no pixel data")
     }
-    let stride = Int(cairo_image_surface_get_stride(surface.handle))
+    let stride = Int(ouds_cairo_image_surface_get_stride(surface.handle))
     image.pixels.withUnsafeBufferPointer { pixels in
       for y in 0..<image.height {
         let row = data + y * stride
@@ -153,7 +155,7 @@ final class IconImage {
         for x in 0..<image.width { row[x] = pixels[source + x * 4] }
       }
     }
-    cairo_surface_mark_dirty(surface.handle)
+    ouds_cairo_surface_mark_dirty(surface.handle)
     return surface
   }
 }
@@ -181,14 +183,14 @@ final class SVGDocument {
   init(data: Data, path: String) throws(GraphicsError) {
     self.path = path
     try GraphicsLibraries.loadSVG()
-    let bytes = data.withUnsafeBytes { raw in g_bytes_new(raw.baseAddress, gsize(raw.count)) }
-    defer { g_bytes_unref(bytes) }
-    let stream = g_memory_input_stream_new_from_bytes(bytes)
-    defer { g_object_unref(UnsafeMutableRawPointer(stream)) }
+    let bytes = data.withUnsafeBytes { raw in ouds_g_bytes_new(raw.baseAddress, gsize(raw.count)) }
+    defer { ouds_g_bytes_unref(bytes) }
+    let stream = ouds_g_memory_input_stream_new_from_bytes(bytes)
+    defer { ouds_g_object_unref(UnsafeMutableRawPointer(stream)) }
     var error: UnsafeMutablePointer<CRsvg.GError>?
     // No base file, and no RSVG_HANDLE_FLAG_UNLIMITED: libxml2 keeps its safety limits.
     guard
-      let handle = rsvg_handle_new_from_stream_sync(
+      let handle = ouds_rsvg_handle_new_from_stream_sync(
         stream, nil, RSVG_HANDLE_FLAGS_NONE, nil, &error)
     else {
       throw .iconFileUnreadable(path: path, reason: Self.consume(error))
@@ -203,7 +205,7 @@ final class SVGDocument {
   }
 
   deinit {
-    if case .librsvg(let handle) = drawing { g_object_unref(UnsafeMutableRawPointer(handle)) }
+    if case .librsvg(let handle) = drawing { ouds_g_object_unref(UnsafeMutableRawPointer(handle)) }
   }
 
   /// The whole document fitted into a `width`×`height` box at the origin, as a recording
@@ -216,7 +218,8 @@ final class SVGDocument {
     // Bounded: Cairo then knows the mask's extents without replaying it at every use.
     var extents = cairo_rectangle_t(x: 0, y: 0, width: width, height: height)
     let surface = try CairoSurface(
-      taking: cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &extents), stage: stage)
+      taking: ouds_cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &extents), stage: stage
+    )
     let context = try CairoContext(surface: surface)
     try render(on: context, in: RsvgRectangle(x: 0, y: 0, width: width, height: height))
     recordings[key] = surface
@@ -247,12 +250,12 @@ final class SVGDocument {
     let pixelWidth = Int((offsetX + width * scale).rounded(.up)) + 1
     let pixelHeight = Int((offsetY + height * scale).rounded(.up)) + 1
     let surface = try CairoSurface.bitmap(width: pixelWidth, height: pixelHeight, stage: stage)
-    cairo_surface_set_device_scale(surface.handle, scale, scale)
+    ouds_cairo_surface_set_device_scale(surface.handle, scale, scale)
     let context = try CairoContext(surface: surface)
     try render(
       on: context,
       in: RsvgRectangle(x: offsetX / scale, y: offsetY / scale, width: width, height: height))
-    cairo_surface_flush(surface.handle)
+    ouds_cairo_surface_flush(surface.handle)
     phases[phase] = surface
     rasters[size] = phases
     return surface
@@ -278,11 +281,11 @@ final class SVGDocument {
     case .librsvg(let handle):
       var viewport = box
       var error: UnsafeMutablePointer<CRsvg.GError>?
-      guard rsvg_handle_render_document(handle, context.handle, &viewport, &error) != 0 else {
+      guard ouds_rsvg_handle_render_document(handle, context.handle, &viewport, &error) != 0 else {
         throw .iconFileUnreadable(path: path, reason: Self.consume(error))
       }
     case .outline(let outline):
-      cairo_set_source_rgba(context.handle, 0, 0, 0, 1)
+      ouds_cairo_set_source_rgba(context.handle, 0, 0, 0, 1)
       fillOutline(
         outline, in: Rect(x: box.x, y: box.y, width: box.width, height: box.height),
         on: context.handle)
@@ -293,7 +296,7 @@ final class SVGDocument {
   /// A librsvg error message, freeing the GError.
   private static func consume(_ error: UnsafeMutablePointer<CRsvg.GError>?) -> String {
     guard let error else { return "librsvg reported an unknown error" }
-    defer { CRsvg.g_error_free(error) }
+    defer { ouds_g_error_free(error) }
     guard let message = error.pointee.message else { return "librsvg reported an unknown error" }
     return String(cString: message)
   }
@@ -301,7 +304,7 @@ final class SVGDocument {
 
 /// Sets a straight-alpha colour as the source of a Cairo context.
 func setSource(_ cr: OpaquePointer, _ color: RGBAColor) {
-  cairo_set_source_rgba(
+  ouds_cairo_set_source_rgba(
     cr, Double(color.red) / 255, Double(color.green) / 255, Double(color.blue) / 255,
     Double(color.alpha) / 255)
 }

@@ -1,4 +1,5 @@
 internal import CGraphics
+internal import CGraphicsLoader
 
 /// Conversions between Cairo's premultiplied ARGB32 pixels and straight RGBA bytes.
 enum PixelConversion {
@@ -12,15 +13,15 @@ enum PixelConversion {
 
   /// Flushes `surface` and returns its pixel memory; valid while the surface lives.
   static func bitmap(of surface: CairoSurface) throws(GraphicsError) -> ARGB32Bitmap {
-    cairo_surface_flush(surface.handle)
+    ouds_cairo_surface_flush(surface.handle)
     try surface.check(stage: "reading the bitmap")
-    guard let data = cairo_image_surface_get_data(surface.handle) else {
+    guard let data = ouds_cairo_image_surface_get_data(surface.handle) else {
       throw .drawingFailed(stage: "reading the bitmap", reason: "the surface has no pixel data")
     }
     return ARGB32Bitmap(
-      data: data, width: Int(cairo_image_surface_get_width(surface.handle)),
-      height: Int(cairo_image_surface_get_height(surface.handle)),
-      stride: Int(cairo_image_surface_get_stride(surface.handle)))
+      data: data, width: Int(ouds_cairo_image_surface_get_width(surface.handle)),
+      height: Int(ouds_cairo_image_surface_get_height(surface.handle)),
+      stride: Int(ouds_cairo_image_surface_get_stride(surface.handle)))
   }
 
   /// Copies a flushed ARGB32 image surface into a straight-alpha `RasterImage`.
@@ -46,11 +47,11 @@ enum PixelConversion {
     -> CairoSurface
   {
     let surface = try CairoSurface.bitmap(width: image.width, height: image.height, stage: stage)
-    cairo_surface_flush(surface.handle)
-    guard let data = cairo_image_surface_get_data(surface.handle) else {
+    ouds_cairo_surface_flush(surface.handle)
+    guard let data = ouds_cairo_image_surface_get_data(surface.handle) else {
       throw .drawingFailed(stage: stage, reason: "the surface has no pixel data")
     }
-    let stride = Int(cairo_image_surface_get_stride(surface.handle))
+    let stride = Int(ouds_cairo_image_surface_get_stride(surface.handle))
     image.pixels.withUnsafeBufferPointer { pixels in
       for y in 0..<image.height {
         let row = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
@@ -64,7 +65,7 @@ enum PixelConversion {
         }
       }
     }
-    cairo_surface_mark_dirty(surface.handle)
+    ouds_cairo_surface_mark_dirty(surface.handle)
     return surface
   }
 

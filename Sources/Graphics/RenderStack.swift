@@ -1,4 +1,5 @@
 internal import CGraphics
+internal import CGraphicsLoader
 import CSpng
 
 /// The versions of the C libraries that produce the pixels, stored next to reference images.
@@ -38,11 +39,11 @@ public struct RenderStack: Codable, Hashable, Sendable {
   /// The versions of the libraries loaded in this process (run-time versions, not headers).
   public static func current() -> RenderStack {
     RenderStack(
-      cairo: text(cairo_version_string()),
-      pango: text(pango_version_string()),
-      harfbuzz: text(hb_version_string()),
+      cairo: text(ouds_cairo_version_string()),
+      pango: text(ouds_pango_version_string()),
+      harfbuzz: text(ouds_hb_version_string()),
       freetype: freetypeVersion(),
-      fontconfig: dotted(packed: Int(FcGetVersion())),
+      fontconfig: dotted(packed: Int(ouds_FcGetVersion())),
       librsvg: GraphicsLibraries.librsvgVersion(),
       libspng: text(spng_version_string()))
   }
@@ -50,12 +51,12 @@ public struct RenderStack: Codable, Hashable, Sendable {
   /// FreeType reports its version through a library instance.
   private static func freetypeVersion() -> String {
     var library: FT_Library?
-    guard FT_Init_FreeType(&library) == 0, let library else { return "unknown" }
-    defer { FT_Done_FreeType(library) }
+    guard ouds_FT_Init_FreeType(&library) == 0, let library else { return "unknown" }
+    defer { ouds_FT_Done_FreeType(library) }
     var major: FT_Int = 0
     var minor: FT_Int = 0
     var patch: FT_Int = 0
-    FT_Library_Version(library, &major, &minor, &patch)
+    ouds_FT_Library_Version(library, &major, &minor, &patch)
     return "\(major).\(minor).\(patch)"
   }
 

@@ -1,4 +1,5 @@
 internal import CGraphics
+internal import CGraphicsLoader
 import Primitives
 import SafeInput
 
@@ -57,23 +58,23 @@ private final class Checksum {
 
   init() {
     // g_checksum_new returns NULL only for an unknown checksum type, and SHA-256 is built in.
-    handle = g_checksum_new(G_CHECKSUM_SHA256)
+    handle = ouds_g_checksum_new(G_CHECKSUM_SHA256)
   }
 
   deinit {
-    g_checksum_free(handle)
+    ouds_g_checksum_free(handle)
   }
 
   func update(_ bytes: UnsafeRawBufferPointer) {
     guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-    g_checksum_update(handle, base.assumingMemoryBound(to: guchar.self), gssize(bytes.count))
+    ouds_g_checksum_update(handle, base.assumingMemoryBound(to: guchar.self), gssize(bytes.count))
   }
 
   /// The digest as lower-case hex.
   var hex: String {
     var digest = [UInt8](repeating: 0, count: 32)
     var length = gsize(32)
-    g_checksum_get_digest(handle, &digest, &length)
+    ouds_g_checksum_get_digest(handle, &digest, &length)
     return Hex.string(Array(digest.prefix(Int(length))))
   }
 }

@@ -1,4 +1,5 @@
 internal import CGraphics
+internal import CGraphicsLoader
 import Primitives
 import Scene
 
@@ -55,16 +56,16 @@ public final class SceneRenderer {
       if let background {
         background.fill(background.top)
         encoder.waitForPrelude()
-        cairo_surface_mark_dirty(surface.handle)
+        ouds_cairo_surface_mark_dirty(surface.handle)
       }
       let context = try CairoContext(surface: surface)
       try draw(scene, on: context, pixelsPerPoint: scale, backgroundDrawn: background != nil) {
         rows in
-        cairo_surface_flush(surface.handle)
+        ouds_cairo_surface_flush(surface.handle)
         encoder.rowsAreFinal(rows)
       }
       try surface.check(stage: "drawing the bitmap")
-      cairo_surface_flush(surface.handle)
+      ouds_cairo_surface_flush(surface.handle)
       return try encoder.finish()
     case .svg:
       return try drawVector(scene, svg: true)
@@ -114,7 +115,7 @@ public final class SceneRenderer {
     // 31.2 ms heap, 34.1 own map, 39.7 huge pages; the 8 themes × modes in one process, idle:
     // 81.6 against 94.1 ms with own maps), see LargeBuffer.
     let surface = try CairoSurface.bitmap(width: width, height: height)
-    cairo_surface_set_device_scale(surface.handle, Double(scale), Double(scale))
+    ouds_cairo_surface_set_device_scale(surface.handle, Double(scale), Double(scale))
     return surface
   }
 
@@ -125,24 +126,24 @@ public final class SceneRenderer {
       let surface: CairoSurface
       if svg {
         surface = try CairoSurface(
-          taking: cairo_svg_surface_create_for_stream(
+          taking: ouds_cairo_svg_surface_create_for_stream(
             ByteSink.write, sink.closure, scene.width, scene.height),
           stage: "creating the SVG document")
-        cairo_svg_surface_restrict_to_version(surface.handle, CAIRO_SVG_VERSION_1_1)
-        cairo_svg_surface_set_document_unit(surface.handle, CAIRO_SVG_UNIT_PX)
+        ouds_cairo_svg_surface_restrict_to_version(surface.handle, CAIRO_SVG_VERSION_1_1)
+        ouds_cairo_svg_surface_set_document_unit(surface.handle, CAIRO_SVG_UNIT_PX)
       } else {
         surface = try CairoSurface(
-          taking: cairo_pdf_surface_create_for_stream(
+          taking: ouds_cairo_pdf_surface_create_for_stream(
             ByteSink.write, sink.closure, scene.width, scene.height),
           stage: "creating the PDF document")
-        cairo_pdf_surface_set_metadata(
+        ouds_cairo_pdf_surface_set_metadata(
           surface.handle, CAIRO_PDF_METADATA_CREATE_DATE, Self.pdfCreationDate)
         if let title = scene.title {
-          cairo_pdf_surface_set_metadata(
+          ouds_cairo_pdf_surface_set_metadata(
             surface.handle, CAIRO_PDF_METADATA_TITLE, ControlCharacters.escaped(title))
         }
         if !scene.notes.isEmpty {
-          cairo_pdf_surface_set_metadata(
+          ouds_cairo_pdf_surface_set_metadata(
             surface.handle, CAIRO_PDF_METADATA_SUBJECT,
             ControlCharacters.escaped(scene.notes.joined(separator: " · ")))
         }
@@ -169,17 +170,17 @@ public final class SceneRenderer {
     let sink = ByteSink()
     try withExtendedLifetime(sink) { () throws(GraphicsError) in
       let surface = try CairoSurface(
-        taking: cairo_pdf_surface_create_for_stream(
+        taking: ouds_cairo_pdf_surface_create_for_stream(
           ByteSink.write, sink.closure, first.width, first.height),
         stage: "creating the PDF document")
-      cairo_pdf_surface_set_metadata(
+      ouds_cairo_pdf_surface_set_metadata(
         surface.handle, CAIRO_PDF_METADATA_CREATE_DATE, Self.pdfCreationDate)
       do {
         let context = try CairoContext(surface: surface)
         for (index, page) in pages.enumerated() {
-          cairo_pdf_surface_set_size(surface.handle, page.width, page.height)
+          ouds_cairo_pdf_surface_set_size(surface.handle, page.width, page.height)
           try draw(page, on: context, pixelsPerPoint: nil)
-          cairo_show_page(context.handle)
+          ouds_cairo_show_page(context.handle)
           try context.check(stage: "drawing page \(index + 1) of the PDF document")
         }
       }
@@ -212,19 +213,19 @@ public final class SceneRenderer {
   ) throws(GraphicsError) {
     let cr = context.handle
     if let background = scene.background, !backgroundDrawn {
-      cairo_save(cr)
-      cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+      ouds_cairo_save(cr)
+      ouds_cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
       setSource(cr, background)
-      cairo_paint(cr)
-      cairo_restore(cr)
+      ouds_cairo_paint(cr)
+      ouds_cairo_restore(cr)
     }
     for panel in scene.panels {
       if let fill = panel.fill {
-        cairo_save(cr)
-        cairo_rectangle(cr, panel.rect.x, panel.rect.y, panel.rect.width, panel.rect.height)
+        ouds_cairo_save(cr)
+        ouds_cairo_rectangle(cr, panel.rect.x, panel.rect.y, panel.rect.width, panel.rect.height)
         setSource(cr, fill)
-        cairo_fill(cr)
-        cairo_restore(cr)
+        ouds_cairo_fill(cr)
+        ouds_cairo_restore(cr)
       }
       if let caption = panel.caption { draw(caption, on: cr) }
     }
@@ -329,12 +330,12 @@ public final class SceneRenderer {
       guard let pixels = encoder.beginBand(band) else { return nil }
       pixels.update(repeating: word, count: rows.count * width)
       let surface = try CairoSurface(
-        taking: cairo_image_surface_create_for_data(
+        taking: ouds_cairo_image_surface_create_for_data(
           UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: UInt8.self),
           CAIRO_FORMAT_ARGB32, Int32(width), Int32(rows.count), Int32(encoder.rowStride)),
         stage: "creating band \(band + 1) of the bitmap")
-      cairo_surface_set_device_scale(surface.handle, Double(scale), Double(scale))
-      cairo_surface_set_device_offset(surface.handle, 0, -Double(rows.lowerBound))
+      ouds_cairo_surface_set_device_scale(surface.handle, Double(scale), Double(scale))
+      ouds_cairo_surface_set_device_offset(surface.handle, 0, -Double(rows.lowerBound))
       let context = try CairoContext(surface: surface)
       var fits = true
       for (row, extent) in zip(scene.rows, extents)
@@ -346,7 +347,7 @@ public final class SceneRenderer {
           fits = false
         }
       }
-      cairo_surface_flush(surface.handle)
+      ouds_cairo_surface_flush(surface.handle)
       try surface.check(stage: "drawing the bitmap")
       guard fits else { return nil }
       encoder.endBand(band)
@@ -481,24 +482,24 @@ public final class SceneRenderer {
     }
     let surface = try PixelConversion.argb32Surface(of: image, stage: stage)
     let cr = context.handle
-    cairo_save(cr)
-    defer { cairo_restore(cr) }
+    ouds_cairo_save(cr)
+    defer { ouds_cairo_restore(cr) }
     var deviceWidth = picture.rect.width
     var deviceHeight = picture.rect.height
-    cairo_user_to_device_distance(cr, &deviceWidth, &deviceHeight)
-    cairo_translate(cr, picture.rect.x, picture.rect.y)
-    cairo_scale(
+    ouds_cairo_user_to_device_distance(cr, &deviceWidth, &deviceHeight)
+    ouds_cairo_translate(cr, picture.rect.x, picture.rect.y)
+    ouds_cairo_scale(
       cr, picture.rect.width / Double(image.width), picture.rect.height / Double(image.height))
-    cairo_set_source_surface(cr, surface.handle, 0, 0)
-    if let pattern = cairo_get_source(cr) {
+    ouds_cairo_set_source_surface(cr, surface.handle, 0, 0)
+    if let pattern = ouds_cairo_get_source(cr) {
       let exact =
         abs(deviceWidth - Double(image.width)) < 1e-6
         && abs(deviceHeight - Double(image.height)) < 1e-6
-      cairo_pattern_set_filter(pattern, exact ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD)
-      cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+      ouds_cairo_pattern_set_filter(pattern, exact ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD)
+      ouds_cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
     }
-    cairo_rectangle(cr, 0, 0, Double(image.width), Double(image.height))
-    cairo_fill(cr)
+    ouds_cairo_rectangle(cr, 0, 0, Double(image.width), Double(image.height))
+    ouds_cairo_fill(cr)
     try context.check(stage: stage)
   }
 
@@ -530,27 +531,27 @@ func fillOutline(_ outline: VectorOutline, in rect: Rect, on cr: OpaquePointer) 
   let scaleX = rect.width / box.width
   let scaleY = rect.height / box.height
   let scale = min(scaleX, scaleY)
-  cairo_save(cr)
-  cairo_translate(
+  ouds_cairo_save(cr)
+  ouds_cairo_translate(
     cr, rect.x + (scale == scaleX ? 0 : (rect.width - box.width * scale) / 2),
     rect.y + (scale == scaleY ? 0 : (rect.height - box.height * scale) / 2))
-  cairo_scale(cr, scale, scale)
-  if box.x != 0 || box.y != 0 { cairo_translate(cr, -box.x, -box.y) }
+  ouds_cairo_scale(cr, scale, scale)
+  if box.x != 0 || box.y != 0 { ouds_cairo_translate(cr, -box.x, -box.y) }
   for path in outline.paths {
-    cairo_new_path(cr)
+    ouds_cairo_new_path(cr)
     for command in path.commands {
       switch command {
-      case .move(let p): cairo_move_to(cr, p.x, p.y)
-      case .line(let p): cairo_line_to(cr, p.x, p.y)
-      case .curve(let p, let c1, let c2): cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
-      case .close: cairo_close_path(cr)
+      case .move(let p): ouds_cairo_move_to(cr, p.x, p.y)
+      case .line(let p): ouds_cairo_line_to(cr, p.x, p.y)
+      case .curve(let p, let c1, let c2): ouds_cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+      case .close: ouds_cairo_close_path(cr)
       }
     }
-    cairo_set_fill_rule(
+    ouds_cairo_set_fill_rule(
       cr, path.fillRule == .evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
-    cairo_fill(cr)
+    ouds_cairo_fill(cr)
   }
-  cairo_restore(cr)
+  ouds_cairo_restore(cr)
 }
 
 /// A finished bitmap, owned alone: once drawn nothing else touches its pixels, so it may be

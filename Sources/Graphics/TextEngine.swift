@@ -1,4 +1,5 @@
 internal import CGraphics
+internal import CGraphicsLoader
 import Primitives
 import Scene
 
@@ -28,14 +29,14 @@ public final class TextEngine: TextMeasuring {
   public init(fonts: FontSet) {
     self.fonts = fonts
     // pango_font_map_create_context never returns NULL (GObject allocation aborts on failure).
-    context = pango_font_map_create_context(fonts.fontMap)
+    context = ouds_pango_font_map_create_context(fonts.fontMap)
     let options = FontOptions()
-    pango_cairo_context_set_font_options(context, options.handle)
-    pango_context_set_round_glyph_positions(context, 0)
+    ouds_pango_cairo_context_set_font_options(context, options.handle)
+    ouds_pango_context_set_round_glyph_positions(context, 0)
   }
 
   deinit {
-    g_object_unref(UnsafeMutableRawPointer(context))
+    ouds_g_object_unref(UnsafeMutableRawPointer(context))
   }
 
   /// Lays out `text` wrapped at `wrapWidth` points (nil: never wrap) and returns its metrics.
@@ -63,9 +64,9 @@ public final class TextEngine: TextMeasuring {
   /// its families that has a space, at its size and weight, as Pango reads them from the font
   /// (hhea or OS/2 ascent and descent, post underline position and thickness).
   public func fontMetrics(_ appearance: TextAppearance) -> FontMetrics {
-    pango_context_set_base_dir(context, PANGO_DIRECTION_LTR)
-    let language = pango_language_from_string(appearance.language)
-    pango_context_set_language(context, language)
+    ouds_pango_context_set_base_dir(context, PANGO_DIRECTION_LTR)
+    let language = ouds_pango_language_from_string(appearance.language)
+    ouds_pango_context_set_language(context, language)
     return TextLayout.baseFontMetrics(context: context, appearance: appearance, language: language)
   }
 
@@ -73,7 +74,8 @@ public final class TextEngine: TextMeasuring {
   /// piece by piece, each time it is measured or drawn).
   func layout(_ text: StyledText, wrapWidth: Double?, alignment: TextAlignment) -> TextLayout {
     TextLayout(
-      context: context, text: text, language: pango_language_from_string(text.appearance.language),
+      context: context, text: text,
+      language: ouds_pango_language_from_string(text.appearance.language),
       wrapWidth: wrapWidth, alignment: alignment, limits: layoutLimits, memo: memo)
   }
 
@@ -213,25 +215,26 @@ struct TextLayout {
     guard let description = fontDescription(appearance) else {
       return FontMetrics(ascent: 0, descent: 0, underlinePosition: 0, underlineThickness: 0)
     }
-    defer { pango_font_description_free(description) }
-    guard let metrics = pango_context_get_metrics(context, description, language) else {
+    defer { ouds_pango_font_description_free(description) }
+    guard let metrics = ouds_pango_context_get_metrics(context, description, language) else {
       return FontMetrics(ascent: 0, descent: 0, underlinePosition: 0, underlineThickness: 0)
     }
-    defer { pango_font_metrics_unref(metrics) }
+    defer { ouds_pango_font_metrics_unref(metrics) }
     return FontMetrics(
-      ascent: points(pango_font_metrics_get_ascent(metrics)),
-      descent: points(pango_font_metrics_get_descent(metrics)),
-      underlinePosition: points(pango_font_metrics_get_underline_position(metrics)),
-      underlineThickness: points(pango_font_metrics_get_underline_thickness(metrics)))
+      ascent: points(ouds_pango_font_metrics_get_ascent(metrics)),
+      descent: points(ouds_pango_font_metrics_get_descent(metrics)),
+      underlinePosition: points(ouds_pango_font_metrics_get_underline_position(metrics)),
+      underlineThickness: points(ouds_pango_font_metrics_get_underline_thickness(metrics)))
   }
 
   /// A new font description for `appearance`, freed by the caller.
   static func fontDescription(_ appearance: TextAppearance) -> OpaquePointer? {
-    guard let description = pango_font_description_new() else { return nil }
-    pango_font_description_set_family(description, appearance.fontFamilies.joined(separator: ","))
-    pango_font_description_set_absolute_size(
+    guard let description = ouds_pango_font_description_new() else { return nil }
+    ouds_pango_font_description_set_family(
+      description, appearance.fontFamilies.joined(separator: ","))
+    ouds_pango_font_description_set_absolute_size(
       description, appearance.fontSize * Double(PANGO_SCALE))
-    pango_font_description_set_weight(
+    ouds_pango_font_description_set_weight(
       description, PangoWeight(UInt32(clamping: appearance.weight)))
     return description
   }
@@ -274,14 +277,14 @@ struct TextLayout {
   /// `body` returns.
   private func forEachPiece(_ body: (Piece) -> Void) {
     // The context is shared by every paragraph of the engine: set its direction and language.
-    pango_context_set_base_dir(
+    ouds_pango_context_set_base_dir(
       builder.context, builder.text.direction == .rtl ? PANGO_DIRECTION_RTL : PANGO_DIRECTION_LTR)
-    pango_context_set_language(builder.context, builder.language)
+    ouds_pango_context_set_language(builder.context, builder.language)
     var top = 0
     func visit(_ piece: Piece) {
       body(piece)
       top += piece.height
-      g_object_unref(UnsafeMutableRawPointer(piece.handle))
+      ouds_g_object_unref(UnsafeMutableRawPointer(piece.handle))
     }
     var start = 0
     while true {
@@ -319,14 +322,14 @@ struct TextLayout {
           piece.continuesLine = !first
           first = false
           var widest = PangoRectangle()
-          if let line = pango_layout_get_line_readonly(piece.handle, 0) {
-            pango_layout_line_get_extents(line, nil, &widest)
+          if let line = ouds_pango_layout_get_line_readonly(piece.handle, 0) {
+            ouds_pango_layout_line_get_extents(line, nil, &widest)
           }
           x += Int(widest.width)
           lineHeight = max(lineHeight, piece.height)
           start = sliceEnd
           body(piece)
-          g_object_unref(UnsafeMutableRawPointer(piece.handle))
+          ouds_g_object_unref(UnsafeMutableRawPointer(piece.handle))
         }
         top += lineHeight
       } else {
@@ -390,13 +393,13 @@ struct TextLayout {
     forEachPiece { piece in
       forEachKeptLine(of: piece) { line, _ in
         var lineRect = PangoRectangle()
-        pango_layout_line_get_extents(line, nil, &lineRect)
+        ouds_pango_layout_line_get_extents(line, nil, &lineRect)
         widest = max(widest, piece.x + Int(lineRect.width))
       }
       lineCount += piece.keptLines - (piece.continuesLine ? 1 : 0)
       height = piece.top + piece.height
-      if baseline == nil { baseline = pango_layout_get_baseline(piece.handle) }
-      if pango_layout_get_unknown_glyphs_count(piece.handle) > 0 {
+      if baseline == nil { baseline = ouds_pango_layout_get_baseline(piece.handle) }
+      if ouds_pango_layout_get_unknown_glyphs_count(piece.handle) > 0 {
         for glyph in glyphs(of: piece) where glyph.glyph & PANGO_GLYPH_UNKNOWN_FLAG != 0 {
           unknown.insert(glyph.cluster)
         }
@@ -427,14 +430,16 @@ struct TextLayout {
   private func forEachKeptLine(
     of piece: Piece, _ body: (UnsafeMutablePointer<PangoLayoutLine>, OpaquePointer) -> Void
   ) {
-    guard piece.keptLines > 0, let iterator = pango_layout_get_iter(piece.handle) else { return }
-    defer { pango_layout_iter_free(iterator) }
+    guard piece.keptLines > 0, let iterator = ouds_pango_layout_get_iter(piece.handle) else {
+      return
+    }
+    defer { ouds_pango_layout_iter_free(iterator) }
     var index = 0
     repeat {
-      guard let line = pango_layout_iter_get_line_readonly(iterator) else { continue }
+      guard let line = ouds_pango_layout_iter_get_line_readonly(iterator) else { continue }
       body(line, iterator)
       index += 1
-    } while index < piece.keptLines && pango_layout_iter_next_line(iterator) != 0
+    } while index < piece.keptLines && ouds_pango_layout_iter_next_line(iterator) != 0
   }
 
   /// The characters that start at the byte offsets `offsets`, in logical order, without repeats.
@@ -460,11 +465,11 @@ struct TextLayout {
         guard let font = run.pointee.item?.pointee.analysis.font else { return }
         // The private font map is a PangoCairoFcFontMap: its fonts are PangoFcFonts.
         guard
-          let pattern = pango_fc_font_get_pattern(
+          let pattern = ouds_pango_fc_font_get_pattern(
             UnsafeMutableRawPointer(font).assumingMemoryBound(to: PangoFcFont.self))
         else { return }
         var file: UnsafeMutablePointer<FcChar8>?
-        guard FcPatternGetString(pattern, FC_FILE, 0, &file) == FcResultMatch, let file else {
+        guard ouds_FcPatternGetString(pattern, FC_FILE, 0, &file) == FcResultMatch, let file else {
           return
         }
         let url = URL(fileURLWithPath: String(cString: file))
@@ -500,7 +505,7 @@ struct TextLayout {
     forEachPiece { piece in
       var ink = PangoRectangle()
       var logical = PangoRectangle()
-      pango_layout_get_extents(piece.handle, &ink, &logical)
+      ouds_pango_layout_get_extents(piece.handle, &ink, &logical)
       let shift = baselineShift + Double(piece.top) / Double(PANGO_SCALE)
       let inkTop = shift + points(ink.y)
       let top = min(inkTop, shift + points(logical.y))
@@ -553,22 +558,22 @@ struct TextLayout {
     var underlinesFit = true
     forEachPiece { piece in
       let top = y + baselineShift + Double(piece.top) / Double(PANGO_SCALE)
-      cairo_save(canvas)
+      ouds_cairo_save(canvas)
       setSource(canvas, color)
       if piece.drawsWhole {
-        cairo_move_to(canvas, x + Double(piece.x) / Double(PANGO_SCALE), top)
-        pango_cairo_show_layout(canvas, piece.handle)
+        ouds_cairo_move_to(canvas, x + Double(piece.x) / Double(PANGO_SCALE), top)
+        ouds_pango_cairo_show_layout(canvas, piece.handle)
       } else {
         // What pango_cairo_show_layout does, for the kept lines only.
         forEachKeptLine(of: piece) { line, iterator in
           var logical = PangoRectangle()
-          pango_layout_iter_get_line_extents(iterator, nil, &logical)
-          let baseline = pango_layout_iter_get_baseline(iterator)
-          cairo_move_to(canvas, x + points(logical.x), top + points(baseline))
-          pango_cairo_show_layout_line(canvas, line)
+          ouds_pango_layout_iter_get_line_extents(iterator, nil, &logical)
+          let baseline = ouds_pango_layout_iter_get_baseline(iterator)
+          ouds_cairo_move_to(canvas, x + points(logical.x), top + points(baseline))
+          ouds_pango_cairo_show_layout_line(canvas, line)
         }
       }
-      cairo_restore(canvas)
+      ouds_cairo_restore(canvas)
       if !drawUnderlines(of: piece, on: canvas, x: x, y: top, limit: underlineLimit) {
         underlinesFit = false
       }
@@ -611,10 +616,11 @@ struct TextLayout {
     of piece: Piece, on canvas: OpaquePointer, x: Double, y: Double, limit: Double
   ) -> Bool {
     guard !underlines.isEmpty, piece.keptLines > 0,
-      let iterator = pango_layout_get_iter(piece.handle)
+      let iterator = ouds_pango_layout_get_iter(piece.handle)
     else { return true }
-    defer { pango_layout_iter_free(iterator) }
-    let bitmap = cairo_surface_get_type(cairo_get_target(canvas)) == CAIRO_SURFACE_TYPE_IMAGE
+    defer { ouds_pango_layout_iter_free(iterator) }
+    let bitmap =
+      ouds_cairo_surface_get_type(ouds_cairo_get_target(canvas)) == CAIRO_SURFACE_TYPE_IMAGE
     var line: UnsafeMutablePointer<PangoLayoutLine>?
     var baseline: Int32 = 0
     var segments: [UnderlineSegment] = []
@@ -628,13 +634,13 @@ struct TextLayout {
           baseline: y + points(baseline), on: canvas, snapToPixels: bitmap)
         if bottom > limit { fits = false }
         for segment in segments {
-          cairo_save(canvas)
-          cairo_rectangle(
+          ouds_cairo_save(canvas)
+          ouds_cairo_rectangle(
             canvas, x + points(segment.start), top, points(segment.end - segment.start),
             bottom - top)
           setSource(canvas, segment.color)
-          cairo_fill(canvas)
-          cairo_restore(canvas)
+          ouds_cairo_fill(canvas)
+          ouds_cairo_restore(canvas)
         }
       }
       segments = []
@@ -642,19 +648,20 @@ struct TextLayout {
     }
 
     repeat {
-      let current = pango_layout_iter_get_line_readonly(iterator)
+      let current = ouds_pango_layout_iter_get_line_readonly(iterator)
       if current != line {
         flush()
         line = current
         lineIndex += 1
         if lineIndex >= piece.keptLines { break }
-        baseline = pango_layout_iter_get_baseline(iterator)
+        baseline = ouds_pango_layout_iter_get_baseline(iterator)
       }
-      guard let run = pango_layout_iter_get_run_readonly(iterator), let glyphs = run.pointee.glyphs,
+      guard let run = ouds_pango_layout_iter_get_run_readonly(iterator),
+        let glyphs = run.pointee.glyphs,
         let item = run.pointee.item
       else { continue }
       var runRect = PangoRectangle()
-      pango_layout_iter_get_run_extents(iterator, nil, &runRect)
+      ouds_pango_layout_iter_get_run_extents(iterator, nil, &runRect)
       let font = item.pointee.analysis.font
       let itemOffset = piece.offset + Int(item.pointee.offset)
       var glyphX = runRect.x
@@ -674,22 +681,22 @@ struct TextLayout {
         }
         guard let font, info.glyph != PANGO_GLYPH_EMPTY else { continue }
         var ink = PangoRectangle()
-        pango_font_get_glyph_extents(font, info.glyph, &ink, nil)
+        ouds_pango_font_get_glyph_extents(font, info.glyph, &ink, nil)
         let bottom = ink.y + ink.height  // below the baseline when positive
         if Double(bottom) <= Self.descenderDepth * Double(fontSize) {
           placement.overshoot = max(placement.overshoot, points(bottom))
         }
       }
       guard underlined else { continue }
-      if let font, let metrics = pango_font_get_metrics(font, item.pointee.analysis.language) {
+      if let font, let metrics = ouds_pango_font_get_metrics(font, item.pointee.analysis.language) {
         placement.fontDepth = max(
-          placement.fontDepth, -points(pango_font_metrics_get_underline_position(metrics)))
+          placement.fontDepth, -points(ouds_pango_font_metrics_get_underline_position(metrics)))
         placement.thickness = max(
-          placement.thickness, points(pango_font_metrics_get_underline_thickness(metrics)))
-        pango_font_metrics_unref(metrics)
+          placement.thickness, points(ouds_pango_font_metrics_get_underline_thickness(metrics)))
+        ouds_pango_font_metrics_unref(metrics)
       }
       if placement.thickness <= 0 { placement.thickness = points(fontSize) / 16 }
-    } while pango_layout_iter_next_run(iterator) != 0
+    } while ouds_pango_layout_iter_next_run(iterator) != 0
     flush()
     return fits
   }
@@ -733,23 +740,23 @@ struct TextLayout {
     /// there are two or more).
     func piece(_ range: Range<Int>, top: Int, droppingLast: Bool) -> Piece {
       let handle = layout(range)
-      let lineCount = Int(pango_layout_get_line_count(handle))
+      let lineCount = Int(ouds_pango_layout_get_line_count(handle))
       var logical = PangoRectangle()
-      pango_layout_get_extents(handle, nil, &logical)
-      guard droppingLast, lineCount > 1, let iterator = pango_layout_get_iter(handle) else {
+      ouds_pango_layout_get_extents(handle, nil, &logical)
+      guard droppingLast, lineCount > 1, let iterator = ouds_pango_layout_get_iter(handle) else {
         // All lines: the whole slice (a single line longer than a slice is cut at the slice's end).
         return Piece(
           handle: handle, offset: range.lowerBound, keptLines: lineCount, lineCount: lineCount,
           top: top, height: Int(logical.height), nextStart: range.count, drawsWhole: true)
       }
-      defer { pango_layout_iter_free(iterator) }
+      defer { ouds_pango_layout_iter_free(iterator) }
       var bottom: Int32 = 0
       for _ in 0..<(lineCount - 1) {
         var y0: Int32 = 0
-        pango_layout_iter_get_line_yrange(iterator, &y0, &bottom)
-        _ = pango_layout_iter_next_line(iterator)
+        ouds_pango_layout_iter_get_line_yrange(iterator, &y0, &bottom)
+        _ = ouds_pango_layout_iter_next_line(iterator)
       }
-      let last = pango_layout_iter_get_line_readonly(iterator)
+      let last = ouds_pango_layout_iter_get_line_readonly(iterator)
       let lastStart = last.map { Int($0.pointee.start_index) } ?? range.count
       return Piece(
         handle: handle, offset: range.lowerBound, keptLines: lineCount - 1, lineCount: lineCount,
@@ -759,55 +766,64 @@ struct TextLayout {
     /// The PangoLayout of the bytes in `range`, with the paragraph's font, attributes and width.
     private func layout(_ range: Range<Int>) -> OpaquePointer {
       // pango_layout_new never returns NULL (GObject allocation aborts on failure).
-      let handle: OpaquePointer = pango_layout_new(context)
+      let handle: OpaquePointer = ouds_pango_layout_new(context)
       let appearance = text.appearance
-      pango_layout_set_auto_dir(handle, 0)
+      ouds_pango_layout_set_auto_dir(handle, 0)
 
       // The characters go in as plain UTF-8: never through markup.
       bytes.withUnsafeBufferPointer { buffer in
         guard let base = buffer.baseAddress, !range.isEmpty else {
-          pango_layout_set_text(handle, "", 0)
+          ouds_pango_layout_set_text(handle, "", 0)
           return
         }
         UnsafeRawPointer(base + range.lowerBound).withMemoryRebound(
           to: CChar.self, capacity: range.count
         ) {
-          pango_layout_set_text(handle, $0, Int32(range.count))
+          ouds_pango_layout_set_text(handle, $0, Int32(range.count))
         }
       }
 
       if let description = TextLayout.fontDescription(appearance) {
-        pango_layout_set_font_description(handle, description)
-        pango_font_description_free(description)
+        ouds_pango_layout_set_font_description(handle, description)
+        ouds_pango_font_description_free(description)
       }
 
-      if let attributes = pango_attr_list_new() {
+      if let attributes = ouds_pango_attr_list_new() {
         func add(_ attribute: UnsafeMutablePointer<PangoAttribute>?, from start: Int, to end: Int) {
           guard let attribute else { return }
           attribute.pointee.start_index = guint(start)
           attribute.pointee.end_index = guint(end)
-          pango_attr_list_insert(attributes, attribute)
+          ouds_pango_attr_list_insert(attributes, attribute)
         }
         let whole = Int(UInt32.max)  // PANGO_ATTR_INDEX_TO_TEXT_END
         add(
-          pango_attr_line_height_new_absolute(pangoUnits(appearance.lineHeight)), from: 0, to: whole
+          ouds_pango_attr_line_height_new_absolute(pangoUnits(appearance.lineHeight)), from: 0,
+          to: whole
         )
-        add(pango_attr_letter_spacing_new(pangoUnits(appearance.letterSpacing)), from: 0, to: whole)
-        if let language { add(pango_attr_language_new(language), from: 0, to: whole) }
+        add(
+          ouds_pango_attr_letter_spacing_new(pangoUnits(appearance.letterSpacing)), from: 0,
+          to: whole)
+        if let language { add(ouds_pango_attr_language_new(language), from: 0, to: whole) }
         for (spanRange, span) in styledSpans(overlapping: range) {
           let start = max(spanRange.lowerBound, range.lowerBound) - range.lowerBound
           let end = min(spanRange.upperBound, range.upperBound) - range.lowerBound
           if let weight = span.weight {
-            add(pango_attr_weight_new(PangoWeight(UInt32(clamping: weight))), from: start, to: end)
+            add(
+              ouds_pango_attr_weight_new(PangoWeight(UInt32(clamping: weight))), from: start,
+              to: end)
           }
-          if span.italic { add(pango_attr_style_new(PANGO_STYLE_ITALIC), from: start, to: end) }
+          if span.italic {
+            add(ouds_pango_attr_style_new(PANGO_STYLE_ITALIC), from: start, to: end)
+          }
           // Underlines are drawn by `drawUnderlines`, clear of the glyphs, not by Pango.
           if let color = span.color {
             add(
-              pango_attr_foreground_new(
+              ouds_pango_attr_foreground_new(
                 guint16(color.red) * 257, guint16(color.green) * 257, guint16(color.blue) * 257),
               from: start, to: end)
-            add(pango_attr_foreground_alpha_new(guint16(color.alpha) * 257), from: start, to: end)
+            add(
+              ouds_pango_attr_foreground_alpha_new(guint16(color.alpha) * 257), from: start, to: end
+            )
           }
         }
         // Item cuts in long unbreakable runs: an attribute that changes nothing (font fallback is
@@ -815,20 +831,21 @@ struct TextLayout {
         let cuts = seams(in: range)
         var index = 0
         while index + 1 < cuts.count {
-          add(pango_attr_fallback_new(1), from: cuts[index], to: cuts[index + 1])
+          add(ouds_pango_attr_fallback_new(1), from: cuts[index], to: cuts[index + 1])
           index += 2
         }
-        pango_layout_set_attributes(handle, attributes)
-        pango_attr_list_unref(attributes)
+        ouds_pango_layout_set_attributes(handle, attributes)
+        ouds_pango_attr_list_unref(attributes)
       }
 
       if let wrapWidth {
-        pango_layout_set_width(handle, pangoUnits(wrapWidth))
-        pango_layout_set_wrap(handle, PANGO_WRAP_WORD_CHAR)
+        ouds_pango_layout_set_width(handle, pangoUnits(wrapWidth))
+        ouds_pango_layout_set_wrap(handle, PANGO_WRAP_WORD_CHAR)
       } else {
-        pango_layout_set_width(handle, -1)
+        ouds_pango_layout_set_width(handle, -1)
       }
-      pango_layout_set_alignment(handle, alignment == .right ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT)
+      ouds_pango_layout_set_alignment(
+        handle, alignment == .right ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT)
       return handle
     }
 
@@ -874,7 +891,7 @@ struct TextLayout {
         UnsafeRawPointer(base + range.lowerBound).withMemoryRebound(
           to: CChar.self, capacity: range.count
         ) {
-          pango_get_log_attrs(
+          ouds_pango_get_log_attrs(
             $0, Int32(range.count), text.direction == .rtl ? 1 : 0, language, &attributes,
             Int32(count + 1))
         }
@@ -929,19 +946,19 @@ struct UnderlinePlacement {
       return (top, top + thickness)
     }
     // User space → Cairo device space (the CTM) → pixels (the surface's device scale and offset).
-    let target = cairo_get_target(canvas)
+    let target = ouds_cairo_get_target(canvas)
     var scaleX = 1.0
     var scaleY = 1.0
-    cairo_surface_get_device_scale(target, &scaleX, &scaleY)
+    ouds_cairo_surface_get_device_scale(target, &scaleX, &scaleY)
     var offsetX = 0.0
     var offsetY = 0.0
-    cairo_surface_get_device_offset(target, &offsetX, &offsetY)
+    ouds_cairo_surface_get_device_offset(target, &offsetX, &offsetY)
     var originX = 0.0
     var deviceBaseline = baseline
-    cairo_user_to_device(canvas, &originX, &deviceBaseline)
+    ouds_cairo_user_to_device(canvas, &originX, &deviceBaseline)
     var unitX = 0.0
     var unitY = 1.0
-    cairo_user_to_device_distance(canvas, &unitX, &unitY)
+    ouds_cairo_user_to_device_distance(canvas, &unitX, &unitY)
     let pixelsPerPoint = max(abs(unitY * scaleY), 1e-6)
     let pixelBaseline = deviceBaseline * scaleY + offsetY
     // Cairo rounds glyph positions to whole pixels vertically: the ink may sit that much lower.
@@ -952,7 +969,7 @@ struct UnderlinePlacement {
     func user(_ pixelY: Double) -> Double {
       var x = originX
       var y = (pixelY - offsetY) / scaleY
-      cairo_device_to_user(canvas, &x, &y)
+      ouds_cairo_device_to_user(canvas, &x, &y)
       return y
     }
     let (topY, bottomY) = (user(top), user(bottom))
@@ -967,14 +984,14 @@ private struct FontOptions: ~Copyable {
   init() {
     // cairo_font_options_create returns a static "nil" object on allocation failure, never NULL;
     // setters on it are no-ops, which keeps this path total.
-    handle = cairo_font_options_create()
-    cairo_font_options_set_hint_style(handle, CAIRO_HINT_STYLE_NONE)
-    cairo_font_options_set_hint_metrics(handle, CAIRO_HINT_METRICS_OFF)
-    cairo_font_options_set_antialias(handle, CAIRO_ANTIALIAS_GRAY)
+    handle = ouds_cairo_font_options_create()
+    ouds_cairo_font_options_set_hint_style(handle, CAIRO_HINT_STYLE_NONE)
+    ouds_cairo_font_options_set_hint_metrics(handle, CAIRO_HINT_METRICS_OFF)
+    ouds_cairo_font_options_set_antialias(handle, CAIRO_ANTIALIAS_GRAY)
   }
 
   deinit {
-    cairo_font_options_destroy(handle)
+    ouds_cairo_font_options_destroy(handle)
   }
 }
 
@@ -1032,11 +1049,11 @@ final class PieceMemo {
   func keep(_ piece: TextLayout.Piece, for key: Key, droppingLast: Bool) {
     entries.append((key, droppingLast, piece))
     if entries.count > Self.capacity {
-      g_object_unref(UnsafeMutableRawPointer(entries.removeFirst().piece.handle))
+      ouds_g_object_unref(UnsafeMutableRawPointer(entries.removeFirst().piece.handle))
     }
   }
 
   deinit {
-    for entry in entries { g_object_unref(UnsafeMutableRawPointer(entry.piece.handle)) }
+    for entry in entries { ouds_g_object_unref(UnsafeMutableRawPointer(entry.piece.handle)) }
   }
 }

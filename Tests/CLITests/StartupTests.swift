@@ -67,7 +67,7 @@ struct StartupTests {
       })
   }
 
-  #if os(Linux) && arch(x86_64)
+  #if os(Linux)
     @Test("ouds-render does not link the drawing libraries: none is among the libraries it needs")
     func drawingLibrariesAreNotLinked() throws {
       // Mapping Cairo, Pango, librsvg and the 40 libraries under them was most of a process's

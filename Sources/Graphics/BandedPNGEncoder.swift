@@ -21,9 +21,10 @@ import SafeInput
 /// and a band's memory is drawn again, for a later band, once its segments are encoded. The
 /// drawing thread encodes segments itself rather than wait for memory, and ``finish()``
 /// encodes the rest on both threads. Each band's memory holds, above its own rows, a copy of the
-/// last row of the band before: the row above a segment's first row, which the encoder compares
-/// with. Every segment is encoded exactly as ``PNGEncoder`` encodes the finished bitmap (as RGB,
-/// the opacity checked on the way), so the bytes are the same, whoever encodes which segment.
+/// last rows of the band before (``PNGEncoder/Layout/dictionaryRows``): the bytes that prime the
+/// deflate of the band's first segment. Every segment is encoded exactly as ``PNGEncoder``
+/// encodes the finished bitmap (as RGB, the opacity checked on the way), so the bytes are the
+/// same, whoever encodes which segment.
 final class BandedPNGEncoder: @unchecked Sendable {
   /// Segments per band: a 1080-pixel row makes 80-row segments, so a band of a 1080×2160
   /// picture is 80 rows, 0.35 MB. One render of that picture, medians of 40 alternating runs:
@@ -40,6 +41,8 @@ final class BandedPNGEncoder: @unchecked Sendable {
   let bandCount: Int
   /// Bytes per row of a band's memory, as Cairo wants it for an ARGB32 surface.
   let rowStride: Int
+  /// Rows of the band before kept above a band's own rows in its memory.
+  let aboveRows: Int
 
   private let memory: UnsafeMutableRawPointer
   /// Bands in memory at once (``slotCount``, or fewer for a short picture), and each one's bytes.
@@ -52,6 +55,7 @@ final class BandedPNGEncoder: @unchecked Sendable {
   private var nextSegment = 0
   private var segments: [PNGEncoder.Segment?]
   private var encodedInBand: [Int]
+  /// A segment was found not to be opaque, or zlib failed on it.
   private var translucent = false
   private var stopped = false
 
@@ -66,7 +70,8 @@ final class BandedPNGEncoder: @unchecked Sendable {
     bandRows = layout.segmentRows * Self.segmentsPerBand
     bandCount = (height + bandRows - 1) / bandRows
     rowStride = width * 4
-    slotBytes = (bandRows + 1) * rowStride
+    aboveRows = layout.dictionaryRows
+    slotBytes = (bandRows + aboveRows) * rowStride
     slots = min(Self.slotCount, bandCount)
     guard let memory = malloc(slots * slotBytes) else { return nil }
     self.memory = memory
@@ -94,7 +99,8 @@ final class BandedPNGEncoder: @unchecked Sendable {
 
   /// The memory of band `band`'s first row, `rowStride` bytes a row, for the drawing thread to
   /// draw into until ``endBand(_:)``; nil once a segment was found not to be opaque (the picture
-  /// cannot be encoded as RGB: the caller draws it whole instead) or the encoder was stopped.
+  /// cannot be encoded as RGB: the caller draws it whole instead), zlib failed, or the encoder
+  /// was stopped.
   /// Bands are begun in order, each after the one before ended.
   func beginBand(_ band: Int) -> UnsafeMutablePointer<UInt32>? {
     if band >= slots {
@@ -122,11 +128,11 @@ final class BandedPNGEncoder: @unchecked Sendable {
     }
     let slot = slotStart(band)
     if band > 0 {
-      // the row above this band's first row: the last row of the band before, still in memory
-      let above = slotStart(band - 1) + rows(ofBand: band - 1).count * rowStride
-      memcpy(slot, above, rowStride)
+      // the last rows of the band before (still in memory, a full band: at least `aboveRows`)
+      let end = slotStart(band - 1) + (aboveRows + rows(ofBand: band - 1).count) * rowStride
+      memcpy(slot, end - aboveRows * rowStride, aboveRows * rowStride)
     }
-    return (slot + rowStride).bindMemory(
+    return (slot + aboveRows * rowStride).bindMemory(
       to: UInt32.self, capacity: rows(ofBand: band).count * layout.width)
   }
 
@@ -139,7 +145,7 @@ final class BandedPNGEncoder: @unchecked Sendable {
   }
 
   /// Every band is drawn: encodes what is left on this thread and the helper's, and returns the
-  /// PNG file; nil when a pixel was not opaque.
+  /// PNG file; nil when a pixel was not opaque or zlib failed.
   func finish() -> Data? {
     work(waiting: false)
     helper.wait()
@@ -184,8 +190,10 @@ final class BandedPNGEncoder: @unchecked Sendable {
     let band = index / Self.segmentsPerBand
     let source = BandRows(
       base: slotStart(band).assumingMemoryBound(to: UInt32.self), firstRow: band * bandRows,
-      width: layout.width, height: layout.height)
-    let segment = PNGEncoder.encodeSegment(index, of: source, layout: layout)
+      aboveRows: aboveRows, width: layout.width, height: layout.height)
+    // a zlib failure (no memory) gives no file, as a translucent pixel does: the caller draws
+    // the picture whole, whose encoding reports it
+    let segment = try? PNGEncoder.encodeSegment(index, of: source, layout: layout)
     condition.lock()
     if let segment {
       segments[index] = segment
@@ -214,17 +222,18 @@ final class BandedPNGEncoder: @unchecked Sendable {
   }
 }
 
-/// The rows of one band in its memory, the row above the band first: rows `firstRow - 1` (when
-/// there is one) to the band's last, read as ``OpaqueARGB32Rows`` reads a whole bitmap.
+/// The rows of one band in its memory, the rows of the band before kept above it first: rows
+/// `firstRow - aboveRows` to the band's last, read as ``OpaqueARGB32Rows`` reads a whole bitmap.
 private struct BandRows: PNGPixelRows, @unchecked Sendable {
   let base: UnsafePointer<UInt32>
   let firstRow: Int
+  let aboveRows: Int
   let width: Int
   let height: Int
   var channels: Int { 3 }
   var assumesOpaque: Bool { true }
 
-  func row(_ y: Int) -> UnsafePointer<UInt32> { base + (y - firstRow + 1) * width }
+  func row(_ y: Int) -> UnsafePointer<UInt32> { base + (y - firstRow + aboveRows) * width }
 
   @inline(__always)
   func samples(_ word: UInt32) -> UInt32 { OpaqueARGB32Rows.rgbSamples(word) }

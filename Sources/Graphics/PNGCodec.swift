@@ -14,11 +14,10 @@ import CSpng
 /// Fast, deterministic PNG encoding and decoding of ``RasterImage`` values.
 ///
 /// Encoding (``PNGEncoder``) writes 8-bit RGBA (RGB for fully opaque images), non-interlaced,
-/// with no row filter; its deflate looks only for what a rendered list repeats — the row above
-/// and the pixel to the left — so a flat picture costs little more than a compare of its rows.
-/// One image's work is split over the cores in segments whose cut does not depend on the number
-/// of cores, and no time or text chunks are written, so the same pixels always give the same
-/// bytes. Decoding uses libspng.
+/// with no row filter, deflated by zlib. One image's work is split over the cores in segments
+/// whose cut does not depend on the number of cores, joined as pigz joins its blocks, and no
+/// time or text chunks are written, so the same pixels always give the same bytes. Decoding
+/// uses libspng.
 public enum PNGCodec {
   /// Encodes `image` as an 8-bit RGBA PNG, or RGB when every pixel is opaque.
   public static func encode(_ image: RasterImage) throws(GraphicsError) -> Data {

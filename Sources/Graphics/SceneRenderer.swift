@@ -41,32 +41,7 @@ public final class SceneRenderer {
     switch format {
     case .png(let scale):
       if let data = try renderInBands(scene, scale: scale) { return data }
-      // The rows are encoded as the drawing passes them (ProgressivePNGEncoder), on the other
-      // core; the bytes are those of encoding the finished bitmap.
-      let surface = try bitmapSurface(for: scene, scale: scale)
-      let bitmap = try PixelConversion.bitmap(of: surface)
-      // The background is written before anything is drawn: the bottom half by the encoder's
-      // helper, which has nothing to encode yet, while this thread writes the top half.
-      var background: BackgroundFill?
-      if let color = scene.background { background = try BackgroundFill(color, bitmap: bitmap) }
-      var prelude: (@Sendable () -> Void)?
-      if let background { prelude = { background.fill(background.bottom) } }
-      let encoder = ProgressivePNGEncoder(bitmap, prelude: prelude)
-      defer { encoder.stop() }
-      if let background {
-        background.fill(background.top)
-        encoder.waitForPrelude()
-        ouds_cairo_surface_mark_dirty(surface.handle)
-      }
-      let context = try CairoContext(surface: surface)
-      try draw(scene, on: context, pixelsPerPoint: scale, backgroundDrawn: background != nil) {
-        rows in
-        ouds_cairo_surface_flush(surface.handle)
-        encoder.rowsAreFinal(rows)
-      }
-      try surface.check(stage: "drawing the bitmap")
-      ouds_cairo_surface_flush(surface.handle)
-      return try encoder.finish()
+      return try PNGCodec.encode(argb32: drawBitmap(scene, scale: scale))
     case .svg:
       return try drawVector(scene, svg: true)
     case .pdf:
@@ -100,6 +75,24 @@ public final class SceneRenderer {
     try draw(scene, on: context, pixelsPerPoint: scale)
     try surface.check(stage: "drawing the bitmap")
     return surface
+  }
+
+  /// The word of a 1×1 ARGB32 surface after `cairo_paint` of `color` with the source operator:
+  /// the word Cairo's paint of the background writes into every pixel.
+  private func paintedWord(_ color: RGBAColor) throws(GraphicsError) -> UInt32 {
+    let stage = "painting the background"
+    let probe = try CairoSurface(
+      taking: ouds_cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1), stage: stage)
+    let context = try CairoContext(surface: probe)
+    ouds_cairo_set_operator(context.handle, CAIRO_OPERATOR_SOURCE)
+    setSource(context.handle, color)
+    ouds_cairo_paint(context.handle)
+    try context.check(stage: stage)
+    ouds_cairo_surface_flush(probe.handle)
+    guard let data = ouds_cairo_image_surface_get_data(probe.handle) else {
+      throw .drawingFailed(stage: stage, reason: "the surface has no pixel data")
+    }
+    return UnsafeRawPointer(data).load(as: UInt32.self)
   }
 
   /// A transparent bitmap the size of `scene` at `scale`, its device scale set.
@@ -199,20 +192,15 @@ public final class SceneRenderer {
     else { throw .invalidCanvasSize(width: scene.width, height: scene.height, scale: scale) }
   }
 
-  /// Draws the background, the panels, then every row's glyph, ordered prefix and label.
+  /// Draws `scene`: the background, the panels, the pictures, then every row's glyph, ordered
+  /// prefix and label, in order.
   ///
   /// `pixelsPerPoint` is the scale of a bitmap target, nil for vector output.
-  /// Draws `scene`: background (unless `backgroundDrawn`: the caller wrote it, as
-  /// ``BackgroundFill``), panels, pictures, then the rows in order. With `finalRows`
-  /// (a bitmap), after each row it is called with how many pixel rows from the top no later
-  /// row can touch any more: those above the ink of every row still to draw (its icon's box,
-  /// its marker's and its label's glyphs as Pango measures them, one pixel of antialiasing more).
-  private func draw(
-    _ scene: Scene, on context: CairoContext, pixelsPerPoint: Int?, backgroundDrawn: Bool = false,
-    finalRows: ((Int) -> Void)? = nil
-  ) throws(GraphicsError) {
+  private func draw(_ scene: Scene, on context: CairoContext, pixelsPerPoint: Int?)
+    throws(GraphicsError)
+  {
     let cr = context.handle
-    if let background = scene.background, !backgroundDrawn {
+    if let background = scene.background {
       ouds_cairo_save(cr)
       ouds_cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
       setSource(cr, background)
@@ -234,15 +222,9 @@ public final class SceneRenderer {
     }
     var icons = preloadedIcons
     var outlined: [String: IconImage] = [:]
-    // after each row, how many pixel rows from the top no later row touches
-    var finalAfter: [Int] = []
-    if finalRows != nil, let scale = pixelsPerPoint {
-      finalAfter = finalPixelRows(of: scene, scale: scale)
-    }
-    for (index, row) in scene.rows.enumerated() {
+    for row in scene.rows {
       try drawRow(
         row, on: context, pixelsPerPoint: pixelsPerPoint, icons: &icons, outlined: &outlined)
-      if let finalRows, index < finalAfter.count { finalRows(finalAfter[index]) }
     }
   }
 
@@ -317,7 +299,7 @@ public final class SceneRenderer {
       else { return nil }
       extents.append(extent)
     }
-    let word = try BackgroundFill.paintedWord(background)
+    let word = try paintedWord(background)
     guard word >> 24 == 0xFF,
       let encoder = BandedPNGEncoder(
         width: Self.pixels(scene.width, scale: scale),
@@ -425,50 +407,6 @@ public final class SceneRenderer {
     }
     guard low <= high, scale.isFinite else { return nil }
     return (offset + (low - box.y) * scale, offset + (high - box.y) * scale)
-  }
-
-  /// For each row of `scene`, how many pixel rows from the top are final once it is drawn at
-  /// `scale` pixels per point (``finalPixelRows(inkTops:scale:)``).
-  func finalPixelRows(of scene: Scene, scale: Int) -> [Int] {
-    Self.finalPixelRows(inkTops: scene.rows.map(inkTop(of:)), scale: scale)
-  }
-
-  /// For each row, how many pixel rows from the top are final once it is drawn, given the top
-  /// of every row's ink (``inkTop(of:)``, in points) at `scale` pixels per point: those above
-  /// the ink of every later row, one pixel of antialiasing more; every row after the last.
-  /// A later row whose ink is not measured (minus infinity, or not a number) keeps every pixel
-  /// row open until it is drawn.
-  static func finalPixelRows(inkTops: [Double], scale: Int) -> [Int] {
-    var result = Array(repeating: Int.max, count: inkTops.count)
-    var top = Double.infinity  // the highest ink of the rows after the current one
-    for index in inkTops.indices.reversed() {
-      if top == .infinity {
-        result[index] = Int.max
-      } else if top.isFinite {
-        let pixels = (top * Double(scale)).rounded(.down)
-        result[index] = pixels >= Double(Int32.max) ? Int.max : max(0, Int(pixels) - 1)
-      } else {
-        result[index] = 0
-      }
-      let ink = inkTops[index]
-      top = ink.isNaN || top.isNaN ? .nan : min(top, ink)
-    }
-    return result
-  }
-
-  /// The highest point a row's drawing can reach: the top of its icon's box, of its marker's
-  /// ink and of its label's; minus infinity when a paragraph is laid out in several pieces
-  /// (its ink is not measured, so nothing below the rows before it counts as drawn).
-  private func inkTop(of row: SceneRow) -> Double {
-    var top = Double.infinity
-    if row.glyph != nil, let rect = row.icon { top = min(top, rect.y) }
-    for text in [row.markerText, row.text].compactMap({ $0 }) {
-      let layout = textEngine.layout(
-        text.content, wrapWidth: text.wrapWidth, alignment: text.alignment)
-      guard let ink = layout.inkTop else { return -.infinity }
-      top = min(top, text.origin.y + ink)
-    }
-    return top
   }
 
   /// Draws a picture's bitmap stretched over its rect; pixel for pixel (nearest neighbour) when

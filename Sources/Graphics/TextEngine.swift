@@ -479,11 +479,6 @@ struct TextLayout {
     return files
   }
 
-  /// How far below the top of the paragraph's box (the `y` of ``draw(on:x:y:color:underlineLimit:)``) its
-  /// glyphs' ink begins, in points (negative: above it); nil for a paragraph laid out in
-  /// several pieces, which is not laid out here to be measured.
-  var inkTop: Double? { paintedExtent?.inkTop }
-
   /// How far below the top of the paragraph's box its drawing can reach, in points: `inkTop`,
   /// the top of its glyphs' ink; `top` and `bottom`, the ink and the line boxes together (a
   /// margin for what a rasterizer adds to the measured ink), and when a span is underlined, half

@@ -118,16 +118,3 @@ func runReportingErrors(command: String, _ body: () throws -> Int32) -> Int32 {
     return ExitStatus.failure
   }
 }
-
-/// Values a command keeps alive until the process exits.
-enum ProcessLifetime {
-  /// What is kept; touched only by the main thread, which runs the commands.
-  nonisolated(unsafe) private static var kept: [Any] = []
-
-  /// Keeps `value` until the process exits: the last work of a process leaves its object graph
-  /// (a renderer's token trees, font sets and Pango objects: about 0.4 ms of freeing after a
-  /// render) to the exit, which returns all of the memory at once.
-  static func keep(_ value: Any) {
-    kept.append(value)
-  }
-}

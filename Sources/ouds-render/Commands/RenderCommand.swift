@@ -48,15 +48,11 @@ enum RenderCommand {
   /// Renders what `arguments` ask for and writes it (again on every change with `--watch`);
   /// returns the exit status.
   static func run(_ arguments: ParsedArguments) throws -> Int32 {
-    let once = !arguments.has(WatchOption.list)
-    return try WatchOption.runList(arguments) { try renderOnce(arguments, lastInProcess: once) }
+    try WatchOption.runList(arguments) { try renderOnce(arguments) }
   }
 
-  /// Renders what `arguments` ask for and writes it once; returns the exit status. When it is
-  /// the `lastInProcess` (no `--watch`), the renderer, its themes, fonts and pictures are kept
-  /// until the process exits instead of being freed one object at a time just before it does.
-  static func renderOnce(_ arguments: ParsedArguments, lastInProcess: Bool = false) throws -> Int32
-  {
+  /// Renders what `arguments` ask for and writes it once; returns the exit status.
+  static func renderOnce(_ arguments: ParsedArguments) throws -> Int32 {
     let picture = try PictureJob(arguments, matrixWritesFolder: true)
     let job = picture.job
     let rendered = try job.attributingErrors {
@@ -81,7 +77,6 @@ enum RenderCommand {
     }
     printError(picture.sources)
     printWarnings(rendered.flatMap(\.warnings))
-    if lastInProcess { ProcessLifetime.keep((picture, rendered)) }
     return ExitStatus.success
   }
 }

@@ -4,12 +4,11 @@ import Graphics
 import Snapshot
 import Testing
 
-/// `render` of one PNG encodes the bitmap's rows while it draws the rows below (a segment as soon
-/// as no row left to draw can reach it): a segment encoded too early would hold pixels a later row
-/// painted over. The references were encoded from finished bitmaps, so each render must give
-/// their very bytes.
-@Suite("A PNG encoded while it is drawn")
-struct ProgressiveEncodingTests {
+/// `render` of one PNG draws an opaque list band by band, each band encoded as soon as it is
+/// drawn: a row missed by a band, or a band encoded before it is drawn, would change pixels.
+/// The references were written by `snapshot record`, so each render must give their very bytes.
+@Suite("Every reference rendered as one PNG")
+struct CatalogueBytesTests {
   @Test("every reference of the catalogue, rendered as one PNG, has the reference's bytes")
   func catalogueBytes() throws {
     let catalogue = try SnapshotCatalogue(directory: Repo.snapshots)

@@ -71,7 +71,7 @@ let package = Package(
     .systemLibrary(name: "CSpng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
     .systemLibrary(
       name: "CCommonMark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
-    // zlib, for the PNG encoder that deflates one image on several cores (SegmentedPNGEncoder)
+    // zlib: the PNG encoder (PNGEncoder deflates one image in segments on several cores)
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
     // the leaf every stage may use for files and threads: reading user files (regular files only,

@@ -223,6 +223,15 @@ public final class SnapshotEngine: Sendable {
     // Every theme's files at once: a broken token file stops the run with one error.
     let library = try ThemeLibrary(directory: location.directory)
     try library.readAll()
+    // A context that does not resolve, or a token out of the renderer's range, would fail every
+    // reference of its theme with the same message: one error, before anything renders.
+    var contexts = Set<String>()
+    for reference in references
+    where contexts.insert(
+      ThemeLibrary.contextName(reference.variant.theme, reference.variant.mode)
+    ).inserted {
+      _ = try library.theme(reference.variant.theme, mode: reference.variant.mode)
+    }
     // Every font file the selected themes need is found before anything renders, so a machine
     // that lacks some gets one error naming them all (and their packages).
     var fonts: [FontSourceList] = []

@@ -117,6 +117,10 @@ public func verifySnapshot(
       theme: theme, mode: mode, scale: scale, suffix: variant, options: options),
     list: list)
 
+  // One way to record a test's own references, whatever the mode: the `CLI`'s `snapshot record`
+  // records the catalogue, not these.
+  let recordAdvice =
+    "record it by running this test with \(SnapshotRecordMode.environmentVariable)=missing, then commit \(directory.path)"
   let outcome: SnapshotOutcome
   do {
     outcome = try RendererPool.shared.withRenderer(
@@ -125,7 +129,8 @@ public func verifySnapshot(
       SnapshotEngine.record(
         reference, in: directory, renderer: renderer, mode: recordMode,
         options: settings.diffOptions,
-        sourceDirectory: testFile.deletingLastPathComponent(), checkExisting: true)
+        sourceDirectory: testFile.deletingLastPathComponent(), checkExisting: true,
+        recordAdvice: recordAdvice)
     }
   } catch {
     return "\(reference.id): cannot make a renderer: \(error)"
@@ -146,7 +151,7 @@ public func verifySnapshot(
     var text = "\(reference.id): \(outcome.reason)"
     if outcome.status == .missing && recordMode == .never {
       text +=
-        " [record mode never\(SnapshotRecordMode.isCI(environment) ? " because CI is set" : ""); set \(SnapshotRecordMode.environmentVariable)=missing to record]"
+        " [record mode never\(SnapshotRecordMode.isCI(environment) ? " because CI is set" : "")]"
     }
     if !outcome.layoutDiff.isEmpty {
       text +=

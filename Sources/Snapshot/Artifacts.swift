@@ -320,7 +320,7 @@ public struct SummaryFormat: Sendable {
   /// The tone of a status as a person reads it (``ReferenceResult/displayStatus``).
   static func tone(ofStatus status: String) -> Tone? {
     switch status {
-    case "changed", "missing", "error": return .failure
+    case "changed", "missing", "error", "environment": return .failure
     case "layout": return .warning
     case "passed", "recorded": return .success
     default: return nil
@@ -341,9 +341,11 @@ public enum SnapshotSummary {
   /// The failure table of a run's report (paths as the run saw them): see ``text(_:acceptCommand:format:)-swift.type.method``.
   public static func text(
     _ report: SnapshotRunReport, acceptCommand: (ReferenceResult) -> String = { _ in "" },
-    format: SummaryFormat = .full
+    acceptAll: String? = nil, format: SummaryFormat = .full
   ) -> String {
-    text(SnapshotRunResults(report, root: nil), acceptCommand: acceptCommand, format: format)
+    text(
+      SnapshotRunResults(report, root: nil), acceptCommand: acceptCommand, acceptAll: acceptAll,
+      format: format)
   }
 
   /// The failure table: where tokens and fonts came from, the environment, then one block per
@@ -352,23 +354,39 @@ public enum SnapshotSummary {
   /// With more failing rows than `format.detailLimit`, the blocks are left out and the table is
   /// cut at `format.rowLimit` rows, followed by `… and N more, see <elsewhere>`: the details stay
   /// in the artifacts and the report.
+  ///
+  /// When the tokens differ from the references' (or the font files do and references changed),
+  /// the changed references are one `environment` row naming what differs, without accept
+  /// commands of their own: re-recording one of them cannot fix the others. `acceptAll`, when
+  /// given, is the command that records them all if the change is intended.
   public static func text(
     _ results: SnapshotRunResults, acceptCommand: (ReferenceResult) -> String = { _ in "" },
-    format: SummaryFormat = .full
+    acceptAll: String? = nil, format: SummaryFormat = .full
   ) -> String {
     var lines: [String] = []
     if let sources = results.sources { lines.append(sources) }
-    if let headline = results.environmentHeadline { lines.append(format.paint(headline, .warning)) }
-    lines += table(results.failures, caseErrors: results.caseErrors, format: format)
-    guard results.failures.count + results.caseErrors.count <= format.detailLimit else {
+    let environment = EnvironmentRow(results)
+    // With the row, the headline keeps only what the row does not say (library versions).
+    if let headline = environment == nil ? results.environmentHeadline : environment?.headline {
+      lines.append(format.paint(headline, .warning))
+    }
+    let failures = environment?.others ?? results.failures
+    lines += table(
+      failures, caseErrors: results.caseErrors, environment: environment?.what, format: format)
+    let rows = failures.count + results.caseErrors.count + (environment == nil ? 0 : 1)
+    guard rows <= format.detailLimit else {
       lines.append(totals(results, format: format))
       return lines.joined(separator: "\n") + "\n"
+    }
+    if let environment {
+      lines.append(format.paint("ENVIRONMENT", .failure) + " \(environment.what)")
+      lines += environment.details(acceptAll: acceptAll).map { "        " + $0 }
     }
     for caseError in results.caseErrors {
       lines.append(format.paint("ERROR  ", .failure) + " \(caseError.id)")
       lines.append("        \(caseError.message)")
     }
-    for reference in results.failures {
+    for reference in failures {
       let status = reference.displayStatus
       let label = status.uppercased().padded(toLength: 7)
       lines.append("\(format.paint(label, status: status)) \(reference.id)")
@@ -416,6 +434,72 @@ public enum SnapshotSummary {
     ReferenceResult(outcome).displayStatus
   }
 
+  /// The one row that stands for every reference changed by a token or font difference.
+  struct EnvironmentRow {
+    /// `tokens`, `fonts` or `tokens, fonts`: the REFERENCE cell of the row.
+    var what: String
+    /// The token difference, when the tokens differ.
+    var tokens: String?
+    /// The lines about font files.
+    var fonts: [String]
+    /// The environment lines left for the headline (library versions), nil when none.
+    var headline: String?
+    /// The references the difference changed, folded into the row.
+    var changed: [ReferenceResult]
+    /// The failures the row does not stand for (missing references, errors).
+    var others: [ReferenceResult]
+
+    /// The row of `results`, or nil when the tokens are the references' and no font difference
+    /// comes with changed references.
+    init?(_ results: SnapshotRunResults) {
+      tokens = results.tokenDifference
+      fonts = results.environmentDifferences.filter(SnapshotEnvironment.isFontDifference)
+      changed = results.failures.filter { $0.status == .changed }
+      others = results.failures.filter { $0.status != .changed }
+      guard tokens != nil || (!fonts.isEmpty && !changed.isEmpty) else { return nil }
+      what = [tokens == nil ? nil : "tokens", fonts.isEmpty ? nil : "fonts"].compactMap { $0 }
+        .joined(separator: ", ")
+      let stack = results.environmentDifferences.filter {
+        !SnapshotEnvironment.isFontDifference($0)
+      }
+      headline = stack.isEmpty ? nil : "environment differs: " + stack.joined(separator: "; ")
+    }
+
+    /// The lines under the row: what differs, one line each, the changed references, and what to do.
+    func details(acceptAll: String?) -> [String] {
+      var lines: [String] = []
+      if let tokens {
+        if let marker = tokens.firstRange(of: SnapshotEnvironment.changedTokensMarker) {
+          lines.append(String(tokens[..<marker.lowerBound]) + ":")
+          lines += tokens[marker.upperBound...].split(separator: "; ").map { "  " + $0 }
+        } else {
+          lines.append(tokens)
+        }
+      }
+      if !fonts.isEmpty {
+        lines.append("font files differ from the references' (ENVIRONMENT.json):")
+        lines += fonts.map { "  " + $0 }
+      }
+      if !changed.isEmpty {
+        let ids = changed.prefix(8).map(\.id).joined(separator: ", ")
+        let more = changed.count > 8 ? " and \(changed.count - 8) more" : ""
+        lines.append(
+          "\(changed.count) reference\(changed.count == 1 ? "" : "s") changed with \(tokens == nil ? "them" : "the tokens"): \(ids)\(more)"
+        )
+      }
+      if !fonts.isEmpty {
+        lines.append(
+          "install the font files the references were recorded with (or give --font-dir a folder that holds them)"
+        )
+      }
+      if let acceptAll, !acceptAll.isEmpty {
+        lines.append(
+          "if the change is intended, record the references again: \(acceptAll)")
+      }
+      return lines
+    }
+  }
+
   /// The table of ``table(_:caseErrors:format:)-swift.type.method`` for outcomes.
   public static func table(
     _ failures: [SnapshotOutcome], caseErrors: [SnapshotCaseError] = [],
@@ -431,12 +515,16 @@ public enum SnapshotSummary {
   /// Each broken case file (`caseErrors`) is a row `error <case>/(case file) - - - -` first.
   /// At most `format.rowLimit` rows are shown, then `… and N more, see <elsewhere>`; the status
   /// cells are painted by `format`.
+  ///
+  /// `environment` (`tokens`, `fonts`), when given, is one `environment` row first, standing for
+  /// the references a token or font difference changed.
   public static func table(
     _ failures: [ReferenceResult], caseErrors: [SnapshotCaseError] = [],
-    format: SummaryFormat = .full
+    environment: String? = nil, format: SummaryFormat = .full
   ) -> [String] {
-    guard !failures.isEmpty || !caseErrors.isEmpty else { return [] }
+    guard !failures.isEmpty || !caseErrors.isEmpty || environment != nil else { return [] }
     var rows = [["STATUS", "REFERENCE", "PIXELS", "RATIO", "REGIONS", "LAYOUT"]]
+    if let environment { rows.append(["environment", environment, "-", "-", "-", "-"]) }
     let shownErrors = caseErrors.prefix(max(0, format.rowLimit))
     let shownFailures = failures.prefix(max(0, format.rowLimit - shownErrors.count))
     let omitted = caseErrors.count + failures.count - shownErrors.count - shownFailures.count

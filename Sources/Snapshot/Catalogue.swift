@@ -28,11 +28,17 @@ public struct SnapshotCatalogue: Sendable {
   /// The longest case or snapshot name: 100 characters.
   public static let maximumNameLength = 100
 
-  /// The extensions of case files: a JSON list (`.json`) or a Markdown list (`.md`), each with
-  /// its variants (the JSON object's or the front matter's `variants` key).
-  public static let caseFileExtensions = [".json", ".md"]
+  /// The extensions of case files, in lower case: a JSON list (`.json`) or a Markdown list
+  /// (`.md`, `.markdown`, as `render` reads them), each with its variants (the JSON object's or
+  /// the front matter's `variants` key).
+  public static let caseFileExtensions = [".json", ".md", ".markdown"]
 
-  /// Reads every `*.json` and `*.md` file of `<directory>/cases/` and expands its variants.
+  /// Reads every `*.json`, `*.md` and `*.markdown` file of `<directory>/cases/` and expands its
+  /// variants.
+  ///
+  /// Every other file under `cases/` must be an icon a case draws: anything else (another
+  /// extension, an extension in another letter case such as `.JSON`, a file in a sub-folder that
+  /// no case draws) is a broken case naming the file, so that no case is ever silently left out.
   /// - Parameter reader: the list reader (use `BulletListRenderer.listReader()` for Markdown labels).
   /// - Throws: `SnapshotError` when the case folder is missing or holds no case file at all.
   public init(directory: URL, reader: ListReader) throws(SnapshotError) {
@@ -41,12 +47,12 @@ public struct SnapshotCatalogue: Sendable {
     guard PathText.isFolder(casesFolder.path) else {
       throw SnapshotError.noCaseFolder(path: casesFolder.path)
     }
-    let names: [String]
-    do {
-      names = try FileManager.default.contentsOfDirectory(atPath: casesFolder.path)
-    } catch {
+    // Every entry at any depth: a case file sits directly in `cases/`, anything else must be an
+    // icon of a case (checked once the cases are read).
+    guard let entries = PathText.entries(under: casesFolder.path) else {
       throw SnapshotError.folderUnreadable(path: casesFolder.path)
     }
+    let names = entries.filter { !$0.contains("/") }
     // Names of the snapshots folder's own files (README.md, ENVIRONMENT.json…): a case folder
     // of the same name (in any letter case) would collide with them.
     let root = self.directory
@@ -57,9 +63,13 @@ public struct SnapshotCatalogue: Sendable {
     var cases: [SnapshotCase] = []
     var broken: [SnapshotCaseError] = []
     var caseFiles: [String: String] = [:]
+    var others: [String] = []
     for fileName in names.sorted() {
       guard let fileExtension = Self.caseFileExtensions.first(where: { fileName.hasSuffix($0) })
-      else { continue }
+      else {
+        others.append(fileName)
+        continue
+      }
       let file = casesFolder.appendingPathComponent(fileName)
       let name = String(fileName.dropLast(fileExtension.count))
       let displayPath = "\(Self.casesFolderName)/\(MessageText.value(fileName))"
@@ -118,11 +128,52 @@ public struct SnapshotCatalogue: Sendable {
         fail(error.description)
       }
     }
+    broken += Self.filesNotRead(
+      entries.filter { $0.contains("/") } + others, in: casesFolder,
+      icons: Set(
+        cases.flatMap(\.document.list.iconFiles).map {
+          URL(fileURLWithPath: $0).standardizedFileURL.path
+        }))
+    broken.sort { $0.file < $1.file }
     guard !cases.isEmpty || !broken.isEmpty else {
       throw SnapshotError.noCaseFiles(folder: casesFolder.path)
     }
     self.cases = cases
     self.brokenCases = broken
+  }
+
+  /// The entries of the case folder (paths relative to it) that are neither a case file nor an
+  /// icon a case draws (`icons`, absolute standardized paths), each as a broken case naming it;
+  /// folders are skipped (their files are entries of their own).
+  static func filesNotRead(_ entries: [String], in casesFolder: URL, icons: Set<String>)
+    -> [SnapshotCaseError]
+  {
+    var errors: [SnapshotCaseError] = []
+    for relative in entries.sorted() {
+      let path = casesFolder.appendingPathComponent(relative).standardizedFileURL.path
+      guard UserFile.type(atPath: path) != .directory, !icons.contains(path) else { continue }
+      let displayPath = "\(casesFolderName)/\(MessageText.value(relative))"
+      let fileName = relative.split(separator: "/").last.map(String.init) ?? relative
+      let lowered = fileName.lowercased()
+      let why: String
+      if relative.contains("/"),
+        caseFileExtensions.contains(where: { lowered.hasSuffix($0) })
+      {
+        why =
+          "a case file in a sub-folder is not read; move it into \(casesFolderName)/ (no case draws it as an icon either)"
+      } else if let wanted = caseFileExtensions.first(where: { lowered.hasSuffix($0) }) {
+        let stem = fileName.dropLast(wanted.count)
+        why =
+          "not read as a case file: case files end in \(caseFileExtensions.joined(separator: ", ")) in lower case; rename it \(MessageText.value(stem + wanted))"
+      } else {
+        why =
+          "not a case file (\(caseFileExtensions.joined(separator: ", "))) and no case draws it as an icon; remove it or move it out of \(casesFolderName)/"
+      }
+      errors.append(
+        SnapshotCaseError(
+          name: MessageText.value(relative), file: displayPath, message: "\(displayPath): \(why)"))
+    }
+    return errors
   }
 
   /// Reads the catalogue with a list reader that understands `markdown` labels (libcmark).

@@ -1,5 +1,6 @@
 import BulletListRenderer
 import Graphics
+import Primitives
 import SafeInput
 import Themes
 
@@ -50,15 +51,72 @@ public struct SnapshotEnvironment: Codable, Hashable, Sendable {
   /// The SHA-256 of the resolved token values of every theme × mode
   /// (``Themes/ThemeLibrary/canonicalTokenText()``); nil in a fingerprint that predates it.
   public var tokensSHA256: String?
+  /// The resolved value of every token (``Themes/TokenValue/displayText``), by context
+  /// (`orange/light`) then token path: what verify compares to name the tokens that changed since
+  /// the references were recorded. Nil in a fingerprint that predates it.
+  public var tokens: [String: [String: String]]?
 
   /// The name of the file inside the snapshots folder.
   public static let fileName = "ENVIRONMENT.json"
 
   /// Creates a fingerprint.
-  public init(renderStack: RenderStack, fonts: [String: [Font]], tokensSHA256: String? = nil) {
+  public init(
+    renderStack: RenderStack, fonts: [String: [Font]], tokensSHA256: String? = nil,
+    tokens: [String: [String: String]]? = nil
+  ) {
     self.renderStack = renderStack
     self.fonts = fonts
     self.tokensSHA256 = tokensSHA256
+    self.tokens = tokens
+  }
+
+  /// The resolved value of every token of `library`, by context (`orange/light`) and path; a
+  /// context that does not resolve is left out.
+  public static func tokenValues(of library: ThemeLibrary) -> [String: [String: String]] {
+    var values: [String: [String: String]] = [:]
+    for theme in ThemeName.allCases {
+      for mode in ColorMode.allCases {
+        guard let tokens = try? library.tokens(theme, mode: mode) else { continue }
+        var context: [String: String] = [:]
+        for token in tokens { context[token.path] = token.value.displayText }
+        values["\(theme.rawValue)/\(mode.rawValue)"] = context
+      }
+    }
+    return values
+  }
+
+  /// What separates the first part of a token difference from its list of changed tokens (each
+  /// `<theme>/<mode> <path>: <old> → <new> (<file>)`, separated by `; `).
+  public static let changedTokensMarker = " (ENVIRONMENT.json), changed: "
+
+  /// Changed tokens named in a token difference, at most.
+  public static let changedTokensShown = 20
+
+  /// The tokens whose value differs between the recorded values (`self`) and `library`, one line
+  /// each as `--compare-themes` prints them (`orange/light space.x: 8px → 16px (brands/…json)`),
+  /// by context then path; nil when no values were recorded.
+  public func changedTokens(in library: ThemeLibrary) -> [String]? {
+    guard let recorded = tokens else { return nil }
+    var lines: [String] = []
+    for theme in ThemeName.allCases {
+      for mode in ColorMode.allCases {
+        let context = "\(theme.rawValue)/\(mode.rawValue)"
+        let before = recorded[context] ?? [:]
+        let now = (try? library.tokens(theme, mode: mode)) ?? []
+        let after = Dictionary(now.map { ($0.path, $0) }, uniquingKeysWith: { _, last in last })
+        for path in Set(before.keys).union(after.keys).sorted() {
+          let old = before[path]
+          let new = after[path]
+          if let old, let new, old == new.value.displayText { continue }
+          let file = new.map { " (\($0.file))" } ?? ""
+          lines.append(
+            MessageText.escaped(
+              "\(context) \(path): \(old ?? "(none)") → \(new?.value.displayText ?? "(none)")\(file)"
+            ))
+        }
+      }
+    }
+    return lines
   }
 
   /// The token digest of a theme library: SHA-256 of its canonical token text.
@@ -109,24 +167,53 @@ public struct SnapshotEnvironment: Codable, Hashable, Sendable {
     var merged = self
     merged.renderStack = other.renderStack
     for (theme, files) in other.fonts { merged.fonts[theme] = files }
-    if takingTokens || merged.tokensSHA256 == nil { merged.tokensSHA256 = other.tokensSHA256 }
+    if takingTokens || merged.tokensSHA256 == nil {
+      merged.tokensSHA256 = other.tokensSHA256
+      merged.tokens = other.tokens
+    }
     return merged
   }
 
   /// Why the tokens of `themes` are not the ones the references were recorded with, or nil when
   /// the digests are equal: `tokens: <folder> (<why>) resolves to sha256 … , the references were
   /// recorded with …`.
-  public func tokenDifference(from current: SnapshotEnvironment, themes: ThemesLocation) -> String?
-  {
+  ///
+  /// With `library` (the tokens of `current`) and the token values recorded, the difference names
+  /// the changed tokens (``changedTokens(in:)``, at most ``changedTokensShown``) after
+  /// ``changedTokensMarker`` rather than two digests.
+  public func tokenDifference(
+    from current: SnapshotEnvironment, themes: ThemesLocation, library: ThemeLibrary? = nil
+  ) -> String? {
     guard let here = current.tokensSHA256, tokensSHA256 != here else { return nil }
     let folder = "\(RenderSources.printable(themes.directory.path)) (\(themes.source.reason))"
     guard let recorded = tokensSHA256 else {
       return
         "tokens: \(Self.fileName) records no token digest; \(folder) resolves to sha256 \(here.prefix(12))… (re-record to add it)"
     }
+    if let library, let changed = changedTokens(in: library), !changed.isEmpty {
+      let shown = changed.prefix(Self.changedTokensShown)
+      let more = changed.count - shown.count
+      return
+        "tokens: \(folder) differ from the values the references were recorded with"
+        + Self.changedTokensMarker + shown.joined(separator: "; ")
+        + (more > 0 ? "; … and \(more) more" : "")
+    }
+    let why =
+      tokens == nil
+      ? " (\(Self.fileName) predates token values: record the references again with this version so that verify names the changed tokens)"
+      : ""
     return
-      "tokens: \(folder) resolve to sha256 \(here.prefix(12))…, the references were recorded with \(recorded.prefix(12))…"
+      "tokens: \(folder) resolve to sha256 \(here.prefix(12))…, the references were recorded with \(recorded.prefix(12))…\(why)"
   }
+
+  /// Whether a line of ``differences(from:)`` is about a font file (not a library version).
+  public static func isFontDifference(_ line: String) -> Bool {
+    !stackNames.contains { line.hasPrefix($0 + " ") }
+  }
+
+  private static let stackNames = [
+    "cairo", "pango", "harfbuzz", "freetype", "fontconfig", "librsvg", "libspng",
+  ]
 
   /// What differs between the recorded fingerprint (`self`) and `current`, one line each; empty when equal.
   ///

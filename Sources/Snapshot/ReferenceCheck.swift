@@ -11,16 +11,24 @@ import Scene
   import Foundation
 #endif
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 // The per-reference building blocks of verify and record, which `assertSnapshot` uses too.
 extension SnapshotEngine {
   /// Compares one reference stored under `directory` with a fresh render; the building block of verify and `assertSnapshot`.
   ///
   /// The layout JSON is made location-independent first (see ``SnapshotLayout/portable(_:snapshotsDirectory:sourceDirectory:)``):
   /// free icon paths are relative to `directory` or to `sourceDirectory` (the case or test file's folder).
+  ///
+  /// `recordAdvice` says how to record a missing reference, in the message of a `missing` row.
   public static func check(
     _ reference: SnapshotReference, in directory: URL, renderer: BulletListRenderer,
     options: DiffOptions,
-    sourceDirectory: URL? = nil
+    sourceDirectory: URL? = nil, recordAdvice: String = cliRecordAdvice
   ) -> SnapshotOutcome {
     let start = DispatchTime.now().uptimeNanoseconds
     func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
@@ -37,8 +45,17 @@ extension SnapshotEngine {
     let imageURL = directory.appendingPathComponent(reference.imagePath)
     let layoutURL = directory.appendingPathComponent(reference.layoutPath)
     var unreadable: [String] = []
-    // A reference that is not a regular file, or over its size limit, fails this row only.
+    var linksOut = false
+    // A reference that is not a regular file, or over its size limit, fails this row only; one
+    // that leads out of the references folder through a symbolic link is not read at all (its
+    // bytes would be compared and copied into the artifacts).
     func readReference(_ url: URL, _ relative: String, kind: UserFileKind) -> Data? {
+      if case .failure(let problem) = FolderReference.resolve(relative, inside: directory) {
+        unreadable.append(
+          "\(MessageText.path(relative)) \(problem.message(folder: "the references folder"))")
+        linksOut = true
+        return nil
+      }
       do {
         return try UserFile.read(url.path, kind: kind)
       } catch {
@@ -52,7 +69,10 @@ extension SnapshotEngine {
       .map { String(decoding: $0, as: UTF8.self) }
     if !unreadable.isEmpty {
       let failure = SnapshotFailure(
-        kind: .error, message: unreadable.joined(separator: "; ") + "; re-record it",
+        kind: .error,
+        message: unreadable.joined(separator: "; ")
+          + (linksOut
+            ? "; re-record it (recording replaces the link with a file)" : "; re-record it"),
         evidence: FailureEvidence(
           actualImage: render.image, actualLayout: render.layoutJSON, expectedLayout: expectedLayout
         ))
@@ -90,8 +110,7 @@ extension SnapshotEngine {
         expectedLayout == nil ? reference.layoutPath : nil,
       ]
       .compactMap { $0 }
-      let note =
-        "no reference: \(missing.joined(separator: " and ")) missing (record it with 'ouds-render snapshot record --missing')"
+      let note = "no reference: \(missing.joined(separator: " and ")) missing (\(recordAdvice))"
       if kind == .error {
         message = [message, note].compactMap { $0 }.joined(separator: "; ")
       } else {
@@ -110,6 +129,9 @@ extension SnapshotEngine {
     return SnapshotOutcome(reference: reference, result: .failed(failure), seconds: seconds())
   }
 
+  /// How the command line records a missing reference, in a `missing` row's message.
+  public static let cliRecordAdvice = "record it with 'ouds-render snapshot record --missing'"
+
   /// Records one reference under `directory` in `mode`; the building block of record and `assertSnapshot`.
   ///
   /// In `missing` mode a reference whose PNG and layout JSON both exist is compared when
@@ -122,7 +144,8 @@ extension SnapshotEngine {
   public static func record(
     _ reference: SnapshotReference, in directory: URL, renderer: BulletListRenderer,
     mode: SnapshotRecordMode, options: DiffOptions, sourceDirectory: URL? = nil,
-    checkExisting: Bool = false, protecting inputs: InputFiles = InputFiles()
+    checkExisting: Bool = false, protecting inputs: InputFiles = InputFiles(),
+    recordAdvice: String = cliRecordAdvice
   ) -> SnapshotOutcome {
     let start = DispatchTime.now().uptimeNanoseconds
     let imageURL = directory.appendingPathComponent(reference.imagePath)
@@ -133,13 +156,13 @@ extension SnapshotEngine {
     case .never:
       return check(
         reference, in: directory, renderer: renderer, options: options,
-        sourceDirectory: sourceDirectory)
+        sourceDirectory: sourceDirectory, recordAdvice: recordAdvice)
     case .missing:
       if imageExists && layoutExists {
         if checkExisting {
           return check(
             reference, in: directory, renderer: renderer, options: options,
-            sourceDirectory: sourceDirectory)
+            sourceDirectory: sourceDirectory, recordAdvice: recordAdvice)
         }
         return SnapshotOutcome(
           reference: reference, result: .skipped(reason: "exists, not checked (record --missing)"))
@@ -147,13 +170,14 @@ extension SnapshotEngine {
     case .failed:
       let verified = check(
         reference, in: directory, renderer: renderer, options: options,
-        sourceDirectory: sourceDirectory)
+        sourceDirectory: sourceDirectory, recordAdvice: recordAdvice)
       // An unreadable reference is a failure too: its message says to re-record it.
       guard verified.isFailure else { return verified }
     case .all:
       break
     }
     do {
+      try replaceLinksOut(of: reference, in: directory)
       let render = try Render(
         reference, renderer: renderer, snapshotsDirectory: directory,
         sourceDirectory: sourceDirectory)
@@ -183,10 +207,44 @@ extension SnapshotEngine {
     }
   }
 
+  /// Removes a reference PNG or layout JSON that is a symbolic link leading out of `directory`
+  /// (the link only, never its target), so that recording writes a file in its place; refuses a
+  /// case folder that leads out (the references would be written outside).
+  /// - Throws: ``ReferenceLinkError`` naming the path.
+  static func replaceLinksOut(of reference: SnapshotReference, in directory: URL)
+    throws(ReferenceLinkError)
+  {
+    if case .failure(let problem) = FolderReference.resolve(reference.caseName, inside: directory) {
+      throw ReferenceLinkError(
+        description:
+          "\(MessageText.path(reference.caseName))/ \(problem.message(folder: "the references folder")); remove the link"
+      )
+    }
+    for relative in [reference.imagePath, reference.layoutPath] {
+      let path = directory.appendingPathComponent(relative).path
+      guard UserFile.type(atPath: path) == .symbolicLink,
+        case .failure = FolderReference.resolve(relative, inside: directory)
+      else { continue }
+      guard unlink(path) == 0 else {
+        throw ReferenceLinkError(
+          description:
+            "\(MessageText.path(relative)) is a symbolic link out of the references folder and cannot be removed: \(String(cString: strerror(errno)))"
+        )
+      }
+    }
+  }
+
   /// The bytes of an existing reference, or nil when it is absent or not a readable regular file.
   private static func existing(_ url: URL, kind: UserFileKind) -> Data? {
     try? UserFile.read(url.path, kind: kind)
   }
+}
+
+/// A reference that cannot be recorded because its case folder, or itself, is a symbolic link out
+/// of the references folder that cannot be replaced.
+struct ReferenceLinkError: Error, CustomStringConvertible {
+  /// The path and the problem, one line.
+  var description: String
 }
 
 /// One fresh render of a reference: the pixels and the location-independent layout JSON text.

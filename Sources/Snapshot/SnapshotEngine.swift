@@ -130,8 +130,11 @@ public final class SnapshotEngine: Sendable {
       // there was none; `--missing` does not look at existing references, so it keeps theirs.
       let takeTokens = mode == .all || mode == .failed || existing?.tokensSHA256 == nil
       let wroteReferences = !report.written.isEmpty
+      // A fingerprint without the token values gets them when it takes the tokens.
       if wroteReferences || existing == nil
-        || (takeTokens && existing?.tokensSHA256 != environment.tokensSHA256)
+        || (takeTokens
+          && (existing?.tokensSHA256 != environment.tokensSHA256
+            || existing?.tokens != environment.tokens))
       {
         let merged = existing?.merging(environment, takingTokens: takeTokens) ?? environment
         if merged != existing {
@@ -223,6 +226,15 @@ public final class SnapshotEngine: Sendable {
     // Every theme's files at once: a broken token file stops the run with one error.
     let library = try ThemeLibrary(directory: location.directory)
     try library.readAll()
+    // A context that does not resolve, or a token out of the renderer's range, would fail every
+    // reference of its theme with the same message: one error, before anything renders.
+    var contexts = Set<String>()
+    for reference in references
+    where contexts.insert(
+      ThemeLibrary.contextName(reference.variant.theme, reference.variant.mode)
+    ).inserted {
+      _ = try library.theme(reference.variant.theme, mode: reference.variant.mode)
+    }
     // Every font file the selected themes need is found before anything renders, so a machine
     // that lacks some gets one error naming them all (and their packages).
     var fonts: [FontSourceList] = []
@@ -287,6 +299,7 @@ public final class SnapshotEngine: Sendable {
     outcomes.sort { $0.reference.id < $1.reference.id }
     var environment = state.environment()
     environment.tokensSHA256 = SnapshotEnvironment.tokenDigest(of: library)
+    environment.tokens = SnapshotEnvironment.tokenValues(of: library)
     var differences: [String] = []
     var tokenDifference: String?
     var recordedEnvironment: SnapshotEnvironment?
@@ -294,7 +307,8 @@ public final class SnapshotEngine: Sendable {
       if let recorded = try SnapshotEnvironment.read(from: configuration.snapshotsDirectory) {
         recordedEnvironment = recorded
         differences = recorded.differences(from: environment)
-        tokenDifference = recorded.tokenDifference(from: environment, themes: location)
+        tokenDifference = recorded.tokenDifference(
+          from: environment, themes: location, library: library)
       } else if !references.isEmpty {
         tokenDifference =
           "tokens: no \(SnapshotEnvironment.fileName) in \(RenderSources.printable(configuration.snapshotsDirectory.path)) records which tokens the references were made from (record to create it)"
@@ -310,7 +324,12 @@ public final class SnapshotEngine: Sendable {
     report.snapshotsDirectory = configuration.snapshotsDirectory
     report.themesLocation = location
     report.loadedFonts = state.fonts
-    report.recordedEnvironment = recordedEnvironment
+    // The token values served the token difference; the results carry the fingerprint without them.
+    report.recordedEnvironment = recordedEnvironment.map {
+      var fingerprint = $0
+      fingerprint.tokens = nil
+      return fingerprint
+    }
     return report
   }
 

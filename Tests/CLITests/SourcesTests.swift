@@ -372,10 +372,18 @@ struct SourcesTests {
     #expect(edited.status == 1)
     let lines = edited.stdout.split(separator: "\n").map(String.init)
     #expect(lines.first?.hasPrefix("themes: \(beside) · fonts: ") == true)
+    // One environment row naming the changed token, not a digest.
+    #expect(lines.dropFirst(2).first?.hasPrefix("environment  tokens ") == true, "\(lines)")
     #expect(
-      lines.dropFirst().first?.hasPrefix(
-        "environment differs: tokens: \(beside) resolve to sha256 ") == true, "\(lines)")
-    #expect(edited.stdout.contains("sample-3/sosh-dark@2x"))
+      lines.contains(
+        "        tokens: \(beside) differ from the values the references were recorded with:"),
+      "\(lines)")
+    #expect(
+      lines.contains {
+        $0.hasPrefix("          sosh/dark ") && $0.contains(" → ")
+      }, "\(lines)")
+    #expect(edited.stdout.contains("1 reference changed with the tokens: sample-3/sosh-dark@2x"))
+    #expect(!edited.stdout.contains("accept:"))
     #expect(
       lines.last?.hasPrefix("8 references: 7 passed, 1 failed (1 changed, 0 missing, 0 errors)")
         == true, "\(lines.last ?? "")")

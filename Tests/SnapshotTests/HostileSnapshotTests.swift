@@ -45,7 +45,7 @@ struct HostileSnapshotTests {
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: cases.path).filter {
         !$0.hasSuffix(".json") && !$0.hasSuffix(".md")
-      } == ["heart.svg"])
+      }.isEmpty)
 
     let verifier = try engine(snapshots: folder)
     let report = try verifier.verify(
@@ -92,6 +92,130 @@ struct HostileSnapshotTests {
 
     // prune refuses: the broken cases' references would look like orphans.
     #expect(throws: SnapshotError.self) { try verifier.prune(dryRun: false) }
+  }
+
+  @Test(
+    "every file of cases/ is read or named: .markdown is a case; .JSON, a sub-folder's case, another file are error rows"
+  )
+  func everyCaseFileNamed() throws {
+    let folder = try makeSnapshotsFolder(cases: ["sample-1", "demo-bare"])
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let cases = folder.appendingPathComponent("cases")
+    let list = Data(
+      #"{"items": [{"label": "x"}], "variants": {"themes": ["orange"], "modes": ["light"]}}"#.utf8)
+    try Data(
+      "---\n{\"variants\": {\"themes\": [\"sosh\"], \"modes\": [\"dark\"]}}\n---\n- One\n".utf8
+    )
+    .write(to: cases.appendingPathComponent("notes.markdown"))
+    try list.write(to: cases.appendingPathComponent("upper.JSON"))
+    try list.write(to: cases.appendingPathComponent("upper.Md"))
+    try FileManager.default.createDirectory(
+      at: cases.appendingPathComponent("sub"), withIntermediateDirectories: false)
+    try list.write(to: cases.appendingPathComponent("sub/nested.json"))
+    try Data("todo".utf8).write(to: cases.appendingPathComponent("todo.txt"))
+    try FileManager.default.createDirectory(
+      at: cases.appendingPathComponent("empty"), withIntermediateDirectories: false)
+
+    let verifier = try engine(snapshots: folder)
+    let catalogue = verifier.catalogue
+    // heart.svg is demo-bare's icon: read, so not named.
+    #expect(catalogue.cases.map(\.name) == ["demo-bare", "notes", "sample-1"])
+    #expect(catalogue.references.contains { $0.id == "notes/sosh-dark@2x" })
+    #expect(
+      catalogue.brokenCases.map(\.message) == [
+        "cases/sub/nested.json: a case file in a sub-folder is not read; move it into cases/ (no case draws it as an icon either)",
+        "cases/todo.txt: not a case file (.json, .md, .markdown) and no case draws it as an icon; remove it or move it out of cases/",
+        "cases/upper.JSON: not read as a case file: case files end in .json, .md, .markdown in lower case; rename it upper.json",
+        "cases/upper.Md: not read as a case file: case files end in .json, .md, .markdown in lower case; rename it upper.md",
+      ])
+    #expect(
+      catalogue.brokenCases.map(\.id) == [
+        "sub/nested.json/(case file)", "todo.txt/(case file)", "upper.JSON/(case file)",
+        "upper.Md/(case file)",
+      ])
+    let recorder = try engine(snapshots: folder)
+    _ = try recorder.record(recorder.catalogue.references, mode: .all)
+    let report = try verifier.verify(
+      catalogue.references, caseErrors: catalogue.selectBroken())
+    #expect(report.failures.isEmpty)
+    #expect(!report.succeeded)
+    #expect(SnapshotSummary.text(report).contains(", 4 broken case files in "))
+  }
+
+  @Test(
+    "a reference PNG or layout JSON that links out of the references folder is an error row, never read; record replaces the link"
+  )
+  func referenceLinksOut() throws {
+    let folder = try makeSnapshotsFolder(cases: ["sample-1"])
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let outside = try temporaryFolder("outside")
+    defer { try? FileManager.default.removeItem(at: outside) }
+    let recorder = try engine(snapshots: folder)
+    #expect(try recorder.record(recorder.catalogue.references, mode: .all).succeeded)
+    let sample = folder.appendingPathComponent("sample-1")
+    // The outside files hold the very bytes of the references: followed, they would pass.
+    for name in ["orange-light@2x.png", "sosh-dark.layout.json"] {
+      let target = outside.appendingPathComponent(name)
+      try FileManager.default.moveItem(at: sample.appendingPathComponent(name), to: target)
+      try FileManager.default.createSymbolicLink(
+        atPath: sample.appendingPathComponent(name).path, withDestinationPath: target.path)
+    }
+    let real = FolderReference.realPath(outside.path) ?? outside.path
+    let verifier = try engine(snapshots: folder)
+    let report = try verifier.verify(verifier.catalogue.references)
+    let errors = Dictionary(
+      uniqueKeysWithValues: report.outcomes.filter { $0.status == .error }.map {
+        ($0.reference.id, $0)
+      })
+    #expect(errors.count == 2)
+    #expect(
+      errors["sample-1/orange-light@2x"]?.reason
+        == "sample-1/orange-light@2x.png leads outside the references folder through a symbolic link (to \(real)/orange-light@2x.png); re-record it (recording replaces the link with a file)"
+    )
+    #expect(
+      errors["sample-1/sosh-dark@2x"]?.reason
+        == "sample-1/sosh-dark.layout.json leads outside the references folder through a symbolic link (to \(real)/sosh-dark.layout.json); re-record it (recording replaces the link with a file)"
+    )
+    // Nothing of the outside files reaches the artifacts.
+    #expect(errors["sample-1/orange-light@2x"]?.evidence?.expectedPNG == nil)
+    let artifacts = folder.appendingPathComponent("artifacts")
+    try SnapshotArtifacts.write(report, to: artifacts)
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: artifacts.appendingPathComponent("sample-1/orange-light@2x/expected.png").path))
+
+    // Recording the failures replaces the links with files, and leaves their targets alone.
+    let target = try Data(contentsOf: outside.appendingPathComponent("orange-light@2x.png"))
+    let rerecorded = try recorder.record(recorder.catalogue.references, mode: .failed)
+    #expect(rerecorded.succeeded)
+    #expect(
+      UserFile.type(atPath: sample.appendingPathComponent("orange-light@2x.png").path) == .regular)
+    #expect(
+      try Data(contentsOf: outside.appendingPathComponent("orange-light@2x.png")) == target)
+    #expect(try verifier.verify(verifier.catalogue.references).succeeded)
+  }
+
+  @Test(
+    "a token that fails every render of its theme stops verify with one error, before any render")
+  func tokenErrorOnce() throws {
+    let folder = try makeSnapshotsFolder(cases: ["sample-1"])
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let themes = try copyOfThemes()
+    defer { try? FileManager.default.removeItem(at: themes.deletingLastPathComponent()) }
+    try edit(
+      themes.appendingPathComponent("components/bullet-list.tokens.json"),
+      replacing: #""$value": "{space.column-gap.small}"\#n        },\#n        "body-medium""#,
+      with: #""$value": "{space.column-gap.medium}"\#n        },\#n        "body-medium""#)
+    let verifier = try engine(snapshots: folder, themes: themes)
+    do {
+      let report = try verifier.verify(verifier.catalogue.references)
+      Issue.record("verify ran: \(report.failures.count) failures")
+    } catch {
+      #expect(
+        "\(error)"
+          == "components/bullet-list.tokens.json: bullet-list.space.column-gap.body-large: alias {space.column-gap.medium} points to no token"
+      )
+    }
   }
 
   @Test("an unreadable reference (not a PNG, a FIFO, a folder) fails only its own row")

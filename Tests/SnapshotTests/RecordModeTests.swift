@@ -51,6 +51,14 @@ struct RecordModeTests {
         "two-items/orange-light@2x: no reference: two-items/orange-light@2x.png and two-items/orange-light.layout.json missing"
       ))
     #expect(text.contains("record mode never because CI is set"))
+    // One way to record the test's own references: the CLI's `snapshot record` records the
+    // catalogue, not these.
+    let refs = folder.appendingPathComponent("refs").path
+    #expect(
+      text.split(separator: "\n").first
+        == "two-items/orange-light@2x: no reference: two-items/orange-light@2x.png and two-items/orange-light.layout.json missing (record it by running this test with OUDS_SNAPSHOT_RECORD=missing, then commit \(refs)) [record mode never because CI is set]"
+    )
+    #expect(!text.contains("ouds-render"))
     #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("refs").path))
     #expect(
       FileManager.default.fileExists(

@@ -29,10 +29,22 @@ func makeSnapshotsFolder(cases: [String]? = nil, variants: [String: String] = [:
   let folder = try temporaryFolder("snapshots")
   let casesFolder = folder.appendingPathComponent("cases")
   try FileManager.default.createDirectory(at: casesFolder, withIntermediateDirectories: true)
-  for name in try FileManager.default.contentsOfDirectory(atPath: Repo.cases.path) {
+  let names = try FileManager.default.contentsOfDirectory(atPath: Repo.cases.path)
+  func caseName(_ name: String) -> String? {
+    SnapshotCatalogue.caseFileExtensions.first { name.hasSuffix($0) }.map {
+      String(name.dropLast($0.count))
+    }
+  }
+  // The texts of the chosen case files: an icon is copied when one of them names it (a file of
+  // `cases/` that no case draws is an error row).
+  let chosenTexts = try names.filter { name in
+    caseName(name).map { cases?.contains($0) ?? true } ?? false
+  }.map { try String(contentsOf: Repo.cases.appendingPathComponent($0), encoding: .utf8) }
+  for name in names {
     let caseExtension = SnapshotCatalogue.caseFileExtensions.first { name.hasSuffix($0) }
-    let caseName = caseExtension.map { String(name.dropLast($0.count)) }
+    let caseName = caseName(name)
     if let caseName, let cases, !cases.contains(caseName) { continue }
+    if caseName == nil, !chosenTexts.contains(where: { $0.contains(name) }) { continue }
     var data = try Data(contentsOf: Repo.cases.appendingPathComponent(name))
     if caseExtension == ".json", let caseName, let replacement = variants[caseName] {
       data = Data(

@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 import Snapshot
 import Testing
 import Themes
@@ -58,15 +59,35 @@ struct TokenDigestTests {
     let recorded = try #require(try SnapshotEnvironment.read(from: folder)?.tokensSHA256)
     let here = SnapshotEnvironment.tokenDigest(of: try ThemeLibrary(directory: themes))
     #expect(recorded != here)
+    // The changed tokens are named (path, old → new, file, as --compare-themes prints them),
+    // not two digests: every theme × mode, since the edited token is a component token.
+    let changed = ThemeName.allCases.flatMap { theme in
+      ColorMode.allCases.map {
+        "\(theme.rawValue)/\($0.rawValue) bullet-list.space.padding-inline.level-2: 68px → 28px (components/bullet-list.tokens.json)"
+      }
+    }
     #expect(
       report.tokenDifference
-        == "tokens: \(themes.path) (--themes) resolve to sha256 \(here.prefix(12))…, the references were recorded with \(recorded.prefix(12))…"
-    )
-    let lines = SnapshotSummary.text(report).split(separator: "\n").map(String.init)
+        == "tokens: \(themes.path) (--themes) differ from the values the references were recorded with (ENVIRONMENT.json), changed: "
+        + changed.joined(separator: "; "))
+    let lines = SnapshotSummary.text(report, acceptAll: "ouds-render snapshot record --failed")
+      .split(separator: "\n").map(String.init)
     #expect(
       lines.first?.hasPrefix(
         "themes: \(themes.path) (--themes) · fonts: LiberationSans-Regular.ttf") == true)
-    #expect(lines.dropFirst().first == "environment differs: " + (report.tokenDifference ?? ""))
+    // One environment row, its block naming each token, and the one command that can accept it.
+    #expect(
+      Array(lines.dropFirst().prefix(4)) == [
+        "STATUS       REFERENCE  PIXELS  RATIO  REGIONS  LAYOUT",
+        "environment  tokens     -       -      -        -",
+        "ENVIRONMENT tokens",
+        "        tokens: \(themes.path) (--themes) differ from the values the references were recorded with:",
+      ])
+    #expect(Array(lines.dropFirst(5).prefix(changed.count)) == changed.map { "          " + $0 })
+    #expect(
+      lines.dropFirst(5 + changed.count).first
+        == "        if the change is intended, record the references again: ouds-render snapshot record --failed"
+    )
     #expect(
       lines.last?.hasSuffix(
         "; failed: the tokens are not the ones the references were recorded with") == true)
@@ -75,7 +96,7 @@ struct TokenDigestTests {
       junit.contains("tests=\"2\" failures=\"1\" errors=\"0\""), "one reference and the tokens")
     #expect(
       junit.contains(
-        "<property name=\"environment-tokens\" value=\"tokens: \(themes.path) (--themes) resolve to"
+        "<property name=\"environment-tokens\" value=\"tokens: \(themes.path) (--themes) differ from the values"
       ))
 
     // record --missing does not look at existing references: it keeps their digest.
@@ -88,6 +109,41 @@ struct TokenDigestTests {
     #expect(accepted.tokenDifference == nil)
     #expect(try SnapshotEnvironment.read(from: folder)?.tokensSHA256 == here)
     #expect(try engine.verify(engine.catalogue.references).succeeded)
+  }
+
+  @Test(
+    "a token change that changes pictures is one environment row: no row, and no accept command, per reference"
+  )
+  func tokenChangeOneRow() throws {
+    let folder = try makeSnapshotsFolder(
+      cases: ["sample-1"], variants: ["sample-1": #"{ "themes": ["orange"], "modes": "all" }"#])
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let recorder = try engine(snapshots: folder)
+    #expect(try recorder.record(recorder.catalogue.references, mode: .all).succeeded)
+    let themes = try copyOfThemes()
+    defer { try? FileManager.default.removeItem(at: themes.deletingLastPathComponent()) }
+    try edit(
+      themes.appendingPathComponent("brands/orange/brand.tokens.json"),
+      replacing: #""column-gap": {\#n      "small": {\#n        "$value": "{dimension.100}""#,
+      with: #""column-gap": {\#n      "small": {\#n        "$value": "{dimension.200}""#)
+    let engine = try engine(snapshots: folder, themes: themes)
+    let report = try engine.verify(engine.catalogue.references)
+    #expect(report.count(.changed) == 2)
+    let text = SnapshotSummary.text(
+      report, acceptCommand: { "ouds-render snapshot record --failed --filter \($0.id)" },
+      acceptAll: "ouds-render snapshot record --failed")
+    let lines = text.split(separator: "\n").map(String.init)
+    #expect(lines.filter { $0.hasPrefix("environment ") }.count == 1)
+    #expect(!lines.contains { $0.hasPrefix("changed ") || $0.hasPrefix("CHANGED ") }, "\(text)")
+    #expect(!text.contains("accept:"), "no accept command per reference")
+    #expect(
+      lines.contains(
+        "          orange/light space.column-gap.small: 8px → 16px (brands/orange/brand.tokens.json)"
+      ))
+    #expect(
+      lines.contains(
+        "        2 references changed with the tokens: sample-1/orange-dark@2x, sample-1/orange-light@2x"
+      ))
   }
 
   @Test("references without ENVIRONMENT.json, or with an unreadable one, cannot pass")

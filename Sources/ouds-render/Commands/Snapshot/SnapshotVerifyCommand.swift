@@ -119,7 +119,9 @@ enum SnapshotVerifyCommand {
     // The table goes to stdout; it starts with the environment line when the machine differs.
     let format = SummaryFormat.compact(
       elsewhere: elsewhere, paint: Terminal.current.painter(for: 1))
-    try writeOutput(SnapshotSummary.text(result, acceptCommand: commands.accept, format: format))
+    try writeOutput(
+      SnapshotSummary.text(
+        result, acceptCommand: commands.accept, acceptAll: commands.acceptAll, format: format))
     // Files are read from the repository root: their commands name paths relative to it.
     let rootOptions = SnapshotCommand.rootOptions(arguments, root: root)
     let selection = try SnapshotCommand.resultsSelection(arguments, engine: engine)

@@ -56,7 +56,7 @@ public struct BulletListDocument: Hashable, Sendable {
 
   /// The rich-text-in-bold error in a Markdown list's terms: the front matter key that made the
   /// item's text bold (`subLists` of the nearest ancestor that sets it, else the document's
-  /// `isBold`, which is true when absent).
+  /// `isBold`, which a Markdown list has false when absent: its front matter set it).
   func markdownRichTextInBoldMessage(path: String) -> String {
     let start = "rich text is allowed only when the text is not bold"
     // The ancestors' paths and items, outermost first.
@@ -76,9 +76,9 @@ public struct BulletListDocument: Hashable, Sendable {
       return "\(start): in the front matter, set \(subLists(setter.path))"
     }
     let frontMatter =
-      #"set "isBold": false in the front matter (a JSON object between two "---" lines at the top of the file)"#
+      #"the front matter sets "isBold": true; remove it (Markdown text is regular unless the front matter makes it bold)"#
     guard let parent = ancestors.last else { return "\(start): \(frontMatter)" }
-    return "\(start): \(frontMatter), or \(subLists(parent.path)) for this sub-list alone"
+    return "\(start): \(frontMatter), or set \(subLists(parent.path)) for this sub-list alone"
   }
 }
 

@@ -175,6 +175,11 @@ extension ListReader {
     "type", "textStyle", "isBold", "locale", "platform", "subLists",
   ]
 
+  /// Whether a Markdown list's text is bold when its front matter does not say (`isBold`):
+  /// false, since Markdown text is regular unless marked. (A JSON list keeps the model's
+  /// default, bold, as the iOS component does.)
+  public static let markdownDefaultIsBold = false
+
   /// The keys of one entry of the front matter's `subLists`.
   public static let subListKeys = ["type", "textStyle", "isBold"]
 
@@ -184,7 +189,8 @@ extension ListReader {
   /// icon paths in the front matter are resolved against `baseDirectory`.
   ///
   /// The front matter takes the JSON format's document keys (`type`, `textStyle`, `isBold`,
-  /// `locale`, `platform`), read by the same rules, and `subLists`: per item path, the `type`,
+  /// `locale`, `platform`), read by the same rules (but `isBold` is false when absent, see
+  /// ``markdownDefaultIsBold``), and `subLists`: per item path, the `type`,
   /// `textStyle` and `isBold` of the sub-list under that item. A type must agree with the marker
   /// the list is written with: `1.` lists are ordered; `-`, `*` and `+` lists are unordered (any
   /// asset) or bare.
@@ -228,6 +234,7 @@ extension ListReader.Context {
     -> BulletListDocument
   {
     var settings = Settings()
+    settings.isBold = ListReader.markdownDefaultIsBold
     var subLists: [String: SubListSettings] = [:]
     // Front matter errors name the line of the member at fault.
     func located(_ error: BulletListError) -> BulletListError {

@@ -220,3 +220,29 @@ enum VariantParser {
     return names
   }
 }
+
+/// A list file as the commands that draw one list read it: a plain list, or a catalogue case file
+/// (`Snapshots/cases/<case>.json` or `.md`), whose `variants` key is set aside from the list and
+/// expanded as the catalogue expands it.
+public struct CaseListFile: Sendable {
+  /// The list and its document-level settings.
+  public var document: BulletListDocument
+  /// Whether the file has a `variants` key (a catalogue case file that says its variants).
+  public var hasVariantsKey: Bool
+  /// The variants the catalogue renders the file in, in declaration order: those of its
+  /// `variants` key, else every theme × both modes at scale 2.
+  public var variants: [SnapshotVariant]
+
+  /// Reads the list file at `path` (`format` nil: from the file name) with `reader`, setting its
+  /// `variants` key aside and expanding it.
+  /// - Throws: `BulletListError` for the list (naming the file), `SnapshotError` for its
+  ///   `variants` (naming the file and the JSON path).
+  public static func read(file path: String, format: ListFormat?, reader: ListReader) throws
+    -> CaseListFile
+  {
+    let read = try reader.read(file: path, format: format, settingAside: [VariantParser.key])
+    let value = read.setAside[VariantParser.key]
+    let variants = try VariantParser.variants(of: value, document: read.document, file: path)
+    return CaseListFile(document: read.document, hasVariantsKey: value != nil, variants: variants)
+  }
+}

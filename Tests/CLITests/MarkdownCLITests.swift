@@ -108,11 +108,12 @@ struct MarkdownCLITests {
       try run(["render", deep, "-o", "out.png"], in: folder).stderr
         == "error: \(deep): line 4: items[0].items[0].items[0].items[0]: a fourth nesting level is forbidden by design (at most 3 levels: 0, 1, 2)\n"
     )
-    let bold = try write("1. Plain\n1. With **strong** text\n", "bold.md", in: folder)
+    let bold = try write(
+      "---\n{\"isBold\": true}\n---\n1. Plain\n1. With **strong** text\n", "bold.md", in: folder)
     // The advice names what a Markdown list says it with: front matter keys.
     #expect(
       try run(["render", bold, "-o", "out.png"], in: folder).stderr
-        == #"error: \#(bold): line 2: items[1]: rich text is allowed only when the text is not bold: set "isBold": false in the front matter (a JSON object between two "---" lines at the top of the file)"#
+        == #"error: \#(bold): line 5: items[1]: rich text is allowed only when the text is not bold: the front matter sets "isBold": true; remove it (Markdown text is regular unless the front matter makes it bold)"#
         + "\n")
     let subList = try write(
       "---\n{\"isBold\": false, \"subLists\": {\"items[1]\": {\"isBold\": true}}}\n---\n1. A *rich* label\n1. Plain\n   1. Sub\n   1. With a [link](https://example.com)\n",
@@ -122,10 +123,10 @@ struct MarkdownCLITests {
         == #"error: \#(subList): line 7: items[1].items[1]: rich text is allowed only when the text is not bold: in the front matter, set "subLists": {"items[1]": {"isBold": false}}"#
         + "\n")
     let inherited = try write(
-      "1. Plain\n   1. Sub *rich*\n", "inherited.md", in: folder)
+      "---\n{\"isBold\": true}\n---\n1. Plain\n   1. Sub *rich*\n", "inherited.md", in: folder)
     #expect(
       try run(["render", inherited, "-o", "out.png"], in: folder).stderr
-        == #"error: \#(inherited): line 2: items[0].items[0]: rich text is allowed only when the text is not bold: set "isBold": false in the front matter (a JSON object between two "---" lines at the top of the file), or "subLists": {"items[0]": {"isBold": false}} for this sub-list alone"#
+        == #"error: \#(inherited): line 5: items[0].items[0]: rich text is allowed only when the text is not bold: the front matter sets "isBold": true; remove it (Markdown text is regular unless the front matter makes it bold), or set "subLists": {"items[0]": {"isBold": false}} for this sub-list alone"#
         + "\n")
     // A JSON list keeps the model's words.
     let json = try write(
@@ -139,6 +140,28 @@ struct MarkdownCLITests {
     // Android draws rich text in bold.
     let android = try run(["render", bold, "--platform", "android", "-o", "out.png"], in: folder)
     #expect(android.status == 0, "\(android.stderr)")
+  }
+
+  @Test(
+    "a Markdown list is regular text unless its front matter says \"isBold\": true: strong, emphasis and links render as they are"
+  )
+  func regularByDefault() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let list = try write(
+      "- Create your **account**\n- Read *the* [terms](https://example.com)\n  - A *sub* item\n",
+      "list.md", in: folder)
+    let result = try run(["render", list, "-o", "out.png"], in: folder)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.png").path))
+    // The scene's labels are regular, as in the JSON twin that says "isBold": false.
+    let json = try write(
+      #"{"isBold": false, "items": [{"markdown": "Create your **account**"}, {"markdown": "Read *the* [terms](https://example.com)", "items": [{"markdown": "A *sub* item"}]}]}"#,
+      "list.json", in: folder)
+    let markdownScene = try run(["layout", list], in: folder)
+    let jsonScene = try run(["layout", json], in: folder)
+    #expect(markdownScene.status == 0, "\(markdownScene.stderr)")
+    #expect(markdownScene.stdout == jsonScene.stdout)
   }
 
   @Test("the command line's --platform, --locale and --text-style override the front matter")

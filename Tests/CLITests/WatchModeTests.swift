@@ -323,6 +323,101 @@ final class WatchModeTests {
     #expect(watch.lines.last == "stopped watching (SIGINT) after 1 re-render", "\(watch.stderr)")
   }
 
+  @Test(
+    "render --watch on a case file survives its folders replaced (themes, the list's, an icon's) and says when one is gone"
+  )
+  func replacedFolders() throws {
+    let manager = FileManager.default
+    let heart = try String(
+      contentsOf: repositoryRoot.appendingPathComponent("Snapshots/cases/heart.svg"),
+      encoding: .utf8)
+    let lists = folder.appendingPathComponent("lists")
+    let icons = folder.appendingPathComponent("icons")
+    try manager.createDirectory(at: lists, withIntermediateDirectories: false)
+    try manager.createDirectory(at: icons, withIntermediateDirectories: false)
+    try write(heart, "heart.svg", in: icons)
+    func caseText(_ label: String) -> String {
+      #"{ "type": "unordered", "items": [ { "label": "\#(label)", "subListType": { "unordered": { "asset": { "icon": "../icons/heart.svg" }, "branded": false } }, "items": [ { "label": "Heart" } ] } ], "variants": { "themes": ["orange"], "modes": ["light"] } }"#
+    }
+    try write(caseText("One"), "case.json", in: lists)
+    let output = folder.appendingPathComponent("out.png")
+    let watch = try WatchingProcess(
+      ["render", "lists/case.json", "-o", "out.png", "--watch"], in: folder)
+    #expect(watch.wait { watch.stderr.contains("\nwatching lists/case.json,") }, "\(watch.stderr)")
+    #expect(watch.lines.first?.hasPrefix("note: case.json is a catalogue case: ") == true)
+    var last = try #require(picture(output), "\(watch.stderr)")
+
+    /// Waits for a line after the first `count` lines that contains `text`.
+    func waitForLine(after count: Int, containing text: String) -> Bool {
+      watch.wait { watch.lines.dropFirst(count).contains { $0.contains(text) } }
+    }
+    /// Whether the picture has opaque magenta (#FF00FF) pixels.
+    func isMagenta() -> Bool {
+      guard let image = picture(output) else { return false }
+      return (0..<image.width * image.height).contains { index in
+        image.pixel(x: index % image.width, y: index / image.width) == (255, 0, 255, 255)
+      }
+    }
+
+    // A branch switch or a sync tool: the themes folder moved away and copied back. (The copy
+    // may still be going on when the first re-render starts: that one may fail, the next draws.)
+    var count = watch.lines.count
+    try manager.moveItem(at: themes, to: folder.appendingPathComponent("Themes.old"))
+    try manager.copyItem(at: folder.appendingPathComponent("Themes.old"), to: themes)
+    #expect(
+      waitForLine(
+        after: count, containing: "the themes folder Themes was replaced: watching the new one"),
+      "\(watch.stderr)")
+    // A token of the new folder: seen, and drawn.
+    #expect(!isMagenta())
+    try setBrandPrimary("#FF00FF", components: "[1, 0, 1]")
+    #expect(watch.wait { isMagenta() }, "\(watch.stderr)")
+
+    // The list's folder, then the icon's, replaced: each new folder is watched.
+    count = watch.lines.count
+    try manager.moveItem(at: lists, to: folder.appendingPathComponent("lists.old"))
+    try manager.copyItem(at: folder.appendingPathComponent("lists.old"), to: lists)
+    #expect(
+      waitForLine(after: count, containing: "the folder lists was replaced: watching the new one"),
+      "\(watch.stderr)")
+    last = try #require(picture(output))
+    try save(caseText("One, then a longer label"), "case.json", in: lists)
+    #expect(watch.wait { picture(output).map { $0 != last } ?? false }, "\(watch.stderr)")
+    #expect(waitForLine(after: count, containing: "changed: lists/case.json"), "\(watch.stderr)")
+    count = watch.lines.count
+    try manager.moveItem(at: icons, to: folder.appendingPathComponent("icons.old"))
+    try manager.copyItem(at: folder.appendingPathComponent("icons.old"), to: icons)
+    #expect(
+      waitForLine(after: count, containing: "the folder icons was replaced: watching the new one"),
+      "\(watch.stderr)")
+    last = try #require(picture(output))
+    try save(heart.replacingOccurrences(of: "evenodd", with: "nonzero"), "heart.svg", in: icons)
+    #expect(watch.wait { picture(output).map { $0 != last } ?? false }, "\(watch.stderr)")
+    #expect(waitForLine(after: count, containing: "changed: icons/heart.svg"), "\(watch.stderr)")
+
+    // Gone for good: said once, and watching goes on; back: rendered again.
+    count = watch.lines.count
+    try manager.moveItem(at: lists, to: folder.appendingPathComponent("lists.gone"))
+    #expect(
+      watch.wait {
+        watch.lines.dropFirst(count).contains(
+          "the folder lists is gone: waiting for it to come back (Ctrl-C stops)")
+      }, "\(watch.stderr)")
+    #expect(watch.process.isRunning)
+    count = watch.lines.count
+    try manager.moveItem(at: folder.appendingPathComponent("lists.gone"), to: lists)
+    #expect(
+      watch.wait {
+        watch.lines.dropFirst(count).contains {
+          $0.hasPrefix("re-rendered out.png in ")
+            && $0.hasSuffix("; the folder lists is back: watching it again)")
+        }
+      }, "\(watch.stderr)")
+    #expect(watch.stop() == 0)
+    #expect(
+      watch.lines.filter { $0.contains(" is gone: ") }.count == 1, "\(watch.stderr)")
+  }
+
   @Test("--watch with -o -, or on a command without it, is a usage error (exit 2)")
   func usage() throws {
     try write(Self.twoItems, "list.json", in: folder)

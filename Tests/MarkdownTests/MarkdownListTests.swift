@@ -23,23 +23,24 @@ let mappingCases: [MarkdownCase] = [
   MarkdownCase(
     name: "- items are an unordered list of plain labels",
     markdown: "- First\n- Second\n",
-    expected: OUDSBulletList(type: bullets, items: [Item("First"), Item("Second")])),
+    expected: OUDSBulletList(type: bullets, isBold: false, items: [Item("First"), Item("Second")])),
   MarkdownCase(
     name: "* and + items too",
     markdown: "* First\n* Second\n\n",
-    expected: OUDSBulletList(type: bullets, items: [Item("First"), Item("Second")])),
+    expected: OUDSBulletList(type: bullets, isBold: false, items: [Item("First"), Item("Second")])),
   MarkdownCase(
     name: "+ items",
     markdown: "+ Only\n",
-    expected: OUDSBulletList(type: bullets, items: [Item("Only")])),
+    expected: OUDSBulletList(type: bullets, isBold: false, items: [Item("Only")])),
   MarkdownCase(
     name: "1. items are an ordered list (later numbers do not count)",
     markdown: "1. One\n1. Two\n7. Three\n",
-    expected: OUDSBulletList(type: .ordered, items: [Item("One"), Item("Two"), Item("Three")])),
+    expected: OUDSBulletList(
+      type: .ordered, isBold: false, items: [Item("One"), Item("Two"), Item("Three")])),
   MarkdownCase(
     name: "three levels by indentation; a sub-list written like its parent inherits its type",
     markdown: "- a\n  - a.a\n    - a.a.a\n    - a.a.b\n  - a.b\n- b\n",
-    expected: OUDSBulletList(type: bullets) {
+    expected: OUDSBulletList(type: bullets, isBold: false) {
       Item("a") {
         Item("a.a") {
           Item("a.a.a")
@@ -53,7 +54,7 @@ let mappingCases: [MarkdownCase] = [
     name:
       "a 1. sub-list of a - list is ordered; a - sub-list of an ordered list is unbranded bullets",
     markdown: "- a\n  1. a.1\n     - a.1.x\n",
-    expected: OUDSBulletList(type: bullets) {
+    expected: OUDSBulletList(type: bullets, isBold: false) {
       Item("a", subListType: .ordered) {
         Item("a.1", subListType: bullets) { Item("a.1.x") }
       }
@@ -61,13 +62,13 @@ let mappingCases: [MarkdownCase] = [
   MarkdownCase(
     name: "ordered in ordered inherits",
     markdown: "1. a\n   1. a.a\n      1. a.a.a\n",
-    expected: OUDSBulletList(type: .ordered) {
+    expected: OUDSBulletList(type: .ordered, isBold: false) {
       Item("a") { Item("a.a") { Item("a.a.a") } }
     }),
   MarkdownCase(
     name: "strong, emphasis and links are rich text, in runs",
     markdown: "- A **strong** word, an *emphasis*, a [**bold** link](https://example.com) & <3\n",
-    expected: OUDSBulletList(type: bullets) {
+    expected: OUDSBulletList(type: bullets, isBold: false) {
       Item(
         richText: rich(
           .init("A "), .init("strong", isStrong: true), .init(" word, an "),
@@ -78,7 +79,7 @@ let mappingCases: [MarkdownCase] = [
   MarkdownCase(
     name: "underscores and nested styles",
     markdown: "- __strong *and emphasis*__ _emphasis_\n",
-    expected: OUDSBulletList(type: bullets) {
+    expected: OUDSBulletList(type: bullets, isBold: false) {
       Item(
         richText: rich(
           .init("strong ", isStrong: true), .init("and emphasis", isStrong: true, isEmphasis: true),
@@ -89,11 +90,12 @@ let mappingCases: [MarkdownCase] = [
     name: "escapes and entities are plain text; a soft break and a lazy line are spaces",
     markdown: "- 3 \\* 4 &amp; \\[x\\]\n- one\n  two\n- three\nfour\n",
     expected: OUDSBulletList(
-      type: bullets, items: [Item("3 * 4 & [x]"), Item("one two"), Item("three four")])),
+      type: bullets, isBold: false,
+      items: [Item("3 * 4 & [x]"), Item("one two"), Item("three four")])),
   MarkdownCase(
     name: "blank lines between items (a loose list) change nothing",
     markdown: "\n\n- a\n\n- b\n\n  - b.a\n\n",
-    expected: OUDSBulletList(type: bullets) {
+    expected: OUDSBulletList(type: bullets, isBold: false) {
       Item("a")
       Item("b") { Item("b.a") }
     }),
@@ -124,7 +126,7 @@ let mappingCases: [MarkdownCase] = [
   MarkdownCase(
     name: "front matter: a bare list",
     markdown: "---\n{\"type\": \"bare\"}\n---\n- a\n  - b\n",
-    expected: OUDSBulletList(type: .bare) { Item("a") { Item("b") } }),
+    expected: OUDSBulletList(type: .bare, isBold: false) { Item("a") { Item("b") } }),
   MarkdownCase(
     name: "front matter: subLists set one sub-list's type, text style and boldness",
     markdown: """
@@ -151,7 +153,7 @@ let mappingCases: [MarkdownCase] = [
   MarkdownCase(
     name: "an empty front matter is no setting",
     markdown: "---\n\n---\n1. a\n",
-    expected: OUDSBulletList(type: .ordered, items: [Item("a")])),
+    expected: OUDSBulletList(type: .ordered, isBold: false, items: [Item("a")])),
 ]
 
 @Suite("Markdown lists: libcmark's list nodes into the model")
@@ -436,16 +438,29 @@ struct MarkdownListTests {
     "rich text in a bold list is the model's error at render time; the document adds the item's line"
   )
   func richInBold() throws {
-    let document = try reader.read(markdown: "- a\n  - b\n  - c *d*\n", baseDirectory: "/tmp")
+    let document = try reader.read(
+      markdown: "---\n{\"isBold\": true}\n---\n- a\n  - b\n  - c *d*\n", baseDirectory: "/tmp")
     let error = #expect(throws: BulletListError.self) {
       try document.list.resolvedRows(platform: .ios)
     }
     // In the terms of a Markdown list: its front matter keys, not the JSON model's.
     #expect(
       error.map(document.locating)?.description
-        == #"line 3: items[0].items[1]: rich text is allowed only when the text is not bold: set "isBold": false in the front matter (a JSON object between two "---" lines at the top of the file), or "subLists": {"items[0]": {"isBold": false}} for this sub-list alone"#
+        == #"line 6: items[0].items[1]: rich text is allowed only when the text is not bold: the front matter sets "isBold": true; remove it (Markdown text is regular unless the front matter makes it bold), or set "subLists": {"items[0]": {"isBold": false}} for this sub-list alone"#
     )
     #expect(try document.list.resolvedRows(platform: .android).count == 3)
+  }
+
+  @Test("a Markdown list is regular text when its front matter does not set isBold")
+  func regularByDefault() throws {
+    let plain = try reader.read(markdown: "- Create your **account**\n", baseDirectory: "/tmp")
+    #expect(plain.list.isBold == false)
+    #expect(try plain.list.resolvedRows(platform: .ios).map(\.isBold) == [false])
+    let empty = try reader.read(markdown: "---\n{}\n---\n- a *b*\n", baseDirectory: "/tmp")
+    #expect(empty.list.isBold == false)
+    let bold = try reader.read(
+      markdown: "---\n{\"isBold\": true}\n---\n- a\n", baseDirectory: "/tmp")
+    #expect(bold.list.isBold == true)
   }
 
   @Test("the file: UTF-8, at most 1 MiB, read from its extension or the format given")

@@ -64,13 +64,13 @@ struct MarkdownCaseTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let cases = folder.appendingPathComponent("cases")
     let text =
-      "---\n{\"variants\": {\"themes\": [\"orange\"], \"modes\": [\"light\"]}}\n---\n- a\n- b **c**\n"
+      "---\n{\"isBold\": true, \"variants\": {\"themes\": [\"orange\"], \"modes\": [\"light\"]}}\n---\n- a\n- b **c**\n"
     try Data(text.utf8).write(to: cases.appendingPathComponent("bold.md"))
     let verifier = try engine(snapshots: folder)
     let report = try verifier.verify(verifier.catalogue.references.filter { $0.caseName == "bold" })
     #expect(
       report.outcomes.map(\.message) == [
-        #"cannot render: line 5: items[1]: rich text is allowed only when the text is not bold: set "isBold": false in the front matter (a JSON object between two "---" lines at the top of the file)"#
+        #"cannot render: line 5: items[1]: rich text is allowed only when the text is not bold: the front matter sets "isBold": true; remove it (Markdown text is regular unless the front matter makes it bold)"#
       ])
   }
 }

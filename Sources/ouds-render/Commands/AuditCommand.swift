@@ -40,7 +40,8 @@ enum AuditCommand {
       """,
     options: [strict, json]
       + [
-        ListOptions.inputFormat, ListOptions.theme, ListOptions.mode, ListOptions.locale,
+        ListOptions.inputFormat, ListOptions.variant, ListOptions.theme, ListOptions.mode,
+        ListOptions.locale,
         ListOptions.direction,
         ListOptions.textStyle, ListOptions.platform, ListOptions.fontDirectory,
         ListOptions.themesDirectory,

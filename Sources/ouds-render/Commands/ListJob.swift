@@ -5,6 +5,7 @@ import Layout
 import Primitives
 import SafeInput
 import Scene
+import Snapshot
 import Themes
 
 #if canImport(FoundationEssentials)
@@ -32,6 +33,9 @@ struct ListJob {
   var isMatrix: Bool
   /// The list file's path as given.
   var listPath: String
+  /// The catalogue variant `--variant` chose, whose theme, mode, scale and layout settings apply
+  /// where no option is given; nil without `--variant`.
+  var variant: SnapshotVariant?
 
   /// Whether `arguments` select several pictures (`all` for a theme, mode or platform).
   static func isMatrix(_ arguments: ParsedArguments) -> Bool {
@@ -56,28 +60,82 @@ struct ListJob {
       themes: try ThemesLocation.resolve(explicit: themesDirectory),
       brandFontDirectory: fontDirectory)
     let format = arguments.choice(ListOptions.inputFormat).flatMap(ListFormat.init(rawValue:))
-    document = try renderer.listReader().read(file: listPath, format: format)
+    // A catalogue case file is a list plus its `variants`: the list is drawn, with one variant
+    // when --variant names it.
+    let file = try CaseListFile.read(
+      file: listPath, format: format, reader: renderer.listReader())
+    document = file.document
+    let variant = try Self.variant(arguments, of: file, path: listPath)
+    self.variant = variant
     // SVG icons outside what the renderer fills itself are drawn with librsvg: its loading
     // overlaps the tokens, fonts and layout
     if BulletListRenderer.iconsNeedSVGLibrary(document.list.iconFiles) {
       GraphicsLibraries.preloadSVG()
     }
 
-    themes = Self.selected(ThemeName.allCases, arguments.choice(ListOptions.theme))
-    modes = Self.selected(ColorMode.allCases, arguments.choice(ListOptions.mode))
-    let platformName = arguments.choice(ListOptions.platform) ?? document.platform?.rawValue
+    /// The option's value when given (or without a variant), else the variant's.
+    func choice(_ option: OptionSpec, _ fromVariant: (SnapshotVariant) -> String?) -> String? {
+      guard let variant, !arguments.isGiven(option) else { return arguments.choice(option) }
+      return fromVariant(variant)
+    }
+    themes = Self.selected(ThemeName.allCases, choice(ListOptions.theme) { $0.theme.rawValue })
+    modes = Self.selected(ColorMode.allCases, choice(ListOptions.mode) { $0.mode.rawValue })
+    let platformName =
+      choice(ListOptions.platform) { $0.options.platform.rawValue } ?? document.platform?.rawValue
     platforms = Self.selected(Platform.allCases, platformName ?? Platform.ios.rawValue)
     isMatrix = Self.isMatrix(arguments)
 
-    let background = arguments.choice(ListOptions.background)
+    let background = choice(ListOptions.background) { $0.options.background.rawValue }
+    let width =
+      variant.flatMap { arguments.isGiven(ListOptions.width) ? nil : $0.options.width }
+      ?? arguments.number(ListOptions.width) ?? Vocabulary.standardCanvasWidth
     options = LayoutOptions(
-      width: arguments.number(ListOptions.width) ?? Vocabulary.standardCanvasWidth,
+      width: width,
       background: BackgroundOption.allCases.first { $0.rawValue == background } ?? .theme,
-      locale: locale ?? document.locale,
-      direction: arguments.choice(ListOptions.direction).flatMap(LayoutDirection.init(rawValue:)),
-      textStyleOverride: arguments.choice(ListOptions.textStyle).flatMap(TextStyle.init(rawValue:)),
+      locale: locale ?? variant?.options.locale ?? document.locale,
+      direction: choice(ListOptions.direction) { $0.options.direction?.rawValue }.flatMap(
+        LayoutDirection.init(rawValue:)),
+      textStyleOverride: choice(ListOptions.textStyle) {
+        $0.options.textStyleOverride?.rawValue
+      }.flatMap(TextStyle.init(rawValue:)),
       platform: platforms.first ?? .ios)
     WatchLoop.note(inputFiles.paths)
+  }
+
+  /// The PNG scale: `--scale`, else the `--variant`'s, else 2.
+  func scale(_ arguments: ParsedArguments) -> Int {
+    if let variant, !arguments.isGiven(ListOptions.scale) { return variant.scale }
+    return arguments.integer(ListOptions.scale) ?? Vocabulary.standardPixelScale
+  }
+
+  /// The variant `--variant` names among the variants of the case file `file` (at `path`); nil
+  /// without `--variant`, after saying once on stderr that a case file's variants are not applied.
+  /// - Throws: ``UsageError`` for a number or name the file has no variant for.
+  private static func variant(_ arguments: ParsedArguments, of file: CaseListFile, path: String)
+    throws(UsageError) -> SnapshotVariant?
+  {
+    let variants = file.variants
+    let name = MessageText.path(PathText.lastComponent(path))
+    guard let text = arguments.text(ListOptions.variant) else {
+      if file.hasVariantsKey {
+        let count = variants.count
+        printError(
+          "note: \(name) is a catalogue case: its list is drawn with the options given, not its \(count) variant\(count == 1 ? "" : "s") (--variant 1\(count == 1 ? "" : " to \(count)") draws one)"
+        )
+      }
+      return nil
+    }
+    if let number = DecimalNumber.integer(text), variants.indices.contains(number - 1) {
+      return variants[number - 1]
+    }
+    // A name, with or without its scale when that is unique.
+    if let named = variants.first(where: { $0.name == text }) { return named }
+    let stems = variants.filter { $0.stem == text }
+    if stems.count == 1 { return stems[0] }
+    let listed = variants.prefix(6).enumerated().map { "\($0.offset + 1) \($0.element.name)" }
+    throw UsageError(
+      "--variant \(MessageText.quoted(text)): \(name) has no such variant; it has \(variants.count): "
+        + listed.joined(separator: ", ") + (variants.count > 6 ? ", …" : ""))
   }
 
   /// Every case for `all`, else the case named `name` (a name the option's choices accepted).

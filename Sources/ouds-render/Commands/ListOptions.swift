@@ -59,9 +59,18 @@ enum ListOptions {
       "$OUDS_THEMES_DIR, else a Themes/ in the current folder or its parents, else the package's copy"
   )
 
+  /// `--variant <n>|<name>`: one variant of a catalogue case file.
+  static let variant = OptionSpec(
+    names: ["--variant"], value: .text(placeholder: "n|name", completion: .none),
+    help:
+      "for a catalogue case file (Snapshots/cases/): draw its variant n (1 is the first, in the order snapshot verify lists them) or the variant named (orange-dark@2x), with that variant's theme, mode, scale, width, background, locale, direction, text style and platform; an option given on the command line wins over the variant",
+    defaultDescription:
+      "none: the case's list is drawn with the options given, and stderr says once that its variants are not applied"
+  )
+
   /// The options of every command that reads a list.
   static let all: [OptionSpec] = [
-    inputFormat, theme, mode, width, background, locale, direction, textStyle, platform,
+    inputFormat, variant, theme, mode, width, background, locale, direction, textStyle, platform,
     fontDirectory, themesDirectory,
   ]
 

@@ -62,7 +62,7 @@ struct PictureJob {
       destination = isFolder ? .folder(output) : .file(output)
     }
     job = try ListJob(arguments: arguments)
-    let scale = arguments.integer(ListOptions.scale) ?? Vocabulary.standardPixelScale
+    let scale = job.scale(arguments)
     format =
       OutputFormat.all(scale: scale).first { $0.fileExtension == formatName } ?? .png(scale: scale)
     sources = try job.sourcesLine()

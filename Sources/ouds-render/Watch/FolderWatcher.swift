@@ -18,6 +18,10 @@ final class FolderWatcher {
   private var watches: [String: Int32] = [:]
   /// What counts as a change.
   private(set) var targets = WatchTargets()
+  /// The device and inode of each named folder (``WatchTargets/namedFolders``) when last seen.
+  private var identities: [String: FolderIdentity] = [:]
+  /// The named folders found gone (reported once, until they come back).
+  private var gone: Set<String> = []
 
   /// Opens the inotify instance.
   /// - Throws: ``WatchError`` naming the limit reached.
@@ -28,29 +32,61 @@ final class FolderWatcher {
   /// The number of folders watched.
   var folderCount: Int { watches.count }
 
-  /// Watches what `targets` ask for and nothing else. With `starting`, a required folder that
-  /// cannot be watched is an error; later, a folder that went away is skipped (the folder above
-  /// it is watched and reports when it comes back).
+  /// Watches what `targets` ask for and nothing else, and returns the named folders found
+  /// replaced or gone since the last update. With `starting`, a required folder that cannot be
+  /// watched is an error; later, a folder that went away is skipped (the folder above it is
+  /// watched and reports when it comes back).
+  ///
+  /// Every folder of the plan is watched again by its path: a folder replaced by another of the
+  /// same name (its whole tree moved away and copied back) is then watched, not the old one.
   /// - Throws: ``WatchError`` for a limit (entries, folders, inotify watches) or, with `starting`,
   ///   a required folder that cannot be watched.
-  func update(_ targets: WatchTargets, starting: Bool = false) throws(WatchError) {
+  @discardableResult
+  func update(_ targets: WatchTargets, starting: Bool = false) throws(WatchError) -> FolderReport {
     self.targets = targets
-    let plan = try targets.plan()
-    for (path, watch) in watches where plan[path] == nil {
-      forget(path, watch: watch, stop: true)
+    var report = FolderReport()
+    for path in targets.namedFolders.sorted() {
+      guard let identity = FolderIdentity(path) else {
+        if !starting, gone.insert(path).inserted { report.gone.append(path) }
+        continue
+      }
+      if let known = identities[path], known != identity {
+        report.replaced.append(path)
+      } else if gone.contains(path) {
+        report.back.append(path)
+      }
+      gone.remove(path)
+      identities[path] = identity
     }
-    for (path, follow) in plan.sorted(by: { $0.key < $1.key }) where watches[path] == nil {
-      switch inotify.add(folder: path, follow: follow) {
-      case .watching(let watch):
-        watches[path] = watch
-        folders[watch, default: []].insert(path)
-      case .failed(let code):
-        if code == ENOSPC || code == ENOMEM || (starting && targets.requiredFolders.contains(path))
-        {
-          throw WatchError.folder(path, code)
+    // A folder made while the plan was walked is found by the next walk, once the folder holding
+    // it is watched: walk again until every folder of the plan is watched (or cannot be).
+    var tried: Set<String> = []
+    for _ in 0..<4 {
+      let plan = try targets.plan()
+      for (path, watch) in watches where plan[path] == nil {
+        forget(path, watch: watch, stop: true)
+      }
+      var added = false
+      for (path, follow) in plan.sorted(by: { $0.key < $1.key }) where !tried.contains(path) {
+        tried.insert(path)
+        added = true
+        switch inotify.add(folder: path, follow: follow) {
+        case .watching(let watch):
+          if let old = watches[path], old != watch { forget(path, watch: old, stop: true) }
+          watches[path] = watch
+          folders[watch, default: []].insert(path)
+        case .failed(let code):
+          if let old = watches[path] { forget(path, watch: old, stop: true) }
+          if code == ENOSPC || code == ENOMEM
+            || (starting && targets.requiredFolders.contains(path))
+          {
+            throw WatchError.folder(path, code)
+          }
         }
       }
+      if !added { break }
     }
+    return report
   }
 
   /// Stops watching `path`; the kernel's watch itself is removed when no other path shares it.
@@ -93,5 +129,44 @@ final class FolderWatcher {
       }
     }
     return changed
+  }
+}
+
+/// What an update of the watches found about the named folders (``WatchTargets/namedFolders``).
+struct FolderReport: Equatable {
+  /// Folders replaced by another of the same name: the new one is watched.
+  var replaced: [String] = []
+  /// Folders back where they were after being gone: watched again.
+  var back: [String] = []
+  /// Folders gone: the folder above each is watched for its return.
+  var gone: [String] = []
+
+  /// Both reports, each folder once, and no folder inside another of the same list (the folder
+  /// holding it says it all).
+  func merged(with other: FolderReport) -> FolderReport {
+    func outermost(_ paths: [String]) -> [String] {
+      var result: [String] = []
+      for path in paths where !result.contains(path) {
+        if !paths.contains(where: { path.hasPrefix($0 + "/") }) { result.append(path) }
+      }
+      return result
+    }
+    return FolderReport(
+      replaced: outermost(replaced + other.replaced), back: outermost(back + other.back),
+      gone: outermost(gone + other.gone))
+  }
+}
+
+/// The device and inode of a folder: what tells a folder from another made under its name.
+struct FolderIdentity: Hashable {
+  var device: UInt64
+  var inode: UInt64
+
+  /// The identity of the folder at `path` (a symbolic link followed), nil when there is none.
+  init?(_ path: String) {
+    var status = stat()
+    guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else { return nil }
+    device = UInt64(status.st_dev)
+    inode = UInt64(status.st_ino)
   }
 }

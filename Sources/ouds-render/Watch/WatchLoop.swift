@@ -79,15 +79,30 @@ struct WatchLoop {
 
     var count = 0
     while let changed = try wait(watcher, signals) {
-      try watcher.update(targets.adding(files: readFiles))
+      let before = try watcher.update(targets.adding(files: readFiles))
       let start = DispatchTime.now().uptimeNanoseconds
       let result = try Self.rendering(render, signals: signals)
       let milliseconds = (DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
       count += 1
+      readFiles = result.files ?? readFiles
+      let targetsNow = targets.adding(files: readFiles)
+      let folders = before.merged(with: try watcher.update(targetsNow))
+      // `; the themes folder Themes was replaced: watching the new one`
+      func clause(_ paths: [String], _ one: String, _ several: String) -> String {
+        guard !paths.isEmpty else { return "" }
+        return "; " + HelpText.words(paths.map(targetsNow.describe(folder:)), joinedBy: "and")
+          + (paths.count == 1 ? one : several)
+      }
+      let replaced =
+        clause(
+          folders.replaced, " was replaced: watching the new one",
+          " were replaced: watching the new ones")
+        + clause(folders.back, " is back: watching it again", " are back: watching them again")
       switch result.outcome {
       case .success:
         printError(
-          "re-rendered \(outputName) in \(milliseconds) ms (changed: \(Self.describe(changed)))")
+          "re-rendered \(outputName) in \(milliseconds) ms (changed: \(Self.describe(changed))\(replaced))"
+        )
         for line in result.lines where line.hasPrefix("error: ") { printError(line) }
         for line in result.lines where line.hasPrefix("warning: ") && !warnings.contains(line) {
           printError(line)
@@ -96,9 +111,13 @@ struct WatchLoop {
       case .failure(let error):
         for line in result.lines where line.hasPrefix("error: ") { printError(line) }
         printError("error: \(error)")
+        if !replaced.isEmpty { printError(String(replaced.dropFirst(2))) }
       }
-      readFiles = result.files ?? readFiles
-      try watcher.update(targets.adding(files: readFiles))
+      for folder in folders.gone {
+        printError(
+          "\(targetsNow.describe(folder: folder)) is gone: waiting for it to come back (Ctrl-C stops)"
+        )
+      }
       if signals.stopRequested { break }
     }
     let plural = count == 1 ? "" : "s"

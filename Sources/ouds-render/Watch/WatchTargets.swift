@@ -76,11 +76,30 @@ struct WatchTargets: Sendable, Equatable {
     return copy
   }
 
+  /// The folders the command depends on as a whole: every tree's root, every folder, and the
+  /// folder of every file outside the trees. When one is replaced (moved away and made again, as a
+  /// branch switch or a sync tool does), the new one is watched; when one is gone, watch mode says
+  /// so.
+  var namedFolders: Set<String> {
+    let roots = trees.keys
+    let fileFolders = files.map(PathText.deletingLastComponent).filter { folder in
+      !roots.contains { folder == $0 || folder.hasPrefix($0 + "/") }
+    }
+    return Set(roots).union(folders).union(fileFolders)
+  }
+
+  /// `the themes folder Themes`, `the folder icons`: a named folder in words.
+  func describe(folder path: String) -> String {
+    "\(trees[path] ?? "the folder") \(WatchLoop.describe([path]))"
+  }
+
   /// Whether a change of `path` (the entry `name` of a watched folder) calls for a re-render.
   func isRelevant(_ path: String) -> Bool {
     let name = PathText.lastComponent(path)
     if AtomicFile.isTemporaryFileName(name) || isOutput(path) { return false }
     if files.contains(path) || folders.contains(path) || trees[path] != nil { return true }
+    // The folder of a file, made, moved or deleted as a whole.
+    if files.contains(where: { PathText.deletingLastComponent($0) == path }) { return true }
     let parent = PathText.deletingLastComponent(path)
     if folders.contains(parent) { return !Self.isNoise(name) }
     for root in trees.keys where path.hasPrefix(root + "/") {
@@ -126,7 +145,7 @@ struct WatchTargets: Sendable, Equatable {
 
   /// The folders to watch now: the folder of every file, every folder, every tree's folders (not
   /// the hidden ones, not outputs, no symbolic link followed below the root), and the folder
-  /// holding each folder and tree (so that one deleted and made again is seen).
+  /// holding each of these named folders (so that one deleted or replaced is seen).
   ///
   /// Each folder is paired with whether it follows symbolic links (the folders named by the
   /// command do; the folders found inside a tree are never entered through a link).
@@ -137,7 +156,11 @@ struct WatchTargets: Sendable, Equatable {
     func want(_ folder: String, follow: Bool) {
       plan[folder] = (plan[folder] ?? false) || follow
     }
-    for file in files { want(PathText.deletingLastComponent(file), follow: true) }
+    for file in files {
+      let folder = PathText.deletingLastComponent(file)
+      want(folder, follow: true)
+      want(PathText.deletingLastComponent(folder), follow: true)
+    }
     for folder in folders {
       want(folder, follow: true)
       want(PathText.deletingLastComponent(folder), follow: true)

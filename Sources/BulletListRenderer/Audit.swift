@@ -129,6 +129,10 @@ public struct AuditReport: Sendable {
         Self.rowsText(link.rows), "\(link.linkToken.path) vs \(link.textToken.path)",
       ])
       out += Self.aligned(table, indent: "  ")
+      for size in audit.textSizes {
+        out +=
+          "  text size: \(TokenRange.format(size.fontSize)) px, \(size.passes ? "pass" : "FAIL") (at least \(TokenRange.format(AccessibilityAudit.minimumFontSize)) px to be seen), \(Self.rowsText(size.rows)), \(size.token)\n"
+      }
       out += "  links: \(link.rule)\n"
       if audit.allowsItalic {
         out += "  italic: allowed by the \(audit.theme.displayName) brand\n"
@@ -218,8 +222,8 @@ public struct AuditReport: Sendable {
   /// The stable JSON document: sorted keys, two-decimal ratios rounded down, colours as hex.
   ///
   /// `{"list", "failures": [...], "passed", "audits": [{"theme", "mode", "platform", "language",
-  /// "background", "backgroundToken", "contrast": [...], "linkDistinction", "allowsItalic",
-  /// "italic": [...], "spoken": [...]}]}`.
+  /// "background", "backgroundToken", "contrast": [...], "textSizes": [...], "linkDistinction",
+  /// "allowsItalic", "italic": [...], "spoken": [...]}]}`.
   public func json() throws -> String {
     let document = Document(
       list: listName, passed: failures.isEmpty, failures: failures,
@@ -245,6 +249,7 @@ public struct AuditReport: Sendable {
     var background: RGBAColor
     var backgroundToken: TokenReference
     var contrast: [CheckJSON]
+    var textSizes: [SizeJSON]
     var linkDistinction: LinkJSON
     var allowsItalic: Bool
     var italic: [ItalicFinding]
@@ -258,6 +263,7 @@ public struct AuditReport: Sendable {
       background = audit.background
       backgroundToken = audit.backgroundToken
       contrast = audit.contrast.map(CheckJSON.init)
+      textSizes = audit.textSizes.map(SizeJSON.init)
       linkDistinction = LinkJSON(audit.linkDistinction)
       allowsItalic = audit.allowsItalic
       italic = audit.italic
@@ -288,6 +294,22 @@ public struct AuditReport: Sendable {
       criterion = check.requirement.criterion
       passes = check.passes
       rows = check.rows
+    }
+  }
+
+  private struct SizeJSON: Encodable {
+    var token: TokenReference
+    var fontSize: Double
+    var minimum: Double
+    var passes: Bool
+    var rows: [String]
+
+    init(_ size: TextSizeCheck) {
+      token = size.token
+      fontSize = size.fontSize
+      minimum = AccessibilityAudit.minimumFontSize
+      passes = size.passes
+      rows = size.rows
     }
   }
 

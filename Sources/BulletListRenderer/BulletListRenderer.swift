@@ -295,9 +295,11 @@ public final class BulletListRenderer {
       default: throw .graphics(error, nil)
       }
     }
-    fontWarnings[name] = located.flatMap {
-      Self.warnings(for: $0, manifestFile: manifestFile, locator: fontLocator)
-    }
+    // A brand folder's file passed over (hidden, unreadable, not a font) is named, not the
+    // manifest: the manifest does not name it.
+    fontWarnings[name] =
+      fonts.skipped.map(\.description)
+      + located.flatMap { Self.warnings(for: $0, manifestFile: manifestFile, locator: fontLocator) }
     let text = TextEngine(fonts: fonts)
     let made = (fonts, text, SceneRenderer(textEngine: text))
     engines[name] = made

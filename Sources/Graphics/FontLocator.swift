@@ -119,7 +119,8 @@ public final class FontLocator: Sendable {
     /// File name → the paths of the files of that name, in search order (URLs are made only for
     /// the names asked for: making one costs microseconds, and a font folder holds thousands).
     var index: [String: [String]]?
-    var truncated = false
+    /// The folder in which the walk used up its budget.
+    var stoppedIn: FontFolder?
     var hashes: [String: String] = [:]
   }
 
@@ -270,16 +271,19 @@ public final class FontLocator: Sendable {
     }
     guard missing.isEmpty else {
       throw .fontFilesMissing(
-        missing, searched: folders.map(\.description), searchTruncated: searchWasTruncated)
+        missing, searched: folders.map(\.description), searchStoppedIn: searchStoppedIn)
     }
     return found
   }
 
   /// Whether the walk stopped at ``maxEntries`` before visiting every folder.
-  public var searchWasTruncated: Bool {
+  public var searchWasTruncated: Bool { searchStoppedIn != nil }
+
+  /// The folder in which the walk used up ``maxEntries``, nil when it visited every folder.
+  public var searchStoppedIn: FontFolder? {
     state.withLock { state in
       if state.index == nil { buildIndex(into: &state) }
-      return state.truncated
+      return state.stoppedIn
     }
   }
 
@@ -328,7 +332,7 @@ public final class FontLocator: Sendable {
         for (name, type) in entries {
           budget -= 1
           if budget < 0 {
-            state.truncated = true
+            state.stoppedIn = folder
             break outer
           }
           let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name

@@ -33,6 +33,46 @@ public struct LoadedFont: Hashable, Sendable {
   public var folder: String { url.deletingLastPathComponent().path }
 }
 
+/// A file of the brand font folder that a ``FontSet`` passed over, and why: the set is built
+/// without it, and the caller warns once, naming the file.
+public struct SkippedFontFile: Hashable, Sendable, CustomStringConvertible {
+  /// Why a file was passed over.
+  public enum Reason: Hashable, Sendable {
+    /// Its name starts with a dot, such as the `._<name>` files macOS writes beside the files it
+    /// copies to a disk that cannot hold its metadata.
+    case hidden
+    /// It could not be read: not a regular file, unreadable, or over the font size limit.
+    case unreadable
+    /// Fontconfig read it and found no font in it.
+    case notAFont
+  }
+
+  /// The file.
+  public var url: URL
+  /// Why it was passed over.
+  public var reason: Reason
+
+  /// Creates a record.
+  public init(url: URL, reason: Reason) {
+    self.url = url
+    self.reason = reason
+  }
+
+  /// `--font-dir: skipped <path>: <why>`, control characters escaped.
+  public var description: String {
+    let why =
+      switch reason {
+      case .hidden:
+        "a hidden file (macOS writes ._ files like it beside the fonts it copies), not a font"
+      case .unreadable:
+        "it cannot be read (not a regular file, no permission, or over the \(UserFileKind.font.maximumBytes / 1_048_576) MiB a font may have)"
+      case .notAFont: "fontconfig cannot read it as a font"
+      }
+    return
+      "\(FontFolder.Origin.fontDirectory.label): skipped \(ControlCharacters.escaped(url.path)): \(why)"
+  }
+}
+
 /// A private, hermetic set of fonts: exactly the given font files (plus optional brand fonts).
 ///
 /// The fonts live in a fontconfig configuration of their own, handed to a Pango font map of its
@@ -45,6 +85,15 @@ public final class FontSet {
   /// The files that were loaded, brand fonts first, then the located sources in order.
   public var files: [LoadedFont] { loaded.files }
 
+  /// The files of the brand font folder passed over (hidden, unreadable, or not fonts), in
+  /// name order: one warning each.
+  public var skipped: [SkippedFontFile] {
+    (hiddenOrUnreadable + loaded.skipped).sorted { $0.url.path < $1.url.path }
+  }
+
+  /// The brand folder's files passed over before fontconfig saw them.
+  private let hiddenOrUnreadable: [SkippedFontFile]
+
   /// The private Pango font map (a PangoCairoFcFontMap), lent by ``LoadedFontMap``.
   var fontMap: UnsafeMutablePointer<PangoFontMap> { loaded.map }
 
@@ -55,13 +104,14 @@ public final class FontSet {
   ///
   /// Brand fonts are every `.ttf`/`.otf`/`.ttc` of the folder whose name no source uses
   /// (`reservedFileNames`, and the located sources' names): a source's file placed there serves
-  /// the source, never the brand.
+  /// the source, never the brand. A hidden file (name starting with a dot), a file that cannot be
+  /// read and a file fontconfig finds no font in are passed over and listed in ``skipped``.
   /// They are added first; the family list of each text decides which family wins, so theme data
   /// that names the brand family first gets the brand face when it is present.
   /// Brand fonts are hashed with `hash` (a ``FontLocator``'s ``FontLocator/sha256(of:)`` uses its
   /// hash cache).
   /// - Throws: `.fontDirectoryMissing` for a brand folder that does not exist,
-  ///   `.fontFileUnreadable` when fontconfig rejects a file, `.fontSystemUnavailable` when
+  ///   `.fontFileUnreadable` when fontconfig rejects a located source's file, `.fontSystemUnavailable` when
   ///   fontconfig or Pango fail, `.libraryUnavailable` when they cannot be loaded.
   public init(
     fonts located: [LocatedFont], brandFontDirectory: URL? = nil,
@@ -69,18 +119,25 @@ public final class FontSet {
     hash: (URL) -> String? = { SHA256Digest.hex(ofFileAt: $0) }
   ) throws(GraphicsError) {
     try GraphicsLibraries.load()
-    var requested: [(url: URL, sha256: String, role: String)] = []
+    var requested: [(url: URL, sha256: String, role: String, isBrand: Bool)] = []
+    var passedOver: [SkippedFontFile] = []
     if let brandFontDirectory {
       let manifestNames = reservedFileNames.union(located.map(\.declared.fileName))
       for url in try Self.brandFontFiles(in: brandFontDirectory)
       where !manifestNames.contains(url.lastPathComponent) {
-        guard let sha = hash(url) else {
-          throw .fontFileUnreadable(path: url.path)
+        if url.lastPathComponent.hasPrefix(".") {
+          passedOver.append(SkippedFontFile(url: url, reason: .hidden))
+          continue
         }
-        requested.append((url, sha, "brand"))
+        guard let sha = hash(url) else {
+          passedOver.append(SkippedFontFile(url: url, reason: .unreadable))
+          continue
+        }
+        requested.append((url, sha, "brand", true))
       }
     }
-    for font in located { requested.append((font.url, font.sha256, font.declared.role)) }
+    hiddenOrUnreadable = passedOver
+    for font in located { requested.append((font.url, font.sha256, font.declared.role, false)) }
 
     // The same files, by path and hash, make the same fonts: take an idle map that holds them.
     let key = requested.map { "\($0.sha256) \($0.role) \($0.url.path)" }
@@ -89,18 +146,26 @@ public final class FontSet {
       return
     }
     let config = try PrivateFontConfig()
-    for file in requested {
-      guard config.addFile(file.url.path) else { throw .fontFileUnreadable(path: file.url.path) }
+    // A brand file fontconfig rejects is passed over; a located source's file is an error.
+    var rejected: Set<String> = []
+    for file in requested where !config.addFile(file.url.path) {
+      guard file.isBrand else { throw .fontFileUnreadable(path: file.url.path) }
+      rejected.insert(file.url.path)
     }
     guard config.addSyntheticFaceRules() else {
       throw .fontSystemUnavailable(reason: "fontconfig rejected the synthetic-face rules")
     }
     var files: [LoadedFont] = []
+    var skipped: [SkippedFontFile] = []
     let families = config.applicationFamilies()
     for file in requested {
       let path = file.url.path
-      guard let family = families[path] ?? PrivateFontConfig.family(ofFontAt: path) else {
-        throw .fontFileUnreadable(path: file.url.path)
+      guard !rejected.contains(path),
+        let family = families[path] ?? PrivateFontConfig.family(ofFontAt: path)
+      else {
+        guard file.isBrand else { throw .fontFileUnreadable(path: file.url.path) }
+        skipped.append(SkippedFontFile(url: file.url, reason: .notAFont))
+        continue
       }
       files.append(LoadedFont(url: file.url, sha256: file.sha256, family: family, role: file.role))
     }
@@ -113,7 +178,7 @@ public final class FontSet {
     }
     // The font map takes its own reference on the configuration.
     ouds_pango_fc_font_map_set_config(OpaquePointer(map), config.handle)
-    self.loaded = LoadedFontMap(key: key, map: map, files: files)
+    self.loaded = LoadedFontMap(key: key, map: map, files: files, skipped: skipped)
   }
 
   /// Locates the files of `sources` with `locator` (see ``FontLocator``), then loads them.
@@ -184,11 +249,17 @@ final class LoadedFontMap: @unchecked Sendable {
   let map: UnsafeMutablePointer<PangoFontMap>
   /// The files it holds, with their families.
   let files: [LoadedFont]
+  /// The brand folder's files of `key` fontconfig found no font in.
+  let skipped: [SkippedFontFile]
 
-  init(key: [String], map: UnsafeMutablePointer<PangoFontMap>, files: [LoadedFont]) {
+  init(
+    key: [String], map: UnsafeMutablePointer<PangoFontMap>, files: [LoadedFont],
+    skipped: [SkippedFontFile] = []
+  ) {
     self.key = key
     self.map = map
     self.files = files
+    self.skipped = skipped
     Self.made.withLock { $0[key, default: 0] += 1 }
   }
 

@@ -218,6 +218,19 @@ public struct ItalicFinding: Codable, Hashable, Sendable {
   }
 }
 
+/// The size of the text of one text style as the list draws it, against the smallest size the
+/// audit takes as readable (``AccessibilityAudit/minimumFontSize``).
+public struct TextSizeCheck: Codable, Hashable, Sendable {
+  /// The font-size token of the text style, e.g. `typography.body-large.font-size`, and its file.
+  public var token: TokenReference
+  /// The font size the text is drawn at, in px.
+  public var fontSize: Double
+  /// Whether `fontSize` is at least ``AccessibilityAudit/minimumFontSize``.
+  public var passes: Bool
+  /// The item paths whose label or ordered prefix is drawn at this size.
+  public var rows: [String]
+}
+
 /// What a screen reader says for one row.
 public struct SpokenRow: Codable, Hashable, Sendable {
   /// The item path.
@@ -233,8 +246,9 @@ public struct SpokenRow: Codable, Hashable, Sendable {
 }
 
 /// The accessibility audit of one list in one theme, mode and platform: the WCAG 2.2 contrast
-/// of every text and marker colour against `color.bg.primary`, whether links can be told from
-/// text, italic the brand forbids, and the screen-reader text of every row in reading order.
+/// of every text and marker colour against `color.bg.primary`, text too small to be seen,
+/// whether links can be told from text, italic the brand forbids, and the screen-reader text of
+/// every row in reading order.
 ///
 /// Built from the laid-out scene (what is drawn, at which size and weight, and the
 /// accessibility label Layout computed for each row), the list's rows (branded or not,
@@ -254,6 +268,8 @@ public struct AccessibilityAudit: Codable, Hashable, Sendable {
   public var background: RGBAColor
   /// Every text and marker colour against the background, in ``ContrastCheck/Element`` order.
   public var contrast: [ContrastCheck]
+  /// The font size of every text style the list draws, in the order the rows first use them.
+  public var textSizes: [TextSizeCheck]
   /// Links against the text around them.
   public var linkDistinction: LinkDistinction
   /// Whether the brand allows italic.
@@ -262,6 +278,15 @@ public struct AccessibilityAudit: Codable, Hashable, Sendable {
   public var italic: [ItalicFinding]
   /// The screen-reader text of every row, in reading order.
   public var spoken: [SpokenRow]
+
+  /// The smallest font size, in px, of text the audit takes as visible: 6 px.
+  ///
+  /// Text that cannot be seen is a failure, and WCAG sets no minimum size, so the audit sets one:
+  /// a Latin font's lowercase letters are about half its size tall, and 3 device pixels is the
+  /// least in which the smallest bitmap fonts draw them (3 × 5 pixel fonts), so below 6 px, at
+  /// scale 1, lowercase letters are blurs that cannot be told apart. Text whose colour is the
+  /// background's cannot be seen either: it fails its contrast check (1:1).
+  public static let minimumFontSize = 6.0
 
   /// Audits `list` as laid out in `scene` for `theme` with `options`; `tokens` are the theme's
   /// resolved tokens (``Themes/ThemeLibrary/tokens(_:mode:)``).
@@ -311,8 +336,23 @@ public struct AccessibilityAudit: Codable, Hashable, Sendable {
     var linkRows: [String] = []
     var linkCues: (underlined: Bool, bolder: Bool)?
     var italic: [ItalicFinding] = []
+    var sizes: [(style: TextStyle, fontSize: Double, rows: [String])] = []
+    func noteSize(_ style: TextStyle, _ fontSize: Double, _ row: String) {
+      if let index = sizes.firstIndex(where: { $0.style == style && $0.fontSize == fontSize }) {
+        if sizes[index].rows.last != row { sizes[index].rows.append(row) }
+      } else {
+        sizes.append((style, fontSize, [row]))
+      }
+    }
     for sceneRow in scene.rows {
       let appearance = sceneRow.text.content.appearance
+      let textStyle = resolvedByPath[sceneRow.path]?.textStyle ?? list.textStyle
+      if sceneRow.text.content.spans.contains(where: { !$0.text.isEmpty }) {
+        noteSize(textStyle, appearance.fontSize, sceneRow.path)
+      }
+      if let prefix = sceneRow.markerText {
+        noteSize(textStyle, prefix.content.appearance.fontSize, sceneRow.path)
+      }
       for span in sceneRow.text.content.spans where span.link == nil && !span.text.isEmpty {
         let weight = span.weight ?? appearance.weight
         note(
@@ -402,6 +442,11 @@ public struct AccessibilityAudit: Codable, Hashable, Sendable {
       }
     }
     self.contrast = checks
+    self.textSizes = sizes.map { size in
+      TextSizeCheck(
+        token: TokenReference(path: "typography.\(size.style.tokenName).font-size", tokens: byPath),
+        fontSize: size.fontSize, passes: size.fontSize >= Self.minimumFontSize, rows: size.rows)
+    }
 
     let linkColor = WCAGContrast.composited(
       theme.colors[ListLayout.linkColorRole], over: background)
@@ -421,13 +466,19 @@ public struct AccessibilityAudit: Codable, Hashable, Sendable {
   }
 
   /// Every failure, one line each: a contrast below its requirement (naming the token and its
-  /// file), links told by colour alone below 3:1, italic the brand forbids.
+  /// file), text under ``minimumFontSize`` (naming its font-size token and file), links told by
+  /// colour alone below 3:1, italic the brand forbids.
   public var failures: [String] {
     var lines: [String] = []
     for check in contrast where !check.passes {
       let used = check.rows.isEmpty ? " (not used by this list; the theme's colour)" : ""
       lines.append(
         "\(check.element.words) \(check.token): \(check.color.hex) on \(background.hex) is \(WCAGContrast.formatted(check.ratio)):1, below the \(check.requirement.minimumText):1 WCAG \(check.requirement.criterion) requires for \(check.requirement.words)\(used)"
+      )
+    }
+    for size in textSizes where !size.passes {
+      lines.append(
+        "text \(size.token): \(TokenRange.format(size.fontSize)) px, below the \(TokenRange.format(Self.minimumFontSize)) px text needs to be seen (\(size.rows.count <= 3 ? size.rows.joined(separator: ", ") : "\(size.rows.count) rows from \(size.rows[0])"))"
       )
     }
     if !linkDistinction.passes {

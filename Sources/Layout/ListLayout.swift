@@ -130,7 +130,7 @@ public struct ListLayout {
       ("column gap", metrics.columnGap, .spacing),
       ("padding block", metrics.paddingBlock, .spacing),
       ("bullet container", metrics.bulletBoxWidth, .spacing),
-      ("icon size", metrics.iconSize, .spacing),
+      ("icon size", metrics.iconSize, .iconSize),
       ("label max width", metrics.labelMaxWidth, .labelWidth),
       ("padding inline", style.indent, .spacing),
     ]

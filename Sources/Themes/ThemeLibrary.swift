@@ -661,7 +661,7 @@ struct ThemeBuilder {
         columnGap: try px("bullet-list.space.column-gap.\(r)", in: .spacing),
         paddingBlock: try px("bullet-list.space.padding-block.\(r)", in: .spacing),
         bulletBoxWidth: try px("bullet-list.size.bullet-container.\(r)", in: .spacing),
-        iconSize: try px("bullet-list.size.icon.\(r)", in: .spacing),
+        iconSize: try px("bullet-list.size.icon.\(r)", in: .iconSize),
         labelMaxWidth: try px("bullet-list.size.label-max-width.\(r)", in: .labelWidth))
     }
     func typography(_ style: TextStyle) throws(ThemeError) -> Typography {

@@ -26,6 +26,55 @@ struct AuditCLITests {
     return themes
   }
 
+  @Test(
+    "text too small to be seen: a 2 px font loads but fails audit --strict naming its token; a 1e-9 px font is refused by render"
+  )
+  func invisibleText() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let themes = try copyOfThemes(in: folder)
+    try edit(
+      themes, "styles/typography.tokens.json", replacing: "\"{font.size.body.large}\"",
+      with: #"{ "value": 2, "unit": "px" }"#)
+    let strict = try run([
+      "audit", Self.sample, "--themes", themes.path, "--theme", "orange", "--mode", "light",
+      "--strict",
+    ])
+    #expect(strict.status == 1, "\(strict.stderr)")
+    #expect(
+      strict.stdout.contains(
+        "\n  Orange · light · iOS: text typography.body-large.font-size (styles/typography.tokens.json): 2 px, below the 6 px text needs to be seen (items[0], items[1], items[2])\n"
+      ), "\(strict.stdout)")
+    #expect(
+      strict.stdout.contains(
+        "  text size: 2 px, FAIL (at least 6 px to be seen), items[0], items[1], items[2], typography.body-large.font-size (styles/typography.tokens.json)\n"
+      ))
+    #expect(strict.stderr.contains("audit: 1 accessibility check failed (--strict: exit 1)"))
+    let json = try run([
+      "audit", Self.sample, "--themes", themes.path, "--theme", "orange", "--mode", "light",
+      "--json",
+    ])
+    #expect(json.status == 0)
+    #expect(json.stdout.contains("\"fontSize\" : 2,"))
+    #expect(json.stdout.contains("\"passed\" : false"))
+
+    // Under the 1 px floor the theme does not load: no picture without its labels, exit 1.
+    try edit(
+      themes, "styles/typography.tokens.json", replacing: #"{ "value": 2, "unit": "px" }"#,
+      with: #"{ "value": 1e-9, "unit": "px" }"#)
+    let output = folder.appendingPathComponent("tiny.png")
+    let render = try run([
+      "render", Self.sample, "--themes", themes.path, "--theme", "orange", "--mode", "light", "-o",
+      output.path,
+    ])
+    #expect(render.status == 1)
+    #expect(
+      render.stderr.contains(
+        "styles/typography.tokens.json: typography.body-large.font-size: 1e-09 px is out of range: the renderer needs 1 ≤ value ≤ 200 px"
+      ), "\(render.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: output.path))
+  }
+
   @Test("every theme and mode by default: a table each, the spoken text, no failures, exit 0")
   func defaults() throws {
     let result = try run(["audit", Self.sample])

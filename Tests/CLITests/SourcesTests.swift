@@ -203,6 +203,37 @@ struct SourcesTests {
       listing.stdout.contains("    latin-medium: Inter-Medium.otf MISSING (package fonts-inter)\n"))
   }
 
+  @Test(
+    "--font-dir skips a macOS ._ file and a file fontconfig cannot read, one warning each naming the file, not the manifest"
+  )
+  func hiddenAndBrokenBrandFiles() throws {
+    let root = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let fonts = root.appendingPathComponent("fonts")
+    try FileManager.default.createDirectory(at: fonts, withIntermediateDirectories: true)
+    // An AppleDouble header, as macOS writes beside a file copied to a FAT or network disk.
+    let appleDouble = fonts.appendingPathComponent("._HelveticaNeue.ttf")
+    try Data([0x00, 0x05, 0x16, 0x07, 0x00, 0x02, 0x00, 0x00] + Array("Mac OS X        ".utf8))
+      .write(to: appleDouble)
+    let broken = fonts.appendingPathComponent("Broken.otf")
+    try Data("not a font".utf8).write(to: broken)
+    let themes = repositoryRoot.appendingPathComponent("Themes").path
+    let result = try run(
+      ["render", Self.sample, "--themes", themes, "--font-dir", fonts.path, "-o", "out.png"],
+      in: root, removing: [FontLocator.environmentVariable])
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stderr.split(separator: "\n").map(String.init)
+    #expect(
+      Array(lines.dropFirst()) == [
+        "warning: --font-dir: skipped \(appleDouble.path): a hidden file (macOS writes ._ files like it beside the fonts it copies), not a font",
+        "warning: --font-dir: skipped \(broken.path): fontconfig cannot read it as a font",
+      ])
+    #expect(!result.stderr.contains("fonts.json"))
+    #expect(
+      FileManager.default.contents(atPath: root.appendingPathComponent("out.png").path)
+        == (try Data(contentsOf: Self.reference)))
+  }
+
   @Test("a same-named file with another SHA-256 is passed over for the manifest's, and said so")
   func wrongHashPassedOver() throws {
     let root = try temporaryFolder()

@@ -94,6 +94,39 @@ struct FontLocatorTests {
     }
   }
 
+  @Test(
+    "a folder too large to search is named with the option that gave it, before the files not found, without install advice"
+  )
+  func budgetSpentByOption() throws {
+    let large = try folder("large")
+    let after = try folder("after")
+    defer { try? FileManager.default.removeItem(at: large.deletingLastPathComponent()) }
+    defer { try? FileManager.default.removeItem(at: after.deletingLastPathComponent()) }
+    // Empty files made with open(2): FileManager writes each through a temporary file.
+    for index in 0...FontLocator.maxEntries {
+      let descriptor = open(
+        large.appendingPathComponent("f\(index)").path, O_CREAT | O_WRONLY, 0o644)
+      try #require(descriptor >= 0)
+      close(descriptor)
+    }
+    try FileManager.default.copyItem(
+      at: try installedRegular(), to: after.appendingPathComponent("LiberationSans-Regular.ttf"))
+    let locator = FontLocator(folders: [
+      FontFolder(url: large, origin: .fontDirectory), FontFolder(url: after, origin: .environment),
+    ])
+    #expect(locator.searchStoppedIn == FontFolder(url: large, origin: .fontDirectory))
+    #expect(locator.locate(Self.regular) == nil, "the folder after the large one is never reached")
+    #expect {
+      _ = try locator.locate([Fixtures.manifest])
+    } throws: { error in
+      let message = "\(error)"
+      return message.hasPrefix(
+        "the font search stopped after \(FontLocator.maxEntries) entries in \(large.path), a folder too large to search, given with --font-dir; it never reached \(after.path) (OUDS_FONT_DIRS); font files not found: LiberationSans-Regular.ttf (package fonts-liberation2, for orange), "
+      ) && message.hasSuffix("; give --font-dir a folder of font files, not a large tree")
+        && !message.contains("apt-get")
+    }
+  }
+
   @Test("folder names with control characters stay on one line in the error")
   func escapedFolder() throws {
     let odd = try folder("line\nbreak\u{1B}[31m")

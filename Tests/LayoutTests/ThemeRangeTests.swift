@@ -37,7 +37,7 @@ struct ThemeRangeTests {
         theme: "orange-light", value: "body-large font size", number: 0, range: .fontSize
       )
       .description
-        == "theme orange-light: body-large font size 0 px is out of range: the renderer needs 0 < value ≤ 200 px"
+        == "theme orange-light: body-large font size 0 px is out of range: the renderer needs 1 ≤ value ≤ 200 px"
     )
     var negativePadding = base
     negativePadding.paddingInline = PerLevel(
@@ -47,6 +47,28 @@ struct ThemeRangeTests {
         theme: "orange-light", value: "body-large padding inline", number: -4, range: .spacing)
     ) {
       try ListLayout(theme: negativePadding, measurer: NoMeasurer()).layout(list)
+    }
+    // Positive is not enough: a 1e-9 px font or icon would draw nothing that can be seen.
+    var tinyFont = base
+    var medium = tinyFont.typography[.bodyLarge]
+    medium.fontSize = 1e-9
+    tinyFont.typography = PerTextStyle(
+      bodyLarge: medium, bodyMedium: tinyFont.typography[.bodyMedium])
+    #expect(
+      throws: LayoutError.valueOutOfRange(
+        theme: "orange-light", value: "body-large font size", number: 1e-9, range: .fontSize)
+    ) {
+      try ListLayout(theme: tinyFont, measurer: NoMeasurer()).layout(list)
+    }
+    var tinyIcon = base
+    var metrics = tinyIcon.metrics[.bodyLarge]
+    metrics.iconSize = 0
+    tinyIcon.metrics = PerTextStyle(bodyLarge: metrics, bodyMedium: tinyIcon.metrics[.bodyMedium])
+    #expect(
+      throws: LayoutError.valueOutOfRange(
+        theme: "orange-light", value: "body-large icon size", number: 0, range: .iconSize)
+    ) {
+      try ListLayout(theme: tinyIcon, measurer: NoMeasurer()).layout(list)
     }
     #expect(throws: Never.self) { try ListLayout(theme: base, measurer: NoMeasurer()).layout(list) }
   }

@@ -79,15 +79,15 @@ struct HostileTokenTests {
     let px = { (value: String) in #"{ "value": \#(value), "unit": "px" }"# }
     #expect(
       try error(in: typography, replacing: #""{font.size.body.large}""#, with: px("0"))
-        == "styles/typography.tokens.json: typography.body-large.font-size: 0 px is out of range: the renderer needs 0 < value ≤ 200 px"
+        == "styles/typography.tokens.json: typography.body-large.font-size: 0 px is out of range: the renderer needs 1 ≤ value ≤ 200 px"
     )
     #expect(
       try error(in: typography, replacing: #""{font.size.body.large}""#, with: px("1e300"))
-        == "styles/typography.tokens.json: typography.body-large.font-size: 1e+300 px is out of range: the renderer needs 0 < value ≤ 200 px"
+        == "styles/typography.tokens.json: typography.body-large.font-size: 1e+300 px is out of range: the renderer needs 1 ≤ value ≤ 200 px"
     )
     #expect(
       try error(in: typography, replacing: #""{font.line-height.body.large}""#, with: px("-24"))
-        == "styles/typography.tokens.json: typography.body-large.line-height: -24 px is out of range: the renderer needs 0 < value ≤ 400 px"
+        == "styles/typography.tokens.json: typography.body-large.line-height: -24 px is out of range: the renderer needs 1 ≤ value ≤ 400 px"
     )
     #expect(
       try error(
@@ -100,6 +100,35 @@ struct HostileTokenTests {
         with: #""$value": \#(px("-4"))"#)
         == "components/bullet-list.tokens.json: bullet-list.space.padding-inline.level-0: -4 px is out of range: the renderer needs 0 ≤ value ≤ 1000 px"
     )
+  }
+
+  @Test(
+    "sizes that draw something have a floor of 1 px: a 1e-9 px font, line height, icon or label width is refused"
+  )
+  func sizeFloors() throws {
+    let typography = "styles/typography.tokens.json"
+    let px = { (value: String) in #"{ "value": \#(value), "unit": "px" }"# }
+    #expect(
+      try error(in: typography, replacing: #""{font.size.body.large}""#, with: px("1e-9"))
+        == "styles/typography.tokens.json: typography.body-large.font-size: 1e-09 px is out of range: the renderer needs 1 ≤ value ≤ 200 px"
+    )
+    #expect(
+      try error(in: typography, replacing: #""{font.line-height.body.large}""#, with: px("0.5"))
+        == "styles/typography.tokens.json: typography.body-large.line-height: 0.5 px is out of range: the renderer needs 1 ≤ value ≤ 400 px"
+    )
+    let component = "components/bullet-list.tokens.json"
+    #expect(
+      try error(
+        in: component, replacing: #""{size.icon.with-body.large.size-small}""#, with: px("0"))
+        == "components/bullet-list.tokens.json: bullet-list.size.icon.body-large: 0 px is out of range: the renderer needs 1 ≤ value ≤ 1000 px"
+    )
+    #expect(
+      try error(in: component, replacing: #""{size.max-width.body.large}""#, with: px("1e-9"))
+        == "components/bullet-list.tokens.json: bullet-list.size.label-max-width.body-large: 1e-09 px is out of range: the renderer needs 1 ≤ value ≤ 10000 px"
+    )
+    // The floors themselves are allowed.
+    #expect(
+      try error(in: typography, replacing: #""{font.size.body.large}""#, with: px("1")) == nil)
   }
 
   @Test("an aliased value out of range names the alias and where the value comes from")
@@ -134,7 +163,7 @@ struct HostileTokenTests {
   func documentedRanges() throws {
     let readme = try String(
       contentsOf: Fixture.themesDirectory.appendingPathComponent("README.md"), encoding: .utf8)
-    for range in [TokenRange.fontSize, .lineHeight, .letterSpacing, .spacing, .labelWidth] {
+    for range in TokenRange.all {
       #expect(readme.contains(range.description), "\(range)")
     }
     #expect(readme.contains("\(TokenResolver.maxAliasDepth) links"))

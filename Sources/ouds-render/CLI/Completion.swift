@@ -105,17 +105,60 @@ enum Completion {
       # Install: ouds-render completion bash > /etc/bash_completion.d/ouds-render
       #      or: source <(ouds-render completion bash)
 
+      # The word being completed as the shell will read it: quotes and backslashes removed, nothing
+      # expanded (compgen matches names literally), so `my\\ th` and `"my th` complete `my themes`.
+      _ouds_render_dequote() {
+        local in="$1" out="" c quote="" i
+        for ((i = 0; i < ${#in}; i++)); do
+          c="${in:i:1}"
+          if [[ -n "$quote" ]]; then
+            if [[ "$c" == "$quote" ]]; then
+              quote=""
+            elif [[ "$quote" == '"' && "$c" == '\\' ]] && ((i + 1 < ${#in})); then
+              i=$((i + 1))
+              out+="${in:i:1}"
+            else
+              out+="$c"
+            fi
+          elif [[ "$c" == "'" || "$c" == '"' ]]; then
+            quote="$c"
+          elif [[ "$c" == '\\' ]] && ((i + 1 < ${#in})); then
+            i=$((i + 1))
+            out+="${in:i:1}"
+          else
+            out+="$c"
+          fi
+        done
+        printf '%s' "$out"
+      }
+
+      # Adds each line of standard input to COMPREPLY as one word: a name with spaces stays one
+      # word and a name with glob characters (`*`, `?`, `[`) is never expanded.
+      _ouds_render_reply() {
+        local line
+        while IFS= read -r line; do COMPREPLY+=("$line"); done
+      }
+
+      # Completes folders.
+      _ouds_render_folders() {
+        local word
+        word="$(_ouds_render_dequote "$cur")"
+        compopt -o filenames 2>/dev/null
+        _ouds_render_reply < <(compgen -d -- "$word")
+      }
+
       # Completes file names ending in one of the extensions given (any file when none), and folders.
       _ouds_render_files() {
-        local IFS=$'\\n' extension
+        local extension word
+        word="$(_ouds_render_dequote "$cur")"
         compopt -o filenames 2>/dev/null
         if (($# == 0)); then
-          COMPREPLY=($(compgen -f -- "$cur"))
+          _ouds_render_reply < <(compgen -f -- "$word")
           return
         fi
-        COMPREPLY=($(compgen -d -- "$cur"))
+        _ouds_render_reply < <(compgen -d -- "$word")
         for extension in "$@"; do
-          COMPREPLY+=($(compgen -f -X "!*.$extension" -- "$cur"))
+          _ouds_render_reply < <(compgen -f -X "!*.$extension" -- "$word")
         done
       }
 
@@ -150,8 +193,7 @@ enum Completion {
   private static func bashFiles(_ completion: ValueCompletion) -> String {
     switch completion {
     case .none: return ":"
-    case .directory:
-      return "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- \"$cur\"))"
+    case .directory: return "_ouds_render_folders"
     case .file(let extensions): return (["_ouds_render_files"] + extensions).joined(separator: " ")
     }
   }

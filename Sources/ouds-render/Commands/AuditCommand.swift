@@ -30,13 +30,15 @@ enum AuditCommand {
     argumentsInWords: "one list file",
     discussion: """
       Text needs 4.5:1, large text (24 px, or 18.66 px in bold) 3:1 (WCAG 1.4.3); bullets, ticks
-      and icons 3:1 (1.4.11). A translucent colour is composited over the background first;
-      ratios are shown rounded down. Links are underlined and bold, so WCAG 1.4.1 does not ask
-      3:1 between links and text (the ratio is shown). Each colour names its token and the file
-      that defines it, then each alias with its file. The screen-reader text follows VoiceOver's
-      rules in the list's locale (English, French, Arabic). Prints a table per theme, mode and
-      platform on stdout, or with --json one JSON document; exit status 0 even when checks fail
-      (stderr says how many), 1 with --strict.
+      and icons 3:1 (1.4.11). Text that cannot be seen fails: text under 6 px (its lowercase
+      letters under 3 pixels tall at scale 1), and text in the background's colour (1:1). A
+      translucent colour is composited over the background first; ratios are shown rounded down.
+      Links are underlined and bold, so WCAG 1.4.1 does not ask 3:1 between links and text (the
+      ratio is shown). Each colour names its token and the file that defines it, then each alias
+      with its file. The screen-reader text follows VoiceOver's rules in the list's locale
+      (English, French, Arabic). Prints a table per theme, mode and platform on stdout, or with
+      --json one JSON document; exit status 0 even when checks fail (stderr says how many), 1 with
+      --strict.
       """,
     options: [strict, json]
       + [

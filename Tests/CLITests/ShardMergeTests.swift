@@ -24,6 +24,8 @@ enum ShardRun {
     "sample-3/sosh-dark@2x",
   ]
   static let shardFolders = (1...4).map { "out/shard-\($0)" }
+  /// The run id every shard of the fixture is given.
+  static let runID = "ci-run-7"
 
   static let fixture: Result<Fixture, any Error> = Result {
     let root = try temporaryFolder()
@@ -60,7 +62,10 @@ enum ShardRun {
         index,
         Result {
           try run(
-            ["snapshot", "verify", "--shard", "\(index + 1)/4", "--results", shardFolders[index]],
+            [
+              "snapshot", "verify", "--shard", "\(index + 1)/4", "--results", shardFolders[index],
+              "--run-id", runID,
+            ],
             in: root)
         })
     }
@@ -282,7 +287,7 @@ struct ShardMergeTests {
           with: Data(contentsOf: results.appendingPathComponent("results.json")))
           as? [String: Any])
       #expect(json["schema"] as? String == "ouds-render snapshot results")
-      #expect(json["schemaVersion"] as? Int == 1)
+      #expect(json["schemaVersion"] as? Int == 2)
       #expect(json["snapshots"] as? String == "Snapshots")
       let selection = try #require(json["selection"] as? [String: Any])
       #expect(selection["catalogueReferences"] as? Int == catalogue)

@@ -27,8 +27,11 @@ enum SnapshotMergeCommand {
     argumentsInWords: "one or more results folders",
     discussion: """
       Prints the table verify prints (its time is the sum of the shards'). Exit 0 when every
-      reference passed; 1 when any failed, or when the folders cannot be merged: results from
-      different environments (render stack, font files, token digest, themes folder), snapshots
+      reference passed; 1 when any failed, or when the folders cannot be merged: results of
+      different runs (the run id verify wrote: --run-id, else $OUDS_RUN_ID, $GITHUB_RUN_ID or
+      $CI_PIPELINE_ID, else random, so shards run without one never merge) or catalogues (case
+      files, references, themes folder), an entry whose status contradicts its pixels or layout
+      diff, results from different environments (render stack, font files, token digest, themes folder), snapshots
       folders or --filter; overlapping shards; or an incomplete set (a shard of the split missing,
       or fewer references than the catalogue holds). The report, JUnit file and summary are those
       one unsharded 'snapshot verify' writes.

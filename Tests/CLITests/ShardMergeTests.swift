@@ -355,6 +355,50 @@ struct ShardMergeTests {
     try run(["snapshot", "merge"] + folders, in: fixture.root)
   }
 
+  @Test(
+    "a shard folder left from yesterday's green run is refused beside today's shards: by its run id, and by its catalogue when the id is reused"
+  )
+  func staleShard() throws {
+    let fixture = try ShardRun.fixture.get()
+    // Yesterday: the catalogue before today's four changes, in another checkout.
+    let yesterday = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: yesterday) }
+    try FileManager.default.copyItem(
+      at: repositoryRoot.appendingPathComponent("Snapshots"),
+      to: yesterday.appendingPathComponent("Snapshots"))
+    _ = try copyOfThemes(in: yesterday)
+    for (folder, id) in [("stale/shard-3", "ci-run-6"), ("reused/shard-3", ShardRun.runID)] {
+      let green = try run(
+        ["snapshot", "verify", "--shard", "3/4", "--results", folder, "--run-id", id],
+        in: yesterday, removing: ["OUDS_RUN_ID"])
+      #expect(green.status == 0, "\(green.stderr)")
+      try FileManager.default.createDirectory(
+        at: fixture.root.appendingPathComponent(folder).deletingLastPathComponent(),
+        withIntermediateDirectories: true)
+      try FileManager.default.copyItem(
+        at: yesterday.appendingPathComponent(folder),
+        to: fixture.root.appendingPathComponent(folder))
+    }
+    // Today's shard 3 holds two of today's failures: merged over it, they would vanish.
+    let stale = try merge(fixture, ["out/shard-1", "out/shard-2", "stale/shard-3", "out/shard-4"])
+    #expect(stale.status == 1)
+    #expect(
+      stale.stderr
+        == "error: cannot merge: out/shard-1 and stale/shard-3 come from different runs (run id ci-run-7 (--run-id) in out/shard-1, ci-run-6 (--run-id) in stale/shard-3)\n"
+    )
+    #expect(stale.stdout.isEmpty)
+    let reused = try merge(
+      fixture, ["out/shard-1", "out/shard-2", "reused/shard-3", "out/shard-4"])
+    #expect(reused.status == 1)
+    #expect(
+      reused.stderr.hasPrefix(
+        "error: cannot merge: out/shard-1 and reused/shard-3 come from different catalogues (cases, references and themes sha256 "
+      ), "\(reused.stderr)")
+    #expect(reused.stderr.hasSuffix("… in reused/shard-3)\n"), "\(reused.stderr)")
+    // Today's shards alone still merge (the refusals are not the merge failing on its own).
+    #expect(fixture.merge.stderr.contains("cannot merge") == false, "\(fixture.merge.stderr)")
+  }
+
   @Test("merge refuses an incomplete set of shards, naming the missing shard and the folders given")
   func incomplete() throws {
     let fixture = try ShardRun.fixture.get()

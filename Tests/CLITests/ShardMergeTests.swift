@@ -490,6 +490,40 @@ struct ShardMergeTests {
     )
   }
 
+  @Test(
+    "no output over another: --summary the --junit file, --junit or --report inside a results folder; one line, exit 1, before anything is read"
+  )
+  func outputsApart() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let shard = folder.appendingPathComponent("shard-1").path
+    let file = folder.appendingPathComponent("out/a.xml").path
+    let same = try run(["snapshot", "merge", shard, "--junit", file, "--summary", file])
+    #expect(same.status == 1)
+    #expect(
+      same.stderr
+        == "error: --summary \(file): is the --junit file \(file); write outputs outside it\n")
+    let inside = try run(["snapshot", "merge", shard, "--junit", shard + "/junit.xml"])
+    #expect(
+      inside.stderr
+        == "error: --junit \(shard)/junit.xml: is inside the results folder \(shard); write outputs outside it\n"
+    )
+    let page = try run(["snapshot", "merge", shard, "--report", shard + "/report"])
+    #expect(
+      page.stderr
+        == "error: --report \(shard)/report: is inside the results folder \(shard); write outputs outside it\n"
+    )
+    let verify = try run([
+      "snapshot", "verify", "--results", shard, "--summary", shard + "/summary.md",
+    ])
+    #expect(verify.status == 1)
+    #expect(
+      verify.stderr
+        == "error: --summary \(shard)/summary.md: is inside the --results folder \(shard); write outputs outside it\n"
+    )
+    #expect(!FileManager.default.fileExists(atPath: shard))
+  }
+
   @Test("usage: merge needs a folder; --results and --artifacts together are refused")
   func usage() throws {
     let none = try run(["snapshot", "merge"])

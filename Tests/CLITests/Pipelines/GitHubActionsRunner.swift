@@ -37,6 +37,8 @@ struct GitHubActionsRunner {
 
   let workflow: [String: Any]
   let fixture: PipelineFixture
+  /// The id of the simulated run, the same for all its jobs (`GITHUB_RUN_ID`, `CI_PIPELINE_ID`).
+  let runID = Int.random(in: 1_000...999_999_999)
   /// The uploaded artifacts: name → folder holding its files.
   private(set) var artifacts: [String: URL] = [:]
   private var jobCount = 0
@@ -260,6 +262,8 @@ struct GitHubActionsRunner {
         }
         variables["GITHUB_WORKSPACE"] = workspace.path
         variables["GITHUB_ACTIONS"] = "true"
+        // One id for every job of the workflow run, as GitHub sets it: merge checks it.
+        variables["GITHUB_RUN_ID"] = "\(runID)"
         variables["RUNNER_TEMP"] = files.path
         let searchPath = (path.reversed() + [fixture.tools.path, PipelineFixture.systemPath])
           .joined(separator: ":")

@@ -34,6 +34,8 @@ struct GitLabCIRunner {
 
   let pipeline: [String: Any]
   let fixture: PipelineFixture
+  /// The id of the simulated run, the same for all its jobs (`GITHUB_RUN_ID`, `CI_PIPELINE_ID`).
+  let runID = Int.random(in: 1_000...999_999_999)
   private var jobCount = 0
 
   init(pipeline: [String: Any], fixture: PipelineFixture) {
@@ -209,6 +211,8 @@ struct GitLabCIRunner {
       }
     }
     environment["GITLAB_CI"] = "true"
+    // One id for every job of the pipeline, as GitLab sets it: merge checks it.
+    environment["CI_PIPELINE_ID"] = "\(runID)"
     environment["CI_PROJECT_DIR"] = workspace.path
     environment["CI_JOB_NAME"] = instance
     environment["CI_JOB_URL"] = "https://gitlab.invalid/project/-/jobs/\(jobCount)"

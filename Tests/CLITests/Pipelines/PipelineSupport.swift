@@ -216,7 +216,10 @@ struct PipelineFixture {
   /// or find a tool by accident, with `PATH` given by the runner.
   static func environment(path: String, extra: [String: String]) -> [String: String] {
     var environment = ProcessInfo.processInfo.environment
-    for key in ["OUDS_THEMES_DIR", "OUDS_FONT_DIRS", "NO_COLOR", "GITHUB_ACTIONS", "GITLAB_CI"] {
+    for key in [
+      "OUDS_THEMES_DIR", "OUDS_FONT_DIRS", "NO_COLOR", "GITHUB_ACTIONS", "GITLAB_CI", "OUDS_RUN_ID",
+      "GITHUB_RUN_ID", "CI_PIPELINE_ID",
+    ] {
       environment[key] = nil
     }
     environment["PATH"] = path

@@ -51,6 +51,10 @@ enum SnapshotMergeCommand {
 
   /// Reads, checks and merges the folders, then writes the outputs; returns the exit status.
   static func run(_ arguments: ParsedArguments) throws -> Int32 {
+    let outputs = SnapshotVerifyCommand.outputFiles(arguments)
+    // Never into a results folder given, nor one output into another.
+    try outputs.checkPlaces(
+      besides: arguments.positionals.map { ProtectedPlace("results folder", $0) })
     var parts: [SnapshotRunResults.Part] = []
     var folders: [String: URL] = [:]
     var inputs = InputFiles()
@@ -78,11 +82,7 @@ enum SnapshotMergeCommand {
     let format = SummaryFormat.compact(
       elsewhere: elsewhere, paint: Terminal.current.painter(for: 1))
     try writeOutput(SnapshotSummary.text(merged, acceptCommand: commands.accept, format: format))
-    let page = try RunOutputs(
-      report: arguments.text(SnapshotVerifyCommand.report).map { URL(fileURLWithPath: $0) },
-      junit: arguments.text(SnapshotVerifyCommand.junit).map { URL(fileURLWithPath: $0) },
-      summary: arguments.text(SnapshotVerifyCommand.summary).map { URL(fileURLWithPath: $0) }
-    ).write(
+    let page = try outputs.write(
       merged, images: ArtifactImages(folders: folders), root: RepositoryRoot.find(),
       protecting: inputs)
     if let page { printError("review page: \(page)") }

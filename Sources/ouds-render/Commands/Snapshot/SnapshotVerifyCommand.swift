@@ -106,6 +106,10 @@ enum SnapshotVerifyCommand {
         path, option: option.key, snapshots: engine.configuration.snapshotsDirectory,
         themes: themesFolder)
     }
+    try outputFiles(arguments).checkPlaces(
+      besides: [results, artifacts].compactMap { option in
+        arguments.text(option).map { ProtectedPlace("\(option.key) folder", $0) }
+      })
     let references = try SnapshotCommand.selection(arguments, engine: engine)
     let caseErrors = SnapshotCommand.brokenCases(arguments, engine: engine)
     let result = try ProgressLine.around("verify", total: references.count) { progress in
@@ -150,15 +154,20 @@ enum SnapshotVerifyCommand {
       let path = try data.write(to: resultsFolder, protecting: result.inputFiles)
       printError("results: \(path)")
     }
-    let page = try RunOutputs(
-      report: arguments.text(report).map { URL(fileURLWithPath: $0) },
-      junit: arguments.text(junit).map { URL(fileURLWithPath: $0) },
-      summary: arguments.text(summary).map { URL(fileURLWithPath: $0) }
-    ).write(data, images: ArtifactImages(folder: folder), root: root, protecting: result.inputFiles)
+    let page = try outputFiles(arguments).write(
+      data, images: ArtifactImages(folder: folder), root: root, protecting: result.inputFiles)
     if let page { printError("review page: \(page)") }
     if !result.succeeded {
       printError("to accept every change: \(commands.acceptAll)")
     }
     return result.succeeded ? ExitStatus.success : ExitStatus.failure
+  }
+
+  /// The review page, JUnit file and summary the options ask for.
+  static func outputFiles(_ arguments: ParsedArguments) -> RunOutputs {
+    RunOutputs(
+      report: arguments.text(report).map { URL(fileURLWithPath: $0) },
+      junit: arguments.text(junit).map { URL(fileURLWithPath: $0) },
+      summary: arguments.text(summary).map { URL(fileURLWithPath: $0) })
   }
 }

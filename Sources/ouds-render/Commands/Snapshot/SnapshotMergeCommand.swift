@@ -31,10 +31,10 @@ enum SnapshotMergeCommand {
       different runs (the run id verify wrote: --run-id, else $OUDS_RUN_ID, $GITHUB_RUN_ID or
       $CI_PIPELINE_ID, else random, so shards run without one never merge) or catalogues (case
       files, references, themes folder), an entry whose status contradicts its pixels or layout
-      diff, results from different environments (render stack, font files, token digest, themes folder), snapshots
-      folders or --filter; overlapping shards; or an incomplete set (a shard of the split missing,
-      or fewer references than the catalogue holds). The report, JUnit file and summary are those
-      one unsharded 'snapshot verify' writes.
+      diff, results from different environments (render stack, font files, token digest,
+      themes folder), snapshots folders or --filter; overlapping shards; or an incomplete set
+      (a shard of the split missing, or fewer references than the catalogue holds). The report,
+      JUnit file and summary are those one unsharded 'snapshot verify' writes.
       Each results.json is read as untrusted input: its size is capped, its schema checked, and the
       pictures it names must be PNG files inside its folder.
       """,

@@ -31,32 +31,17 @@ public enum SnapshotArtifacts {
   public static func checkOutputFolder(
     _ path: String, option: String, snapshots: URL, themes: URL?
   ) throws(SnapshotError) {
-    func real(_ url: URL) -> String {
-      let path = url.standardizedFileURL.path
-      return FolderReference.realPath(path) ?? path
-    }
-    // The output folder may not exist yet: its nearest existing ancestor's real path, plus the rest.
-    var existing = URL(fileURLWithPath: path).standardizedFileURL
-    var rest: [String] = []
-    while FolderReference.realPath(existing.path) == nil, existing.path != "/" {
-      rest.insert(existing.lastPathComponent, at: 0)
-      existing = existing.deletingLastPathComponent()
-    }
-    let output = ([real(existing)] + rest).joined(separator: "/")
-    func isInside(_ inner: String, _ outer: String) -> Bool {
-      inner == outer || inner.hasPrefix(outer.hasSuffix("/") ? outer : outer + "/")
-    }
-    let snapshotsPath = real(snapshots)
-    for (what, folder) in [("snapshots folder", snapshots), ("themes folder", themes)] {
-      guard let folder else { continue }
-      if isInside(output, real(folder)) {
-        throw .outputFolderOverlaps(
-          option: option, path: path, what: what, folder: folder.path, holds: false)
-      }
-    }
-    if isInside(snapshotsPath, output) {
+    let places =
+      [ProtectedPlace("snapshots folder", snapshots.path)]
+      + (themes.map { [ProtectedPlace("themes folder", $0.path)] } ?? [])
+    do {
+      try OutputPlace.check(path, option: option, against: places, refuseHolding: true)
+    } catch {
+      // Holding the themes folder is harmless: only the snapshots folder's clean-up matters.
+      if error.holds, error.place.what != "snapshots folder" { return }
       throw .outputFolderOverlaps(
-        option: option, path: path, what: "snapshots folder", folder: snapshots.path, holds: true)
+        option: option, path: path, what: error.place.what, folder: error.place.path,
+        holds: error.holds)
     }
   }
 

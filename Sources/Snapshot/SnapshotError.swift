@@ -59,6 +59,8 @@ public enum SnapshotError: Error, Hashable, Sendable, CustomStringConvertible {
   case artifactInvalid(path: String, reason: String)
   /// `snapshot merge` refuses to combine these results (why, naming the folders).
   case cannotMerge(reason: String)
+  /// A run id (`--run-id` or an environment variable: `source`) a results file cannot hold.
+  case invalidRunID(id: String, source: String)
   /// An output folder (`--results`, `--artifacts`, `--report`: the option and the path given) is
   /// inside the snapshots or themes folder (`what`, `folder`), or holds it (`holds`).
   case outputFolderOverlaps(option: String, path: String, what: String, folder: String, holds: Bool)
@@ -125,6 +127,9 @@ public enum SnapshotError: Error, Hashable, Sendable, CustomStringConvertible {
         "\(option) \(MessageText.path(path)): \(holds ? "holds" : "is inside") the \(what) \(MessageText.path(folder)); write results, artifacts and reports outside it"
     case .cannotMerge(let reason):
       return "cannot merge: \(reason)"
+    case .invalidRunID(let id, let source):
+      return
+        "\(source) \(MessageText.quoted(id)) is not a run id: 1 to \(SnapshotRunResults.RunIdentity.idLimit) letters, digits and . _ - : + /"
     }
   }
 }

@@ -276,7 +276,72 @@ final class GalleryCommandTests {
         caseFile.path,
       ])
     #expect(overwrite.status == 1)
-    #expect(overwrite.stderr.contains("cannot write \(caseFile.path)"), "\(overwrite.stderr)")
+    #expect(
+      overwrite.stderr
+        == "error: --pdf \(caseFile.path): is inside the snapshots folder \(snapshots.path); give the PDF a path outside them\n"
+    )
     #expect(try Data(contentsOf: caseFile) == before)
+  }
+
+  @Test(
+    "no command writes into the snapshots folder, the themes folder in use (beside the snapshots, OUDS_THEMES_DIR) or its own outputs: one line, exit 1, nothing written"
+  )
+  func outputsOutsideInputs() throws {
+    let snapshots = try snapshots()
+    let themes = edited.path  // the Themes/ beside the snapshots folder
+    func refused(
+      _ arguments: [String], _ message: String, environment: [String: String] = [:],
+      _ sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+      let result = try run(
+        arguments, environment: environment,
+        removing: environment.isEmpty ? ["OUDS_THEMES_DIR"] : [])
+      #expect(result.status == 1, "\(result.stderr)", sourceLocation: sourceLocation)
+      #expect(result.stderr == "error: \(message)\n", sourceLocation: sourceLocation)
+    }
+    let other = path("other-themes")
+    try FileManager.default.copyItem(atPath: themes, toPath: other)
+    defer { try? FileManager.default.removeItem(atPath: other) }
+    let listing = try ShardRun.files(under: folder)
+    try refused(
+      ["gallery", "--snapshots", snapshots.path, "-o", snapshots.path],
+      "-o \(snapshots.path): is the snapshots folder \(snapshots.path); write outputs outside it")
+    try refused(
+      ["gallery", "--snapshots", snapshots.path, "-o", path("Themes/g")],
+      "-o \(path("Themes/g")): is inside the themes folder \(themes); write outputs outside it")
+    try refused(
+      ["snapshot", "verify", "--snapshots", snapshots.path, "--report", path("Themes/r")],
+      "--report \(path("Themes/r")): is inside the themes folder \(themes); write results, artifacts and reports outside it"
+    )
+    try refused(
+      ["snapshot", "verify", "--snapshots", snapshots.path, "--results", other + "/r"],
+      "--results \(other)/r: is inside the themes folder \(other); write results, artifacts and reports outside it",
+      environment: ["OUDS_THEMES_DIR": other])
+    try refused(
+      ["sheet", list, "-o", other + "/sheet.png"],
+      "-o \(other)/sheet.png: is inside the themes folder \(other); write outputs outside it",
+      environment: ["OUDS_THEMES_DIR": other])
+    try refused(
+      ["render", list, "-o", path("Themes/list.png"), "--themes", themes],
+      "-o \(path("Themes/list.png")): is inside the themes folder \(themes); write outputs outside it"
+    )
+    #expect(try ShardRun.files(under: folder).keys.sorted() == listing.keys.sorted())
+
+    // The gallery's own page and images are not a place for its PDF.
+    let written = try run(["gallery", "--snapshots", snapshots.path, "-o", path("g")])
+    #expect(written.status == 0, "\(written.stderr)")
+    let page = try Data(contentsOf: URL(fileURLWithPath: path("g/index.html")))
+    try refused(
+      ["gallery", "--snapshots", snapshots.path, "-o", path("g"), "--pdf", path("g/index.html")],
+      "--pdf \(path("g/index.html")): is the gallery page \(path("g/index.html")); give the PDF a path outside them"
+    )
+    try refused(
+      [
+        "gallery", "--snapshots", snapshots.path, "-o", path("g"), "--pdf",
+        path("g/images/sample-3/sosh-dark.png"),
+      ],
+      "--pdf \(path("g/images/sample-3/sosh-dark.png")): is inside the gallery's images folder \(path("g/images")); give the PDF a path outside them"
+    )
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path("g/index.html"))) == page)
   }
 }

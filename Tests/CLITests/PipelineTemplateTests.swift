@@ -172,9 +172,14 @@ final class PipelineTemplateTests {
     return folder
   }
 
+  /// The run id every job of one pipeline sees, as GitHub sets `GITHUB_RUN_ID` (GitLab
+  /// `CI_PIPELINE_ID`) in each job: the merge refuses shards of another run.
+  static let runID = "4242"
+
   /// Runs one script in `folder` with the jobs' environment.
   func job(
-    _ script: [String], in folder: URL, _ fixture: PipelineFixture, extra: [String: String] = [:]
+    _ script: [String], in folder: URL, _ fixture: PipelineFixture,
+    extra: [String: String] = ["GITHUB_RUN_ID": PipelineTemplateTests.runID]
   )
     throws -> Shell.Result
   {
@@ -206,11 +211,14 @@ final class PipelineTemplateTests {
       ["scripts/ci-publish"], in: mergeFolder, fixture,
       extra: [
         "GITHUB_STEP_SUMMARY": summaryFile.path, "REPORT_URL": "https://github.invalid/report/1",
+        "GITHUB_RUN_ID": Self.runID,
       ])
     #expect(github.status == 0, "\(github.output)")
     let gitlab = try job(
       ["scripts/ci-publish"], in: mergeFolder, fixture,
-      extra: ["CI_JOB_URL": "https://gitlab.invalid/project/-/jobs/7"])
+      extra: [
+        "CI_JOB_URL": "https://gitlab.invalid/project/-/jobs/7", "CI_PIPELINE_ID": Self.runID,
+      ])
     #expect(gitlab.status == 0, "\(gitlab.output)")
     return PipelineRun(
       build: build, shards: results, merge: merge, mergeWorkspace: mergeFolder,

@@ -24,6 +24,8 @@ enum ShardRun {
     "sample-3/sosh-dark@2x",
   ]
   static let shardFolders = (1...4).map { "out/shard-\($0)" }
+  /// The run id every shard of the fixture is given.
+  static let runID = "ci-run-7"
 
   static let fixture: Result<Fixture, any Error> = Result {
     let root = try temporaryFolder()
@@ -60,7 +62,10 @@ enum ShardRun {
         index,
         Result {
           try run(
-            ["snapshot", "verify", "--shard", "\(index + 1)/4", "--results", shardFolders[index]],
+            [
+              "snapshot", "verify", "--shard", "\(index + 1)/4", "--results", shardFolders[index],
+              "--run-id", runID,
+            ],
             in: root)
         })
     }
@@ -282,7 +287,7 @@ struct ShardMergeTests {
           with: Data(contentsOf: results.appendingPathComponent("results.json")))
           as? [String: Any])
       #expect(json["schema"] as? String == "ouds-render snapshot results")
-      #expect(json["schemaVersion"] as? Int == 1)
+      #expect(json["schemaVersion"] as? Int == 2)
       #expect(json["snapshots"] as? String == "Snapshots")
       let selection = try #require(json["selection"] as? [String: Any])
       #expect(selection["catalogueReferences"] as? Int == catalogue)
@@ -348,6 +353,50 @@ struct ShardMergeTests {
 
   private func merge(_ fixture: ShardRun.Fixture, _ folders: [String]) throws -> RunResult {
     try run(["snapshot", "merge"] + folders, in: fixture.root)
+  }
+
+  @Test(
+    "a shard folder left from yesterday's green run is refused beside today's shards: by its run id, and by its catalogue when the id is reused"
+  )
+  func staleShard() throws {
+    let fixture = try ShardRun.fixture.get()
+    // Yesterday: the catalogue before today's four changes, in another checkout.
+    let yesterday = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: yesterday) }
+    try FileManager.default.copyItem(
+      at: repositoryRoot.appendingPathComponent("Snapshots"),
+      to: yesterday.appendingPathComponent("Snapshots"))
+    _ = try copyOfThemes(in: yesterday)
+    for (folder, id) in [("stale/shard-3", "ci-run-6"), ("reused/shard-3", ShardRun.runID)] {
+      let green = try run(
+        ["snapshot", "verify", "--shard", "3/4", "--results", folder, "--run-id", id],
+        in: yesterday, removing: ["OUDS_RUN_ID"])
+      #expect(green.status == 0, "\(green.stderr)")
+      try FileManager.default.createDirectory(
+        at: fixture.root.appendingPathComponent(folder).deletingLastPathComponent(),
+        withIntermediateDirectories: true)
+      try FileManager.default.copyItem(
+        at: yesterday.appendingPathComponent(folder),
+        to: fixture.root.appendingPathComponent(folder))
+    }
+    // Today's shard 3 holds two of today's failures: merged over it, they would vanish.
+    let stale = try merge(fixture, ["out/shard-1", "out/shard-2", "stale/shard-3", "out/shard-4"])
+    #expect(stale.status == 1)
+    #expect(
+      stale.stderr
+        == "error: cannot merge: out/shard-1 and stale/shard-3 come from different runs (run id ci-run-7 (--run-id) in out/shard-1, ci-run-6 (--run-id) in stale/shard-3)\n"
+    )
+    #expect(stale.stdout.isEmpty)
+    let reused = try merge(
+      fixture, ["out/shard-1", "out/shard-2", "reused/shard-3", "out/shard-4"])
+    #expect(reused.status == 1)
+    #expect(
+      reused.stderr.hasPrefix(
+        "error: cannot merge: out/shard-1 and reused/shard-3 come from different catalogues (cases, references and themes sha256 "
+      ), "\(reused.stderr)")
+    #expect(reused.stderr.hasSuffix("… in reused/shard-3)\n"), "\(reused.stderr)")
+    // Today's shards alone still merge (the refusals are not the merge failing on its own).
+    #expect(fixture.merge.stderr.contains("cannot merge") == false, "\(fixture.merge.stderr)")
   }
 
   @Test("merge refuses an incomplete set of shards, naming the missing shard and the folders given")
@@ -439,6 +488,40 @@ struct ShardMergeTests {
       filter.stderr
         == "error: cannot merge: out/shard-1 and filter/shard-4 come from different selections (--filter none in out/shard-1, \"sample\" in filter/shard-4)\n"
     )
+  }
+
+  @Test(
+    "no output over another: --summary the --junit file, --junit or --report inside a results folder; one line, exit 1, before anything is read"
+  )
+  func outputsApart() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let shard = folder.appendingPathComponent("shard-1").path
+    let file = folder.appendingPathComponent("out/a.xml").path
+    let same = try run(["snapshot", "merge", shard, "--junit", file, "--summary", file])
+    #expect(same.status == 1)
+    #expect(
+      same.stderr
+        == "error: --summary \(file): is the --junit file \(file); write outputs outside it\n")
+    let inside = try run(["snapshot", "merge", shard, "--junit", shard + "/junit.xml"])
+    #expect(
+      inside.stderr
+        == "error: --junit \(shard)/junit.xml: is inside the results folder \(shard); write outputs outside it\n"
+    )
+    let page = try run(["snapshot", "merge", shard, "--report", shard + "/report"])
+    #expect(
+      page.stderr
+        == "error: --report \(shard)/report: is inside the results folder \(shard); write outputs outside it\n"
+    )
+    let verify = try run([
+      "snapshot", "verify", "--results", shard, "--summary", shard + "/summary.md",
+    ])
+    #expect(verify.status == 1)
+    #expect(
+      verify.stderr
+        == "error: --summary \(shard)/summary.md: is inside the --results folder \(shard); write outputs outside it\n"
+    )
+    #expect(!FileManager.default.fileExists(atPath: shard))
   }
 
   @Test("usage: merge needs a folder; --results and --artifacts together are refused")

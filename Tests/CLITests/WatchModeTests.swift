@@ -238,7 +238,7 @@ final class WatchModeTests {
   }
 
   @Test(
-    "sheet --watch: an edited icon and a colour token re-render the sheet; an output inside the themes folder does not loop; SIGTERM exits 0"
+    "sheet --watch: an edited icon and a colour token re-render the sheet (an output inside the themes folder is refused: see GalleryCommandTests); SIGTERM exits 0"
   )
   func sheet() throws {
     let heart = try String(
@@ -250,9 +250,9 @@ final class WatchModeTests {
     try write(
       #"{ "type": "unordered", "items": [ { "label": "One", "subListType": { "unordered": { "asset": { "icon": "icons/heart.svg" }, "branded": false } }, "items": [ { "label": "Heart" } ] } ] }"#,
       "list.json", in: folder)
-    let output = themes.appendingPathComponent("sheet.png")
+    let output = folder.appendingPathComponent("sheet.png")
     let watch = try WatchingProcess(
-      ["sheet", "list.json", "-o", "Themes/sheet.png", "--watch"], in: folder)
+      ["sheet", "list.json", "-o", "sheet.png", "--watch"], in: folder)
     #expect(watch.wait { watch.stderr.contains("\nwatching list.json,") }, "\(watch.stderr)")
     let first = try #require(picture(output))
     /// The number of opaque magenta (#FF00FF) pixels.
@@ -268,7 +268,7 @@ final class WatchModeTests {
     #expect(edited != heart)
     try save(edited, "icons/heart.svg", in: folder)
     #expect(
-      watch.waitForLines(1, isReRender(of: "Themes/sheet.png", changed: "icons/heart.svg")),
+      watch.waitForLines(1, isReRender(of: "sheet.png", changed: "icons/heart.svg")),
       "\(watch.stderr)")
     let withIcon = try #require(picture(output))
     #expect(withIcon != first)
@@ -277,7 +277,7 @@ final class WatchModeTests {
     try setBrandPrimary("#FF00FF", components: "[1, 0, 1]")
     #expect(
       watch.waitForLines(
-        1, isReRender(of: "Themes/sheet.png", changed: "Themes/brands/orange/light.tokens.json")),
+        1, isReRender(of: "sheet.png", changed: "Themes/brands/orange/light.tokens.json")),
       "\(watch.stderr)")
     let recoloured = try #require(picture(output))
     #expect(magenta(in: recoloured) > 100)

@@ -16,7 +16,12 @@ struct ResultsFuzzTests {
   static let richSeed = #"""
     {
      "schema": "ouds-render snapshot results",
-     "schemaVersion": 1,
+     "schemaVersion": 2,
+     "run": {
+      "id": "ci-1234",
+      "idSource": "GITHUB_RUN_ID",
+      "catalogueSHA256": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+     },
      "snapshots": "Snapshots",
      "selection": {
       "filter": "sample-*",
@@ -76,7 +81,7 @@ struct ResultsFuzzTests {
       "tokensSHA256": "cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc"
      },
      "environmentDifferences": [
-      "fonts: orange regular LiberationSans-Regular.ttf differs"
+      "orange font regular: LiberationSans-Regular.ttf sha256 bbbbbbbbbbbb… in the references, aaaaaaaaaaaa… here"
      ],
      "tokenDifference": "tokens differ: sha256 cccccccccccc… recorded, cd26d16f84dc… now",
      "acceptOptions": "--themes 'edited Themes' --font-dir ../fonts",

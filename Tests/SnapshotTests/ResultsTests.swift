@@ -142,8 +142,22 @@ struct ResultsFileTests {
       ),
       (#""tokensSHA256": "abab"#, #""tokensSHA256": "zzab"#, #"environment.tokensSHA256: "zzab"#),
       (
-        #""schemaVersion": 1,"#, #""schemaVersion": 1, "schemaVersion": 1,"#,
+        #""schemaVersion": 2,"#, #""schemaVersion": 2, "schemaVersion": 2,"#,
         #"duplicate key "schemaVersion""#
+      ),
+      // A false pass: the status says passed, the pixel verdict says different.
+      (
+        #""status": "changed""#, #""status": "passed""#,
+        "references[0].status: passed contradicts pixels.result different: the entry was edited"
+      ),
+      (
+        #""status": "changed""#, #""status": "skipped""#,
+        "references[0].status: skipped contradicts pixels.result different: the entry was edited"
+      ),
+      (
+        #""run": null,"#,
+        #""run": {"id": "a b", "idSource": "--run-id", "catalogueSHA256": "\#(SampleResults.digest)"},"#,
+        #"run.id: "a b" is not a run id"#
       ),
     ])
   func schemaProblems(old: String, new: String, expected: String) throws {
@@ -157,6 +171,39 @@ struct ResultsFileTests {
     #expect(message.hasPrefix("/") && message.contains("/results.json: "), "\(message)")
     #expect(message.contains(expected), "\(message)")
     #expect(!message.contains("\n"))
+  }
+
+  @Test(
+    "a status its verdicts contradict is refused: changed with identical pixels and no layout diff, passed with layout diff lines; and edited environment differences"
+  )
+  func contradictions() throws {
+    let passed = SampleResults.results([SampleResults.reference("a")])
+    let changed = try #require(
+      try read(passed) {
+        $0.replacingOccurrences(of: #""status": "passed""#, with: #""status": "changed""#)
+      })
+    #expect(
+      "\(changed)".hasSuffix(
+        "references[0].status: changed contradicts pixels.result identical and an empty layoutDiff: the entry was edited"
+      ), "\(changed)")
+    let layout = try #require(
+      try read(passed) {
+        $0.replacingOccurrences(of: #""layoutDiff": []"#, with: #""layoutDiff": ["-a", "+b"]"#)
+      })
+    #expect(
+      "\(layout)".hasSuffix(
+        "references[0].status: passed contradicts its 2 layoutDiff lines: the entry was edited"),
+      "\(layout)")
+    let differences = try #require(
+      try read(passed) {
+        $0.replacingOccurrences(
+          of: #""environmentDifferences": []"#,
+          with: #""environmentDifferences": ["pango 1 in the references, 2 here"]"#)
+      })
+    #expect(
+      "\(differences)".hasSuffix(
+        "environmentDifferences: pango 1 in the references, 2 here is not what the environment and recordedEnvironment give (none)"
+      ), "\(differences)")
   }
 
   @Test("a results.json over 64 MiB is refused before it is read; a folder without one is named")
@@ -273,6 +320,60 @@ struct ResultsMergeTests {
     ) {
       try SnapshotRunResults.merge([part("x/1", a), part("x/2", short)])
     }
+    // Shards of another run, or of the same run id over another catalogue.
+    func identified(_ results: SnapshotRunResults, _ id: String, _ source: String, _ digest: String)
+      -> SnapshotRunResults
+    {
+      var results = results
+      results.run = .init(
+        id: id, source: source, catalogueSHA256: String(repeating: digest, count: 64))
+      return results
+    }
+    let today = identified(a, "42", "GITHUB_RUN_ID", "1")
+    let fresh = SampleResults.results([SampleResults.reference("b")], shard: two, catalogue: 2)
+    #expect(
+      throws: SnapshotError.cannotMerge(
+        reason:
+          "x/1 and old/2 come from different runs (run id 42 (GITHUB_RUN_ID) in x/1, 41 (GITHUB_RUN_ID) in old/2)"
+      )
+    ) {
+      try SnapshotRunResults.merge([
+        part("x/1", today), part("old/2", identified(fresh, "41", "GITHUB_RUN_ID", "1")),
+      ])
+    }
+    #expect(
+      throws: SnapshotError.cannotMerge(
+        reason:
+          "x/1 and y/2 come from different runs (run id 42 (GITHUB_RUN_ID) in x/1, none in y/2)")
+    ) {
+      try SnapshotRunResults.merge([part("x/1", today), part("y/2", fresh)])
+    }
+    #expect(
+      throws: SnapshotError.cannotMerge(
+        reason:
+          "x/1 and y/2 come from different runs (run id 42 (GITHUB_RUN_ID) in x/1, 9f (random) in y/2; give every shard of one run the same --run-id or OUDS_RUN_ID)"
+      )
+    ) {
+      try SnapshotRunResults.merge([
+        part("x/1", today), part("y/2", identified(fresh, "9f", "random", "1")),
+      ])
+    }
+    #expect(
+      throws: SnapshotError.cannotMerge(
+        reason:
+          "x/1 and y/2 come from different catalogues (cases, references and themes sha256 111111111111… in x/1, 222222222222… in y/2)"
+      )
+    ) {
+      try SnapshotRunResults.merge([
+        part("x/1", today), part("y/2", identified(fresh, "42", "GITHUB_RUN_ID", "2")),
+      ])
+    }
+    let merged = try SnapshotRunResults.merge([
+      part("x/1", today), part("y/2", identified(fresh, "42", "GITHUB_RUN_ID", "1")),
+    ])
+    #expect(merged.run == today.run)
+    #expect(merged.references.count == 2)
+
     let other = SampleResults.results(
       [SampleResults.reference("b")], shard: try SnapshotShard(index: 2, count: 3), catalogue: 2)
     #expect(

@@ -69,9 +69,17 @@ extension SnapshotRunResults {
       ]
       return .object(members)
     }
+    let runValue: JSONValue =
+      run.map {
+        .object([
+          ("id", .string($0.id)), ("idSource", .string($0.source)),
+          ("catalogueSHA256", .string($0.catalogueSHA256)),
+        ])
+      } ?? .null
     let members: Members = [
       ("schema", .string(Self.schemaName)),
       ("schemaVersion", number(Self.schemaVersion)),
+      ("run", runValue),
       ("snapshots", string(snapshots)),
       ("selection", .object(selectionMembers)),
       ("themes", themesValue),
@@ -184,7 +192,17 @@ extension PixelSize {
 
 extension PixelComparison {
   /// The `result` word of each case.
-  fileprivate static let words = ["identical", "within-tolerance", "different", "size-mismatch"]
+  static let words = ["identical", "within-tolerance", "different", "size-mismatch"]
+
+  /// The index of its word in ``words``.
+  var wordIndex: Int {
+    switch self {
+    case .identical: return 0
+    case .withinTolerance: return 1
+    case .different: return 2
+    case .sizeMismatch: return 3
+    }
+  }
 
   fileprivate var jsonValue: JSONValue {
     func numbers(_ word: String, _ s: Statistics) -> JSONValue {

@@ -20,7 +20,8 @@ extension SnapshotRunResults {
   /// The results of several runs combined into the results one run over all of their references
   /// would have had.
   ///
-  /// Refuses, naming the folders: results from different environments (render stack, font files
+  /// Refuses, naming the folders: results of different runs (run ids) or catalogues (digests of
+  /// the case files, references and themes folder), results from different environments (render stack, font files
   /// of a theme, token digest, themes folder, recorded `ENVIRONMENT.json`), of different
   /// snapshots folders, filters or catalogues; overlapping shards (two results of the whole
   /// catalogue, shards of different splits, one shard twice, a reference in two results); and an
@@ -36,10 +37,30 @@ extension SnapshotRunResults {
           + (detail.isEmpty ? "" : " (\(detail))"))
     }
 
-    // One environment, one snapshots folder, one selection.
+    // One run, one catalogue, one environment, one snapshots folder, one selection.
     for part in parts.dropFirst() {
       let a = first.results
       let b = part.results
+      if a.run?.id != b.run?.id {
+        func id(_ part: Part) -> String {
+          guard let run = part.results.run else { return "none" }
+          return run.source == SnapshotRunResults.RunIdentity.randomSource
+            ? "\(run.id) (random)" : "\(run.id) (\(run.source))"
+        }
+        let random = [a, b].contains {
+          $0.run?.source == SnapshotRunResults.RunIdentity.randomSource
+        }
+        throw differ(
+          first, part, "runs",
+          "run id \(id(first)) in \(name(first)), \(id(part)) in \(name(part))"
+            + (random ? "; give every shard of one run the same --run-id or OUDS_RUN_ID" : ""))
+      }
+      if a.run?.catalogueSHA256 != b.run?.catalogueSHA256 {
+        throw differ(
+          first, part, "catalogues",
+          "cases, references and themes sha256 \(a.run.map { $0.catalogueSHA256.prefix(12) + "…" } ?? "none") in \(name(first)), \(b.run.map { $0.catalogueSHA256.prefix(12) + "…" } ?? "none") in \(name(part))"
+        )
+      }
       if a.renderStack != b.renderStack {
         let changed = RenderStackFields.all.filter {
           a.renderStack[keyPath: $0.path] != b.renderStack[keyPath: $0.path]
@@ -170,7 +191,7 @@ extension SnapshotRunResults {
     for theme in fontsByTheme.keys.sorted() where ThemeName(rawValue: theme) == nil {
       fonts += fontsByTheme[theme]?.fonts ?? []
     }
-    return SnapshotRunResults(
+    var merged = SnapshotRunResults(
       snapshots: first.results.snapshots, themes: first.results.themes,
       renderStack: first.results.renderStack,
       tokensSHA256: first.results.tokensSHA256, fonts: fonts,
@@ -181,5 +202,7 @@ extension SnapshotRunResults {
       acceptOptions: first.results.acceptOptions,
       seconds: parts.map(\.results.seconds).reduce(0, +),
       caseErrors: parts.flatMap(\.results.caseErrors), references: references)
+    merged.run = first.results.run
+    return merged
   }
 }

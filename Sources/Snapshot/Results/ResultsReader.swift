@@ -49,11 +49,21 @@ struct ResultsReader {
     let root = try object(
       value, "",
       keys: [
-        "schema", "schemaVersion", "snapshots", "selection", "themes", "environment",
+        "schema", "schemaVersion", "run", "snapshots", "selection", "themes", "environment",
         "recordedEnvironment",
         "environmentDifferences", "tokenDifference", "acceptOptions", "seconds", "caseErrors",
         "references",
       ])
+    let run = try optional(root["run"], "run") { v, p throws(SnapshotError) in
+      let members = try object(v, p, keys: ["id", "idSource", "catalogueSHA256"])
+      let id = try line(members["id"], p + ".id", limit: SnapshotRunResults.RunIdentity.idLimit)
+      guard SnapshotRunResults.RunIdentity.isValid(id) else {
+        throw fail(p + ".id", "\(MessageText.quoted(id)) is not a run id")
+      }
+      return SnapshotRunResults.RunIdentity(
+        id: id, source: try line(members["idSource"], p + ".idSource", limit: 64),
+        catalogueSHA256: try digest(members["catalogueSHA256"], p + ".catalogueSHA256"))
+    }
     let snapshots = try optional(root["snapshots"], "snapshots") { v, p throws(SnapshotError) in
       try path(v, p)
     }
@@ -146,6 +156,16 @@ struct ResultsReader {
         filter: filter, shard: shard, catalogueReferences: catalogueReferences),
       acceptOptions: acceptOptions, seconds: seconds, caseErrors: caseErrors, references: references
     )
+    results.run = run
+    // What merge and the summaries show is computed from the environment: a list that says
+    // otherwise was edited.
+    let expected = recorded?.differences(from: results.environment) ?? []
+    guard differences == expected else {
+      throw fail(
+        "environmentDifferences",
+        "\(MessageText.value(differences.joined(separator: "; "), limit: 200)) is not what the environment and recordedEnvironment give (\(MessageText.value(expected.isEmpty ? "none" : expected.joined(separator: "; "), limit: 200)))"
+      )
+    }
     results.environmentDifferences = differences
     return results
   }
@@ -259,7 +279,7 @@ struct ResultsReader {
         p + ".images", "lists the \(image.rawValue) picture, but artifacts has no \(image.fileName)"
       )
     }
-    return ReferenceResult(
+    let result = ReferenceResult(
       caseName: caseName, variant: variant,
       theme: try name(m["theme"], p + ".theme", ThemeName.self),
       mode: try name(m["mode"], p + ".mode", ColorMode.self), imagePath: imagePath,
@@ -277,6 +297,34 @@ struct ResultsReader {
       },
       seconds: try number(m["seconds"], p + ".seconds", 0...1e9), images: images,
       artifacts: artifacts)
+    try checkVerdicts(result, p)
+    return result
+  }
+
+  /// Refuses a status its pixel and layout verdicts contradict: `passed` (or `recorded`,
+  /// `skipped`: statuses that do not fail the run) beside pixels that differ or layout diff
+  /// lines, and `changed` with neither.
+  private func checkVerdicts(_ result: ReferenceResult, _ p: String) throws(SnapshotError) {
+    let pixelsFail = result.pixels.map { !$0.passes } ?? false
+    let pixelWord = result.pixels.map { PixelComparison.words[$0.wordIndex] } ?? "none"
+    if !result.isFailure {
+      if pixelsFail {
+        throw fail(
+          p + ".status",
+          "\(result.status.rawValue) contradicts pixels.result \(pixelWord): the entry was edited")
+      }
+      if !result.layoutDiff.isEmpty {
+        throw fail(
+          p + ".status",
+          "\(result.status.rawValue) contradicts its \(result.layoutDiff.count) layoutDiff lines: the entry was edited"
+        )
+      }
+    } else if result.status == .changed, !pixelsFail, result.layoutDiff.isEmpty {
+      throw fail(
+        p + ".status",
+        "changed contradicts pixels.result \(pixelWord) and an empty layoutDiff: the entry was edited"
+      )
+    }
   }
 
   private func pixels(_ value: JSONValue, _ p: String) throws(SnapshotError) -> PixelComparison {

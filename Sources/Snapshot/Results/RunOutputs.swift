@@ -27,6 +27,26 @@ public struct RunOutputs: Sendable {
   /// Whether there is anything to write.
   public var isEmpty: Bool { report == nil && junit == nil && summary == nil }
 
+  /// Refuses outputs that would write over one another: the review page inside one of `folders`
+  /// (the folder of `--results` or `--artifacts`, which the run writes its own `junit.xml` and
+  /// artifacts into, or a results folder `merge` reads), `--summary` the JUnit file, either file
+  /// inside the review page's folder or one of `folders`.
+  /// - Throws: `OutputPlaceError` naming the option, the path and the other output.
+  public func checkPlaces(besides folders: [ProtectedPlace] = []) throws(OutputPlaceError) {
+    var places = folders
+    if let report {
+      try OutputPlace.check(report.path, option: "--report", against: folders)
+      places.append(ProtectedPlace("--report folder", report.path))
+    }
+    if let junit {
+      try OutputPlace.check(junit.path, option: "--junit", against: places)
+      places.append(ProtectedPlace("--junit file", junit.path))
+    }
+    if let summary {
+      try OutputPlace.check(summary.path, option: "--summary", against: places)
+    }
+  }
+
   /// Writes the outputs of `results`: the pictures come from `images`; accept commands repeat the
   /// results' options (for a command run from `root`); JUnit attaches the review page's pictures
   /// when there is a page, else the artifact files, by their paths relative to `root`. No file of

@@ -18,7 +18,7 @@ import Themes
 /// results made on several machines combine into the outputs one run would have written.
 public struct SnapshotRunResults: Hashable, Sendable {
   /// The version of the `results.json` layout this tool writes and reads.
-  public static let schemaVersion = 1
+  public static let schemaVersion = 2
   /// The value of the file's `schema` member, which says what the file is.
   public static let schemaName = "ouds-render snapshot results"
   /// The file's name inside a results folder.
@@ -88,6 +88,9 @@ public struct SnapshotRunResults: Hashable, Sendable {
     }
   }
 
+  /// Which run wrote the results (its id, the catalogue's digest); nil for results made by hand,
+  /// which merge only with others that have none.
+  public var run: RunIdentity?
   /// The snapshots folder (relative to the repository root when inside it), or nil when unknown.
   public var snapshots: String?
   /// The themes folder the run read, or nil when unknown (a report made by hand).
@@ -138,6 +141,7 @@ public struct SnapshotRunResults: Hashable, Sendable {
     self.seconds = seconds
     self.caseErrors = caseErrors.sorted { ($0.id, $0.file) < ($1.id, $1.file) }
     self.references = references.sorted { $0.id < $1.id }
+    self.run = nil
     self.environmentDifferences = []
     self.environmentDifferences = recordedEnvironment?.differences(from: environment) ?? []
   }

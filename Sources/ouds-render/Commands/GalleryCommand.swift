@@ -71,6 +71,7 @@ enum GalleryCommand {
       )
     }
     let engine = try SnapshotCommand.engine(arguments)
+    try checkOutputs(arguments, engine: engine)
     WatchLoop.note(engine.catalogue.cases.flatMap(\.document.list.iconFiles))
     let gallery = try Gallery.make(
       engine: engine,
@@ -104,5 +105,30 @@ enum GalleryCommand {
     }
     printWarnings(gallery.warningLines)
     return failed ? ExitStatus.failure : ExitStatus.success
+  }
+
+  /// Refuses, before anything renders, a gallery folder or PDF inside the snapshots folder, the
+  /// themes folder in use (however it was found) or the `--compare-themes` folder, and a PDF
+  /// that would replace the gallery's page or go among its images.
+  static func checkOutputs(_ arguments: ParsedArguments, engine: SnapshotEngine) throws {
+    let folder = arguments.text(output) ?? ""
+    var places = [
+      ProtectedPlace("snapshots folder", engine.configuration.snapshotsDirectory.path)
+    ]
+    if let themes = try? engine.themesLocation().directory {
+      places.append(ProtectedPlace("themes folder", themes.path))
+    }
+    if let old = arguments.text(CompareThemes.option) {
+      places.append(ProtectedPlace("--compare-themes folder", old))
+    }
+    try OutputPlace.check(folder, option: "-o", against: places)
+    guard let path = arguments.text(pdf) else { return }
+    let gallery = URL(fileURLWithPath: folder)
+    try OutputPlace.check(
+      path, option: "--pdf",
+      against: places + [
+        ProtectedPlace("gallery page", gallery.appendingPathComponent(GalleryPage.fileName).path),
+        ProtectedPlace("gallery's images folder", gallery.appendingPathComponent("images").path),
+      ], advice: "give the PDF a path outside them")
   }
 }

@@ -62,6 +62,12 @@ struct PictureJob {
       destination = isFolder ? .folder(output) : .file(output)
     }
     job = try ListJob(arguments: arguments)
+    // Never into the themes folder in use, however it was found.
+    if destination != .standardOutput {
+      try OutputPlace.check(
+        output, option: "-o",
+        against: [ProtectedPlace("themes folder", job.renderer.themesLocation.directory.path)])
+    }
     let scale = job.scale(arguments)
     format =
       OutputFormat.all(scale: scale).first { $0.fileExtension == formatName } ?? .png(scale: scale)

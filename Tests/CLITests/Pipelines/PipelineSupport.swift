@@ -130,7 +130,8 @@ struct PipelineFixture {
     var environment = ProcessInfo.processInfo.environment
     for key in [
       "OUDS_THEMES_DIR", "OUDS_FONT_DIRS", "NO_COLOR", "GITHUB_ACTIONS", "GITLAB_CI",
-      "GITHUB_STEP_SUMMARY", "REPORT_URL", "CI_JOB_URL",
+      "GITHUB_STEP_SUMMARY", "REPORT_URL", "CI_JOB_URL", "OUDS_RUN_ID", "GITHUB_RUN_ID",
+      "CI_PIPELINE_ID",
     ] {
       environment[key] = nil
     }

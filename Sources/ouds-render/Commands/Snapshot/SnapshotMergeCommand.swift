@@ -27,11 +27,14 @@ enum SnapshotMergeCommand {
     argumentsInWords: "one or more results folders",
     discussion: """
       Prints the table verify prints (its time is the sum of the shards'). Exit 0 when every
-      reference passed; 1 when any failed, or when the folders cannot be merged: results from
-      different environments (render stack, font files, token digest, themes folder), snapshots
-      folders or --filter; overlapping shards; or an incomplete set (a shard of the split missing,
-      or fewer references than the catalogue holds). The report, JUnit file and summary are those
-      one unsharded 'snapshot verify' writes.
+      reference passed; 1 when any failed, or when the folders cannot be merged: results of
+      different runs (the run id verify wrote: --run-id, else $OUDS_RUN_ID, $GITHUB_RUN_ID or
+      $CI_PIPELINE_ID, else random, so shards run without one never merge) or catalogues (case
+      files, references, themes folder), an entry whose status contradicts its pixels or layout
+      diff, results from different environments (render stack, font files, token digest,
+      themes folder), snapshots folders or --filter; overlapping shards; or an incomplete set
+      (a shard of the split missing, or fewer references than the catalogue holds). The report,
+      JUnit file and summary are those one unsharded 'snapshot verify' writes.
       Each results.json is read as untrusted input: its size is capped, its schema checked, and the
       pictures it names must be PNG files inside its folder.
       """,
@@ -48,6 +51,10 @@ enum SnapshotMergeCommand {
 
   /// Reads, checks and merges the folders, then writes the outputs; returns the exit status.
   static func run(_ arguments: ParsedArguments) throws -> Int32 {
+    let outputs = SnapshotVerifyCommand.outputFiles(arguments)
+    // Never into a results folder given, nor one output into another.
+    try outputs.checkPlaces(
+      besides: arguments.positionals.map { ProtectedPlace("results folder", $0) })
     var parts: [SnapshotRunResults.Part] = []
     var folders: [String: URL] = [:]
     var inputs = InputFiles()
@@ -75,11 +82,7 @@ enum SnapshotMergeCommand {
     let format = SummaryFormat.compact(
       elsewhere: elsewhere, paint: Terminal.current.painter(for: 1))
     try writeOutput(SnapshotSummary.text(merged, acceptCommand: commands.accept, format: format))
-    let page = try RunOutputs(
-      report: arguments.text(SnapshotVerifyCommand.report).map { URL(fileURLWithPath: $0) },
-      junit: arguments.text(SnapshotVerifyCommand.junit).map { URL(fileURLWithPath: $0) },
-      summary: arguments.text(SnapshotVerifyCommand.summary).map { URL(fileURLWithPath: $0) }
-    ).write(
+    let page = try outputs.write(
       merged, images: ArtifactImages(folders: folders), root: RepositoryRoot.find(),
       protecting: inputs)
     if let page { printError("review page: \(page)") }

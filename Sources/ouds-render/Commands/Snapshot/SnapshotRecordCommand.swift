@@ -1,3 +1,4 @@
+import SafeInput
 import Snapshot
 
 /// `ouds-render snapshot record`: writes references.
@@ -47,6 +48,14 @@ enum SnapshotRecordCommand {
     let mode: SnapshotRecordMode =
       arguments.has(missing) ? .missing : arguments.has(failed) ? .failed : .all
     let engine = try SnapshotCommand.engine(arguments)
+    // References, ENVIRONMENT.json and the lock go into the snapshots folder: never into the
+    // themes folder in use, however it was found.
+    if let themes = try? engine.themesLocation().directory {
+      try OutputPlace.check(
+        engine.configuration.snapshotsDirectory.path, option: "--snapshots",
+        against: [ProtectedPlace("themes folder", themes.path)],
+        advice: "record references outside it")
+    }
     let references = try SnapshotCommand.selection(arguments, engine: engine)
     let caseErrors = SnapshotCommand.brokenCases(arguments, engine: engine)
     let report = try ProgressLine.around("record", total: references.count) { progress in

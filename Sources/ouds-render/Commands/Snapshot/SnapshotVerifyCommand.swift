@@ -55,6 +55,9 @@ enum SnapshotVerifyCommand {
       Failures write expected.png, actual.png, diff.png, side-by-side.png, the layout JSON diff and
       junit.xml to the artifacts folder. --results writes them, and results.json, to its folder:
       'snapshot merge' combines the folders of several shards into one report, JUnit file and summary.
+      results.json names its run: --run-id (else $OUDS_RUN_ID, $GITHUB_RUN_ID or $CI_PIPELINE_ID, the
+      same in every job of a CI run; else a random id) and a digest of the catalogue (case files,
+      references, themes folder, token values). Give every shard of one run the same id.
       Paths in the report, JUnit, the summary and results.json are relative to the repository root
       (the git top level of the current folder, else the current folder).
       With more than \(SummaryFormat.terminalDetailLimit) failures, the table is printed alone, at most \(SummaryFormat.terminalRowLimit)
@@ -62,7 +65,9 @@ enum SnapshotVerifyCommand {
       On a terminal, a progress line (done/total, failures so far, elapsed) runs on stderr and the
       table is coloured; never with NO_COLOR set or TERM=dumb, nor when the output is not a terminal.
       """,
-    options: SnapshotCommand.common + SnapshotCommand.selection + [artifacts, results] + outputs,
+    options: SnapshotCommand.common + SnapshotCommand.selection + [
+      artifacts, results, RunIDOption.option,
+    ] + outputs,
     examples: [
       Example(
         command: "snapshot verify", explanation: "exit 0, or 1 with a table of what differs and why"
@@ -90,14 +95,21 @@ enum SnapshotVerifyCommand {
       throw UsageError(
         "--results writes the artifacts into its folder: give --results or --artifacts, not both")
     }
+    let runID = try RunIDOption.resolve(arguments)
+    let engine = try SnapshotCommand.engine(arguments)
+    // The themes folder in use, however it was found (--themes, OUDS_THEMES_DIR, beside the
+    // snapshots folder, the current folder).
+    let themesFolder = try? engine.themesLocation().directory
     for option in [results, artifacts, report] {
       guard let path = arguments.text(option) else { continue }
       try SnapshotArtifacts.checkOutputFolder(
-        path, option: option.key,
-        snapshots: URL(fileURLWithPath: arguments.text(SnapshotCommand.snapshots) ?? "Snapshots"),
-        themes: arguments.text(SnapshotCommand.themes).map { URL(fileURLWithPath: $0) })
+        path, option: option.key, snapshots: engine.configuration.snapshotsDirectory,
+        themes: themesFolder)
     }
-    let engine = try SnapshotCommand.engine(arguments)
+    try outputFiles(arguments).checkPlaces(
+      besides: [results, artifacts].compactMap { option in
+        arguments.text(option).map { ProtectedPlace("\(option.key) folder", $0) }
+      })
     let references = try SnapshotCommand.selection(arguments, engine: engine)
     let caseErrors = SnapshotCommand.brokenCases(arguments, engine: engine)
     let result = try ProgressLine.around("verify", total: references.count) { progress in
@@ -136,22 +148,28 @@ enum SnapshotVerifyCommand {
       printError(
         "artifacts: \(folder.path) (expected.png, actual.png, diff.png per failure; junit.xml)")
     }
-    let data = SnapshotRunResults(
+    var data = SnapshotRunResults(
       result, root: root, selection: selection, acceptOptions: rootOptions,
       artifacts: written.byReference)
     if let resultsFolder {
+      data.run = RunIDOption.identity(runID, report: result)
       let path = try data.write(to: resultsFolder, protecting: result.inputFiles)
       printError("results: \(path)")
     }
-    let page = try RunOutputs(
-      report: arguments.text(report).map { URL(fileURLWithPath: $0) },
-      junit: arguments.text(junit).map { URL(fileURLWithPath: $0) },
-      summary: arguments.text(summary).map { URL(fileURLWithPath: $0) }
-    ).write(data, images: ArtifactImages(folder: folder), root: root, protecting: result.inputFiles)
+    let page = try outputFiles(arguments).write(
+      data, images: ArtifactImages(folder: folder), root: root, protecting: result.inputFiles)
     if let page { printError("review page: \(page)") }
     if !result.succeeded {
       printError("to accept every change: \(commands.acceptAll)")
     }
     return result.succeeded ? ExitStatus.success : ExitStatus.failure
+  }
+
+  /// The review page, JUnit file and summary the options ask for.
+  static func outputFiles(_ arguments: ParsedArguments) -> RunOutputs {
+    RunOutputs(
+      report: arguments.text(report).map { URL(fileURLWithPath: $0) },
+      junit: arguments.text(junit).map { URL(fileURLWithPath: $0) },
+      summary: arguments.text(summary).map { URL(fileURLWithPath: $0) })
   }
 }

@@ -42,7 +42,9 @@ public enum GraphicsError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A scene names a marker shape without its outline (a scene decoded from JSON carries only
   /// the shape's name).
   case shapeWithoutOutline(name: String)
-  /// The canvas size is not drawable (zero, negative, not finite, or larger than Cairo allows).
+  /// The canvas size is not drawable (zero, negative, not finite, or larger than Cairo allows:
+  /// ``largestBitmapSide`` pixels for a bitmap, `scale` > 0; ``largestVectorSide`` points for
+  /// SVG and PDF, `scale` 0).
   case invalidCanvasSize(width: Double, height: Double, scale: Int)
   /// The pixel scale is outside ``PixelScale/supported`` (1...3).
   case invalidScale(Int)
@@ -62,6 +64,15 @@ public enum GraphicsError: Error, Hashable, Sendable, CustomStringConvertible {
 
   /// Cairo's largest image side, in pixels.
   public static let largestBitmapSide = 32767.0
+
+  /// The largest side of an SVG or PDF canvas, in points. Cairo holds coordinates in 24.8 fixed
+  /// point: past 2²³ = 8,388,608 points they wrap, so an SVG loses what lies beyond and a PDF of
+  /// that height never finishes (`cairo_surface_finish` loops). The margin below that covers
+  /// what a row may draw past the canvas' edge (glyphs, antialiasing).
+  public static let largestVectorSide = 8_000_000.0
+
+  /// The coordinate where Cairo's 24.8 fixed point stops: 2²³ points.
+  static let cairoCoordinateLimit = 8_388_608.0
 
   /// One human-readable line naming the problem and the file involved.
   public var description: String {
@@ -120,8 +131,13 @@ public enum GraphicsError: Error, Hashable, Sendable, CustomStringConvertible {
     case .invalidCanvasSize(let width, let height, let scale):
       let w = Self.number(width)
       let h = Self.number(height)
-      guard width.isFinite, height.isFinite, width > 0, height > 0, scale > 0 else {
+      guard width.isFinite, height.isFinite, width > 0, height > 0 else {
         return "canvas of \(w)×\(h) points cannot be drawn: both sides must be positive"
+      }
+      guard scale > 0 else {
+        let side = height > Self.largestVectorSide ? "height, \(h)" : "width, \(w)"
+        return
+          "canvas of \(w)×\(h) points cannot be drawn as SVG or PDF: its \(side) points, is over the \(Self.number(Self.largestVectorSide))-point limit (Cairo's coordinates stop at \(Self.number(Self.cairoCoordinateLimit))); shorten the list or split it into several files"
       }
       let pixels =
         "\(Self.number((width * Double(scale)).rounded(.up)))×\(Self.number((height * Double(scale)).rounded(.up)))"

@@ -69,7 +69,126 @@ public enum SVGIconPolicy {
     if let element = textElement(in: bytes) {
       return "SVG text (<\(element)>), which no font of the theme would draw"
     }
+    let segments = pathSegments(in: text)
+    if segments.largest > maximumPathSegments {
+      return
+        "a path of \(segments.largest) segments (at most \(maximumPathSegments) a path, \(maximumIconSegments) an icon)"
+    }
+    if segments.total > maximumIconSegments {
+      return
+        "paths of \(segments.total) segments in all (at most \(maximumPathSegments) a path, \(maximumIconSegments) an icon)"
+    }
     return nil
+  }
+
+  /// The most segments one path of an icon may have (`d`, or `points` of a polygon or polyline).
+  /// Cairo's fill of a path whose segments cross one another takes time that grows with the
+  /// square of its length (one self-crossing path of 50,000 segments: 28 s, of 200,000: 7 min).
+  public static let maximumPathSegments = 4_096
+  /// The most segments all the paths of an icon may have together.
+  public static let maximumIconSegments = 100_000
+
+  /// The segments of the largest path and of all paths in `text` (decoded, lower case; see
+  /// ``decodedLowercase(_:)``): the values of every `d` and `points` attribute, a command's
+  /// numbers divided by its arity (`z` one segment), a `points` list's pairs.
+  static func pathSegments(in text: [UInt8]) -> (largest: Int, total: Int) {
+    var largest = 0
+    var total = 0
+    var index = 0
+    while index < text.count {
+      defer { index += 1 }
+      let isD = text[index] == UInt8(ascii: "d")
+      let isPoints = !isD && matches(Array("points".utf8), in: text, at: index)
+      guard isD || isPoints, index > 0, [9, 10, 13, 32].contains(text[index - 1]) else {
+        continue
+      }
+      var cursor = skipSpace(text, index + (isD ? 1 : 6))
+      guard cursor < text.count, text[cursor] == UInt8(ascii: "=") else { continue }
+      cursor = skipSpace(text, cursor + 1)
+      guard cursor < text.count else { break }
+      let quote = text[cursor]
+      guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { continue }
+      var end = cursor + 1
+      while end < text.count, text[end] != quote { end += 1 }
+      let count = segments(text[(cursor + 1)..<end], points: isPoints)
+      largest = max(largest, count)
+      total += count
+      index = end
+    }
+    return (largest, total)
+  }
+
+  /// The segments of one path data or points value.
+  private static func segments(_ value: ArraySlice<UInt8>, points: Bool) -> Int {
+    var total = 0
+    var arity = points ? 2 : 0
+    var numbers = 0
+    func flush() {
+      if arity > 0 { total += max(1, (numbers + arity - 1) / arity) }
+      numbers = 0
+    }
+    var inNumber = false
+    var seenDot = false
+    var seenExponent = false
+    var previous: UInt8 = 0
+    for byte in value {
+      let isDigit = byte >= 0x30 && byte <= 0x39
+      if inNumber {
+        if isDigit
+          || (byte == UInt8(ascii: ".") && !seenDot && !seenExponent)
+          || (byte == UInt8(ascii: "e") && !seenExponent)
+          || ((byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+"))
+            && previous == UInt8(ascii: "e"))
+        {
+          if byte == UInt8(ascii: ".") { seenDot = true }
+          if byte == UInt8(ascii: "e") { seenExponent = true }
+          previous = byte
+          continue
+        }
+        inNumber = false
+      }
+      previous = byte
+      if isDigit || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+        || byte == UInt8(ascii: "+")
+      {
+        inNumber = true
+        seenDot = byte == UInt8(ascii: ".")
+        seenExponent = false
+        numbers += 1
+        continue
+      }
+      guard !points else { continue }
+      switch byte {
+      case UInt8(ascii: "m"), UInt8(ascii: "l"), UInt8(ascii: "t"):
+        flush()
+        arity = 2
+      case UInt8(ascii: "h"), UInt8(ascii: "v"):
+        flush()
+        arity = 1
+      case UInt8(ascii: "c"):
+        flush()
+        arity = 6
+      case UInt8(ascii: "s"), UInt8(ascii: "q"):
+        flush()
+        arity = 4
+      case UInt8(ascii: "a"):
+        flush()
+        arity = 7
+      case UInt8(ascii: "z"):
+        flush()
+        arity = 0
+        total += 1
+      default: break
+      }
+    }
+    flush()
+    return total
+  }
+
+  private static func matches(_ word: [UInt8], in text: [UInt8], at index: Int) -> Bool {
+    guard index + word.count <= text.count else { return false }
+    for offset in 0..<word.count where text[index + offset] != word[offset] { return false }
+    return true
   }
 
   /// The name of the first text element (`text`, `tspan`, `textPath`, with or without a namespace

@@ -182,13 +182,15 @@ public final class SceneRenderer {
     return sink.data
   }
 
-  /// Checks the canvas: positive and finite, and for bitmaps (`scale` > 0) within Cairo's largest
-  /// image side; vector documents (`scale` 0) have no pixel limit.
+  /// Checks the canvas before anything is drawn: positive and finite; for bitmaps (`scale` > 0)
+  /// within Cairo's largest image side; for SVG and PDF (`scale` 0) within
+  /// ``GraphicsError/largestVectorSide`` points, where Cairo's coordinates are still exact.
   private func validateSize(_ scene: Scene, scale: Int) throws(GraphicsError) {
+    let largest =
+      scale == 0 ? GraphicsError.largestVectorSide : GraphicsError.largestBitmapSide
+    let factor = Double(max(scale, 1))
     guard scene.width.isFinite, scene.height.isFinite, scene.width > 0, scene.height > 0,
-      scale == 0
-        || (scene.width * Double(scale) <= GraphicsError.largestBitmapSide
-          && scene.height * Double(scale) <= GraphicsError.largestBitmapSide)
+      scene.width * factor <= largest, scene.height * factor <= largest
     else { throw .invalidCanvasSize(width: scene.width, height: scene.height, scale: scale) }
   }
 

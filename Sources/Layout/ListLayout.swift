@@ -71,6 +71,7 @@ public struct ListLayout {
     let frame = Frame(options: options)
     var warnings: [String] = []
     var sceneRows: [SceneRow] = []
+    sceneRows.reserveCapacity(rows.count)
     var y = 0.0
     for row in rows {
       let style = rowStyle(row, frame: frame)

@@ -26,7 +26,7 @@ extension VectorAssetReader {
     // refuses), and a size no icon needs, so that the reader's time and memory stay small.
     guard bytes.count <= maximumIconBytes, !bytes.contains(UInt8(ascii: "?")),
       !containsNoncharacter(bytes),
-      let root = try? StrictXML.parse(bytes), let outline = try? svg(root)
+      let root = try? StrictXML.parse(bytes), let outline = try? svg(root, nearItsBox: false)
     else { return nil }
     // A square view box at the origin, of a sensible size, written as plain numbers: librsvg
     // refuses some forms the reader takes (`0,,0,24,24`, `24.`, hexadecimal), draws nothing of

@@ -42,4 +42,9 @@ enum Echo {
 
   /// `"text"`, cut and escaped as by ``value(_:)``.
   static func quoted(_ text: some StringProtocol) -> String { "\"" + value(text) + "\"" }
+
+  /// A number as people write it: no ".0" on whole numbers.
+  static func number(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+  }
 }

@@ -50,14 +50,49 @@ public enum VectorAssetReader {
   {
     let root = try StrictXML.parse(bytes)
     switch format {
-    case .svg: return try svg(root)
+    case .svg: return try svg(root, nearItsBox: true)
     case .vectorDrawable: return try vectorDrawable(root)
+    }
+  }
+
+  /// How far past its view box a marker's outline may reach, in view box sides: a point or
+  /// control point may lie at most one width left or right of the box and one height above or
+  /// below it. A shape drawn in a row then stays within three boxes of it, so a bitmap drawn in
+  /// bands draws each row in a few bands (an outline reaching a million boxes away would be
+  /// drawn in every band, and Cairo would flatten curves of that size each time).
+  public static let markerReach = 1.0
+
+  /// Refuses `commands` when a point or control point lies past ``markerReach`` of `viewBox`.
+  private static func checkReach(
+    _ commands: [VectorPath.Command], of attribute: XMLAttribute, on element: XMLElement,
+    viewBox: Rect
+  ) throws(VectorAssetError) {
+    let reach = markerReach
+    let xs = (viewBox.x - reach * viewBox.width)...(viewBox.x + (1 + reach) * viewBox.width)
+    let ys = (viewBox.y - reach * viewBox.height)...(viewBox.y + (1 + reach) * viewBox.height)
+    for command in commands {
+      let points: [VectorPath.Point]
+      switch command {
+      case .move(let p), .line(let p): points = [p]
+      case .curve(let p, let c1, let c2): points = [p, c1, c2]
+      case .close: points = []
+      }
+      for point in points where !xs.contains(point.x) || !ys.contains(point.y) {
+        let box = [viewBox.x, viewBox.y, viewBox.width, viewBox.height].map(Echo.number)
+        throw VectorAssetError(
+          line: attribute.line,
+          message:
+            "<\(element.name)> \(attribute.name) reaches (\(Echo.number(point.x)), \(Echo.number(point.y))), more than one box side outside the view box \(box.joined(separator: " ")): a marker's outline must stay near its box"
+        )
+      }
     }
   }
 
   // MARK: SVG
 
-  static func svg(_ root: XMLElement) throws(VectorAssetError) -> VectorOutline {
+  /// Reads an SVG asset; with `nearItsBox` (a marker) its outline may not reach past
+  /// ``markerReach`` of its view box.
+  static func svg(_ root: XMLElement, nearItsBox: Bool) throws(VectorAssetError) -> VectorOutline {
     guard root.name == "svg" else {
       throw VectorAssetError(
         line: root.line,
@@ -113,6 +148,7 @@ public enum VectorAssetReader {
           line: element.line, message: "<path> has no d attribute (its path data)")
       }
       let commands = try pathCommands(data, on: element)
+      if nearItsBox { try checkReach(commands, of: data, on: element, viewBox: viewBox) }
       if fills { paths.append(VectorPath(commands: commands, fillRule: rule)) }
     }
     try refuseText(root)
@@ -260,7 +296,10 @@ public enum VectorAssetReader {
       else {
         throw invalid(colour, on: element, "expected a colour #RGB, #ARGB, #RRGGBB or #AARRGGBB")
       }
-      paths.append(VectorPath(commands: try pathCommands(data, on: element), fillRule: rule))
+      let commands = try pathCommands(data, on: element)
+      try checkReach(
+        commands, of: data, on: element, viewBox: Rect(x: 0, y: 0, width: width, height: height))
+      paths.append(VectorPath(commands: commands, fillRule: rule))
     }
     try refuseText(root)
     guard !paths.isEmpty else {

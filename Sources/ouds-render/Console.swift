@@ -84,6 +84,12 @@ func writeOutput(_ text: String) throws(OutputWriteError) {
   if let reason = writeAll(Array(text.utf8), to: 1) { throw OutputWriteError(reason: reason) }
 }
 
+/// Writes the bytes of a text (`layout`'s JSON) to standard output.
+/// - Throws: `OutputWriteError` when standard output is closed, full or a broken pipe.
+func writeOutput(_ bytes: [UInt8]) throws(OutputWriteError) {
+  if let reason = writeAll(bytes, to: 1) { throw OutputWriteError(reason: reason) }
+}
+
 /// Writes bytes (a picture for `-o -`) to standard output.
 /// - Throws: `OutputWriteError` when standard output is closed, full or a broken pipe.
 func writeOutput(_ data: Data) throws(OutputWriteError) {

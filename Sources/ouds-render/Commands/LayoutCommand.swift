@@ -42,10 +42,16 @@ enum LayoutCommand {
         scenes.append(result.scene)
       }
     }
-    let json =
-      job.isMatrix || scenes.count != 1
-      ? try SceneJSON.encode(scenes) : try SceneJSON.encode(scenes[0])
-    try writeOutput(json + "\n")
+    // Written a batch of rows at a time as it is encoded: memory holds the scenes and one
+    // batch, not a tree of every value nor the whole text (about 1.3 KB a row). Foundation's
+    // encoder fails only on a number that is not finite, which a layout never places.
+    let write = { (piece: ArraySlice<UInt8>) throws in try writeOutput(Array(piece)) }
+    if job.isMatrix || scenes.count != 1 {
+      try SceneJSON.write(scenes, to: write)
+    } else {
+      try SceneJSON.write(scenes[0], to: write)
+    }
+    try writeOutput([UInt8(ascii: "\n")])
     printError(sources)
     printWarnings(warnings)
     return ExitStatus.success

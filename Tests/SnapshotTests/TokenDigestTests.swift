@@ -144,6 +144,15 @@ struct TokenDigestTests {
       lines.contains(
         "        2 references changed with the tokens: sample-1/orange-dark@2x, sample-1/orange-light@2x"
       ))
+    // The Markdown summary of a pull request says the same: no accept command per reference,
+    // the one that records them all again, after the changed tokens.
+    let summary = MarkdownSummary.document(
+      SnapshotRunResults(report, root: nil), commands: .cli())
+    #expect(summary.contains("space.column-gap.small: 8px → 16px"), "\(summary)")
+    #expect(!summary.contains("--filter"), "\(summary)")
+    #expect(summary.contains("| changed | `sample-1/orange-dark@2x` |"))
+    #expect(summary.contains("| with the tokens, below |"))
+    #expect(summary.hasSuffix("```sh\nouds-render snapshot record --failed\n```\n"), "\(summary)")
   }
 
   @Test("references without ENVIRONMENT.json, or with an unreadable one, cannot pass")

@@ -10,7 +10,10 @@ import SafeInput
 /// The GitHub-flavoured Markdown summary of a run, for a pull request (`$GITHUB_STEP_SUMMARY`, a
 /// merge-request note): the counts; when anything failed, the environment difference, a table of
 /// the failures (status, reference, reason, the command that accepts it) and one command that
-/// accepts them all. When everything passes it is the line of counts alone.
+/// accepts them all. When the tokens differ from the ones the references were recorded with, no
+/// reference gets a command of its own (re-recording one cannot fix the others): the changed
+/// references say so, and the one command that records them all again closes the summary. When
+/// everything passes it is the line of counts alone.
 ///
 /// Every text that comes from the input is escaped, so a message cannot break the table or add
 /// markup; it holds no durations, so one run and the merge of its shards write the same file.
@@ -24,6 +27,7 @@ public enum MarkdownSummary {
     var blocks = ["**\(text(counts))**"]
     if let headline = results.environmentHeadline { blocks.append(text(headline)) }
     let failures = results.failures
+    let tokensChanged = results.tokenDifference != nil
     if !failures.isEmpty || !results.caseErrors.isEmpty {
       var rows = ["| Status | Reference | Reason | Accept |", "|---|---|---|---|"]
       for caseError in results.caseErrors {
@@ -32,23 +36,28 @@ public enum MarkdownSummary {
           "| error | \(code(caseError.id)) | \(text(caseError.message)) | fix \(code(file)) |")
       }
       for reference in failures {
+        let accept =
+          tokensChanged && reference.status == .changed
+          ? "with the tokens, below" : code(commands.accept(reference))
         rows.append(
-          "| \(reference.displayStatus) | \(code(reference.id)) | \(text(reference.reason)) | \(code(commands.accept(reference))) |"
+          "| \(reference.displayStatus) | \(code(reference.id)) | \(text(reference.reason)) | \(accept) |"
         )
       }
       blocks.append(rows.joined(separator: "\n"))
     }
-    if !failures.isEmpty {
+    if tokensChanged {
+      blocks.append(
+        failures.isEmpty
+          ? "Every reference matches, but the tokens are not the ones the references were recorded with. Once reviewed, record again:"
+          : "The tokens are not the ones the references were recorded with. Once the change is reviewed, record every reference again (from the repository root):"
+      )
+      blocks.append(fenced(commands.acceptAll, language: "sh"))
+    } else if !failures.isEmpty {
       let ids = failures.map(\.id).joined(separator: ",")
       let command =
         "\(commands.acceptSelectedPrefix) --filter '\(ids.replacingEvery("'", with: "'\\''"))'"
       blocks.append("Accept every change above, after reviewing it (from the repository root):")
       blocks.append(fenced(command, language: "sh"))
-    } else if results.tokenDifference != nil {
-      blocks.append(
-        "Every reference matches, but the tokens are not the ones the references were recorded with. Once reviewed, record again:"
-      )
-      blocks.append(fenced(commands.acceptAll, language: "sh"))
     }
     return blocks.joined(separator: "\n\n") + "\n"
   }

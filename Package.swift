@@ -74,10 +74,12 @@ let package = Package(
     // zlib: the PNG encoder (PNGEncoder deflates one image in segments on several cores)
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
-    // the leaf every stage may use for files and threads: reading user files (regular files only,
+    // the leaf every stage may use for files: reading user files (regular files only,
     // size limits), references confined to a folder, escaping echoed input, strict numbers, atomic
-    // writes that never replace an input (`AtomicFile`), and the one lock helper (`Locked`)
-    .target(name: "SafeInput", dependencies: ["Primitives"]),
+    // writes that never replace an input (`AtomicFile`), and where outputs may go (`OutputPlace`)
+    .target(name: "SafeInput", dependencies: ["Primitives", "Threads"]),
+    // the one lock helper and the threads the package starts (no Foundation)
+    .target(name: "Threads"),
     // the plain values every stage speaks: colour, geometry, marker shapes, names, text style,
     // and the one rule for echoing input in a message
     .target(name: "Primitives"),
@@ -92,7 +94,9 @@ let package = Package(
     // tokens -> theme
     .target(
       name: "Themes",
-      dependencies: ["StrictJSON", "VectorAsset", "SafeInput", "Primitives", "ThemesBundle"]),
+      dependencies: [
+        "Threads", "StrictJSON", "VectorAsset", "SafeInput", "Primitives", "ThemesBundle",
+      ]),
     // `Themes/` itself, shipped as a resource bundle (`OUDSBulletListRenderer_ThemesBundle.resources`
     // beside the executable) so that a library user's `BulletListRenderer()` finds the package's
     // copy without a checkout. A C target on purpose: SwiftPM gives a Swift target with resources a
@@ -111,6 +115,7 @@ let package = Package(
     .target(
       name: "Graphics",
       dependencies: [
+        "Threads",
         "Scene", "Primitives", "SafeInput", "CGraphics", "CRsvg", "CGraphicsLoader", "CSpng",
         "CZlib",
       ]),
@@ -118,6 +123,7 @@ let package = Package(
     .target(
       name: "BulletListRenderer",
       dependencies: [
+        "Threads",
         "BulletList", "Markdown", "Themes", "Scene", "Layout", "Graphics", "Primitives",
         "SafeInput", "VectorAsset",
       ]),
@@ -125,6 +131,7 @@ let package = Package(
     .target(
       name: "Snapshot",
       dependencies: [
+        "Threads",
         "BulletList", "BulletListRenderer", "Graphics", "Layout", "Scene", "StrictJSON", "Themes",
         "SafeInput", "Primitives",
       ]),
@@ -132,12 +139,14 @@ let package = Package(
     .target(
       name: "OUDSSnapshotTesting",
       dependencies: [
+        "Threads",
         "BulletList", "BulletListRenderer", "Layout", "SafeInput", "Snapshot", "Themes",
         "Primitives",
       ]),
     .executableTarget(
       name: "ouds-render",
       dependencies: [
+        "Threads",
         "BulletList", "BulletListRenderer", "Graphics", "Layout", "Scene", "Snapshot", "Themes",
         "SafeInput", "Primitives",
       ]),
@@ -146,6 +155,7 @@ let package = Package(
     // executable so that SwiftPM builds `ouds-render` before the tests, which run that binary from
     // their own build folder (SnapshotTests runs the review page's accept command).
     .testTarget(name: "PrimitivesTests", dependencies: ["Primitives"]),
+    .testTarget(name: "SafeInputTests", dependencies: ["SafeInput", "Threads"]),
     .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
     .testTarget(name: "BulletListTests", dependencies: ["BulletList", "StrictJSON", "Primitives"]),
     .testTarget(name: "MarkdownTests", dependencies: ["BulletList", "Markdown", "Primitives"]),
@@ -158,12 +168,14 @@ let package = Package(
     .testTarget(
       name: "LayoutTests",
       dependencies: [
+        "Threads",
         "BulletList", "Themes", "Scene", "Layout", "Graphics", "BulletListRenderer", "Primitives",
         "SafeInput",
       ]),
     .testTarget(
       name: "GraphicsTests",
       dependencies: [
+        "Threads",
         "Scene", "Themes", "VectorAsset", "Graphics", "CSpng", "Primitives", "SafeInput",
       ]),
     .testTarget(
@@ -175,6 +187,7 @@ let package = Package(
     .testTarget(
       name: "CLITests",
       dependencies: [
+        "Threads",
         "BulletListRenderer", "Graphics", "Themes", "SafeInput", "Primitives", "ouds-render",
       ]),
     // seeded, in-process fuzzing of the list reader, the token loader, the Markdown parser and

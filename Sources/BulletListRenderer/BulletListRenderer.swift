@@ -7,6 +7,7 @@ import Primitives
 import SafeInput
 import Scene
 import Themes
+import Threads
 import VectorAsset
 
 #if canImport(FoundationEssentials)

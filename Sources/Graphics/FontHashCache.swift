@@ -1,4 +1,5 @@
 import SafeInput
+import Threads
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -1,6 +1,7 @@
 internal import CGraphics
 internal import CGraphicsLoader
 import SafeInput
+import Threads
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

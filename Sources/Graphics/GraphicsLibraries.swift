@@ -1,5 +1,6 @@
 internal import CGraphicsLoader
 import SafeInput
+import Threads
 
 /// The C libraries that draw — Cairo, Pango, fontconfig, FreeType, HarfBuzz, GLib, and librsvg
 /// for SVG icons — loaded the first time they are needed rather than when the process starts.

@@ -1,6 +1,7 @@
 import CZlib
 import Dispatch
 import SafeInput
+import Threads
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -6,6 +6,7 @@ import SafeInput
 import Snapshot
 import Testing
 import Themes
+import Threads
 import XCTest
 
 #if canImport(FoundationEssentials)

@@ -1,3 +1,5 @@
+import Threads
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else

@@ -3,6 +3,7 @@ import Dispatch
 import Graphics
 import Primitives
 import SafeInput
+import Threads
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

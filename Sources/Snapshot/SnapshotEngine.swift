@@ -6,6 +6,7 @@ import Primitives
 import SafeInput
 import Scene
 import Themes
+import Threads
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -1,6 +1,7 @@
 import Primitives
 import SafeInput
 import StrictJSON
+import Threads
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -1,5 +1,6 @@
 import SafeInput
 import Snapshot
+import Threads
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import SafeInput
 import Testing
+import Threads
 
 /// The package root: …/Tests/CLITests/CLISupport.swift → …
 let repositoryRoot = URL(fileURLWithPath: #filePath)

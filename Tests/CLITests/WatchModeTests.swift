@@ -2,6 +2,7 @@ import Foundation
 import Graphics
 import SafeInput
 import Testing
+import Threads
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,7 @@
 import Foundation
 import SafeInput
 import Testing
+import Threads
 
 @testable import Graphics
 

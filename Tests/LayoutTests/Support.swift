@@ -7,6 +7,7 @@ import Primitives
 import SafeInput
 import Scene
 import Themes
+import Threads
 
 /// The repository root, found from this file's location.
 let repositoryRoot = URL(fileURLWithPath: #filePath)

@@ -1,6 +1,7 @@
 import Dispatch
 import Graphics
 import SafeInput
+import Threads
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import SafeInput
 import Testing
+import Threads
 
 @Suite("Atomic file writes")
 struct AtomicFileTests {

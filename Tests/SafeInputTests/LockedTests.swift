@@ -1,6 +1,7 @@
 import Dispatch
 import SafeInput
 import Testing
+import Threads
 
 #if canImport(Glibc)
   import Glibc

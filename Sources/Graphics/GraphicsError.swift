@@ -46,6 +46,9 @@ public enum GraphicsError: Error, Hashable, Sendable, CustomStringConvertible {
   /// ``largestBitmapSide`` pixels for a bitmap, `scale` > 0; ``largestVectorSide`` points for
   /// SVG and PDF, `scale` 0).
   case invalidCanvasSize(width: Double, height: Double, scale: Int)
+  /// A PDF page is larger than ``largestPDFPageSide`` points on a side: the document would be
+  /// written, but PDF readers refuse or crop the page.
+  case pdfPageTooLarge(width: Double, height: Double)
   /// The pixel scale is outside ``PixelScale/supported`` (1...3).
   case invalidScale(Int)
   /// Cairo reported an error while drawing; `stage` says what was being done.
@@ -70,6 +73,11 @@ public enum GraphicsError: Error, Hashable, Sendable, CustomStringConvertible {
   /// that height never finishes (`cairo_surface_finish` loops). The margin below that covers
   /// what a row may draw past the canvas' edge (glyphs, antialiasing).
   public static let largestVectorSide = 8_000_000.0
+
+  /// The largest side of a PDF page, in points: 14,400 (200 inches), the limit of PDF 1.7's
+  /// Annex C that Acrobat, pdf.js and Poppler-based viewers apply; past it a reader refuses the
+  /// page or shows part of it, so a longer list would silently look cut.
+  public static let largestPDFPageSide = 14_400.0
 
   /// The coordinate where Cairo's 24.8 fixed point stops: 2²³ points.
   static let cairoCoordinateLimit = 8_388_608.0
@@ -128,6 +136,12 @@ public enum GraphicsError: Error, Hashable, Sendable, CustomStringConvertible {
     case .shapeWithoutOutline(let name):
       return
         "marker shape \"\(name)\" has no outline to draw (a scene read back from JSON names its shapes only; lay the list out again)"
+    case .pdfPageTooLarge(let width, let height):
+      let side =
+        height > Self.largestPDFPageSide
+        ? "height, \(Self.number(height))" : "width, \(Self.number(width))"
+      return
+        "canvas of \(Self.number(width))×\(Self.number(height)) points cannot be a PDF page: its \(side) points, is over the \(Self.number(Self.largestPDFPageSide))-point page limit PDF readers apply; use SVG or PNG, or split the list into several files"
     case .invalidCanvasSize(let width, let height, let scale):
       let w = Self.number(width)
       let h = Self.number(height)

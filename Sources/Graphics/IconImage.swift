@@ -52,11 +52,7 @@ final class IconImage {
     switch PathText.pathExtension(path).lowercased() {
     case "svg":
       if enforcingPolicy, let violation = SVGIconPolicy.violation(in: data) {
-        throw .iconFileUnreadable(
-          path: path,
-          reason:
-            "contains \(violation); an SVG icon may declare no entities, refer only to its own elements (#id) and hold no text (convert it to outlines)"
-        )
+        throw .iconFileUnreadable(path: path, reason: "contains \(violation)")
       }
       source = .svg(try SVGDocument(data: data, path: path))
     case "png":

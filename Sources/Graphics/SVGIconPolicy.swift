@@ -23,21 +23,27 @@
 /// librsvg (its outline filled) passes the same check first, so that every output format accepts
 /// and refuses the same icons.
 public enum SVGIconPolicy {
+  /// What an icon may hold, ending the message of a construct it may not.
+  static let structureAdvice =
+    "an SVG icon may declare no entities, refer only to its own elements (#id) and hold no text (convert it to outlines)"
+
   /// Longest excerpt of an offending value quoted in an error.
   static let quotedLength = 40
 
-  /// The first construct `data` may not contain, described for an error message; nil when the
-  /// document is acceptable.
+  /// The first construct `data` may not contain, described for an error message (what it is,
+  /// then what an icon may hold), nil when the document is acceptable.
   public static func violation(in data: Data) -> String? {
     let bytes = [UInt8](data)
-    if let declaration = forbiddenDeclaration(in: bytes) { return declaration }
+    if let declaration = forbiddenDeclaration(in: bytes) {
+      return declaration + "; " + structureAdvice
+    }
     let (text, origins) = decodedLowercase(bytes)
     func excerpt(from index: Int) -> String { Self.excerpt(bytes, from: Int(origins[index])) }
     if text.contains(UInt8(ascii: "\\")) {
-      return "a backslash (CSS escapes are not allowed in icons)"
+      return "a backslash (CSS escapes are not allowed in icons); " + structureAdvice
     }
     if let index = find(Array("@import".utf8), in: text, from: 0) {
-      return "a CSS @import (\(excerpt(from: index)))"
+      return "a CSS @import (\(excerpt(from: index))); " + structureAdvice
     }
     var from = 0
     while let index = find(Array("href".utf8), in: text, from: from) {
@@ -50,7 +56,8 @@ public enum SVGIconPolicy {
       else { continue }
       let value = skipSpace(text, cursor + 1)
       if value >= text.count || text[value] != UInt8(ascii: "#") {
-        return "a reference to something outside the icon (\(excerpt(from: index)))"
+        return "a reference to something outside the icon (\(excerpt(from: index))); "
+          + structureAdvice
       }
     }
     from = 0
@@ -63,20 +70,99 @@ public enum SVGIconPolicy {
         cursor = skipSpace(text, cursor + 1)
       }
       if cursor >= text.count || text[cursor] != UInt8(ascii: "#") {
-        return "a reference to something outside the icon (\(excerpt(from: index)))"
+        return "a reference to something outside the icon (\(excerpt(from: index))); "
+          + structureAdvice
       }
     }
     if let element = textElement(in: bytes) {
-      return "SVG text (<\(element)>), which no font of the theme would draw"
+      return "SVG text (<\(element)>), which no font of the theme would draw; " + structureAdvice
     }
     let segments = pathSegments(in: text)
     if segments.largest > maximumPathSegments {
       return
-        "a path of \(segments.largest) segments (at most \(maximumPathSegments) a path, \(maximumIconSegments) an icon)"
+        "a path of \(segments.largest) segments (at most \(maximumPathSegments) a path, \(maximumIconSegments) an icon); simplify the icon"
     }
     if segments.total > maximumIconSegments {
       return
-        "paths of \(segments.total) segments in all (at most \(maximumPathSegments) a path, \(maximumIconSegments) an icon)"
+        "paths of \(segments.total) segments in all (at most \(maximumPathSegments) a path, \(maximumIconSegments) an icon); simplify the icon"
+    }
+    if let index = farCoordinate(in: text) {
+      return
+        "a coordinate beyond ±1,000,000 (\(excerpt(from: index))), which Cairo's fixed point cannot hold; scale the icon's drawing into its view box"
+    }
+    return nil
+  }
+
+  /// The largest magnitude a number of an icon's geometry may have, as for marker outlines:
+  /// Cairo holds coordinates in 24.8 fixed point, so a path at 10³⁰ wraps or makes its fill
+  /// work through the whole range.
+  public static let maximumCoordinate = 1_000_000.0
+
+  /// The attributes whose numbers are geometry (lower case, as ``decodedLowercase(_:)`` gives).
+  private static let geometryAttributes: [[UInt8]] = [
+    "d", "points", "x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r", "rx", "ry", "width",
+    "height", "viewbox", "transform", "stroke-width", "font-size",
+  ].map { Array($0.utf8) }
+
+  /// Where the first number beyond ±``maximumCoordinate`` (or not finite) starts in a geometry
+  /// attribute's value of `text` (decoded, lower case); nil when there is none.
+  static func farCoordinate(in text: [UInt8]) -> Int? {
+    var index = 1
+    while index < text.count {
+      defer { index += 1 }
+      guard [9, 10, 13, 32].contains(text[index - 1]),
+        let name = geometryAttributes.first(where: { matches($0, in: text, at: index) })
+      else { continue }
+      var cursor = skipSpace(text, index + name.count)
+      guard cursor < text.count, text[cursor] == UInt8(ascii: "=") else { continue }
+      cursor = skipSpace(text, cursor + 1)
+      guard cursor < text.count else { return nil }
+      let quote = text[cursor]
+      guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { continue }
+      var end = cursor + 1
+      while end < text.count, text[end] != quote { end += 1 }
+      if let far = farNumber(in: text, from: cursor + 1, to: end) { return far }
+      index = end
+    }
+    return nil
+  }
+
+  /// Where the first number of `text[start..<end]` beyond ±``maximumCoordinate`` starts.
+  private static func farNumber(in text: [UInt8], from start: Int, to end: Int) -> Int? {
+    func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+    var cursor = start
+    while cursor < end {
+      let first = cursor
+      var position = cursor
+      if text[position] == UInt8(ascii: "-") || text[position] == UInt8(ascii: "+") {
+        position += 1
+      }
+      let mantissa = position
+      while position < end, isDigit(text[position]) { position += 1 }
+      if position < end, text[position] == UInt8(ascii: ".") {
+        position += 1
+        while position < end, isDigit(text[position]) { position += 1 }
+      }
+      guard position > mantissa, text[mantissa..<position].contains(where: isDigit) else {
+        cursor = max(first + 1, position)
+        continue
+      }
+      if position < end, text[position] == UInt8(ascii: "e") {
+        var exponent = position + 1
+        if exponent < end,
+          text[exponent] == UInt8(ascii: "-") || text[exponent] == UInt8(ascii: "+")
+        {
+          exponent += 1
+        }
+        let digits = exponent
+        while exponent < end, isDigit(text[exponent]) { exponent += 1 }
+        if exponent > digits { position = exponent }
+      }
+      let written = String(decoding: text[first..<position], as: UTF8.self)
+      if let value = Double(written), !value.isFinite || abs(value) > maximumCoordinate {
+        return first
+      }
+      cursor = position
     }
     return nil
   }

@@ -113,7 +113,7 @@ public final class SceneRenderer {
   }
 
   private func drawVector(_ scene: Scene, svg: Bool) throws(GraphicsError) -> Data {
-    try validateSize(scene, scale: 0)
+    try validateSize(scene, scale: 0, pdf: !svg)
     let sink = ByteSink()
     try withExtendedLifetime(sink) { () throws(GraphicsError) in
       let surface: CairoSurface
@@ -159,7 +159,7 @@ public final class SceneRenderer {
   public func renderPDF(pages: [Scene]) throws(GraphicsError) -> Data {
     try GraphicsLibraries.load()
     guard let first = pages.first else { throw .invalidCanvasSize(width: 0, height: 0, scale: 0) }
-    for page in pages { try validateSize(page, scale: 0) }
+    for page in pages { try validateSize(page, scale: 0, pdf: true) }
     let sink = ByteSink()
     try withExtendedLifetime(sink) { () throws(GraphicsError) in
       let surface = try CairoSurface(
@@ -185,13 +185,21 @@ public final class SceneRenderer {
   /// Checks the canvas before anything is drawn: positive and finite; for bitmaps (`scale` > 0)
   /// within Cairo's largest image side; for SVG and PDF (`scale` 0) within
   /// ``GraphicsError/largestVectorSide`` points, where Cairo's coordinates are still exact.
-  private func validateSize(_ scene: Scene, scale: Int) throws(GraphicsError) {
+  /// A PDF page (`pdf`) is also refused past ``GraphicsError/largestPDFPageSide``, the largest
+  /// page PDF readers open.
+  private func validateSize(_ scene: Scene, scale: Int, pdf: Bool = false) throws(GraphicsError) {
     let largest =
       scale == 0 ? GraphicsError.largestVectorSide : GraphicsError.largestBitmapSide
     let factor = Double(max(scale, 1))
     guard scene.width.isFinite, scene.height.isFinite, scene.width > 0, scene.height > 0,
       scene.width * factor <= largest, scene.height * factor <= largest
     else { throw .invalidCanvasSize(width: scene.width, height: scene.height, scale: scale) }
+    if pdf,
+      scene.width > GraphicsError.largestPDFPageSide
+        || scene.height > GraphicsError.largestPDFPageSide
+    {
+      throw .pdfPageTooLarge(width: scene.width, height: scene.height)
+    }
   }
 
   /// Draws `scene`: the background, the panels, the pictures, then every row's glyph, ordered

@@ -46,10 +46,26 @@ struct VectorCanvasLimitTests {
     }
   }
 
-  @Test("a canvas of 8,000,000 points is drawn")
+  @Test("a canvas of 8,000,000 points is drawn as SVG")
   func atLimitDrawn() throws {
-    for format in [OutputFormat.svg, .pdf] {
-      #expect(try refusal(scene(height: 8_000_000), as: format) == nil)
+    #expect(try refusal(scene(height: 8_000_000), as: .svg) == nil)
+  }
+
+  @Test("a PDF page over 14,400 points (the page limit of PDF readers) is refused; 14,400 is drawn")
+  func pdfPageLimit() throws {
+    // Cairo writes the 7,200,036-point page, exit 0, and readers then refuse it or show a part.
+    #expect(
+      try refusal(scene(height: 14_401), as: .pdf)
+        == "canvas of 360×14401 points cannot be a PDF page: its height, 14401 points, is over the 14400-point page limit PDF readers apply; use SVG or PNG, or split the list into several files"
+    )
+    #expect(
+      try refusal(scene(width: 20_000, height: 100), as: .pdf)?.contains(
+        "its width, 20000 points, is over the 14400-point") == true)
+    #expect(try refusal(scene(height: 14_400), as: .pdf) == nil)
+    #expect(try refusal(scene(height: 14_401), as: .svg) == nil)
+    let renderer = SceneRenderer(textEngine: try Fixtures.engine())
+    #expect(throws: GraphicsError.pdfPageTooLarge(width: 360, height: 20_000)) {
+      try renderer.renderPDF(pages: [scene(height: 100), scene(height: 20_000)])
     }
   }
 }

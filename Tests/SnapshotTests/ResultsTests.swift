@@ -206,6 +206,39 @@ struct ResultsFileTests {
       ), "\(differences)")
   }
 
+  @Test(
+    "a null tokenDifference over different token digests is refused: it would pass a token change")
+  func tokenVerdictChecked() throws {
+    var results = SampleResults.results([SampleResults.reference("a")])
+    let recorded = SnapshotEnvironment(
+      renderStack: SampleResults.stack, fonts: [:], tokensSHA256: SampleResults.digest)
+    results.recordedEnvironment = recorded
+    results.environmentDifferences = recorded.differences(from: results.environment)
+    // As written, it reads back: equal digests, no verdict.
+    #expect(try read(results) { $0 } == nil)
+    // The run's digest edited, its verdict left null: what a hand-edited shard looks like.
+    let other = String(repeating: "0", count: 64)
+    let edited = try #require(
+      try read(results) { text in
+        guard let environment = text.range(of: #""environment": {"#),
+          let digest = text.range(
+            of: SampleResults.digest, range: environment.upperBound..<text.endIndex)
+        else { return text }
+        return text.replacingCharacters(in: digest, with: other)
+      })
+    #expect(
+      "\(edited)".hasSuffix(
+        "tokenDifference: is null, but environment.tokensSHA256 (000000000000…) is not recordedEnvironment.tokensSHA256 (\(SampleResults.digest.prefix(12))…)"
+      ), "\(edited)")
+    // A verdict over equal digests is refused too.
+    results.tokenDifference = "tokens: Themes differ"
+    let verdict = try #require(try read(results) { $0 })
+    #expect(
+      "\(verdict)".hasSuffix(
+        "tokenDifference: says the tokens changed, but environment.tokensSHA256 and recordedEnvironment.tokensSHA256 are the same"
+      ), "\(verdict)")
+  }
+
   @Test("a results.json over 64 MiB is refused before it is read; a folder without one is named")
   func limits() throws {
     let folder = try temporaryFolder("results")

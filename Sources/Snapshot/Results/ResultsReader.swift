@@ -167,6 +167,19 @@ struct ResultsReader {
       )
     }
     results.environmentDifferences = differences
+    // Likewise the token verdict: verify writes one exactly when the digest it resolved differs
+    // from the recorded one. A null verdict over different digests would pass a token change.
+    if let recorded, let here = tokens {
+      let differ = recorded.tokensSHA256 != here
+      if differ != (tokenDifference != nil) {
+        throw fail(
+          "tokenDifference",
+          differ
+            ? "is null, but environment.tokensSHA256 (\(here.prefix(12))…) is not recordedEnvironment.tokensSHA256 (\(recorded.tokensSHA256.map { "\($0.prefix(12))…" } ?? "none"))"
+            : "says the tokens changed, but environment.tokensSHA256 and recordedEnvironment.tokensSHA256 are the same"
+        )
+      }
+    }
     return results
   }
 

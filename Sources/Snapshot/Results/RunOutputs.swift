@@ -30,20 +30,21 @@ public struct RunOutputs: Sendable {
   /// Refuses outputs that would write over one another: the review page inside one of `folders`
   /// (the folder of `--results` or `--artifacts`, which the run writes its own `junit.xml` and
   /// artifacts into, or a results folder `merge` reads), `--summary` the JUnit file, either file
-  /// inside the review page's folder or one of `folders`.
+  /// inside the review page's folder or one of `folders`, and any of them inside a snapshots
+  /// folder (see ``InputFolderGuard/places(around:given:themes:)``).
   /// - Throws: `OutputPlaceError` naming the option, the path and the other output.
   public func checkPlaces(besides folders: [ProtectedPlace] = []) throws(OutputPlaceError) {
     var places = folders
     if let report {
-      try OutputPlace.check(report.path, option: "--report", against: folders)
+      try InputFolderGuard.check(report.path, option: "--report", others: folders)
       places.append(ProtectedPlace("--report folder", report.path))
     }
     if let junit {
-      try OutputPlace.check(junit.path, option: "--junit", against: places)
+      try InputFolderGuard.check(junit.path, option: "--junit", others: places)
       places.append(ProtectedPlace("--junit file", junit.path))
     }
     if let summary {
-      try OutputPlace.check(summary.path, option: "--summary", against: places)
+      try InputFolderGuard.check(summary.path, option: "--summary", others: places)
     }
   }
 

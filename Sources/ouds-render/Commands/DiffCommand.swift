@@ -96,6 +96,10 @@ enum DiffCommand {
       $0 == PictureDestination.standardOutputName ? .standardOutput : .file($0)
     }
     if destination == .standardOutput { try PictureDestination.checkTerminal(for: "png") }
+    if let outputPath, destination != .standardOutput {
+      // A diff picture over a reference would make the next verify compare it with itself.
+      try InputFolderGuard.check(outputPath, option: "-o")
+    }
     let paths = arguments.positionals
     let expected = paths.first ?? ""
     let actual = paths.last ?? ""

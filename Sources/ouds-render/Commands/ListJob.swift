@@ -67,6 +67,20 @@ struct ListJob {
     document = file.document
     let variant = try Self.variant(arguments, of: file, path: listPath)
     self.variant = variant
+    if let variant {
+      // An option given replaces the variant's setting: say so, since the picture is then not
+      // what verify compares.
+      let given = [
+        ListOptions.theme, ListOptions.mode, ListOptions.scale, ListOptions.width,
+        ListOptions.background, ListOptions.locale, ListOptions.direction, ListOptions.textStyle,
+        ListOptions.platform,
+      ].filter { arguments.isGiven($0) }.map(\.key)
+      if !given.isEmpty {
+        printError(
+          "note: --variant \(variant.name): \(given.joined(separator: ", ")) given on the command line replace\(given.count == 1 ? "s" : "") the variant's, so this is not what snapshot verify compares"
+        )
+      }
+    }
     // SVG icons outside what the renderer fills itself are drawn with librsvg: its loading
     // overlaps the tokens, fonts and layout
     if BulletListRenderer.iconsNeedSVGLibrary(document.list.iconFiles) {

@@ -1,6 +1,7 @@
 import BulletListRenderer
 import Graphics
 import SafeInput
+import Snapshot
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -62,11 +63,13 @@ struct PictureJob {
       destination = isFolder ? .folder(output) : .file(output)
     }
     job = try ListJob(arguments: arguments)
-    // Never into the themes folder in use, however it was found.
+    // Never into the themes folder in use, however it was found, nor into a snapshots folder
+    // (a picture over a reference or a case file would make the next verify compare it with itself).
     if destination != .standardOutput {
-      try OutputPlace.check(
-        output, option: "-o",
-        against: [ProtectedPlace("themes folder", job.renderer.themesLocation.directory.path)])
+      let themes = job.renderer.themesLocation.directory
+      try InputFolderGuard.check(
+        output, option: "-o", themes: themes,
+        others: [ProtectedPlace("themes folder", themes.path)])
     }
     let scale = job.scale(arguments)
     format =

@@ -72,6 +72,18 @@ enum SnapshotMergeCommand {
       }
     }
     let merged = try SnapshotRunResults.merge(parts)
+    // Nor into the snapshots or themes folder the run used (paths relative to the repository).
+    let root = RepositoryRoot.find()
+    try outputs.checkPlaces(
+      besides: arguments.positionals.map { ProtectedPlace("results folder", $0) }
+        + [
+          merged.snapshots.map { ("snapshots folder", $0) },
+          merged.themes.map { ("themes folder", $0.folder) },
+        ]
+        .compactMap { $0 }.map { what, path in
+          ProtectedPlace(
+            what, path.hasPrefix("/") ? path : root.directory.appendingPathComponent(path).path)
+        })
     let commands = ReviewReport.Commands.cli(
       extraArguments: merged.acceptOptions, filter: merged.selection.filter)
     // Many failures print the table alone, capped; the rest is on the review page and in the folders.
@@ -83,7 +95,7 @@ enum SnapshotMergeCommand {
       elsewhere: elsewhere, paint: Terminal.current.painter(for: 1))
     try writeOutput(SnapshotSummary.text(merged, acceptCommand: commands.accept, format: format))
     let page = try outputs.write(
-      merged, images: ArtifactImages(folders: folders), root: RepositoryRoot.find(),
+      merged, images: ArtifactImages(folders: folders), root: root,
       protecting: inputs)
     if let page { printError("review page: \(page)") }
     if !merged.succeeded {

@@ -106,10 +106,12 @@ enum SnapshotVerifyCommand {
         path, option: option.key, snapshots: engine.configuration.snapshotsDirectory,
         themes: themesFolder)
     }
+    // Nor the JUnit file, the summary or the page into the catalogue or the tokens.
     try outputFiles(arguments).checkPlaces(
       besides: [results, artifacts].compactMap { option in
         arguments.text(option).map { ProtectedPlace("\(option.key) folder", $0) }
-      })
+      } + [ProtectedPlace("snapshots folder", engine.configuration.snapshotsDirectory.path)]
+        + (themesFolder.map { [ProtectedPlace("themes folder", $0.path)] } ?? []))
     let references = try SnapshotCommand.selection(arguments, engine: engine)
     let caseErrors = SnapshotCommand.brokenCases(arguments, engine: engine)
     let result = try ProgressLine.around("verify", total: references.count) { progress in

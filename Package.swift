@@ -51,11 +51,14 @@ let package = Package(
     .library(name: "BulletList", targets: ["BulletList"]),
     .library(name: "BulletListRenderer", targets: ["BulletListRenderer"]),
     .library(name: "OUDSSnapshotTesting", targets: ["OUDSSnapshotTesting"]),
+    // the pixel diff engine alone (PNG files or pixels in, a verdict and a diff picture out), for
+    // other tools: no drawing library
+    .library(name: "PixelDiff", targets: ["PixelDiff"]),
     .executable(name: "ouds-render", targets: ["ouds-render"]),
   ],
   targets: [
     // C libraries from Debian, reached through pkg-config, each behind one door: libcmark only in
-    // `Markdown`, the others only in `Graphics`. SHA-256 is GLib's (loaded under Pango): font files
+    // `Markdown`, libspng and zlib only in `PNG`, the others only in `Graphics`. SHA-256 is GLib's (loaded under Pango): font files
     // are hashed only when the font hash cache does not know them, and linking libcrypto for its
     // faster digest cost every process ~0.8 ms of start-up.
     // The drawing libraries' headers, not linked (see `headersOnly`), and the loader that opens
@@ -111,27 +114,31 @@ let package = Package(
     .target(name: "Scene", dependencies: ["Primitives"]),
     // model + theme -> scene
     .target(name: "Layout", dependencies: ["BulletList", "Themes", "Scene", "Primitives"]),
-    // scene -> pixels, vectors (the door of Cairo, Pango, fontconfig, GLib, librsvg, libspng, zlib)
+    // PNG files <-> pixels: libspng decodes, zlib deflates on both cores (the door of libspng
+    // and zlib); no drawing library
+    .target(name: "PNG", dependencies: ["Threads", "SafeInput", "CSpng", "CZlib"]),
+    // scene -> pixels, vectors (the door of Cairo, Pango, fontconfig, GLib, librsvg)
     .target(
       name: "Graphics",
       dependencies: [
         "Threads",
-        "Scene", "Primitives", "SafeInput", "CGraphics", "CRsvg", "CGraphicsLoader", "CSpng",
-        "CZlib",
+        "Scene", "Primitives", "SafeInput", "PNG", "CGraphics", "CRsvg", "CGraphicsLoader",
       ]),
+    // two pictures -> a verdict, changed regions and a diff picture
+    .target(name: "PixelDiff", dependencies: ["PNG", "Primitives", "SafeInput", "Threads"]),
     // the whole pipeline behind one call
     .target(
       name: "BulletListRenderer",
       dependencies: [
         "Threads",
-        "BulletList", "Markdown", "Themes", "Scene", "Layout", "Graphics", "Primitives",
+        "BulletList", "Markdown", "Themes", "Scene", "Layout", "Graphics", "PNG", "Primitives",
         "SafeInput", "VectorAsset",
       ]),
     // references, diffs, reports
     .target(
       name: "Snapshot",
       dependencies: [
-        "Threads",
+        "Threads", "PNG", "PixelDiff",
         "BulletList", "BulletListRenderer", "Graphics", "Layout", "Scene", "StrictJSON", "Themes",
         "SafeInput", "Primitives",
       ]),
@@ -139,14 +146,14 @@ let package = Package(
     .target(
       name: "OUDSSnapshotTesting",
       dependencies: [
-        "Threads",
+        "Threads", "PixelDiff",
         "BulletList", "BulletListRenderer", "Layout", "SafeInput", "Snapshot", "Themes",
         "Primitives",
       ]),
     .executableTarget(
       name: "ouds-render",
       dependencies: [
-        "Threads",
+        "Threads", "PNG", "PixelDiff",
         "BulletList", "BulletListRenderer", "Graphics", "Layout", "Scene", "Snapshot", "Themes",
         "SafeInput", "Primitives",
       ]),
@@ -168,6 +175,7 @@ let package = Package(
     .testTarget(
       name: "LayoutTests",
       dependencies: [
+        "PNG",
         "Threads",
         "BulletList", "Themes", "Scene", "Layout", "Graphics", "BulletListRenderer", "Primitives",
         "SafeInput",
@@ -175,18 +183,21 @@ let package = Package(
     .testTarget(
       name: "GraphicsTests",
       dependencies: [
+        "PNG",
         "Threads",
         "Scene", "Themes", "VectorAsset", "Graphics", "CSpng", "Primitives", "SafeInput",
       ]),
     .testTarget(
       name: "SnapshotTests",
       dependencies: [
+        "PNG", "PixelDiff",
         "BulletList", "BulletListRenderer", "Themes", "Scene", "Graphics", "SafeInput", "Snapshot",
         "OUDSSnapshotTesting", "Primitives", "StrictJSON", "ouds-render",
       ]),
     .testTarget(
       name: "CLITests",
       dependencies: [
+        "PNG",
         "Threads",
         "BulletListRenderer", "Graphics", "Themes", "SafeInput", "Primitives", "ouds-render",
       ]),

@@ -3,6 +3,7 @@ import Dispatch
 import Graphics
 import Layout
 import Markdown
+import PNG
 import Primitives
 import SafeInput
 import Scene

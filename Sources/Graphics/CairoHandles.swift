@@ -1,5 +1,6 @@
 internal import CGraphics
 internal import CGraphicsLoader
+import PNG
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -1,3 +1,4 @@
+import PNG
 import Primitives
 
 /// Everything that can go wrong while loading fonts, laying out text, drawing or coding images.
@@ -57,13 +58,8 @@ public enum GraphicsError: Error, Hashable, Sendable, CustomStringConvertible {
   /// be loaded when it was first needed; `reason` names it, its Debian package and the loader's
   /// message.
   case libraryUnavailable(reason: String)
-  /// An image could not be encoded as PNG.
-  case pngEncodingFailed(reason: String)
-  /// libspng could not decode PNG data.
-  case pngDecodingFailed(reason: String)
-  /// A PNG input is over a limit of ``PNGDecodeLimits`` (sides, pixels, ancillary chunks) and
-  /// was refused before it was decoded.
-  case pngOverLimit(reason: String)
+  /// A PNG could not be encoded or decoded, or was refused by its limits (``PNGError``).
+  case png(PNGError)
 
   /// Cairo's largest image side, in pixels.
   public static let largestBitmapSide = 32767.0
@@ -163,12 +159,8 @@ public enum GraphicsError: Error, Hashable, Sendable, CustomStringConvertible {
       return "drawing failed while \(stage): \(reason)"
     case .libraryUnavailable(let reason):
       return reason
-    case .pngEncodingFailed(let reason):
-      return "PNG encoding failed: \(reason)"
-    case .pngDecodingFailed(let reason):
-      return "PNG decoding failed: \(reason)"
-    case .pngOverLimit(let reason):
-      return "PNG refused: \(reason)"
+    case .png(let error):
+      return error.description
     }
   }
 

@@ -1,6 +1,7 @@
 internal import CGraphics
 internal import CGraphicsLoader
 internal import CRsvg
+import PNG
 import Primitives
 import SafeInput
 import Scene

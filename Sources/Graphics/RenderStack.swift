@@ -1,6 +1,6 @@
 internal import CGraphics
 internal import CGraphicsLoader
-import CSpng
+import PNG
 
 /// The versions of the C libraries that produce the pixels, stored next to reference images.
 ///
@@ -45,7 +45,7 @@ public struct RenderStack: Codable, Hashable, Sendable {
       freetype: freetypeVersion(),
       fontconfig: dotted(packed: Int(ouds_FcGetVersion())),
       librsvg: GraphicsLibraries.librsvgVersion(),
-      libspng: text(spng_version_string()))
+      libspng: PNGCodec.libspngVersion)
   }
 
   /// FreeType reports its version through a library instance.

@@ -1,5 +1,6 @@
 internal import CGraphics
 internal import CGraphicsLoader
+import PNG
 import Primitives
 import Scene
 
@@ -41,7 +42,7 @@ public final class SceneRenderer {
     switch format {
     case .png(let scale):
       if let data = try renderInBands(scene, scale: scale) { return data }
-      return try PNGCodec.encode(argb32: drawBitmap(scene, scale: scale))
+      return try PNGCodec.encode(surface: drawBitmap(scene, scale: scale))
     case .svg:
       return try drawVector(scene, svg: true)
     case .pdf:
@@ -424,7 +425,12 @@ public final class SceneRenderer {
   private func draw(_ picture: ScenePicture, on context: CairoContext, stage: String)
     throws(GraphicsError)
   {
-    let image = try PNGCodec.decode(picture.png)
+    let image: RasterImage
+    do {
+      image = try PNGCodec.decode(picture.png)
+    } catch {
+      throw .png(error)
+    }
     guard image.width > 0, image.height > 0, picture.rect.width > 0, picture.rect.height > 0 else {
       return
     }
@@ -513,6 +519,6 @@ public final class DrawnBitmap: @unchecked Sendable {
 
   /// Encodes the bitmap as a PNG, straight from Cairo's rows (no intermediate copy).
   public func encodePNG() throws(GraphicsError) -> Data {
-    try PNGCodec.encode(argb32: surface)
+    try PNGCodec.encode(surface: surface)
   }
 }

@@ -1,6 +1,7 @@
 import BulletList
 import BulletListRenderer
 import Layout
+import PixelDiff
 import Primitives
 import SafeInput
 import Snapshot

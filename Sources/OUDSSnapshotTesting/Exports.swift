@@ -3,5 +3,5 @@
 // record mode and diff options of `SnapshotTestSettings`, none of which is a product of its own.
 @_exported import BulletListRenderer
 
-@_exported import struct Snapshot.DiffOptions
+@_exported import struct PixelDiff.DiffOptions
 @_exported import enum Snapshot.SnapshotRecordMode

@@ -1,6 +1,8 @@
 import BulletListRenderer
 import Dispatch
 import Graphics
+import PNG
+import PixelDiff
 import Primitives
 import SafeInput
 import Threads

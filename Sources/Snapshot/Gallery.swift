@@ -2,6 +2,8 @@ import BulletList
 import BulletListRenderer
 import Dispatch
 import Graphics
+import PNG
+import PixelDiff
 import Primitives
 import SafeInput
 import Scene

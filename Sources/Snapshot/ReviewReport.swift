@@ -1,6 +1,7 @@
 import BulletListRenderer
 import Dispatch
 import Graphics
+import PixelDiff
 import Primitives
 import SafeInput
 import Threads

@@ -1,4 +1,5 @@
 import Graphics
+import PixelDiff
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -1,4 +1,6 @@
 import Graphics
+import PNG
+import PixelDiff
 import Primitives
 import SafeInput
 import Themes

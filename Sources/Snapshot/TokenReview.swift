@@ -2,6 +2,8 @@ import BulletList
 import BulletListRenderer
 import Graphics
 import Layout
+import PNG
+import PixelDiff
 import Primitives
 import Scene
 import Themes

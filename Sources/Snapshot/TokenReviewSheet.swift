@@ -1,5 +1,6 @@
 import BulletListRenderer
 import Graphics
+import PNG
 import Primitives
 import Scene
 import Themes
@@ -95,7 +96,7 @@ public enum TokenReviewSheet {
       do {
         png = try PNGCodec.encode(image)
       } catch {
-        throw .graphics(error, nil)
+        throw .graphics(.png(error), nil)
       }
       figures.append(
         PagePicture(

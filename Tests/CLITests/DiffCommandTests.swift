@@ -1,5 +1,6 @@
 import Foundation
 import Graphics
+import PNG
 import Testing
 
 /// A solid `width`×`height` image in one RGBA colour, with the pixels of `changed` set to black.

@@ -1,5 +1,6 @@
 import Foundation
 import Graphics
+import PNG
 import Testing
 
 /// The README's promise: copy Themes/, drop a VectorDrawable in, point the spec at it, render

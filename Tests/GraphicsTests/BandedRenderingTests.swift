@@ -5,6 +5,7 @@ import Testing
 import Themes
 
 @testable import Graphics
+@testable import PNG
 
 /// `render` draws an opaque list band by band (`BandedPNGEncoder`): a row is drawn into every
 /// band its drawing reaches, each band with its first pixel row as the device's origin. A row
@@ -47,7 +48,7 @@ struct BandedRenderingTests {
     for y in 0..<height {
       for x in 0..<width { words[y * width + x] = pixel(x, y) }
     }
-    let bitmap = PixelConversion.ARGB32Bitmap(
+    let bitmap = ARGB32Bitmap(
       data: UnsafeMutableRawPointer(words).assumingMemoryBound(to: UInt8.self), width: width,
       height: height, stride: width * 4)
     return try PNGEncoder.encode(bitmap, workers: 1)

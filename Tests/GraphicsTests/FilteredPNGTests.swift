@@ -1,6 +1,7 @@
 import CSpng
 import Foundation
 import Graphics
+import PNG
 import Testing
 
 /// PNGs written by libspng with every row filter (Sub, Up, Average, Paeth) and as RGB or RGBA,
@@ -64,7 +65,7 @@ struct FilteredPNGTests {
     // Flip bytes in the middle of the compressed data (after the 33-byte header and IDAT's head).
     png[50] ^= 0xFF
     png[51] ^= 0xFF
-    #expect(throws: GraphicsError.self) { try PNGCodec.decode(png) }
-    #expect(throws: GraphicsError.self) { try PNGCodec.decode(png.prefix(40)) }
+    #expect(throws: PNGError.self) { try PNGCodec.decode(png) }
+    #expect(throws: PNGError.self) { try PNGCodec.decode(png.prefix(40)) }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PNG
 import Primitives
 import Scene
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import Graphics
+import PNG
 import Testing
 
 /// PNG inputs (icons, snapshot references, both sides of `diff`) are hostile input: the decoder
@@ -12,7 +13,7 @@ struct HostilePNGTests {
       _ = try PNGCodec.decode(data, limits: limits)
       return nil
     } catch {
-      guard case .pngOverLimit = error else { return "wrong error: \(error)" }
+      guard case .overLimit = error else { return "wrong error: \(error)" }
       return error.description
     }
   }

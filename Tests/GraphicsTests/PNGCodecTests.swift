@@ -1,5 +1,6 @@
 import Foundation
 import Graphics
+import PNG
 import Testing
 
 @Suite("PNGCodec")
@@ -39,8 +40,8 @@ struct PNGCodecTests {
 
   @Test("garbage is a decoding error, not a crash")
   func garbage() {
-    #expect(throws: GraphicsError.self) { _ = try PNGCodec.decode(Data("not a png".utf8)) }
-    #expect(throws: GraphicsError.self) { _ = try PNGCodec.decode(Data()) }
+    #expect(throws: PNGError.self) { _ = try PNGCodec.decode(Data("not a png".utf8)) }
+    #expect(throws: PNGError.self) { _ = try PNGCodec.decode(Data()) }
   }
 }
 

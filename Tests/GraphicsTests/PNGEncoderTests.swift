@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Graphics
+@testable import PNG
 
 /// The PNG encoder, which deflates one image with zlib in segments on several threads, joined as
 /// pigz joins them: the bytes must not depend on the number of threads, and libspng (which
@@ -214,7 +215,7 @@ struct PNGEncoderTests {
     for index in 0..<width * height {
       words[index] = index % 7 == 0 ? 0xFF12_3456 : 0xFFFF_FFFF
     }
-    let bitmap = PixelConversion.ARGB32Bitmap(
+    let bitmap = ARGB32Bitmap(
       data: UnsafeMutableRawPointer(words).assumingMemoryBound(to: UInt8.self), width: width,
       height: height, stride: width * 4)
     let opaque = try PNGEncoder.encode(bitmap)
@@ -267,13 +268,12 @@ struct PNGEncoderTests {
       lastIDAT.body.endIndex..<lastIDAT.body.endIndex + 4,
       with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
     #expect(throws: DecodeFailure.self) { try Self.decodeWithSpng(broken) }
-    #expect(throws: GraphicsError.self) { try PNGCodec.decode(broken) }
+    #expect(throws: PNGError.self) { try PNGCodec.decode(broken) }
   }
 
   @Test("an empty image is an encoding error naming its size")
   func emptyImage() {
-    #expect(throws: GraphicsError.pngEncodingFailed(reason: "cannot encode an image of 0×5 pixels"))
-    {
+    #expect(throws: PNGError.encodingFailed(reason: "cannot encode an image of 0×5 pixels")) {
       try PNGEncoder.encode(RasterImage(width: 0, height: 5, pixels: []))
     }
   }

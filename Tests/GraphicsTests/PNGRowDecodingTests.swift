@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Graphics
+@testable import PNG
 
 /// `PNGCodec.decode(_:limits:into:rowsDone:)`: the decoder `ouds-render diff` runs on two threads
 /// while it compares the rows already decoded.
@@ -56,13 +57,13 @@ struct PNGRowDecodingTests {
     let small = PNGDecodeLimits(
       maxSide: 40, maxPixels: 1 << 20, maxChunkBytes: 1 << 20, maxAncillaryBytes: 2 << 20)
     #expect(
-      throws: GraphicsError.pngOverLimit(
+      throws: PNGError.overLimit(
         reason: "the image is 64×32 pixels, over the limit of 40 pixels a side")
     ) {
       _ = try PNGCodec.size(of: data, limits: small)
     }
     var pixels = [UInt8](repeating: 0, count: 64 * 31 * 4)
-    #expect(throws: GraphicsError.self) {
+    #expect(throws: PNGError.self) {
       try pixels.withUnsafeMutableBytes { try PNGCodec.decode(data, into: $0) { _ in } }
     }
   }
@@ -74,29 +75,12 @@ struct PNGRowDecodingTests {
     var announced: [Int] = []
     var pixels = [UInt8](repeating: 0, count: image.pixels.count)
     let cut = whole.prefix(whole.count / 2)
-    #expect(throws: GraphicsError.self) {
+    #expect(throws: PNGError.self) {
       try pixels.withUnsafeMutableBytes {
         try PNGCodec.decode(cut, into: $0) { announced.append($0) }
       }
     }
     #expect(announced.count < image.height)
     #expect(announced == Array(announced.indices.map { $0 + 1 }))
-  }
-}
-
-/// The buffers `diff` decodes into.
-@Suite("LargeBuffer")
-struct LargeBufferTests {
-  @Test("zero-filled, writable over its whole count; nil for no bytes or a count that overflows")
-  func buffer() throws {
-    let count = 9 * 1_000_000 + 7
-    let buffer = try #require(LargeBuffer(count: count))
-    #expect(buffer.bytes.count == count)
-    #expect(buffer.bytes.allSatisfy { $0 == 0 })
-    buffer.bytes[count - 1] = 0xAB
-    buffer.bytes[0] = 0xCD
-    #expect(buffer.bytes[count - 1] == 0xAB && buffer.bytes[0] == 0xCD)
-    #expect(LargeBuffer(count: 0) == nil)
-    #expect(LargeBuffer(count: Int.max) == nil)
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Graphics
+import PNG
 import Primitives
 import Scene
 import Testing

@@ -1,6 +1,7 @@
 import BulletList
 import Graphics
 import Layout
+import PNG
 import Primitives
 import Scene
 import Testing

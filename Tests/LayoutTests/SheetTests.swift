@@ -3,6 +3,7 @@ import BulletListRenderer
 import Foundation
 import Graphics
 import Layout
+import PNG
 import Primitives
 import Scene
 import Testing

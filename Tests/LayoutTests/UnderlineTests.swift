@@ -2,6 +2,7 @@ import BulletList
 import BulletListRenderer
 import Graphics
 import Layout
+import PNG
 import Primitives
 import Scene
 import Testing

@@ -1,5 +1,7 @@
 import Foundation
 import Graphics
+import PNG
+import PixelDiff
 import Snapshot
 import Testing
 

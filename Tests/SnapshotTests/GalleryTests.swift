@@ -1,6 +1,7 @@
 import BulletListRenderer
 import Foundation
 import Graphics
+import PNG
 import Primitives
 import Scene
 import Snapshot

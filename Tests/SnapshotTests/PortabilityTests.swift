@@ -1,6 +1,7 @@
 import BulletList
 import Foundation
 import OUDSSnapshotTesting
+import PixelDiff
 import Snapshot
 import Testing
 import Themes

@@ -1,5 +1,6 @@
 import Foundation
 import Graphics
+import PNG
 import Snapshot
 import Testing
 

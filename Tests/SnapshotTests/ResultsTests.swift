@@ -1,5 +1,6 @@
 import Foundation
 import Graphics
+import PixelDiff
 import SafeInput
 import Snapshot
 import Testing

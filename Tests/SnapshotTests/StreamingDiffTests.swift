@@ -1,5 +1,7 @@
 import Foundation
 import Graphics
+import PNG
+import PixelDiff
 import Snapshot
 import Testing
 
@@ -270,5 +272,22 @@ final class StreamingDiffTests {
       UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF),
       UInt8(value & 0xFF),
     ]
+  }
+}
+
+/// The buffers `diff` decodes into.
+@Suite("LargeBuffer")
+struct LargeBufferTests {
+  @Test("zero-filled, writable over its whole count; nil for no bytes or a count that overflows")
+  func buffer() throws {
+    let count = 9 * 1_000_000 + 7
+    let buffer = try #require(LargeBuffer(count: count))
+    #expect(buffer.bytes.count == count)
+    #expect(buffer.bytes.allSatisfy { $0 == 0 })
+    buffer.bytes[count - 1] = 0xAB
+    buffer.bytes[0] = 0xCD
+    #expect(buffer.bytes[count - 1] == 0xAB && buffer.bytes[0] == 0xCD)
+    #expect(LargeBuffer(count: 0) == nil)
+    #expect(LargeBuffer(count: Int.max) == nil)
   }
 }

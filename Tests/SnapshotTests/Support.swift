@@ -1,6 +1,7 @@
 import BulletList
 import Foundation
 import Graphics
+import PNG
 import Primitives
 import Snapshot
 import Testing

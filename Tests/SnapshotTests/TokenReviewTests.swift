@@ -2,6 +2,7 @@ import BulletList
 import BulletListRenderer
 import Foundation
 import Graphics
+import PNG
 import Primitives
 import Scene
 import Snapshot

@@ -1,4 +1,5 @@
 import Graphics
+import PixelDiff
 import Primitives
 import SafeInput
 import Themes

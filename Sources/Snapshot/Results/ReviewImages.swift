@@ -1,3 +1,4 @@
+import PixelDiff
 import SafeInput
 
 #if canImport(FoundationEssentials)

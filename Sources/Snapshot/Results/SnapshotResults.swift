@@ -1,5 +1,6 @@
 import BulletListRenderer
 import Graphics
+import PixelDiff
 import Primitives
 import Themes
 

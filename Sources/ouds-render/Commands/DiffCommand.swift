@@ -1,5 +1,7 @@
 import BulletListRenderer
 import Graphics
+import PNG
+import PixelDiff
 import SafeInput
 import Snapshot
 

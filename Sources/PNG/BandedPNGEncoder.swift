@@ -26,7 +26,7 @@ import Threads
 /// deflate of the band's first segment. Every segment is encoded exactly as ``PNGEncoder``
 /// encodes the finished bitmap (as RGB, the opacity checked on the way), so the bytes are the
 /// same, whoever encodes which segment.
-final class BandedPNGEncoder: @unchecked Sendable {
+package final class BandedPNGEncoder: @unchecked Sendable {
   /// Segments per band: a 1080-pixel row makes 80-row segments, so a band of a 1080×2160
   /// picture is 80 rows, 0.35 MB. One render of that picture, medians of 40 alternating runs:
   /// 23.3 ms with bands of one segment, 25.7 of two, 25.1 of four, 28.2 drawing it whole.
@@ -35,13 +35,13 @@ final class BandedPNGEncoder: @unchecked Sendable {
   static let slotCount = 3
 
   /// The picture's size and cut into segments.
-  let layout: PNGEncoder.Layout
+  package let layout: PNGEncoder.Layout
   /// Pixel rows per band (the last band may have fewer).
   let bandRows: Int
   /// Bands in the picture.
-  let bandCount: Int
+  package let bandCount: Int
   /// Bytes per row of a band's memory, as Cairo wants it for an ARGB32 surface.
-  let rowStride: Int
+  package let rowStride: Int
   /// Rows of the band before kept above a band's own rows in its memory.
   let aboveRows: Int
 
@@ -64,7 +64,7 @@ final class BandedPNGEncoder: @unchecked Sendable {
   /// `workers` is 2 or more (with 1, or when the system refuses a thread, the drawing thread
   /// encodes every segment: the bytes are the same); nil when the system has no memory for them
   /// or the size is not one PNG can hold.
-  init?(width: Int, height: Int, workers: Int = 2) {
+  package init?(width: Int, height: Int, workers: Int = 2) {
     guard width > 0, height > 0, width <= (Int(Int32.max) - 1) / 4, height <= Int(Int32.max)
     else { return nil }
     layout = PNGEncoder.Layout(width: width, height: height, channels: 3)
@@ -94,7 +94,7 @@ final class BandedPNGEncoder: @unchecked Sendable {
   }
 
   /// The pixel rows of band `band`.
-  func rows(ofBand band: Int) -> Range<Int> {
+  package func rows(ofBand band: Int) -> Range<Int> {
     (band * bandRows)..<min(layout.height, (band + 1) * bandRows)
   }
 
@@ -103,7 +103,7 @@ final class BandedPNGEncoder: @unchecked Sendable {
   /// cannot be encoded as RGB: the caller draws it whole instead), zlib failed, or the encoder
   /// was stopped.
   /// Bands are begun in order, each after the one before ended.
-  func beginBand(_ band: Int) -> UnsafeMutablePointer<UInt32>? {
+  package func beginBand(_ band: Int) -> UnsafeMutablePointer<UInt32>? {
     if band >= slots {
       // the band that used this memory before must be encoded: encode its segments rather
       // than wait for the helper
@@ -138,7 +138,7 @@ final class BandedPNGEncoder: @unchecked Sendable {
   }
 
   /// Band `band` is drawn and flushed: nothing writes to its memory any more.
-  func endBand(_ band: Int) {
+  package func endBand(_ band: Int) {
     condition.lock()
     drawnBands = max(drawnBands, band + 1)
     condition.broadcast()
@@ -147,7 +147,7 @@ final class BandedPNGEncoder: @unchecked Sendable {
 
   /// Every band is drawn: encodes what is left on this thread and the helper's, and returns the
   /// PNG file; nil when a pixel was not opaque or zlib failed.
-  func finish() -> Data? {
+  package func finish() -> Data? {
     work(waiting: false)
     helper.wait()
     condition.lock()
@@ -159,7 +159,7 @@ final class BandedPNGEncoder: @unchecked Sendable {
 
   /// Stops the helper, which takes no more segments, and waits for it (after ``finish()``, or
   /// when the drawing failed).
-  func stop() {
+  package func stop() {
     condition.lock()
     stopped = true
     condition.broadcast()

@@ -45,7 +45,7 @@ protocol PNGPixelRows: Sendable {
 /// `Z_FINISH`. Their Adler-32 sums are joined by `adler32_combine` behind a zlib header into one
 /// zlib stream, written as IDAT chunks of at most ``idatChunkBytes``. No time or text chunk is
 /// written.
-enum PNGEncoder {
+package enum PNGEncoder {
   /// Uncompressed bytes aimed at per segment: enough that a block's code tables and the sync
   /// flush cost nothing measurable, small enough that a 1080×2160 render gives both cores work.
   static let segmentTargetBytes = 256 << 10
@@ -79,8 +79,9 @@ enum PNGEncoder {
   }
 
   /// The cut of an image into segments.
-  struct Layout: Sendable {
-    let width: Int
+  package struct Layout: Sendable {
+    /// Pixels per row.
+    package let width: Int
     let height: Int
     let channels: Int
     /// Sample bytes per row, without the filter byte.
@@ -106,29 +107,29 @@ enum PNGEncoder {
   }
 
   /// Encodes `rows` as a PNG file.
-  /// - Throws: `GraphicsError.pngEncodingFailed` for an empty image, one too large for PNG, or
+  /// - Throws: `PNGError.encodingFailed` for an empty image, one too large for PNG, or
   ///   when zlib fails (no memory).
   static func encode<Rows: PNGPixelRows>(_ rows: Rows, workers: Int = defaultWorkers)
-    throws(GraphicsError) -> Data
+    throws(PNGError) -> Data
   {
     let (width, height, channels) = (rows.width, rows.height, rows.channels)
     guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max),
       width <= (Int(Int32.max) - 1) / channels, channels == 3 || channels == 4
     else {
-      throw .pngEncodingFailed(reason: "cannot encode an image of \(width)×\(height) pixels")
+      throw .encodingFailed(reason: "cannot encode an image of \(width)×\(height) pixels")
     }
     let layout = Layout(width: width, height: height, channels: channels)
     guard let segments = try encodeSegments(of: rows, layout: layout, workers: workers) else {
-      throw .pngEncodingFailed(reason: "the image is not opaque")
+      throw .encodingFailed(reason: "the image is not opaque")
     }
     return assemble(layout: layout, segments: segments)
   }
 
   /// Encodes every segment on up to `workers` threads; nil when the rows assume opacity and a
   /// pixel is not opaque.
-  /// - Throws: `GraphicsError.pngEncodingFailed` when zlib fails.
+  /// - Throws: `PNGError.encodingFailed` when zlib fails.
   static func encodeSegments<Rows: PNGPixelRows>(of rows: Rows, layout: Layout, workers: Int)
-    throws(GraphicsError) -> [Segment]?
+    throws(PNGError) -> [Segment]?
   {
     let count = layout.segmentCount
     let threads = min(max(1, workers), count)
@@ -136,7 +137,7 @@ enum PNGEncoder {
     // the next segment to take, or `count` once a segment found a translucent pixel or failed
     let next = Locked(0)
     let translucent = Locked(false)
-    let failure = Locked<GraphicsError?>(nil)
+    let failure = Locked<PNGError?>(nil)
     // Each worker takes the next segment not yet taken: which thread encodes a segment changes
     // nothing in its bytes.
     let work: @Sendable (Int) -> Void = { _ in
@@ -147,7 +148,7 @@ enum PNGEncoder {
         }
         guard index < count else { return }
         let segment: Segment?
-        do throws(GraphicsError) {
+        do throws(PNGError) {
           segment = try encodeSegment(index, of: rows, layout: layout)
         } catch {
           failure.withLock { $0 = $0 ?? error }
@@ -176,9 +177,9 @@ enum PNGEncoder {
 
   /// Encodes segment `index`: its rows (and the rows of its dictionary) as the stream holds
   /// them, then zlib; nil when the rows assume opacity and a pixel read is not opaque.
-  /// - Throws: `GraphicsError.pngEncodingFailed` when zlib fails (no memory).
+  /// - Throws: `PNGError.encodingFailed` when zlib fails (no memory).
   static func encodeSegment<Rows: PNGPixelRows>(_ index: Int, of rows: Rows, layout: Layout)
-    throws(GraphicsError) -> Segment?
+    throws(PNGError) -> Segment?
   {
     let first = index * layout.segmentRows
     let end = min(layout.height, first + layout.segmentRows)
@@ -205,20 +206,20 @@ enum PNGEncoder {
 
   /// Raw deflate of `input` primed with `dictionary`, ended by a sync flush or, when `last`, as
   /// the stream's final block.
-  /// - Throws: `GraphicsError.pngEncodingFailed` when zlib fails (no memory).
+  /// - Throws: `PNGError.encodingFailed` when zlib fails (no memory).
   static func deflateSegment(
     _ input: UnsafeBufferPointer<UInt8>, dictionary: UnsafeBufferPointer<UInt8>, last: Bool
-  ) throws(GraphicsError) -> [UInt8] {
+  ) throws(PNGError) -> [UInt8] {
     var stream = z_stream()
     guard
       deflateInit2_(
         &stream, level, Z_DEFLATED, -MAX_WBITS, 8, strategy, zlibVersion(),
         Int32(MemoryLayout<z_stream>.size)) == Z_OK
-    else { throw .pngEncodingFailed(reason: "zlib could not start (out of memory)") }
+    else { throw .encodingFailed(reason: "zlib could not start (out of memory)") }
     defer { deflateEnd(&stream) }
     if let start = dictionary.baseAddress, !dictionary.isEmpty {
       guard deflateSetDictionary(&stream, start, UInt32(dictionary.count)) == Z_OK else {
-        throw .pngEncodingFailed(reason: "zlib refused the segment's dictionary")
+        throw .encodingFailed(reason: "zlib refused the segment's dictionary")
       }
     }
     // deflateBound covers one Z_FINISH call; a sync flush adds an empty stored block (5 bytes)
@@ -234,7 +235,7 @@ enum PNGEncoder {
       let done = last ? status == Z_STREAM_END : status == Z_OK && stream.avail_out > 0
       if done { break }
       guard status == Z_OK || status == Z_BUF_ERROR, stream.avail_out == 0 else {
-        throw .pngEncodingFailed(reason: "zlib failed (status \(status))")
+        throw .encodingFailed(reason: "zlib failed (status \(status))")
       }
       // (not seen: the bound holds) more room, the bytes so far kept
       let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
@@ -390,7 +391,7 @@ enum PNGEncoder {
 /// Cairo's ARGB32 pixels (native-endian words) taken to be opaque: RGB samples. The encoder
 /// gives up at the first alpha that is not 255.
 struct OpaqueARGB32Rows: PNGPixelRows, @unchecked Sendable {
-  let bitmap: PixelConversion.ARGB32Bitmap
+  let bitmap: ARGB32Bitmap
   var width: Int { bitmap.width }
   var height: Int { bitmap.height }
   var channels: Int { 3 }
@@ -412,7 +413,7 @@ struct OpaqueARGB32Rows: PNGPixelRows, @unchecked Sendable {
 
 /// Cairo's premultiplied ARGB32 pixels: straight RGBA samples.
 struct PremultipliedARGB32Rows: PNGPixelRows, @unchecked Sendable {
-  let bitmap: PixelConversion.ARGB32Bitmap
+  let bitmap: ARGB32Bitmap
   var width: Int { bitmap.width }
   var height: Int { bitmap.height }
   var channels: Int { 4 }
@@ -423,7 +424,7 @@ struct PremultipliedARGB32Rows: PNGPixelRows, @unchecked Sendable {
   }
 
   @inline(__always)
-  func samples(_ word: UInt32) -> UInt32 { PixelConversion.straightRGBA(word) }
+  func samples(_ word: UInt32) -> UInt32 { ARGB32.straightRGBA(word) }
 }
 
 /// Straight RGBA bytes in memory (a ``RasterImage``'s): RGBA samples, or RGB when `opaque`.
@@ -445,12 +446,12 @@ struct RGBAByteRows: PNGPixelRows, @unchecked Sendable {
 
 extension PNGEncoder {
   /// Encodes straight RGBA pixels, as RGB when every alpha is 255 (the decoded pixels are the same).
-  static func encode(_ image: RasterImage, workers: Int = defaultWorkers) throws(GraphicsError)
+  static func encode(_ image: RasterImage, workers: Int = defaultWorkers) throws(PNGError)
     -> Data
   {
     let (width, height) = (image.width, image.height)
     guard image.pixels.count == width * height * 4 else {
-      throw .pngEncodingFailed(
+      throw .encodingFailed(
         reason: "the pixel buffer does not hold \(width)×\(height) RGBA pixels")
     }
     let opaque = image.pixels.withUnsafeBufferPointer { rgba in
@@ -460,9 +461,9 @@ extension PNGEncoder {
     }
     let result = image.pixels.withUnsafeBytes { bytes in
       bytes.withMemoryRebound(to: UInt32.self) { words in
-        Result { () throws(GraphicsError) -> Data in
+        Result { () throws(PNGError) -> Data in
           guard let base = words.baseAddress else {
-            throw .pngEncodingFailed(reason: "cannot encode an image of \(width)×\(height) pixels")
+            throw .encodingFailed(reason: "cannot encode an image of \(width)×\(height) pixels")
           }
           return try encode(
             RGBAByteRows(words: base, width: width, height: height, opaque: opaque),
@@ -476,14 +477,14 @@ extension PNGEncoder {
   /// Encodes a flushed Cairo ARGB32 bitmap, as RGB when every pixel is opaque (a render on the
   /// theme background), else as straight RGBA; no intermediate bitmap. Opacity is checked while
   /// encoding as RGB, which stops at the first translucent pixel.
-  static func encode(_ bitmap: PixelConversion.ARGB32Bitmap, workers: Int = defaultWorkers)
-    throws(GraphicsError) -> Data
+  static func encode(_ bitmap: ARGB32Bitmap, workers: Int = defaultWorkers)
+    throws(PNGError) -> Data
   {
     let layout = Layout(width: bitmap.width, height: bitmap.height, channels: 3)
     guard bitmap.width > 0, bitmap.height > 0, bitmap.width <= (Int(Int32.max) - 1) / 4,
       bitmap.height <= Int(Int32.max)
     else {
-      throw .pngEncodingFailed(
+      throw .encodingFailed(
         reason: "cannot encode an image of \(bitmap.width)×\(bitmap.height) pixels")
     }
     if let segments = try encodeSegments(

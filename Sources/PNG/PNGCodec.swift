@@ -1,4 +1,3 @@
-internal import CGraphics
 import CSpng
 
 #if canImport(FoundationEssentials)
@@ -19,34 +18,36 @@ import CSpng
 /// time or text chunks are written, so the same pixels always give the same bytes. Decoding
 /// uses libspng.
 public enum PNGCodec {
+  /// The version of the libspng in use, e.g. `0.7.3` (part of a render's fingerprint).
+  public static var libspngVersion: String {
+    spng_version_string().map { String(cString: $0) } ?? "unknown"
+  }
+
   /// Encodes `image` as an 8-bit RGBA PNG, or RGB when every pixel is opaque.
-  public static func encode(_ image: RasterImage) throws(GraphicsError) -> Data {
+  public static func encode(_ image: RasterImage) throws(PNGError) -> Data {
     try PNGEncoder.encode(image)
   }
 
-  /// Encodes a flushed Cairo ARGB32 image surface.
-  ///
-  /// Premultiplied pixels are converted to straight RGBA as they are coded (no full-size
-  /// intermediate bitmap). A fully opaque surface (a render on the theme background) is written
-  /// as 8-bit RGB: a quarter less data to compress, and the decoded pixels are the same.
-  static func encode(argb32 surface: CairoSurface) throws(GraphicsError) -> Data {
-    try PNGEncoder.encode(PixelConversion.bitmap(of: surface))
+  /// Encodes premultiplied ARGB32 pixels (a drawing's memory), as RGB when every pixel is
+  /// opaque, else as straight RGBA; no intermediate bitmap.
+  package static func encode(argb32 bitmap: ARGB32Bitmap) throws(PNGError) -> Data {
+    try PNGEncoder.encode(bitmap)
   }
 
   /// Decodes any PNG (palette, grey, 16-bit, with or without `tRNS`) to 8-bit straight RGBA.
   ///
   /// The image is refused before any large allocation when it is over `limits`: its sides, its
   /// decoded size, or its ancillary chunks (text, ICC profile… with zlib bombs in mind).
-  /// - Throws: ``GraphicsError/pngOverLimit(reason:)`` over a limit,
-  ///   ``GraphicsError/pngDecodingFailed(reason:)`` for data that is not a valid PNG.
+  /// - Throws: ``PNGError/overLimit(reason:)`` over a limit,
+  ///   ``PNGError/decodingFailed(reason:)`` for data that is not a valid PNG.
   public static func decode(_ data: Data, limits: PNGDecodeLimits = .standard)
-    throws(GraphicsError) -> RasterImage
+    throws(PNGError) -> RasterImage
   {
     let (width, height) = try size(of: data, limits: limits)
     let size = width * height * 4
-    var outcome: Result<Void, GraphicsError> = .success(())
+    var outcome: Result<Void, PNGError> = .success(())
     let pixels = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-      outcome = Result { () throws(GraphicsError) in
+      outcome = Result { () throws(PNGError) in
         try decode(data, limits: limits, into: UnsafeMutableRawBufferPointer(buffer)) { _ in }
       }
       if case .failure = outcome { count = 0 } else { count = size }
@@ -59,10 +60,10 @@ public enum PNGCodec {
   /// (sides, decoded size, ancillary chunks) without decoding any pixel.
   /// - Throws: as ``decode(_:limits:)``.
   public static func size(of data: Data, limits: PNGDecodeLimits = .standard)
-    throws(GraphicsError) -> (width: Int, height: Int)
+    throws(PNGError) -> (width: Int, height: Int)
   {
     try data.withUnsafeBytes { bytes in
-      Result { () throws(GraphicsError) -> (width: Int, height: Int) in
+      Result { () throws(PNGError) -> (width: Int, height: Int) in
         let context = try SpngContext(encoder: false)
         return try header(context.handle, bytes: bytes, limits: limits)
       }
@@ -80,9 +81,9 @@ public enum PNGCodec {
   public static func decode(
     _ data: Data, limits: PNGDecodeLimits = .standard, into pixels: UnsafeMutableRawBufferPointer,
     rowsDone: (Int) -> Void
-  ) throws(GraphicsError) {
+  ) throws(PNGError) {
     try data.withUnsafeBytes { bytes in
-      Result { () throws(GraphicsError) in
+      Result { () throws(PNGError) in
         try decode(bytes: bytes, limits: limits, into: pixels, rowsDone: rowsDone)
       }
     }.get()
@@ -92,9 +93,9 @@ public enum PNGCodec {
   /// sides and the decoded size against `limits`.
   private static func header(
     _ ctx: OpaquePointer, bytes: UnsafeRawBufferPointer, limits: PNGDecodeLimits
-  ) throws(GraphicsError) -> (width: Int, height: Int) {
+  ) throws(PNGError) -> (width: Int, height: Int) {
     guard let base = bytes.baseAddress, !bytes.isEmpty else {
-      throw .pngDecodingFailed(reason: "the data is empty")
+      throw .decodingFailed(reason: "the data is empty")
     }
     try limits.checkAncillaryChunks(in: bytes)
     // libspng's own side limit stays at the PNG maximum so that the header can be read and the
@@ -111,7 +112,7 @@ public enum PNGCodec {
     var size = 0
     try check(spng_decoded_image_size(ctx, Self.rgba8, &size), encoding: false)
     guard size == width * height * 4 else {
-      throw .pngDecodingFailed(reason: "unexpected decoded size \(size) for \(width)×\(height)")
+      throw .decodingFailed(reason: "unexpected decoded size \(size) for \(width)×\(height)")
     }
     return (width, height)
   }
@@ -121,13 +122,13 @@ public enum PNGCodec {
   private static func decode(
     bytes: UnsafeRawBufferPointer, limits: PNGDecodeLimits,
     into pixels: UnsafeMutableRawBufferPointer, rowsDone: (Int) -> Void
-  ) throws(GraphicsError) {
+  ) throws(PNGError) {
     let context = try SpngContext(encoder: false)
     let ctx = context.handle
     let (width, height) = try header(ctx, bytes: bytes, limits: limits)
     let rowBytes = width * 4
     guard let out = pixels.baseAddress, pixels.count == rowBytes * height else {
-      throw .pngDecodingFailed(
+      throw .decodingFailed(
         reason:
           "the buffer holds \(pixels.count) bytes, not the \(rowBytes * height) of \(width)×\(height) RGBA pixels"
       )
@@ -144,29 +145,29 @@ public enum PNGCodec {
       guard status == 0 else { break }
       let index = Int(row.row_num)
       guard index < height else {
-        throw .pngDecodingFailed(reason: "row \(index) of an image \(height) rows high")
+        throw .decodingFailed(reason: "row \(index) of an image \(height) rows high")
       }
       status = spng_decode_row(ctx, out + index * rowBytes, rowBytes)
       // A progressive image's rows come in order, each final once decoded.
       if !interlaced && (status == 0 || status == Int32(SPNG_EOI.rawValue)) { rowsDone(index + 1) }
     }
     if status == Int32(SPNG_ECHUNK_LIMITS.rawValue) {
-      throw .pngOverLimit(
+      throw .overLimit(
         reason:
           "an ancillary chunk (text, ICC profile, EXIF…) is over \(limits.maxChunkBytes) bytes, or all of them together over \(limits.maxAncillaryBytes) bytes, once decompressed"
       )
     }
     guard status == Int32(SPNG_EOI.rawValue) else {
       try check(status, encoding: false)
-      throw .pngDecodingFailed(reason: "the image data ends early")
+      throw .decodingFailed(reason: "the image data ends early")
     }
     if interlaced { rowsDone(height) }
   }
 
-  private static func check(_ status: Int32, encoding: Bool) throws(GraphicsError) {
+  private static func check(_ status: Int32, encoding: Bool) throws(PNGError) {
     guard status == 0 else {
       throw encoding
-        ? .pngEncodingFailed(reason: message(status)) : .pngDecodingFailed(reason: message(status))
+        ? .encodingFailed(reason: message(status)) : .decodingFailed(reason: message(status))
     }
   }
 
@@ -199,7 +200,7 @@ public struct PNGDecodeLimits: Hashable, Sendable {
   /// so anything this tool renders), 2²⁷ pixels (512 MiB decoded), ancillary chunks of 1 MiB
   /// each and 2 MiB in all (this tool writes none).
   public static let standard = PNGDecodeLimits(
-    maxSide: Int(GraphicsError.largestBitmapSide), maxPixels: 1 << 27, maxChunkBytes: 1 << 20,
+    maxSide: 32767, maxPixels: 1 << 27, maxChunkBytes: 1 << 20,
     maxAncillaryBytes: 2 << 20)
 
   /// Free icons: 4096 pixels a side (an icon is drawn at most a few dozen points wide), the same
@@ -211,7 +212,7 @@ public struct PNGDecodeLimits: Hashable, Sendable {
   ///
   /// libspng then checks the decompressed sizes of compressed chunks (`zTXt`, `iCCP`, `iTXt`).
   /// A malformed chunk list is left to libspng to report.
-  func checkAncillaryChunks(in bytes: UnsafeRawBufferPointer) throws(GraphicsError) {
+  func checkAncillaryChunks(in bytes: UnsafeRawBufferPointer) throws(PNGError) {
     var offset = 8
     var total = 0
     while offset + 8 <= bytes.count {
@@ -225,14 +226,14 @@ public struct PNGDecodeLimits: Hashable, Sendable {
       // Bit 5 of the first letter (lower case) marks an ancillary chunk.
       if type.first.map({ $0 & 0x20 != 0 }) == true {
         if length > maxChunkBytes {
-          throw .pngOverLimit(
+          throw .overLimit(
             reason:
               "its \(name) chunk is \(length) bytes, over the limit of \(maxChunkBytes) bytes for one ancillary chunk"
           )
         }
         total += length
         if total > maxAncillaryBytes {
-          throw .pngOverLimit(
+          throw .overLimit(
             reason: "its ancillary chunks hold over \(maxAncillaryBytes) bytes together (the limit)"
           )
         }
@@ -242,14 +243,14 @@ public struct PNGDecodeLimits: Hashable, Sendable {
   }
 
   /// Throws when an image of `width`×`height` pixels is over the limits.
-  func check(width: Int, height: Int) throws(GraphicsError) {
+  func check(width: Int, height: Int) throws(PNGError) {
     if width > maxSide || height > maxSide {
-      throw .pngOverLimit(
+      throw .overLimit(
         reason: "the image is \(width)×\(height) pixels, over the limit of \(maxSide) pixels a side"
       )
     }
     if width * height > maxPixels {
-      throw .pngOverLimit(
+      throw .overLimit(
         reason:
           "the image is \(width)×\(height) = \(width * height) pixels, over the limit of \(maxPixels) pixels (\(maxPixels * 4 / (1 << 20)) MiB decoded)"
       )
@@ -261,11 +262,11 @@ public struct PNGDecodeLimits: Hashable, Sendable {
 private struct SpngContext: ~Copyable {
   let handle: OpaquePointer
 
-  init(encoder: Bool) throws(GraphicsError) {
+  init(encoder: Bool) throws(PNGError) {
     guard let handle = spng_ctx_new(encoder ? Int32(SPNG_CTX_ENCODER.rawValue) : 0) else {
       throw encoder
-        ? .pngEncodingFailed(reason: "libspng could not create a context")
-        : .pngDecodingFailed(reason: "libspng could not create a context")
+        ? .encodingFailed(reason: "libspng could not create a context")
+        : .decodingFailed(reason: "libspng could not create a context")
     }
     self.handle = handle
   }

@@ -1,4 +1,4 @@
-import Graphics
+import PNG
 
 #if canImport(Glibc)
   import Glibc

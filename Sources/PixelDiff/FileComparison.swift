@@ -1,5 +1,5 @@
 import Dispatch
-import Graphics
+import PNG
 import SafeInput
 import Threads
 
@@ -33,7 +33,7 @@ public enum DiffFileError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The file does not start with the PNG signature.
   case notPNG(path: String)
   /// The file starts like a PNG but cannot be decoded.
-  case undecodable(path: String, GraphicsError)
+  case undecodable(path: String, PNGError)
 
   /// `<path>: <problem>`.
   public var description: String {
@@ -142,15 +142,15 @@ extension ImageDiff {
   /// Decodes both PNGs at the same time, one per core.
   static func decodeInParallel(
     _ first: Data, _ second: Data
-  ) -> (Result<RasterImage, GraphicsError>, Result<RasterImage, GraphicsError>) {
-    let slots = Locked<[Result<RasterImage, GraphicsError>?]>([nil, nil])
+  ) -> (Result<RasterImage, PNGError>, Result<RasterImage, PNGError>) {
+    let slots = Locked<[Result<RasterImage, PNGError>?]>([nil, nil])
     DispatchQueue.concurrentPerform(iterations: 2) { index in
       let data = index == 0 ? first : second
-      let decoded = Result { () throws(GraphicsError) -> RasterImage in try PNGCodec.decode(data) }
+      let decoded = Result { () throws(PNGError) -> RasterImage in try PNGCodec.decode(data) }
       slots.withLock { $0[index] = decoded }
     }
-    let missing = Result<RasterImage, GraphicsError>.failure(
-      .pngDecodingFailed(reason: "not decoded"))
+    let missing = Result<RasterImage, PNGError>.failure(
+      .decodingFailed(reason: "not decoded"))
     return slots.withLock { ($0[0] ?? missing, $0[1] ?? missing) }
   }
 }
@@ -163,7 +163,7 @@ enum StreamingComparison {
     private let condition = ConditionLock()
     private var rows = 0
     private var finished = false
-    private var error: GraphicsError?
+    private var error: PNGError?
 
     /// Rows decoded so far (every row once finished without error).
     var rowsDone: Int {
@@ -178,7 +178,7 @@ enum StreamingComparison {
       condition.unlock()
     }
 
-    func finish(_ failure: GraphicsError?) {
+    func finish(_ failure: PNGError?) {
       condition.lock()
       finished = true
       error = failure
@@ -187,7 +187,7 @@ enum StreamingComparison {
     }
 
     /// Waits until decoding has ended; returns its error, if any.
-    func waitUntilFinished() -> GraphicsError? {
+    func waitUntilFinished() -> PNGError? {
       condition.lock()
       defer { condition.unlock() }
       while !finished { condition.wait() }
@@ -211,7 +211,7 @@ enum StreamingComparison {
     else {
       throw .undecodable(
         path: expected.path,
-        .pngDecodingFailed(reason: "no memory for two \(width)×\(height) images"))
+        .decodingFailed(reason: "no memory for two \(width)×\(height) images"))
     }
     defer { withExtendedLifetime((expectedBuffer, actualBuffer)) {} }
     let expectedPixels = expectedBuffer.bytes
@@ -227,7 +227,7 @@ enum StreamingComparison {
     let shared = SharedBuffer(bytes: expectedPixels)
     let expectedData = expected.data
     let decodeExpected: @Sendable () -> Void = {
-      let outcome = Result { () throws(GraphicsError) in
+      let outcome = Result { () throws(PNGError) in
         try PNGCodec.decode(expectedData, into: shared.bytes) { progress.publish(rows: $0) }
       }
       if case .failure(let error) = outcome {
@@ -239,7 +239,7 @@ enum StreamingComparison {
     // Without a thread of its own (the system refused one), it decodes here, before the rest.
     if !startThread(decodeExpected) { decodeExpected() }
 
-    var actualOutcome: Result<Void, GraphicsError> = .success(())
+    var actualOutcome: Result<Void, PNGError> = .success(())
     diffPixels.withUnsafeMutableBytes { diffBuffer in
       guard let a = UnsafeRawPointer(expectedPixels.baseAddress),
         let b = UnsafeRawPointer(actualPixels.baseAddress)
@@ -264,7 +264,7 @@ enum StreamingComparison {
         }
         scanned = limit
       }
-      actualOutcome = Result { () throws(GraphicsError) in
+      actualOutcome = Result { () throws(PNGError) in
         try PNGCodec.decode(actual.data, into: actualPixels) { done in
           scan(upTo: min(done, progress.rowsDone))
         }

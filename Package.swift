@@ -54,6 +54,8 @@ let package = Package(
     // the pixel diff engine alone (PNG files or pixels in, a verdict and a diff picture out), for
     // other tools: no drawing library
     .library(name: "PixelDiff", targets: ["PixelDiff"]),
+    // the designers' documents from code: rendering sheets, the audit report, paged documents
+    .library(name: "Workbench", targets: ["Workbench"]),
     .executable(name: "ouds-render", targets: ["ouds-render"]),
   ],
   targets: [
@@ -134,13 +136,29 @@ let package = Package(
         "BulletList", "Markdown", "Themes", "Scene", "Layout", "Graphics", "PNG", "Primitives",
         "SafeInput", "VectorAsset",
       ]),
-    // references, diffs, reports
+    // the catalogue engine: cases, variants, references, record and verify, artifacts of a failure
     .target(
       name: "Snapshot",
       dependencies: [
         "Threads", "PNG", "PixelDiff",
         "BulletList", "BulletListRenderer", "Graphics", "Layout", "Scene", "StrictJSON", "Themes",
         "SafeInput", "Primitives",
+      ]),
+    // a run's results for people and CI: results.json and merge, JUnit, the Markdown and text
+    // summaries, the review page
+    .target(
+      name: "SnapshotReports",
+      dependencies: [
+        "Threads", "PNG", "PixelDiff", "BulletList", "BulletListRenderer", "Graphics", "Snapshot",
+        "StrictJSON", "Themes", "SafeInput", "Primitives",
+      ]),
+    // the designers' workbench: the gallery of the catalogue and the review of a token change,
+    // as HTML pages and paged PDFs
+    .target(
+      name: "Workbench",
+      dependencies: [
+        "Threads", "PNG", "PixelDiff", "BulletList", "BulletListRenderer", "Graphics", "Layout",
+        "Scene", "Snapshot", "SnapshotReports", "StrictJSON", "Themes", "SafeInput", "Primitives",
       ]),
     // assertSnapshot for other packages' tests
     .target(
@@ -153,7 +171,7 @@ let package = Package(
     .executableTarget(
       name: "ouds-render",
       dependencies: [
-        "Threads", "PNG", "PixelDiff",
+        "Threads", "PNG", "PixelDiff", "SnapshotReports", "Workbench",
         "BulletList", "BulletListRenderer", "Graphics", "Layout", "Scene", "Snapshot", "Themes",
         "SafeInput", "Primitives",
       ]),
@@ -175,6 +193,7 @@ let package = Package(
     .testTarget(
       name: "LayoutTests",
       dependencies: [
+        "Workbench",
         "PNG",
         "Threads",
         "BulletList", "Themes", "Scene", "Layout", "Graphics", "BulletListRenderer", "Primitives",
@@ -190,6 +209,7 @@ let package = Package(
     .testTarget(
       name: "SnapshotTests",
       dependencies: [
+        "SnapshotReports", "Workbench",
         "PNG", "PixelDiff",
         "BulletList", "BulletListRenderer", "Themes", "Scene", "Graphics", "SafeInput", "Snapshot",
         "OUDSSnapshotTesting", "Primitives", "StrictJSON", "ouds-render",
@@ -206,6 +226,7 @@ let package = Package(
     .testTarget(
       name: "FuzzTests",
       dependencies: [
+        "SnapshotReports",
         "BulletList", "Markdown", "Primitives", "SafeInput", "Snapshot", "StrictJSON", "Themes",
       ]),
   ]

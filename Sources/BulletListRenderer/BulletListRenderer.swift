@@ -124,7 +124,7 @@ public final class BulletListRenderer {
   }
 
   /// The text engine that measures the text of `theme`, built on first use.
-  func textEngine(for theme: ThemeName) throws(RenderError) -> TextEngine {
+  package func textEngine(for theme: ThemeName) throws(RenderError) -> TextEngine {
     try engine(for: theme).text
   }
 
@@ -340,7 +340,7 @@ public final class BulletListRenderer {
   ///
   /// Each theme's text names its own substitute family first, so the union draws every cell with
   /// the fonts that cell was measured with.
-  func renderer(forThemes names: [ThemeName]) throws(RenderError) -> SceneRenderer {
+  package func renderer(forThemes names: [ThemeName]) throws(RenderError) -> SceneRenderer {
     if names.count == 1, let name = names.first { return try engine(for: name).renderer }
     if let sheetRenderer { return sheetRenderer }
     var lists: [FontSourceList] = []

@@ -103,7 +103,7 @@ public enum RenderError: Error, Hashable, Sendable, CustomStringConvertible {
 
   /// The same error, said to concern the picture of `theme` and `mode` when it concerned no
   /// picture yet.
-  func attributed(theme: ThemeName?, mode: ColorMode?) -> RenderError {
+  package func attributed(theme: ThemeName?, mode: ColorMode?) -> RenderError {
     let context = Context(theme: theme, mode: mode)
     switch self {
     case .graphics(let error, nil): return .graphics(error, context)
@@ -114,7 +114,7 @@ public enum RenderError: Error, Hashable, Sendable, CustomStringConvertible {
 
   /// The error a layout failure of `theme` and `mode` is reported as: list problems as
   /// ``list(_:)``, the others as ``layout(_:_:)``.
-  init(_ error: LayoutError, theme: ThemeName, mode: ColorMode) {
+  package init(_ error: LayoutError, theme: ThemeName, mode: ColorMode) {
     if case .list(let listError) = error {
       self = .list(listError)
     } else {

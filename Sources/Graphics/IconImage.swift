@@ -193,6 +193,38 @@ final class SVGDocument {
       throw .iconFileUnreadable(path: path, reason: Self.consume(error))
     }
     drawing = .librsvg(handle)
+    try checkInkExtents(handle)
+  }
+
+  /// The side of the box the ink extents are measured in: larger than any icon box drawn (a few
+  /// dozen points at 3 pixels a point).
+  static let measuringBox = 256.0
+
+  /// Refuses a document whose drawing, fitted into a ``measuringBox`` box, reaches past
+  /// ±``SVGIconPolicy/maximumCoordinate``: what the policy cannot see in the text (relative path
+  /// steps that add up, transforms that scale, a CSS stroke width) but Cairo's 24.8 fixed point
+  /// would wrap, drawing part of the icon, none of it, or the whole box.
+  private func checkInkExtents(_ handle: UnsafeMutablePointer<RsvgHandle>) throws(GraphicsError) {
+    var viewport = RsvgRectangle(x: 0, y: 0, width: Self.measuringBox, height: Self.measuringBox)
+    var ink = RsvgRectangle()
+    var logical = RsvgRectangle()
+    var error: UnsafeMutablePointer<CRsvg.GError>?
+    guard
+      ouds_rsvg_handle_get_geometry_for_layer(handle, nil, &viewport, &ink, &logical, &error) != 0
+    else {
+      throw .iconFileUnreadable(path: path, reason: Self.consume(error))
+    }
+    let limit = SVGIconPolicy.maximumCoordinate
+    for rect in [ink, logical] {
+      let values = [rect.x, rect.y, rect.x + rect.width, rect.y + rect.height]
+      guard values.allSatisfy({ $0.isFinite && abs($0) <= limit }) else {
+        throw .iconFileUnreadable(
+          path: path,
+          reason:
+            "its drawing reaches beyond ±1,000,000 units when fitted into a \(Int(Self.measuringBox))-unit box (relative steps, a transform or a stroke width), which Cairo's fixed point cannot hold; scale the icon's drawing into its view box"
+        )
+      }
+    }
   }
 
   /// A document drawn by filling `outline`: librsvg is not loaded.

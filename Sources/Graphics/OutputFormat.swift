@@ -31,3 +31,40 @@ public enum OutputFormat: Hashable, Sendable {
     }
   }
 }
+
+/// The kinds of ``OutputFormat`` by name (`png`, `svg`, `pdf`: the file extensions), for the
+/// command line's `--format` and `-o` extension.
+public enum OutputKind: String, Sendable, CaseIterable, NamedValue {
+  /// PNG bitmap.
+  case png
+  /// SVG document.
+  case svg
+  /// PDF document.
+  case pdf
+
+  /// `format` in messages.
+  public static var kindName: String { "format" }
+
+  /// The format of this kind; `scale` is the PNG's pixels per point.
+  public func format(scale: Int) -> OutputFormat {
+    switch self {
+    case .png: .png(scale: scale)
+    case .svg: .svg
+    case .pdf: .pdf
+    }
+  }
+
+  /// Whether the format is text (SVG), which may go to a terminal.
+  public var isText: Bool { self == .svg }
+}
+
+extension OutputFormat {
+  /// The kind of this format.
+  public var kind: OutputKind {
+    switch self {
+    case .png: .png
+    case .svg: .svg
+    case .pdf: .pdf
+    }
+  }
+}

@@ -4,7 +4,10 @@ import Scene
 import Themes
 
 /// How the canvas behind the list is filled.
-public enum BackgroundOption: String, Sendable, CaseIterable {
+public enum BackgroundOption: String, Sendable, CaseIterable, NamedValue {
+  /// `background` in messages.
+  public static var kindName: String { "background" }
+
   /// The theme's `color.bg.primary` for the mode.
   case theme
   /// Transparent.

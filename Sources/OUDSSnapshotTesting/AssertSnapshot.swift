@@ -157,7 +157,7 @@ public func verifySnapshot(
     }
     if !outcome.layoutDiff.isEmpty {
       text +=
-        "\n" + outcome.layoutDiff.prefix(SnapshotSummary.maxLayoutLines).joined(separator: "\n")
+        "\n" + outcome.layoutDiff.prefix(SnapshotArtifacts.maxLayoutLines).joined(separator: "\n")
     }
     do {
       // Artifacts never replace the references, the test file or the list's icons.

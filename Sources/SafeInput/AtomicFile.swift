@@ -58,6 +58,9 @@ public enum AtomicFile {
           "\(MessageText.path(blocker.path)) is \(blocker.type.nonRegularName ?? "a regular file"), not a folder"
       )
     }
+    // Never into a fenced folder (the snapshots or themes folder a command read), whatever
+    // links lead there; checked before any folder is created.
+    try WriteFence.check(path, directory: directory.path)
     if createDirectories {
       if let failure = createFolders(directory.path) {
         throw FileWriteError(path: directory.path, reason: failure)

@@ -1,3 +1,5 @@
+import Threads
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -98,6 +100,41 @@ public enum OutputPlace {
         throw OutputPlaceError(
           option: option, path: path, place: place, holds: true, advice: advice)
       }
+    }
+  }
+}
+
+/// The folders no file of this process may be written into, whatever path leads there: a command
+/// fences the snapshots and themes folders it reads before it writes anything, and every
+/// ``AtomicFile`` write checks the real path of its folder against them. ``OutputPlace/check``
+/// looks at the path given; the fence also catches a symbolic link below an output folder
+/// (`report/images -> ../Snapshots`) that would carry the files written there into the catalogue.
+public enum WriteFence {
+  private static let places = Locked<[(place: ProtectedPlace, real: String)]>([])
+
+  /// Adds `places` to the fence (their real paths as they are now).
+  public static func protect(_ places: [ProtectedPlace]) {
+    let resolved = places.map { ($0, OutputPlace.realPath($0.path)) }
+    Self.places.withLock { $0 += resolved }
+  }
+
+  /// Empties the fence (for a process that runs several commands, such as a test).
+  public static func removeAll() {
+    places.withLock { $0.removeAll() }
+  }
+
+  /// Refuses a write of `path` whose folder, `directory`, is (by its real path, links followed
+  /// as far as they exist) inside a fenced place.
+  static func check(_ path: String, directory: String) throws(FileWriteError) {
+    let fenced = places.withLock { $0 }
+    guard !fenced.isEmpty else { return }
+    let real = OutputPlace.realPath(directory)
+    for (place, protected) in fenced where OutputPlace.isInside(real, protected) {
+      throw FileWriteError(
+        path: path,
+        reason:
+          "its folder is \(MessageText.path(real)), inside the \(place.what) \(MessageText.path(place.path)) (a symbolic link leads there); write outputs outside it"
+      )
     }
   }
 }

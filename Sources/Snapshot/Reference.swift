@@ -36,7 +36,7 @@ public struct SnapshotReference: Hashable, Sendable, Identifiable {
 
   /// A render error of this reference in words; a list error of a Markdown case names the
   /// item's line (and, for rich text in bold, the front matter key to change).
-  func describing(_ error: any Error) -> String {
+  package func describing(_ error: any Error) -> String {
     guard case .list(let listError)? = error as? RenderError else { return "\(error)" }
     return BulletListDocument(list: list, itemLines: itemLines).locating(listError).description
   }

@@ -58,7 +58,9 @@ public final class SnapshotEngine: Sendable {
   }
 
   /// Makes a renderer for one worker over an already read library.
-  func makeRenderer(location: ThemesLocation, library: ThemeLibrary) throws -> BulletListRenderer {
+  package func makeRenderer(location: ThemesLocation, library: ThemeLibrary) throws
+    -> BulletListRenderer
+  {
     try BulletListRenderer(
       themes: location, library: library, brandFontDirectory: configuration.brandFontDirectory,
       fontLocator: fontLocator)
@@ -335,7 +337,7 @@ public final class SnapshotEngine: Sendable {
   }
 
   /// Every file of `cases/` (read or refused as a case file).
-  var caseFiles: InputFiles {
+  package var caseFiles: InputFiles {
     let folder = casesDirectory
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
     return InputFiles(names.sorted().map { folder.appendingPathComponent($0).path })

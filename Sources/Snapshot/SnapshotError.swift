@@ -4,6 +4,9 @@ import SafeInput
 /// environment fingerprint, artifacts, pruning): one case per problem, with the file or value it
 /// concerns. The description is one line, control characters escaped.
 public enum SnapshotError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The longest run id accepted (`--run-id`, `$OUDS_RUN_ID`…), in characters.
+  public static let runIDLimit = 200
+
   /// A problem with the snapshots folder's lock file (`.record.lock`).
   public enum LockProblem: Hashable, Sendable {
     /// The lock file cannot be opened (the system's reason).
@@ -129,7 +132,7 @@ public enum SnapshotError: Error, Hashable, Sendable, CustomStringConvertible {
       return "cannot merge: \(reason)"
     case .invalidRunID(let id, let source):
       return
-        "\(source) \(MessageText.quoted(id)) is not a run id: 1 to \(SnapshotRunResults.RunIdentity.idLimit) letters, digits and . _ - : + /"
+        "\(source) \(MessageText.quoted(id)) is not a run id: 1 to \(SnapshotError.runIDLimit) letters, digits and . _ - : + /"
     }
   }
 }

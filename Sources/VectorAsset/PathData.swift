@@ -100,12 +100,25 @@ struct PathData {
   private mutating func segment(_ command: UInt8) throws(PathDataError) {
     let relative = command >= UInt8(ascii: "a")
     let origin = relative ? current : Point(x: 0, y: 0)
-    func offset(_ p: Point) -> Point { Point(x: p.x + origin.x, y: p.y + origin.y) }
+    let start = index
+    // A relative command's point is the sum of every step before it: bounded as a number is,
+    // so that steps each within the limit cannot carry the outline past it.
+    func bounded(_ p: Point) throws(PathDataError) -> Point {
+      guard abs(p.x) <= Self.coordinateLimit, abs(p.y) <= Self.coordinateLimit else {
+        throw fail(
+          "the point (\(Echo.value("\(p.x)")), \(Echo.value("\(p.y)"))) is out of range (at most ±\(Int(Self.coordinateLimit)))",
+          at: start)
+      }
+      return p
+    }
+    func offset(_ p: Point) throws(PathDataError) -> Point {
+      try bounded(Point(x: p.x + origin.x, y: p.y + origin.y))
+    }
     var cubicControl: Point?
     var quadraticControl: Point?
     switch command | 0x20 {
     case UInt8(ascii: "m"):
-      let p = offset(try pair(first: true))
+      let p = try offset(try pair(first: true))
       commands.append(.move(to: p))
       current = p
       subpathStart = p
@@ -115,33 +128,33 @@ struct PathData {
       current = subpathStart
       closed = true
     case UInt8(ascii: "l"):
-      line(to: offset(try pair(first: true)))
+      line(to: try offset(try pair(first: true)))
     case UInt8(ascii: "h"):
       let x = try number(first: true) + origin.x
-      line(to: Point(x: x, y: current.y))
+      line(to: try bounded(Point(x: x, y: current.y)))
     case UInt8(ascii: "v"):
       let y = try number(first: true) + origin.y
-      line(to: Point(x: current.x, y: y))
+      line(to: try bounded(Point(x: current.x, y: y)))
     case UInt8(ascii: "c"):
-      let c1 = offset(try pair(first: true))
-      let c2 = offset(try pair())
-      let p = offset(try pair())
+      let c1 = try offset(try pair(first: true))
+      let c2 = try offset(try pair())
+      let p = try offset(try pair())
       curve(to: p, c1, c2)
       cubicControl = c2
     case UInt8(ascii: "s"):
       let c1 = reflection(of: lastCubicControl)
-      let c2 = offset(try pair(first: true))
-      let p = offset(try pair())
+      let c2 = try offset(try pair(first: true))
+      let p = try offset(try pair())
       curve(to: p, c1, c2)
       cubicControl = c2
     case UInt8(ascii: "q"):
-      let q = offset(try pair(first: true))
-      let p = offset(try pair())
+      let q = try offset(try pair(first: true))
+      let p = try offset(try pair())
       quadratic(to: p, q)
       quadraticControl = q
     case UInt8(ascii: "t"):
       let q = reflection(of: lastQuadraticControl)
-      let p = offset(try pair(first: true))
+      let p = try offset(try pair(first: true))
       quadratic(to: p, q)
       quadraticControl = q
     case UInt8(ascii: "a"):
@@ -150,7 +163,7 @@ struct PathData {
       let rotation = try number()
       let largeArc = try flag()
       let sweep = try flag()
-      let p = offset(try pair())
+      let p = try offset(try pair())
       arc(to: p, rx: rx, ry: ry, rotation: rotation, largeArc: largeArc, sweep: sweep)
     default:
       throw fail("unknown command", at: index - 1)

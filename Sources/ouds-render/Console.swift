@@ -1,5 +1,6 @@
 import SafeInput
 import Snapshot
+import SnapshotReports
 import Threads
 
 #if canImport(FoundationEssentials)

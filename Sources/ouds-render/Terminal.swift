@@ -2,6 +2,7 @@ import Dispatch
 import Primitives
 import SafeInput
 import Snapshot
+import SnapshotReports
 import Threads
 
 #if canImport(FoundationEssentials)

@@ -1,6 +1,7 @@
 import Foundation
 import Primitives
 import Snapshot
+import SnapshotReports
 import Testing
 
 #if canImport(FoundationXML)

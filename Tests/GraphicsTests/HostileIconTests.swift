@@ -379,4 +379,33 @@ struct HostileIconTests {
     }
     #expect(uses >= 400)
   }
+
+  @Test(
+    "an icon whose drawing reaches past ±1,000,000 through relative steps, a transform or a CSS stroke is refused"
+  )
+  func farDrawingRefused() throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // Each number is within the policy's limit; the drawing is not. Cairo's fixed point used to
+    // draw half of the first, none of the second, an invisible third, exit 0.
+    let steps = String(repeating: " l 0 999999", count: 6)
+    let bodies = [
+      "relative.svg": "<path d=\"M0 0 L24 0 L12 999999\(steps) Z\"/>",
+      "scaled.svg": #"<g transform="scale(1,300000)"><path d="M0 0 L24 0 L12 24 Z"/></g>"#,
+      "stroked.svg": #"<path style="stroke:#000;stroke-width:1e30" d="M0 0 L24 0 L12 24 Z"/>"#,
+    ]
+    for (name, body) in bodies.sorted(by: { $0.key < $1.key }) {
+      let path = try icon(name, body)
+      #expect(throws: GraphicsError.self, "\(name)") {
+        _ = try renderer.render(scene(icon: path), as: .png(scale: 2))
+      }
+      do {
+        _ = try renderer.render(scene(icon: path), as: .svg)
+      } catch {
+        #expect("\(error)".contains("its drawing reaches beyond ±1,000,000 units"), "\(error)")
+      }
+    }
+    // A transform that keeps the drawing near its box is drawn.
+    let near = try icon("near.svg", #"<g transform="scale(2)"><path d="M0 0 L12 0 L6 12 Z"/></g>"#)
+    _ = try renderer.render(scene(icon: near), as: .png(scale: 2))
+  }
 }

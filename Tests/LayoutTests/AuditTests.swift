@@ -6,6 +6,7 @@ import Primitives
 import Scene
 import Testing
 import Themes
+import Workbench
 
 /// WCAG 2.2 luminance and ratio written out here, independently of `WCAGContrast`, so the audit's
 /// figures are checked against the definition rather than against themselves.

@@ -8,6 +8,7 @@ import Primitives
 import Scene
 import Testing
 import Themes
+import Workbench
 
 @Suite("Rendering sheets")
 struct SheetTests {

@@ -5,8 +5,10 @@ import PNG
 import Primitives
 import Scene
 import Snapshot
+import SnapshotReports
 import Testing
 import Themes
+import Workbench
 
 /// Two galleries written once for the tests below.
 ///

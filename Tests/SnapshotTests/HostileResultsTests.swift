@@ -1,6 +1,7 @@
 import Foundation
 import SafeInput
 import Snapshot
+import SnapshotReports
 import Testing
 
 /// What `snapshot verify --results` and `snapshot merge` read and write when the folders or the

@@ -2,6 +2,7 @@ import BulletListRenderer
 import Foundation
 import SafeInput
 import Snapshot
+import SnapshotReports
 import Testing
 
 @Suite("Hostile snapshots folders: broken cases, bad references, concurrent records")

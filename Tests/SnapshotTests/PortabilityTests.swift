@@ -3,6 +3,7 @@ import Foundation
 import OUDSSnapshotTesting
 import PixelDiff
 import Snapshot
+import SnapshotReports
 import Testing
 import Themes
 

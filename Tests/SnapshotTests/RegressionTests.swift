@@ -2,6 +2,7 @@ import Foundation
 import Primitives
 import Scene
 import Snapshot
+import SnapshotReports
 import Testing
 import Themes
 

@@ -2,6 +2,7 @@ import Foundation
 import Graphics
 import PNG
 import Snapshot
+import SnapshotReports
 import Testing
 
 /// A run with known failures: sample-3 and sample-1.1 recorded, then orange light's background changed

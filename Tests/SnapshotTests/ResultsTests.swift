@@ -3,6 +3,7 @@ import Graphics
 import PixelDiff
 import SafeInput
 import Snapshot
+import SnapshotReports
 import Testing
 
 /// A small results value with one reference of each status a merge sees, for the tests below.
@@ -153,7 +154,7 @@ struct ResultsFileTests {
       ),
       (
         #""status": "changed""#, #""status": "skipped""#,
-        "references[0].status: skipped contradicts pixels.result different: the entry was edited"
+        "references[0].status: skipped is a status of snapshot record, which writes no results.json: the entry was edited"
       ),
       (
         #""run": null,"#,

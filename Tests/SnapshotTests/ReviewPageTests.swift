@@ -3,6 +3,7 @@ import Graphics
 import PNG
 import PixelDiff
 import Snapshot
+import SnapshotReports
 import Testing
 
 /// A review page with every kind of card the page must handle, written once for the tests below.

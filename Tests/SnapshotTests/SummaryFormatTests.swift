@@ -1,6 +1,7 @@
 import Foundation
 import Graphics
 import Snapshot
+import SnapshotReports
 import Testing
 
 /// The text summary's layout for a person: full for a few failures, the table alone (capped) for

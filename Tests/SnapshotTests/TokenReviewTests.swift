@@ -8,6 +8,7 @@ import Scene
 import Snapshot
 import Testing
 import Themes
+import Workbench
 
 /// A token change to review: a copy of the repository's themes with one colour and one padding
 /// edited, and a list that draws both.

@@ -2,6 +2,7 @@ import BulletList
 import Foundation
 import Scene
 import Snapshot
+import SnapshotReports
 import Testing
 import Themes
 

@@ -144,6 +144,11 @@ struct PathDataTests {
     #expect(error("M0 0A1 1 0 2 1 3 3") == "expected an arc flag 0 or 1, found '2' (character 12)")
     #expect(error("M1e9 0") == "number 1e9 is out of range (at most ±1000000) (character 2)")
     #expect(error("M1e999 0") == "number 1e999 is out of range (at most ±1000000) (character 2)")
+    // Relative steps each within the limit cannot carry the outline past it.
+    #expect(
+      error("M0 0l0 600000l0 600000")
+        == "the point (0.0, 1200000.0) is out of range (at most ±1000000) (character 15)")
+    #expect(error("M999999 0h2")?.hasPrefix("the point (1000001.0, 0.0) is out of range") == true)
   }
 
   @Test("a path may have at most 100 000 segments")

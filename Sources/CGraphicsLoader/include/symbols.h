@@ -188,4 +188,5 @@ OUDS_PROCEDURE(PANGOCAIRO, pango_cairo_show_layout_line, (cairo_t *cr, PangoLayo
 
 OUDS_FUNCTION(RSVG, RsvgHandle *, rsvg_handle_new_from_stream_sync, (GInputStream *input_stream, GFile *base_file, RsvgHandleFlags flags, GCancellable *cancellable, GError **error), (input_stream, base_file, flags, cancellable, error))
 OUDS_FUNCTION(RSVG, gboolean, rsvg_handle_render_document, (RsvgHandle *handle, cairo_t *cr, const RsvgRectangle *viewport, GError **error), (handle, cr, viewport, error))
+OUDS_FUNCTION(RSVG, gboolean, rsvg_handle_get_geometry_for_layer, (RsvgHandle *handle, const char *id, const RsvgRectangle *viewport, RsvgRectangle *out_ink_rect, RsvgRectangle *out_logical_rect, GError **error), (handle, id, viewport, out_ink_rect, out_logical_rect, error))
 

@@ -1,3 +1,4 @@
+import Primitives
 import SafeInput
 
 /// A usage mistake on the command line: printed with a pointer to `--help`, exit code 2.
@@ -215,6 +216,24 @@ struct ParsedArguments {
     if case .choice(_, let fallback) = own(option).value { return fallback }
     return nil
   }
+
+  /// The value of the choice `option` as the type it names (``Primitives/NamedValue``), else
+  /// its default; nil when neither, or when `all` was given (see ``selection(_:as:)``).
+  func value<Value: NamedValue>(_ option: OptionSpec, as type: Value.Type) -> Value? {
+    guard let name = choice(option), name != Vocabulary.all else { return nil }
+    return try? Value.parse(name)
+  }
+
+  /// What the choice `option`, which also takes `all`, selects: every value for `all`, else the
+  /// one named (or its default); nil when neither was given.
+  func selection<Value: NamedValue>(_ option: OptionSpec, as type: Value.Type) -> [Value]? {
+    guard let name = choice(option) else { return nil }
+    if name == Vocabulary.all { return Value.allCases }
+    return (try? Value.parse(name)).map { [$0] }
+  }
+
+  /// Whether `all` was given to the choice `option` (or is its default).
+  func selectsAll(_ option: OptionSpec) -> Bool { choice(option) == Vocabulary.all }
 
   /// The whole number given to `option`, else its default.
   func integer(_ option: OptionSpec) -> Int? {

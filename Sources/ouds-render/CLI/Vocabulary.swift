@@ -21,11 +21,9 @@ enum Vocabulary {
   /// `ltr`, `rtl`.
   static let directions = Choices(LayoutDirection.self)
   /// `theme`, `none`.
-  static let backgrounds = Choices(
-    kind: "background", names: BackgroundOption.allCases.map(\.rawValue))
+  static let backgrounds = Choices(BackgroundOption.self)
   /// `png`, `svg`, `pdf`.
-  static let formats = Choices(
-    kind: "format", names: OutputFormat.all(scale: PixelScale.standard).map(\.fileExtension))
+  static let formats = Choices(OutputKind.self)
   /// `json`, `markdown`: how a list file is written.
   static let listFormats = Choices(ListFormat.self)
   /// The shells `completion` writes scripts for.

@@ -1,4 +1,5 @@
 import BulletListRenderer
+import Workbench
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -3,6 +3,7 @@ import Graphics
 import SafeInput
 import Snapshot
 import Themes
+import Workbench
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

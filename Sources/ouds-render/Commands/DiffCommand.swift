@@ -97,10 +97,12 @@ enum DiffCommand {
     let destination: PictureDestination? = outputPath.map {
       $0 == PictureDestination.standardOutputName ? .standardOutput : .file($0)
     }
-    if destination == .standardOutput { try PictureDestination.checkTerminal(for: "png") }
+    if destination == .standardOutput { try PictureDestination.checkTerminal(for: .png) }
     if let outputPath, destination != .standardOutput {
       // A diff picture over a reference would make the next verify compare it with itself.
-      try InputFolderGuard.check(outputPath, option: "-o")
+      let places = InputFolderGuard.places(around: outputPath)
+      try OutputPlace.check(outputPath, option: "-o", against: places)
+      WriteFence.protect(places)
     }
     let paths = arguments.positionals
     let expected = paths.first ?? ""

@@ -1,6 +1,7 @@
 import BulletListRenderer
 import SafeInput
 import Snapshot
+import Workbench
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -122,6 +123,8 @@ enum GalleryCommand {
       places.append(ProtectedPlace("--compare-themes folder", old))
     }
     try OutputPlace.check(folder, option: "-o", against: places)
+    // Nor through a link below the gallery folder (images/ -> the snapshots folder).
+    WriteFence.protect(places)
     guard let path = arguments.text(pdf) else { return }
     let gallery = URL(fileURLWithPath: folder)
     try OutputPlace.check(

@@ -1,4 +1,5 @@
 import Scene
+import SnapshotReports
 
 /// `ouds-render layout`: prints the scene as JSON.
 enum LayoutCommand {

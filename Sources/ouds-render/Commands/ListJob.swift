@@ -39,9 +39,8 @@ struct ListJob {
 
   /// Whether `arguments` select several pictures (`all` for a theme, mode or platform).
   static func isMatrix(_ arguments: ParsedArguments) -> Bool {
-    [ListOptions.theme, ListOptions.mode, ListOptions.platform].contains {
-      arguments.choice($0) == Vocabulary.all
-    }
+    [ListOptions.theme, ListOptions.mode, ListOptions.platform].contains(
+      where: arguments.selectsAll)
   }
 
   /// Reads the list (the command's one argument) and sets up the renderer for `arguments`.
@@ -59,7 +58,7 @@ struct ListJob {
     renderer = try BulletListRenderer(
       themes: try ThemesLocation.resolve(explicit: themesDirectory),
       brandFontDirectory: fontDirectory)
-    let format = arguments.choice(ListOptions.inputFormat).flatMap(ListFormat.init(rawValue:))
+    let format = arguments.value(ListOptions.inputFormat, as: ListFormat.self)
     // A catalogue case file is a list plus its `variants`: the list is drawn, with one variant
     // when --variant names it.
     let file = try CaseListFile.read(
@@ -87,31 +86,30 @@ struct ListJob {
       GraphicsLibraries.preloadSVG()
     }
 
-    /// The option's value when given (or without a variant), else the variant's.
-    func choice(_ option: OptionSpec, _ fromVariant: (SnapshotVariant) -> String?) -> String? {
-      guard let variant, !arguments.isGiven(option) else { return arguments.choice(option) }
-      return fromVariant(variant)
+    /// The values the option selects when given (or without a variant), else the variant's.
+    func selection<Value: NamedValue>(
+      _ option: OptionSpec, _ fromVariant: (SnapshotVariant) -> Value?
+    ) -> [Value]? {
+      guard let variant, !arguments.isGiven(option) else {
+        return arguments.selection(option, as: Value.self)
+      }
+      return fromVariant(variant).map { [$0] }
     }
-    themes = Self.selected(ThemeName.allCases, choice(ListOptions.theme) { $0.theme.rawValue })
-    modes = Self.selected(ColorMode.allCases, choice(ListOptions.mode) { $0.mode.rawValue })
-    let platformName =
-      choice(ListOptions.platform) { $0.options.platform.rawValue } ?? document.platform?.rawValue
-    platforms = Self.selected(Platform.allCases, platformName ?? Platform.ios.rawValue)
+    themes = selection(ListOptions.theme) { $0.theme } ?? [.orange]
+    modes = selection(ListOptions.mode) { $0.mode } ?? [.light]
+    platforms =
+      selection(ListOptions.platform) { $0.options.platform } ?? [document.platform ?? .ios]
     isMatrix = Self.isMatrix(arguments)
 
-    let background = choice(ListOptions.background) { $0.options.background.rawValue }
     let width =
       variant.flatMap { arguments.isGiven(ListOptions.width) ? nil : $0.options.width }
       ?? arguments.number(ListOptions.width) ?? Vocabulary.standardCanvasWidth
     options = LayoutOptions(
       width: width,
-      background: BackgroundOption.allCases.first { $0.rawValue == background } ?? .theme,
+      background: selection(ListOptions.background) { $0.options.background }?.first ?? .theme,
       locale: locale ?? variant?.options.locale ?? document.locale,
-      direction: choice(ListOptions.direction) { $0.options.direction?.rawValue }.flatMap(
-        LayoutDirection.init(rawValue:)),
-      textStyleOverride: choice(ListOptions.textStyle) {
-        $0.options.textStyleOverride?.rawValue
-      }.flatMap(TextStyle.init(rawValue:)),
+      direction: selection(ListOptions.direction) { $0.options.direction }?.first,
+      textStyleOverride: selection(ListOptions.textStyle) { $0.options.textStyleOverride }?.first,
       platform: platforms.first ?? .ios)
     WatchLoop.note(inputFiles.paths)
   }
@@ -150,13 +148,6 @@ struct ListJob {
     throw UsageError(
       "--variant \(MessageText.quoted(text)): \(name) has no such variant; it has \(variants.count): "
         + listed.joined(separator: ", ") + (variants.count > 6 ? ", …" : ""))
-  }
-
-  /// Every case for `all`, else the case named `name` (a name the option's choices accepted).
-  private static func selected<Value: RawRepresentable>(_ cases: [Value], _ name: String?)
-    -> [Value]
-  where Value.RawValue == String {
-    name == Vocabulary.all ? cases : cases.filter { $0.rawValue == name }
   }
 
   /// Whether `--platform all` was asked for.

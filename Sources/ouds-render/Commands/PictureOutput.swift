@@ -31,10 +31,10 @@ enum PictureDestination: Equatable {
   }
 
   /// Refuses a PNG or PDF for standard output when it is a terminal (SVG is text and may go there).
-  static func checkTerminal(for formatName: String) throws(UsageError) {
-    if formatName != "svg", standardOutputIsTerminal {
+  static func checkTerminal(for kind: OutputKind) throws(UsageError) {
+    if !kind.isText, standardOutputIsTerminal {
       throw UsageError(
-        "standard output is a terminal: redirect it (> out.\(formatName)) or give -o <file> for \(formatName.uppercased()) data"
+        "standard output is a terminal: redirect it (> out.\(kind.rawValue)) or give -o <file> for \(kind.rawValue.uppercased()) data"
       )
     }
   }
@@ -55,9 +55,9 @@ struct PictureJob {
   init(_ arguments: ParsedArguments, matrixWritesFolder: Bool) throws {
     let output = arguments.text(ListOptions.output) ?? ""
     let isFolder = matrixWritesFolder && ListJob.isMatrix(arguments)
-    let formatName = try Self.formatName(arguments, output: output, isFolder: isFolder)
+    let kind = try Self.kind(arguments, output: output, isFolder: isFolder)
     if output == PictureDestination.standardOutputName {
-      try PictureDestination.checkTerminal(for: formatName)
+      try PictureDestination.checkTerminal(for: kind)
       destination = .standardOutput
     } else {
       destination = isFolder ? .folder(output) : .file(output)
@@ -67,54 +67,55 @@ struct PictureJob {
     // (a picture over a reference or a case file would make the next verify compare it with itself).
     if destination != .standardOutput {
       let themes = job.renderer.themesLocation.directory
-      try InputFolderGuard.check(
-        output, option: "-o", themes: themes,
-        others: [ProtectedPlace("themes folder", themes.path)])
+      let places =
+        [ProtectedPlace("themes folder", themes.path)]
+        + InputFolderGuard.places(around: output, themes: themes)
+      try OutputPlace.check(output, option: "-o", against: places)
+      WriteFence.protect(places)
     }
-    let scale = job.scale(arguments)
-    format =
-      OutputFormat.all(scale: scale).first { $0.fileExtension == formatName } ?? .png(scale: scale)
+    format = kind.format(scale: job.scale(arguments))
     sources = try job.sourcesLine()
   }
 
-  /// The output format's name: `--format`, else the extension of `-o` (png for `-o -`).
+  /// The output format's kind: `--format`, else the extension of `-o` (png for `-o -`).
   ///
   /// With `all`, `-o` is a folder (never `-`).
-  private static func formatName(_ arguments: ParsedArguments, output: String, isFolder: Bool)
+  private static func kind(_ arguments: ParsedArguments, output: String, isFolder: Bool)
     throws(UsageError)
-    -> String
+    -> OutputKind
   {
-    let known = Vocabulary.formats.names
-    let requested = arguments.choice(ListOptions.format)
+    let requested = arguments.value(ListOptions.format, as: OutputKind.self)
     if output == PictureDestination.standardOutputName {
       if isFolder {
         throw UsageError(
           "-o - writes one picture to standard output, but --theme all, --mode all or --platform all make several: give a folder"
         )
       }
-      return requested ?? "png"
+      return requested ?? .png
     }
     let extensionName = URL(fileURLWithPath: output).pathExtension.lowercased()
+    let named = OutputKind(rawValue: extensionName)
     if isFolder {
-      if known.contains(extensionName) {
+      if named != nil {
         throw UsageError(
           "with --theme all, --mode all or --platform all, -o is a folder, but \(MessageText.path(output)) names a .\(extensionName) file"
         )
       }
-      return requested ?? "png"
+      return requested ?? .png
     }
     if let requested {
-      if known.contains(extensionName), extensionName != requested {
+      if let named, named != requested {
         throw UsageError(
-          "-o \(MessageText.path(output)) ends in .\(extensionName) but --format is \(requested)")
+          "-o \(MessageText.path(output)) ends in .\(extensionName) but --format is \(requested.rawValue)"
+        )
       }
       return requested
     }
-    guard known.contains(extensionName) else {
+    guard let named else {
       throw UsageError(
         "cannot tell the format of \(MessageText.path(output)): end it in .png, .svg or .pdf, or give --format"
       )
     }
-    return extensionName
+    return named
   }
 }

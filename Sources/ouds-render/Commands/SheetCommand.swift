@@ -1,4 +1,5 @@
 import Snapshot
+import Workbench
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

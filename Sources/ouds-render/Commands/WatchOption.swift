@@ -1,6 +1,7 @@
 import SafeInput
 import Snapshot
 import Themes
+import Workbench
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -1,4 +1,5 @@
 import Snapshot
+import SnapshotReports
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -1,6 +1,7 @@
 import BulletListRenderer
 import SafeInput
 import Snapshot
+import SnapshotReports
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

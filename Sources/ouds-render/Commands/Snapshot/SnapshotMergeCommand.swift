@@ -1,6 +1,8 @@
 import BulletListRenderer
 import SafeInput
 import Snapshot
+import SnapshotReports
+import Themes
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -74,16 +76,20 @@ enum SnapshotMergeCommand {
     let merged = try SnapshotRunResults.merge(parts)
     // Nor into the snapshots or themes folder the run used (paths relative to the repository).
     let root = RepositoryRoot.find()
+    func here(_ path: String) -> String {
+      path.hasPrefix("/") ? path : root.directory.appendingPathComponent(path).path
+    }
+    let snapshotsPlace = merged.snapshots.map { ProtectedPlace("snapshots folder", here($0)) }
+    let themesPlace = merged.themes.map { ProtectedPlace("themes folder", here($0.folder)) }
+    let runFolders = [snapshotsPlace, themesPlace].compactMap { $0 }
     try outputs.checkPlaces(
-      besides: arguments.positionals.map { ProtectedPlace("results folder", $0) }
-        + [
-          merged.snapshots.map { ("snapshots folder", $0) },
-          merged.themes.map { ("themes folder", $0.folder) },
-        ]
-        .compactMap { $0 }.map { what, path in
-          ProtectedPlace(
-            what, path.hasPrefix("/") ? path : root.directory.appendingPathComponent(path).path)
-        })
+      besides: arguments.positionals.map { ProtectedPlace("results folder", $0) } + runFolders)
+    try checkAgainstCheckout(merged, snapshots: snapshotsPlace, themes: themesPlace)
+    // Nor through a link below the review page's folder (images/ -> the snapshots folder).
+    let outputPaths = [outputs.report, outputs.junit, outputs.summary].compactMap { $0?.path }
+    WriteFence.protect(
+      runFolders + outputPaths.flatMap { InputFolderGuard.places(around: $0) }
+        + arguments.positionals.map { ProtectedPlace("results folder", $0) })
     let commands = ReviewReport.Commands.cli(
       extraArguments: merged.acceptOptions, filter: merged.selection.filter)
     // Many failures print the table alone, capped; the rest is on the review page and in the folders.
@@ -102,5 +108,56 @@ enum SnapshotMergeCommand {
       printError("to accept every change: \(commands.acceptAll)")
     }
     return merged.succeeded ? ExitStatus.success : ExitStatus.failure
+  }
+
+  /// Where the run's snapshots folder is here (the merge job runs in the run's checkout), what
+  /// the shards say of it is checked against it, so that shards edited consistently with
+  /// themselves still cannot pass: the catalogue's digest (case files, references, tokens), the
+  /// number of references it holds, the token digest of its themes folder and the one its
+  /// `ENVIRONMENT.json` records. Without the folder (results copied elsewhere) only the shards'
+  /// own consistency is checked, as the summary says nothing more.
+  static func checkAgainstCheckout(
+    _ merged: SnapshotRunResults, snapshots: ProtectedPlace?, themes: ProtectedPlace?
+  ) throws {
+    guard let snapshots, PathText.isFolder(snapshots.path), let run = merged.run else { return }
+    let folder = URL(fileURLWithPath: snapshots.path)
+    let engine = try SnapshotEngine(
+      configuration: SnapshotConfiguration(
+        snapshotsDirectory: folder,
+        themesDirectory: themes.flatMap {
+          PathText.isFolder($0.path) ? URL(fileURLWithPath: $0.path) : nil
+        }))
+    func refuse(_ what: String) -> SnapshotError {
+      .cannotMerge(
+        reason:
+          "\(what); the shards do not describe the catalogue in \(MessageText.path(snapshots.path)): merge the results of one verify run of this checkout"
+      )
+    }
+    let location = try engine.themesLocation()
+    let library = try ThemeLibrary(directory: location.directory)
+    let tokens = SnapshotEnvironment.tokenDigest(of: library)
+    if let claimed = merged.tokensSHA256, claimed != tokens {
+      throw refuse(
+        "environment.tokensSHA256 is \(claimed.prefix(12))…, but the themes folder \(MessageText.path(location.directory.path)) resolves to \(tokens.prefix(12))…"
+      )
+    }
+    let recorded = try? SnapshotEnvironment.read(from: folder)
+    if let recorded, recorded.tokensSHA256 != merged.recordedEnvironment?.tokensSHA256 {
+      throw refuse(
+        "recordedEnvironment.tokensSHA256 is not what \(SnapshotEnvironment.fileName) records")
+    }
+    let digest = CatalogueDigest.sha256(
+      snapshots: folder, themes: location.directory, tokensSHA256: tokens)
+    if digest != run.catalogueSHA256 {
+      throw refuse(
+        "run.catalogueSHA256 is \(run.catalogueSHA256.prefix(12))…, the catalogue here \(digest.prefix(12))…"
+      )
+    }
+    let count = engine.catalogue.references.count
+    if merged.selection.catalogueReferences != count {
+      throw refuse(
+        "selection.catalogueReferences is \(merged.selection.catalogueReferences), the catalogue holds \(count) references"
+      )
+    }
   }
 }

@@ -1,5 +1,6 @@
 import SafeInput
 import Snapshot
+import SnapshotReports
 
 /// `ouds-render snapshot record`: writes references.
 enum SnapshotRecordCommand {

@@ -1,6 +1,7 @@
 import BulletListRenderer
 import SafeInput
 import Snapshot
+import SnapshotReports
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -111,6 +112,10 @@ enum SnapshotVerifyCommand {
       besides: [results, artifacts].compactMap { option in
         arguments.text(option).map { ProtectedPlace("\(option.key) folder", $0) }
       } + [ProtectedPlace("snapshots folder", engine.configuration.snapshotsDirectory.path)]
+        + (themesFolder.map { [ProtectedPlace("themes folder", $0.path)] } ?? []))
+    // Nor through a link below an output folder (report/images -> the snapshots folder).
+    WriteFence.protect(
+      [ProtectedPlace("snapshots folder", engine.configuration.snapshotsDirectory.path)]
         + (themesFolder.map { [ProtectedPlace("themes folder", $0.path)] } ?? []))
     let references = try SnapshotCommand.selection(arguments, engine: engine)
     let caseErrors = SnapshotCommand.brokenCases(arguments, engine: engine)

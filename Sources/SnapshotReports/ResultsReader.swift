@@ -2,6 +2,7 @@ import Graphics
 import PixelDiff
 import Primitives
 import SafeInput
+import Snapshot
 import StrictJSON
 
 #if canImport(FoundationEssentials)
@@ -318,7 +319,16 @@ struct ResultsReader {
   /// Refuses a status its pixel and layout verdicts contradict: `passed` (or `recorded`,
   /// `skipped`: statuses that do not fail the run) beside pixels that differ or layout diff
   /// lines, and `changed` with neither.
+  ///
+  /// Also refuses what verify never writes: `recorded` and `skipped` (statuses of `record`), and
+  /// a `passed` entry without its pixel comparison or with a failure's pictures.
   private func checkVerdicts(_ result: ReferenceResult, _ p: String) throws(SnapshotError) {
+    if result.status == .recorded || result.status == .skipped {
+      throw fail(
+        p + ".status",
+        "\(result.status.rawValue) is a status of snapshot record, which writes no results.json: the entry was edited"
+      )
+    }
     let pixelsFail = result.pixels.map { !$0.passes } ?? false
     let pixelWord = result.pixels.map { PixelComparison.words[$0.wordIndex] } ?? "none"
     if !result.isFailure {
@@ -338,6 +348,18 @@ struct ResultsReader {
         p + ".status",
         "changed contradicts pixels.result \(pixelWord) and an empty layoutDiff: the entry was edited"
       )
+    }
+    if result.status == .passed {
+      if result.pixels == nil {
+        throw fail(p + ".status", "passed without a pixel comparison: the entry was edited")
+      }
+      if !result.images.isEmpty || !result.artifacts.isEmpty {
+        let names = Set(result.images.keys.map(\.fileName) + result.artifacts.keys).sorted()
+        throw fail(
+          p + ".status",
+          "passed beside a failure's pictures (\(names.joined(separator: ", "))): the entry was edited"
+        )
+      }
     }
   }
 

@@ -1,4 +1,5 @@
 import BulletList
+import BulletListRenderer
 import Graphics
 import Layout
 import Primitives

@@ -3,6 +3,8 @@ import Graphics
 import PNG
 import Primitives
 import Scene
+import Snapshot
+import SnapshotReports
 import Themes
 
 #if canImport(FoundationEssentials)

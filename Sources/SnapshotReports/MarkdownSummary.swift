@@ -1,5 +1,6 @@
 import Primitives
 import SafeInput
+import Snapshot
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

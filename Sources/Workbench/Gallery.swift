@@ -7,6 +7,8 @@ import PixelDiff
 import Primitives
 import SafeInput
 import Scene
+import Snapshot
+import SnapshotReports
 import Themes
 import Threads
 

@@ -2,6 +2,8 @@ import BulletListRenderer
 import Graphics
 import Primitives
 import Scene
+import Snapshot
+import SnapshotReports
 import Themes
 
 /// The gallery as printable pages (A4 landscape): the token tables and fonts of each theme, then

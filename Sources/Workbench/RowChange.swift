@@ -1,5 +1,7 @@
 import Primitives
 import Scene
+import Snapshot
+import SnapshotReports
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -1,3 +1,4 @@
+import BulletListRenderer
 import Graphics
 import Primitives
 import Scene

@@ -1,4 +1,5 @@
 import SafeInput
+import Snapshot
 
 /// The JUnit XML form of a run, the format CI systems (GitHub, GitLab, Jenkins) display.
 ///

@@ -1,4 +1,5 @@
 import BulletList
+import BulletListRenderer
 import Layout
 import Primitives
 import Themes

@@ -2,6 +2,7 @@ import Graphics
 import PixelDiff
 import Primitives
 import SafeInput
+import Snapshot
 import Themes
 
 extension SnapshotRunResults {

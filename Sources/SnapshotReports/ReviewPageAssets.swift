@@ -1,3 +1,5 @@
+import Snapshot
+
 /// The style sheet and the script of the review page (``ReviewReport``), inlined into `index.html`.
 ///
 /// They live in Swift rather than in a resource bundle so that the page can be written wherever

@@ -2,6 +2,7 @@ import BulletListRenderer
 import Graphics
 import PixelDiff
 import Primitives
+import Snapshot
 import Themes
 
 #if canImport(FoundationEssentials)
@@ -194,26 +195,9 @@ public struct SnapshotRunResults: Hashable, Sendable {
 
 /// What happened to one reference, as data.
 public struct ReferenceResult: Hashable, Sendable {
-  /// An image the review page shows: the reference, the render, the difference.
-  public enum Image: String, Hashable, Sendable, CaseIterable, Comparable {
-    /// The reference PNG.
-    case expected
-    /// The fresh render.
-    case actual
-    /// The difference picture (changed pixels red over the faded reference).
-    case diff
-
-    /// The order in which JUnit attaches them: diff, actual, expected.
-    public static let attachmentOrder: [Image] = [.diff, .actual, .expected]
-
-    /// The artifact file that holds it: `expected.png`…
-    public var fileName: String { rawValue + ".png" }
-
-    /// Expected, actual, diff.
-    public static func < (a: Image, b: Image) -> Bool {
-      allCases.firstIndex(of: a) ?? 0 < allCases.firstIndex(of: b) ?? 0
-    }
-  }
+  /// An image the review page shows: the reference, the render, the difference
+  /// (``ArtifactImage``).
+  public typealias Image = ArtifactImage
 
   /// The case name.
   public var caseName: String

@@ -1,9 +1,11 @@
+import Snapshot
+
 /// What the review page and the gallery share: the document around their body, HTML escaping and
 /// the script that tells the tests (and a reader) whether every image loaded.
-enum HTMLPage {
+package enum HTMLPage {
   /// A whole self-contained page: `css` and `script` inline, `bodyAttributes` (already escaped,
   /// with a leading space) on `<body>`, which starts in the `loading` state.
-  static func document(
+  package static func document(
     title: String, css: String, bodyAttributes: String, body: String, script: String
   ) -> String {
     """
@@ -26,14 +28,14 @@ enum HTMLPage {
 
   /// Escapes text for HTML content and attributes (the XML escaping of the JUnit writer: `&`, `<`,
   /// `>`, both quotes; control characters dropped).
-  static func escape(_ text: String) -> String {
+  package static func escape(_ text: String) -> String {
     JUnitXML.escape(text, attribute: false)
   }
 
   /// JavaScript defining `settleImages(body)`: once every image has settled, the body's
   /// `data-images-total`, `data-images-loaded` and `data-state` (`ready` when all loaded, else
   /// `broken-images`).
-  static let settleImagesScript = #"""
+  package static let settleImagesScript = #"""
     function settleImages(body) {
       const images = Array.from(document.images);
       const loaded = images.filter(i => i.complete && i.naturalWidth > 0).length;

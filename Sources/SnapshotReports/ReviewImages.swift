@@ -1,5 +1,6 @@
 import PixelDiff
 import SafeInput
+import Snapshot
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

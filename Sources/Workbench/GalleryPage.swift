@@ -4,6 +4,8 @@ import PNG
 import PixelDiff
 import Primitives
 import SafeInput
+import Snapshot
+import SnapshotReports
 import Themes
 
 #if canImport(FoundationEssentials)

@@ -1,6 +1,7 @@
 import Graphics
 import Primitives
 import SafeInput
+import Snapshot
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -38,7 +39,7 @@ extension SnapshotRunResults {
     public static let environmentVariables = ["OUDS_RUN_ID", "GITHUB_RUN_ID", "CI_PIPELINE_ID"]
 
     /// The longest run id accepted, in characters.
-    public static let idLimit = 200
+    public static let idLimit = SnapshotError.runIDLimit
 
     /// The run id and its source: `given` (`--run-id`), else the first of
     /// ``environmentVariables`` set to a non-empty value, else a random UUID (shards run without

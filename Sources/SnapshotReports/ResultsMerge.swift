@@ -1,6 +1,7 @@
 import Graphics
 import Primitives
 import SafeInput
+import Snapshot
 
 extension SnapshotRunResults {
   /// The results of one folder given to ``merge(_:)``: how to name it in a message, and what it holds.

@@ -4,6 +4,7 @@ import Graphics
 import PixelDiff
 import Primitives
 import SafeInput
+import Snapshot
 import Threads
 
 #if canImport(FoundationEssentials)
@@ -126,6 +127,8 @@ public enum ReviewReport {
   /// Removes the per-failure folders an earlier page wrote into `images` (real folders holding
   /// only its pictures), and nothing else of a folder that happens to hold the marker.
   static func removeStaleImages(in images: URL) {
+    // Only in a real folder: through a link it would reach wherever the link leads.
+    guard UserFile.type(atPath: images.path) == .directory else { return }
     let fm = FileManager.default
     let pictures = Set(ReferenceResult.Image.attachmentOrder.map(\.fileName))
     for name in (try? fm.contentsOfDirectory(atPath: images.path)) ?? [] where !name.hasPrefix(".")

@@ -1,4 +1,5 @@
 import SafeInput
+import Snapshot
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -1,3 +1,6 @@
+import Snapshot
+import SnapshotReports
+
 /// The style sheet and the script of the gallery page (``GalleryPage``), inlined into `index.html`.
 ///
 /// Neither holds data of a run: the page's HTML carries it in escaped attributes; the script

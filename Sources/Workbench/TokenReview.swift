@@ -6,6 +6,8 @@ import PNG
 import PixelDiff
 import Primitives
 import Scene
+import Snapshot
+import SnapshotReports
 import Themes
 
 /// A failure while reviewing a token change: the render or the tokens of one side.

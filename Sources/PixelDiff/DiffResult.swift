@@ -192,7 +192,7 @@ extension PixelVerdict: CustomStringConvertible where Statistics == DiffStatisti
   }
 
   /// A share as a percentage with three decimals; tiny non-zero shares read `<0.001%`.
-  static func formatPercent(_ ratio: Double) -> String {
+  public static func formatPercent(_ ratio: Double) -> String {
     let percent = ratio * 100
     if percent > 0 && percent < 0.0005 { return "<0.001%" }
     return String(cFormat: "%.3f%%", percent)

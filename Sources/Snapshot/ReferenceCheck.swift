@@ -34,6 +34,8 @@ extension SnapshotEngine {
   ) -> SnapshotOutcome {
     let start = DispatchTime.now().uptimeNanoseconds
     func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+    // The case file's tolerance for this variant replaces the run's keys it gives.
+    let tolerance = SnapshotTolerance(options).overridden(by: reference.variant.tolerance)
     let render: Render
     do {
       render = try Render(
@@ -42,7 +44,8 @@ extension SnapshotEngine {
     } catch {
       let failure = SnapshotFailure(
         kind: .error, message: "cannot render: \(reference.describing(error))")
-      return SnapshotOutcome(reference: reference, result: .failed(failure), seconds: seconds())
+      return SnapshotOutcome(
+        reference: reference, result: .failed(failure), seconds: seconds(), tolerance: tolerance)
     }
     let imageURL = directory.appendingPathComponent(reference.imagePath)
     let layoutURL = directory.appendingPathComponent(reference.layoutPath)
@@ -78,7 +81,8 @@ extension SnapshotEngine {
         evidence: FailureEvidence(
           actualImage: render.image, actualLayout: render.layoutJSON, expectedLayout: expectedLayout
         ))
-      return SnapshotOutcome(reference: reference, result: .failed(failure), seconds: seconds())
+      return SnapshotOutcome(
+        reference: reference, result: .failed(failure), seconds: seconds(), tolerance: tolerance)
     }
 
     var kind: SnapshotFailure.Kind?  // nil while the reference passes
@@ -89,7 +93,7 @@ extension SnapshotEngine {
       do {
         let expected = try PNGCodec.decode(expectedData)
         let comparison = ImageDiff.compare(
-          expected: expected, actual: render.image, options: options)
+          expected: expected, actual: render.image, options: tolerance.applied(to: options))
         diff = comparison
         if !comparison.passes {
           kind = .changed
@@ -121,14 +125,16 @@ extension SnapshotEngine {
       }
     }
     guard let kind else {
-      return SnapshotOutcome(reference: reference, result: .passed(diff), seconds: seconds())
+      return SnapshotOutcome(
+        reference: reference, result: .passed(diff), seconds: seconds(), tolerance: tolerance)
     }
     let evidence = FailureEvidence(
       actualImage: render.image, actualLayout: render.layoutJSON, expectedPNG: expectedData,
       expectedImage: expectedImage, expectedLayout: expectedLayout)
     let failure = SnapshotFailure(
       kind: kind, diff: diff, layoutDiff: layoutDiff, message: message, evidence: evidence)
-    return SnapshotOutcome(reference: reference, result: .failed(failure), seconds: seconds())
+    return SnapshotOutcome(
+      reference: reference, result: .failed(failure), seconds: seconds(), tolerance: tolerance)
   }
 
   /// How the command line records a missing reference, in a `missing` row's message.

@@ -90,6 +90,7 @@ public final class SnapshotEngine: Sendable {
         options: self.configuration.diffOptions, sourceDirectory: self.casesDirectory)
     }
     report.caseErrors = caseErrors
+    report.tolerance = SnapshotTolerance(configuration.diffOptions)
     return report
   }
 

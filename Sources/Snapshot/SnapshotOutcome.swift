@@ -37,11 +37,19 @@ public struct SnapshotOutcome: Sendable {
   public var seconds: Double
 
   /// Creates an outcome.
-  public init(reference: SnapshotReference, result: SnapshotResult, seconds: Double = 0) {
+  public init(
+    reference: SnapshotReference, result: SnapshotResult, seconds: Double = 0,
+    tolerance: SnapshotTolerance = SnapshotTolerance()
+  ) {
     self.reference = reference
     self.result = result
     self.seconds = seconds
+    self.tolerance = tolerance
   }
+
+  /// The tolerance the pixels were held to: the run's, with the keys the case file gives for this
+  /// variant replacing its own; exact unless one was set.
+  public var tolerance: SnapshotTolerance
 
   /// The result without its details.
   public var status: Status {
@@ -212,6 +220,8 @@ public struct SnapshotRunReport: Sendable {
   public var tokenDifference: String?
   /// The case files of the selection that could not be read; each fails the run as an error row.
   public var caseErrors: [SnapshotCaseError]
+  /// The run's tolerance (`verify --max-diff-pixels`, `--max-diff-ratio`); exact by default.
+  public var tolerance = SnapshotTolerance()
   /// The files the run read (case files, references, icons, the themes folder's files, font
   /// files), which none of the files written from the report (artifacts, review page, JUnit) may replace.
   public var inputFiles = InputFiles()

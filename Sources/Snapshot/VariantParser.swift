@@ -10,7 +10,8 @@ import Themes
 ///
 /// `variants` is absent (every theme × both modes at scale 2), one object, or an array of objects;
 /// each object is a group with optional keys `name`, `themes`, `modes`, `scale`, `textStyle`,
-/// `locale`, `direction`, `width`, `background` and `platform`.
+/// `locale`, `direction`, `width`, `background` and `platform`, and the tolerance of its
+/// references, `maxDiffPixels` and `maxDiffRatio` (which do not change the variants' names).
 enum VariantParser {
   /// The key of a case file that holds the variants; the rest of the file is the list.
   static let key = "variants"
@@ -18,7 +19,7 @@ enum VariantParser {
   /// The keys of a variant group.
   static let allowedKeys = [
     "name", "themes", "modes", "scale", "textStyle", "locale", "direction", "width", "background",
-    "platform",
+    "platform", "maxDiffPixels", "maxDiffRatio",
   ]
 
   /// The variants of a case whose `variants` value is `value` (nil when absent) and whose list is
@@ -75,6 +76,7 @@ enum VariantParser {
     var options = LayoutOptions(locale: document.locale, platform: document.platform ?? .ios)
     var platforms = [options.platform]
     var suffixParts: [String] = []
+    var tolerance: SnapshotTolerance?
     for (key, member) in members {
       switch key {
       case "name":
@@ -138,6 +140,22 @@ enum VariantParser {
         if background == .none { suffixParts.append("transparent") }
       case "platform":
         platforms = try names(member, key: key, fail: fail)
+      case "maxDiffPixels":
+        guard case .number(let n) = member, n.rounded() == n, n >= 0,
+          n <= Double(SnapshotTolerance.largestPixelCount)
+        else {
+          throw fail(
+            key,
+            "expected a whole number of pixels from 0 to \(SnapshotTolerance.largestPixelCount)")
+        }
+        tolerance = (tolerance ?? SnapshotTolerance()).overridden(
+          by: SnapshotTolerance(maxDiffPixels: Int(n)))
+      case "maxDiffRatio":
+        guard case .number(let r) = member, r.isFinite, r >= 0, r <= 1 else {
+          throw fail(key, "expected a share of the pixels from 0 to 1 (0.001 is 0.1 %)")
+        }
+        tolerance = (tolerance ?? SnapshotTolerance()).overridden(
+          by: SnapshotTolerance(maxDiffRatio: r))
       default:
         throw fail(
           key,
@@ -161,7 +179,8 @@ enum VariantParser {
           for scale in scales {
             variants.append(
               SnapshotVariant(
-                theme: theme, mode: mode, scale: scale, suffix: suffix, options: options))
+                theme: theme, mode: mode, scale: scale, suffix: suffix, options: options,
+                tolerance: tolerance))
           }
         }
       }

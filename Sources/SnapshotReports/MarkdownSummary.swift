@@ -24,7 +24,16 @@ public enum MarkdownSummary {
     -> String
   {
     let counts = SnapshotSummary.counts(results)
-    guard !results.succeeded else { return counts + "\n" }
+    // A tolerance that let changes through is said, whatever the verdict.
+    let within = results.references.filter { $0.status == .passed && $0.pixels?.wordIndex == 1 }
+    let withinBlock =
+      within.isEmpty
+      ? nil
+      : within.map { "- \(code($0.id)): \(text(SnapshotSummary.withinTolerance($0)))" }
+        .joined(separator: "\n")
+    guard !results.succeeded else {
+      return ([counts] + (withinBlock.map { [$0] } ?? [])).joined(separator: "\n\n") + "\n"
+    }
     var blocks = ["**\(text(counts))**"]
     if let headline = results.environmentHeadline { blocks.append(text(headline)) }
     let failures = results.failures
@@ -60,6 +69,7 @@ public enum MarkdownSummary {
       blocks.append("Accept every change above, after reviewing it (from the repository root):")
       blocks.append(fenced(command, language: "sh"))
     }
+    if let withinBlock { blocks.append(withinBlock) }
     return blocks.joined(separator: "\n\n") + "\n"
   }
 

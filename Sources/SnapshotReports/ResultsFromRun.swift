@@ -48,6 +48,7 @@ extension SnapshotRunResults {
         ReferenceResult($0, root: root, artifacts: artifacts[$0.reference.id] ?? [:])
       })
     self.environmentDifferences = report.environmentDifferences.map(text)
+    self.tolerance = report.tolerance
   }
 }
 
@@ -88,6 +89,6 @@ extension ReferenceResult {
         || outcome.evidence?.expectedLayout != nil,
       layoutDiff: outcome.layoutDiff, seconds: SnapshotRunResults.rounded(outcome.seconds),
       images: images,
-      artifacts: artifacts)
+      artifacts: artifacts, tolerance: outcome.tolerance)
   }
 }

@@ -90,6 +90,7 @@ extension SnapshotRunResults {
       ("environmentDifferences", .array(environmentDifferences.map(JSONValue.string))),
       ("tokenDifference", string(tokenDifference)),
       ("acceptOptions", .string(acceptOptions)),
+      ("tolerance", tolerance.jsonValue),
       ("seconds", .number(Self.rounded(seconds))),
       ("caseErrors", .array(caseErrorValues)),
       ("references", .array(references.map(\.jsonValue))),
@@ -168,6 +169,7 @@ extension ReferenceResult {
       ("pixels", pixels.map(\.jsonValue) ?? .null),
       ("layoutCompared", .bool(layoutCompared)),
       ("layoutDiff", .array(layoutDiff.map(JSONValue.string))),
+      ("tolerance", tolerance.jsonValue),
       ("seconds", .number(SnapshotRunResults.rounded(seconds))),
       (
         "images",
@@ -182,6 +184,16 @@ extension ReferenceResult {
           artifacts.keys.sorted().compactMap { name in artifacts[name].map { (name, .string($0)) } }
         )
       ),
+    ])
+  }
+}
+
+extension SnapshotTolerance {
+  /// `{"maxDiffPixels": n or null, "maxDiffRatio": r or null}`.
+  fileprivate var jsonValue: JSONValue {
+    .object([
+      ("maxDiffPixels", maxDiffPixels.map { .number(Double($0)) } ?? .null),
+      ("maxDiffRatio", maxDiffRatio.map(JSONValue.number) ?? .null),
     ])
   }
 }

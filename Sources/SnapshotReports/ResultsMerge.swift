@@ -103,6 +103,11 @@ extension SnapshotRunResults {
           "\(a.selection.catalogueReferences) references in \(name(first)), \(b.selection.catalogueReferences) in \(name(part))"
         )
       }
+      if a.tolerance != b.tolerance {
+        throw differ(
+          first, part, "tolerances",
+          "\(a.tolerance) in \(name(first)), \(b.tolerance) in \(name(part))")
+      }
       if a.acceptOptions != b.acceptOptions {
         throw differ(
           first, part, "command lines",
@@ -204,6 +209,7 @@ extension SnapshotRunResults {
       seconds: parts.map(\.results.seconds).reduce(0, +),
       caseErrors: parts.flatMap(\.results.caseErrors), references: references)
     merged.run = first.results.run
+    merged.tolerance = first.results.tolerance
     return merged
   }
 }

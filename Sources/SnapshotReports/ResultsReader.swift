@@ -53,7 +53,8 @@ struct ResultsReader {
       keys: [
         "schema", "schemaVersion", "run", "snapshots", "selection", "themes", "environment",
         "recordedEnvironment",
-        "environmentDifferences", "tokenDifference", "acceptOptions", "seconds", "caseErrors",
+        "environmentDifferences", "tokenDifference", "acceptOptions", "tolerance", "seconds",
+        "caseErrors",
         "references",
       ])
     let run = try optional(root["run"], "run") { v, p throws(SnapshotError) in
@@ -159,6 +160,7 @@ struct ResultsReader {
       acceptOptions: acceptOptions, seconds: seconds, caseErrors: caseErrors, references: references
     )
     results.run = run
+    results.tolerance = try tolerance(root["tolerance"], "tolerance")
     // What merge and the summaries show is computed from the environment: a list that says
     // otherwise was edited.
     let expected = recorded?.differences(from: results.environment) ?? []
@@ -236,7 +238,7 @@ struct ResultsReader {
       keys: [
         "id", "case", "variant", "theme", "mode", "png", "layout", "status", "reason", "message",
         "pixels",
-        "layoutCompared", "layoutDiff", "seconds", "images", "artifacts",
+        "layoutCompared", "layoutDiff", "tolerance", "seconds", "images", "artifacts",
       ])
     let id = try line(m["id"], p + ".id", limit: 512)
     guard SnapshotFilter.isWholeID(id) else {
@@ -311,7 +313,7 @@ struct ResultsReader {
         try line(v, q)
       },
       seconds: try number(m["seconds"], p + ".seconds", 0...1e9), images: images,
-      artifacts: artifacts)
+      artifacts: artifacts, tolerance: try tolerance(m["tolerance"], p + ".tolerance"))
     try checkVerdicts(result, p)
     return result
   }
@@ -349,6 +351,19 @@ struct ResultsReader {
         "changed contradicts pixels.result \(pixelWord) and an empty layoutDiff: the entry was edited"
       )
     }
+    // The pixel verdict is what the tolerance gives for the counts: within it exactly when the
+    // changed pixels are allowed (an edited tolerance or count is refused).
+    if let pixels = result.pixels, let counts = pixels.statistics {
+      let allowed = result.tolerance.applied(to: DiffOptions()).accepts(
+        changedPixels: counts.changedPixels, totalPixels: counts.size.width * counts.size.height)
+      let within = pixels.wordIndex == 1
+      if within != allowed {
+        throw fail(
+          p + ".pixels.result",
+          "\(PixelComparison.words[pixels.wordIndex]) contradicts \(counts.changedPixels) changed pixels of \(counts.size) with the tolerance \(result.tolerance): the entry was edited"
+        )
+      }
+    }
     if result.status == .passed {
       if result.pixels == nil {
         throw fail(p + ".status", "passed without a pixel comparison: the entry was edited")
@@ -361,6 +376,23 @@ struct ResultsReader {
         )
       }
     }
+  }
+
+  /// A reference's tolerance: an object with `maxDiffPixels` (a whole number or null) and
+  /// `maxDiffRatio` (0…1 or null).
+  private func tolerance(_ value: JSONValue?, _ p: String) throws(SnapshotError)
+    -> SnapshotTolerance
+  {
+    let m = try object(value, p, keys: ["maxDiffPixels", "maxDiffRatio"])
+    return SnapshotTolerance(
+      maxDiffPixels: try optional(m["maxDiffPixels"], p + ".maxDiffPixels") {
+        v, q throws(SnapshotError) in
+        try integer(v, q, 0...SnapshotTolerance.largestPixelCount)
+      },
+      maxDiffRatio: try optional(m["maxDiffRatio"], p + ".maxDiffRatio") {
+        v, q throws(SnapshotError) in
+        try number(v, q, 0...1)
+      })
   }
 
   private func pixels(_ value: JSONValue, _ p: String) throws(SnapshotError) -> PixelComparison {

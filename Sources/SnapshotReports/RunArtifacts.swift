@@ -295,8 +295,32 @@ public enum SnapshotSummary {
       let accept = acceptCommand(reference)
       if !accept.isEmpty { lines.append("        accept: \(accept)") }
     }
+    lines += withinToleranceLines(results, format: format)
     lines.append(totals(results, format: format))
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The passed references whose pixels differ within their tolerance, one line each (at most
+  /// ``SummaryFormat/terminalRowLimit``): `PASSED  <id>: within tolerance (12 pixels; at most 20
+  /// pixels)`. A tolerance that lets changes through is said, never silent.
+  static func withinToleranceLines(_ results: SnapshotRunResults, format: SummaryFormat)
+    -> [String]
+  {
+    let within = results.references.filter { $0.status == .passed && $0.pixels?.wordIndex == 1 }
+    var lines = within.prefix(SummaryFormat.terminalRowLimit).map { reference in
+      "\(format.paint("PASSED ", .success)) \(reference.id): \(withinTolerance(reference))"
+    }
+    if within.count > SummaryFormat.terminalRowLimit {
+      lines.append(
+        "        … and \(within.count - SummaryFormat.terminalRowLimit) more within tolerance")
+    }
+    return lines
+  }
+
+  /// `within tolerance (12 pixels; at most 20 pixels)`.
+  public static func withinTolerance(_ reference: ReferenceResult) -> String {
+    let pixels = reference.pixels?.changedPixels ?? 0
+    return "within tolerance (\(pixels) pixel\(pixels == 1 ? "" : "s"); \(reference.tolerance))"
   }
 
   /// The status a person reads: `layout` for a change of the layout JSON alone (pixels pass), else the status.
@@ -484,7 +508,10 @@ public enum SnapshotSummary {
     let failed = results.failures.count
     let broken = results.caseErrors.count
     let total = results.references.count
-    let passed = "\(results.count(.passed)) passed"
+    let within = results.references.filter { $0.status == .passed && $0.pixels?.wordIndex == 1 }
+    let passed =
+      "\(results.count(.passed)) passed"
+      + (within.isEmpty ? "" : " (\(within.count) within tolerance)")
     var line =
       "\(total) reference\(total == 1 ? "" : "s"): "
       + (results.succeeded ? format.paint(passed, .success) : passed)

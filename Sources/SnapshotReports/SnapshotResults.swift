@@ -20,7 +20,7 @@ import Themes
 /// results made on several machines combine into the outputs one run would have written.
 public struct SnapshotRunResults: Hashable, Sendable {
   /// The version of the `results.json` layout this tool writes and reads.
-  public static let schemaVersion = 2
+  public static let schemaVersion = 3
   /// The value of the file's `schema` member, which says what the file is.
   public static let schemaName = "ouds-render snapshot results"
   /// The file's name inside a results folder.
@@ -115,6 +115,9 @@ public struct SnapshotRunResults: Hashable, Sendable {
   /// The options an accept command repeats (`--snapshots X --themes Y`), shell-quoted, for a
   /// command run from the repository root.
   public var acceptOptions: String
+  /// The run's tolerance (`--max-diff-pixels`, `--max-diff-ratio`), which every shard of a run
+  /// shares; each reference says the one it was held to (a case file may replace it).
+  public var tolerance = SnapshotTolerance()
   /// Seconds the run took (for a merge: the sum of the runs').
   public var seconds: Double
   /// The case files of the selection that could not be read, sorted by id.
@@ -230,6 +233,9 @@ public struct ReferenceResult: Hashable, Sendable {
   /// The artifact files written for it, by name (`expected.png`, `layout.diff`…), relative to
   /// the artifacts or results folder.
   public var artifacts: [String: String]
+  /// The tolerance its pixels were held to (exact unless `--max-diff-pixels`, `--max-diff-ratio`
+  /// or the case file's keys set one).
+  public var tolerance: SnapshotTolerance
 
   /// Creates a result.
   public init(
@@ -239,7 +245,7 @@ public struct ReferenceResult: Hashable, Sendable {
     pixels: PixelComparison? = nil,
     layoutCompared: Bool = false, layoutDiff: [String] = [], seconds: Double = 0,
     images: [Image: PixelSize] = [:],
-    artifacts: [String: String] = [:]
+    artifacts: [String: String] = [:], tolerance: SnapshotTolerance = SnapshotTolerance()
   ) {
     self.caseName = caseName
     self.variant = variant
@@ -256,6 +262,7 @@ public struct ReferenceResult: Hashable, Sendable {
     self.seconds = seconds
     self.images = images
     self.artifacts = artifacts
+    self.tolerance = tolerance
   }
 
   /// `<case>/<variant>`.

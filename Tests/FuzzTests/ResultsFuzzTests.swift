@@ -17,7 +17,7 @@ struct ResultsFuzzTests {
   static let richSeed = #"""
     {
      "schema": "ouds-render snapshot results",
-     "schemaVersion": 2,
+     "schemaVersion": 3,
      "run": {
       "id": "ci-1234",
       "idSource": "GITHUB_RUN_ID",
@@ -86,6 +86,10 @@ struct ResultsFuzzTests {
      ],
      "tokenDifference": "tokens differ: sha256 cccccccccccc… recorded, cd26d16f84dc… now",
      "acceptOptions": "--themes 'edited Themes' --font-dir ../fonts",
+     "tolerance": {
+      "maxDiffPixels": null,
+      "maxDiffRatio": null
+     },
      "seconds": 0.5,
      "caseErrors": [
       {
@@ -109,6 +113,10 @@ struct ResultsFuzzTests {
        "pixels": null,
        "layoutCompared": false,
        "layoutDiff": [],
+       "tolerance": {
+        "maxDiffPixels": null,
+        "maxDiffRatio": null
+       },
        "seconds": 0.1,
        "images": {
         "actual": {
@@ -154,6 +162,10 @@ struct ResultsFuzzTests {
         "- \"x\" : 1",
         "+ \"x\" : 2"
        ],
+       "tolerance": {
+        "maxDiffPixels": null,
+        "maxDiffRatio": null
+       },
        "seconds": 0.25,
        "images": {
         "expected": {

@@ -144,7 +144,7 @@ struct ResultsFileTests {
       ),
       (#""tokensSHA256": "abab"#, #""tokensSHA256": "zzab"#, #"environment.tokensSHA256: "zzab"#),
       (
-        #""schemaVersion": 2,"#, #""schemaVersion": 2, "schemaVersion": 2,"#,
+        #""schemaVersion": 3,"#, #""schemaVersion": 3, "schemaVersion": 3,"#,
         #"duplicate key "schemaVersion""#
       ),
       // A false pass: the status says passed, the pixel verdict says different.

@@ -1,4 +1,5 @@
 import BulletListRenderer
+import PixelDiff
 import SafeInput
 import Snapshot
 import SnapshotReports
@@ -81,7 +82,11 @@ enum SnapshotCommand {
         snapshotsDirectory: folder,
         themesDirectory: arguments.text(themes).map { URL(fileURLWithPath: $0) },
         brandFontDirectory: arguments.text(fontDirectory).map { URL(fileURLWithPath: $0) },
-        jobs: arguments.integer(jobs) ?? ProcessInfo.processInfo.activeProcessorCount))
+        jobs: arguments.integer(jobs) ?? ProcessInfo.processInfo.activeProcessorCount,
+        diffOptions: SnapshotTolerance(
+          maxDiffPixels: arguments.integer(SnapshotVerifyCommand.maxDiffPixels),
+          maxDiffRatio: arguments.number(SnapshotVerifyCommand.maxDiffRatio)
+        ).applied(to: DiffOptions())))
   }
 
   /// The broken case files the selection reports (see ``SnapshotCatalogue/selectBroken(filter:shard:)``).

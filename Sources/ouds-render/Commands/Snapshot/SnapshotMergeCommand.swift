@@ -159,5 +159,19 @@ enum SnapshotMergeCommand {
         "selection.catalogueReferences is \(merged.selection.catalogueReferences), the catalogue holds \(count) references"
       )
     }
+    // Each reference was held to the run's tolerance as its case file replaces it, no looser.
+    let variants = Dictionary(
+      engine.catalogue.references.map { ($0.id, $0.variant) }, uniquingKeysWith: { a, _ in a })
+    for reference in merged.references {
+      guard let variant = variants[reference.id] else {
+        throw refuse("\(reference.id) is not a reference of the catalogue")
+      }
+      let expected = merged.tolerance.overridden(by: variant.tolerance)
+      if reference.tolerance != expected {
+        throw refuse(
+          "\(reference.id) says it was held to \(reference.tolerance), the run and its case file give \(expected)"
+        )
+      }
+    }
   }
 }

@@ -41,6 +41,20 @@ enum SnapshotVerifyCommand {
   /// The outputs `verify` and `merge` share.
   static let outputs = [report, junit, summary]
 
+  /// `--max-diff-pixels <n>`: the run's pixel tolerance.
+  static let maxDiffPixels = OptionSpec(
+    names: ["--max-diff-pixels"],
+    value: .integer(placeholder: "n", range: 0...SnapshotTolerance.largestPixelCount, default: nil),
+    help:
+      "a reference passes with at most n changed pixels, counted perceptually (as diff and Playwright count them); a case file's maxDiffPixels wins for its variants",
+    defaultDescription: "exact: one changed byte fails")
+  /// `--max-diff-ratio <r>`: the run's share tolerance.
+  static let maxDiffRatio = OptionSpec(
+    names: ["--max-diff-ratio"], value: .number(placeholder: "r", range: 0...1, default: nil),
+    help:
+      "a reference passes with at most this share of its pixels changed (0.001 is 0.1 %); with both, the stricter wins; a case file's maxDiffRatio wins for its variants",
+    defaultDescription: "exact")
+
   /// The command's table.
   static let spec = CommandSpec(
     name: "verify",
@@ -67,7 +81,7 @@ enum SnapshotVerifyCommand {
       table is coloured; never with NO_COLOR set or TERM=dumb, nor when the output is not a terminal.
       """,
     options: SnapshotCommand.common + SnapshotCommand.selection + [
-      artifacts, results, RunIDOption.option,
+      maxDiffPixels, maxDiffRatio, artifacts, results, RunIDOption.option,
     ] + outputs,
     examples: [
       Example(

@@ -209,6 +209,7 @@ let package = Package(
     .testTarget(
       name: "SnapshotTests",
       dependencies: [
+        "Threads",
         "SnapshotReports", "Workbench",
         "PNG", "PixelDiff",
         "BulletList", "BulletListRenderer", "Themes", "Scene", "Graphics", "SafeInput", "Snapshot",

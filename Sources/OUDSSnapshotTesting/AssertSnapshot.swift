@@ -49,49 +49,132 @@ public struct SnapshotTestSettings: Sendable {
 
 /// Checks a render of `list` against its reference and reports a failure to Swift Testing or XCTest.
 ///
-/// The reference is `<folder>/<named>/<theme>-<mode>[-<variant>]@<scale>x.png` plus the layout JSON
+/// The reference is `<folder>/<name>/<theme>-<mode>[-<variant>]@<scale>x.png` plus the layout JSON
 /// `<theme>-<mode>[-<variant>].layout.json`, where the folder is `__Snapshots__/<TestFileName>/`
 /// beside the test file unless `settings.directory` says otherwise. Inside a Swift Testing test the
-/// failure is an `Issue`; otherwise it is an `XCTFail`. Recording a reference also fails the test,
-/// so nothing is written silently.
+/// failure is an `Issue` with the reference, the expected, actual and diff pictures attached;
+/// otherwise it is an `XCTFail`. Recording a reference also fails the test, so nothing is written
+/// silently, and a failure says how to accept the change.
 /// - Parameters:
 ///   - list: the list to render.
 ///   - theme: the theme.
 ///   - mode: light or dark.
-///   - name: the snapshot's name, a folder under the references folder.
+///   - name: the snapshot's name, a folder under the references folder; nil names it after the
+///     test (``testSnapshotName(function:)``): give one when a test checks several lists.
 ///   - variant: an optional suffix for non-default `options` (e.g. `rtl`).
-///   - options: width, background, locale, direction, text style override.
+///   - options: width, background, locale, direction, text style override, platform.
 ///   - scale: PNG pixels per point (default 2).
 ///   - settings: folders, record mode and diff options.
+///   - function: the calling function, the name when `name` is nil outside Swift Testing.
 ///   - fileID: the calling file's ID, where a Swift Testing issue is reported (the default).
 ///   - filePath: the calling file's path: the references folder is found beside it.
 ///   - line: the line a failure is reported at (the default: the call's).
 ///   - column: the column a failure is reported at (the default: the call's).
 public func assertSnapshot(
-  of list: OUDSBulletList, theme: ThemeName, mode: ColorMode, named name: String,
+  of list: OUDSBulletList, theme: ThemeName, mode: ColorMode, named name: String? = nil,
   variant: String? = nil, options: LayoutOptions = LayoutOptions(), scale: Int = 2,
-  settings: SnapshotTestSettings = SnapshotTestSettings(),
+  settings: SnapshotTestSettings = SnapshotTestSettings(), function: StaticString = #function,
   fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
   column: UInt = #column
 ) {
-  let message = verifySnapshot(
-    of: list, theme: theme, mode: mode, named: name, variant: variant, options: options,
-    scale: scale,
-    settings: settings, filePath: "\(filePath)")
-  guard let message else { return }
-  if Test.current != nil {
-    Issue.record(
-      Comment(rawValue: message),
-      sourceLocation: SourceLocation(
-        fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column)))
-  } else {
-    XCTFail(message, file: filePath, line: line)
+  let failure = checkSnapshot(
+    of: list, theme: theme, mode: mode,
+    named: name ?? testSnapshotName(function: "\(function)"), variant: variant,
+    options: options, scale: scale, settings: settings, filePath: "\(filePath)")
+  guard let failure else { return }
+  report(failure, fileID: fileID, filePath: filePath, line: line, column: column)
+}
+
+/// Checks `list` in every theme × mode × platform asked for, one reference each, and reports
+/// every variant that fails (each its own issue), not only the first.
+///
+/// The references are those of ``assertSnapshot(of:theme:mode:named:variant:options:scale:settings:function:fileID:filePath:line:column:)``;
+/// Android renders get the suffix `android` (after `variant`, when given).
+/// - Parameters:
+///   - list: the list to render.
+///   - themes: the themes (default: all four).
+///   - modes: the modes (default: light and dark).
+///   - platforms: whose rules (default: iOS only).
+///   - name: the snapshot's name; nil names it after the test.
+///   - variant: an optional suffix for non-default `options`.
+///   - options: width, background, locale, direction, text style override (the platform is each
+///     of `platforms`).
+///   - scale: PNG pixels per point (default 2).
+///   - settings: folders, record mode and diff options.
+///   - function: the calling function, the name when `name` is nil outside Swift Testing.
+///   - fileID: the calling file's ID.
+///   - filePath: the calling file's path.
+///   - line: the line failures are reported at.
+///   - column: the column failures are reported at.
+public func assertSnapshots(
+  of list: OUDSBulletList, themes: [ThemeName] = ThemeName.allCases,
+  modes: [ColorMode] = ColorMode.allCases, platforms: [Platform] = [.ios],
+  named name: String? = nil, variant: String? = nil, options: LayoutOptions = LayoutOptions(),
+  scale: Int = 2, settings: SnapshotTestSettings = SnapshotTestSettings(),
+  function: StaticString = #function, fileID: StaticString = #fileID,
+  filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) {
+  let name = name ?? testSnapshotName(function: "\(function)")
+  for theme in themes {
+    for mode in modes {
+      for platform in platforms {
+        var options = options
+        options.platform = platform
+        let suffix = platform == .ios ? variant : (variant.map { $0 + "-" } ?? "") + "android"
+        if let failure = checkSnapshot(
+          of: list, theme: theme, mode: mode, named: name, variant: suffix, options: options,
+          scale: scale, settings: settings, filePath: "\(filePath)")
+        {
+          report(failure, fileID: fileID, filePath: filePath, line: line, column: column)
+        }
+      }
+    }
   }
+}
+
+/// The snapshot name of the running test: Swift Testing's test function (`onboardingList()` gives
+/// `onboardingList`), else `function` (XCTest's `testOnboarding()` gives `testOnboarding`); the
+/// characters a case name may not hold become `-`.
+public func testSnapshotName(function: String) -> String {
+  let raw = Test.current?.name ?? function
+  let stem = raw.prefix { $0 != "(" }
+  var name = String(
+    stem.unicodeScalars.map { scalar -> Character in
+      (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)))
+        || "._-".unicodeScalars.contains(scalar) ? Character(scalar) : "-"
+    })
+  while name.hasPrefix("-") || name.hasPrefix(".") || name.hasPrefix("_") { name.removeFirst() }
+  return name.isEmpty ? "snapshot" : name
+}
+
+/// What failed, for the test framework: the message and the pictures to attach.
+struct SnapshotTestFailure {
+  /// The message: a title line, then the details and how to accept.
+  var message: String
+  /// The pictures of the failure (expected, actual, diff PNG), by file name.
+  var attachments: [(name: String, bytes: [UInt8])]
+}
+
+/// Reports `failure` to Swift Testing (an issue, the pictures attached) or XCTest.
+private func report(
+  _ failure: SnapshotTestFailure, fileID: StaticString, filePath: StaticString, line: UInt,
+  column: UInt
+) {
+  guard Test.current != nil else {
+    XCTFail(failure.message, file: filePath, line: line)
+    return
+  }
+  let location = SourceLocation(
+    fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
+  for attachment in failure.attachments {
+    Attachment.record(attachment.bytes, named: attachment.name, sourceLocation: location)
+  }
+  Issue.record(Comment(rawValue: failure.message), sourceLocation: location)
 }
 
 /// Checks (or records) a render of `list` and returns the failure message, or nil when it matches.
 ///
-/// The testable core of ``assertSnapshot(of:theme:mode:named:variant:options:scale:settings:fileID:filePath:line:column:)``:
+/// The testable core of ``assertSnapshot(of:theme:mode:named:variant:options:scale:settings:function:fileID:filePath:line:column:)``:
 /// same folders, record modes and artifacts, without reporting to a test framework.
 public func verifySnapshot(
   of list: OUDSBulletList, theme: ThemeName, mode: ColorMode, named name: String,
@@ -99,14 +182,30 @@ public func verifySnapshot(
   settings: SnapshotTestSettings = SnapshotTestSettings(), filePath: String = #filePath,
   environment: [String: String] = ProcessInfo.processInfo.environment
 ) -> String? {
+  checkSnapshot(
+    of: list, theme: theme, mode: mode, named: name, variant: variant, options: options,
+    scale: scale, settings: settings, filePath: filePath, environment: environment)?.message
+}
+
+/// ``verifySnapshot(of:theme:mode:named:variant:options:scale:settings:filePath:environment:)``
+/// with the failure's pictures, for the test framework to attach.
+func checkSnapshot(
+  of list: OUDSBulletList, theme: ThemeName, mode: ColorMode, named name: String,
+  variant: String? = nil, options: LayoutOptions = LayoutOptions(), scale: Int = 2,
+  settings: SnapshotTestSettings = SnapshotTestSettings(), filePath: String = #filePath,
+  environment: [String: String] = ProcessInfo.processInfo.environment
+) -> SnapshotTestFailure? {
+  func failure(_ message: String) -> SnapshotTestFailure {
+    SnapshotTestFailure(message: message, attachments: [])
+  }
   if let problem = SnapshotCatalogue.nameProblem(name, reserved: []) {
-    return "snapshot name \"\(name)\": \(problem)"
+    return failure("snapshot name \"\(name)\": \(problem)")
   }
   let recordMode: SnapshotRecordMode
   do {
     recordMode = try settings.record ?? SnapshotRecordMode.fromEnvironment(environment)
   } catch {
-    return "\(error)"
+    return failure("\(error)")
   }
   let testFile = URL(fileURLWithPath: filePath)
   let directory =
@@ -135,22 +234,25 @@ public func verifySnapshot(
         recordAdvice: recordAdvice)
     }
   } catch {
-    return "\(reference.id): cannot make a renderer: \(error)"
+    return failure("\(reference.id): cannot make a renderer: \(error)")
   }
   switch outcome.status {
   case .passed, .skipped:
     return nil
   case .recorded:
-    return
+    return failure(
       "\(reference.id): recorded a new reference in \(directory.path) (\(outcome.message ?? "")); "
-      + "record mode \(recordMode): re-run the test to verify it"
+        + "record mode \(recordMode): re-run the test to verify it")
   case .changed, .missing, .error:
     let artifacts =
       settings.artifactsDirectory
       ?? URL(
         fileURLWithPath: environment["OUDS_SNAPSHOT_ARTIFACTS"]
           ?? SnapshotArtifacts.defaultDirectory)
-    var text = "\(reference.id): \(outcome.reason)"
+    let title =
+      outcome.status == .missing
+      ? "Snapshot missing" : outcome.status == .error ? "Snapshot error" : "Snapshot changed"
+    var text = "\(title): \(reference.id): \(outcome.reason)"
     if outcome.status == .missing && recordMode == .never {
       text +=
         " [record mode never\(SnapshotRecordMode.isCI(environment) ? " because CI is set" : "")]"
@@ -159,6 +261,12 @@ public func verifySnapshot(
       text +=
         "\n" + outcome.layoutDiff.prefix(SnapshotArtifacts.maxLayoutLines).joined(separator: "\n")
     }
+    // How to accept it: the same test, recording what failed.
+    if outcome.status != .error {
+      text +=
+        "\naccept, after reviewing it: \(SnapshotRecordMode.environmentVariable)=failed swift test --filter \(shellQuote(testFilter(fallback: name)))"
+    }
+    var attachments: [(name: String, bytes: [UInt8])] = []
     do {
       // Artifacts never replace the references, the test file or the list's icons.
       let inputs = InputFiles(
@@ -167,13 +275,27 @@ public func verifySnapshot(
         }
           + [filePath] + list.iconFiles)
       try SnapshotArtifacts.writeOne(outcome, to: artifacts, protecting: inputs)
-      text +=
-        "\nartifacts: \(artifacts.appendingPathComponent(SnapshotArtifacts.folder(for: reference)).path)"
+      let folder = artifacts.appendingPathComponent(SnapshotArtifacts.folder(for: reference))
+      text += "\nartifacts: \(folder.path)"
+      for image in ArtifactImage.attachmentOrder {
+        let file = folder.appendingPathComponent(image.fileName)
+        if let data = try? Data(contentsOf: file) {
+          attachments.append(
+            ("\(reference.caseName)-\(reference.variant.name)-\(image.fileName)", [UInt8](data)))
+        }
+      }
     } catch {
       text += "\n(cannot write artifacts: \(error))"
     }
-    return text
+    return SnapshotTestFailure(message: text, attachments: attachments)
   }
+}
+
+/// What `swift test --filter` takes to run the current test again: Swift Testing's test name,
+/// else `fallback`.
+private func testFilter(fallback: String) -> String {
+  guard let test = Test.current else { return fallback }
+  return String(test.name.prefix { $0 != "(" })
 }
 
 /// Renderers shared by tests that may run in parallel: each is used by one test at a time.

@@ -354,6 +354,19 @@ enum ReviewPageAssets {
           else if (card && ['1', '2', '3'].indexOf(e.key) >= 0) setView(card, views[Number(e.key) - 1]);
         });
 
+        // The passing references: a filter on their ids.
+        const passedFilter = document.getElementById('passed-filter');
+        if (passedFilter) {
+          const passedRows = Array.from(document.querySelectorAll('#passed li'));
+          passedFilter.addEventListener('input', () => {
+            const words = passedFilter.value.toLowerCase().split(/\s+/).filter(w => w);
+            for (const row of passedRows) {
+              const id = row.dataset.id.toLowerCase();
+              row.hidden = !words.every(w => id.includes(w));
+            }
+          });
+        }
+
         load();
         apply();
         started = true;

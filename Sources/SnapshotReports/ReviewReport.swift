@@ -207,11 +207,21 @@ public enum ReviewReport {
     }
     let passed = report.references.filter { !$0.isFailure }
     if !passed.isEmpty {
-      body += "<details class=\"passed\"><summary>\(passed.count) passing "
-      body += "reference\(passed.count == 1 ? "" : "s")</summary><ul>"
+      // Collapsed, filterable, each with its time; a pass within a tolerance says so.
+      body += "<details class=\"passed\" id=\"passed\"><summary>\(passed.count) passing "
+      body += "reference\(passed.count == 1 ? "" : "s")</summary>"
+      body +=
+        "<p><input id=\"passed-filter\" type=\"search\" placeholder=\"filter passing references\" aria-label=\"filter passing references\"></p><ul>"
       for reference in passed {
         let status = reference.status.rawValue
-        body += "<li>\(html(reference.id)) <span class=\"badge \(status)\">\(status)</span></li>"
+        body += "<li data-id=\"\(html(reference.id))\">\(html(reference.id)) "
+        body += "<span class=\"badge \(status)\">\(status)</span> "
+        body += "<span class=\"time\">\(String(cFormat: "%.2f", reference.seconds)) s</span>"
+        if reference.pixels?.wordIndex == 1 {
+          body +=
+            " <span class=\"tolerance\">\(html(SnapshotSummary.withinTolerance(reference)))</span>"
+        }
+        body += "</li>"
       }
       body += "</ul></details>"
     }
@@ -371,14 +381,4 @@ public enum ReviewReport {
   /// Escapes text for HTML content and attributes (the XML escaping of the JUnit writer: `&`, `<`,
   /// `>`, both quotes; control characters dropped).
   static func html(_ text: String) -> String { HTMLPage.escape(text) }
-}
-
-/// Quotes `text` for a POSIX shell when it holds anything but safe characters.
-public func shellQuote(_ text: String) -> String {
-  let safe = text.unicodeScalars.allSatisfy {
-    ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
-      || "@%+=:,./-_".unicodeScalars.contains($0)
-  }
-  if safe && !text.isEmpty { return text }
-  return "'" + text.replacingEvery("'", with: "'\\''") + "'"
 }

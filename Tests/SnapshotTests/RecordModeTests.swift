@@ -48,7 +48,7 @@ struct RecordModeTests {
     let text = try #require(message)
     #expect(
       text.hasPrefix(
-        "two-items/orange-light@2x: no reference: two-items/orange-light@2x.png and two-items/orange-light.layout.json missing"
+        "Snapshot missing: two-items/orange-light@2x: no reference: two-items/orange-light@2x.png and two-items/orange-light.layout.json missing"
       ))
     #expect(text.contains("record mode never because CI is set"))
     // One way to record the test's own references: the CLI's `snapshot record` records the
@@ -56,7 +56,7 @@ struct RecordModeTests {
     let refs = folder.appendingPathComponent("refs").path
     #expect(
       text.split(separator: "\n").first
-        == "two-items/orange-light@2x: no reference: two-items/orange-light@2x.png and two-items/orange-light.layout.json missing (record it by running this test with OUDS_SNAPSHOT_RECORD=missing, then commit \(refs)) [record mode never because CI is set]"
+        == "Snapshot missing: two-items/orange-light@2x: no reference: two-items/orange-light@2x.png and two-items/orange-light.layout.json missing (record it by running this test with OUDS_SNAPSHOT_RECORD=missing, then commit \(refs)) [record mode never because CI is set]"
     )
     #expect(!text.contains("ouds-render"))
     #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("refs").path))
@@ -169,7 +169,8 @@ struct RecordModeTests {
         && issue.sourceLocation?.line == line
         && issue.comments.contains {
           $0.rawValue.hasPrefix(
-            "never-recorded/orange-dark@2x: no reference: never-recorded/orange-dark@2x.png")
+            "Snapshot missing: never-recorded/orange-dark@2x: no reference: never-recorded/orange-dark@2x.png"
+          )
         }
     }
     #expect(

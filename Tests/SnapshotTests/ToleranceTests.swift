@@ -121,4 +121,21 @@ struct ToleranceTests {
         ), "\(error)")
     }
   }
+
+  @Test("the review page lists passing references, filterable, with their times and tolerances")
+  func reviewPageListsPassed() throws {
+    let (folder, reference) = try catalogue()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let report = try verify(folder, pixels: 10)
+    let page = try temporaryFolder("tolerance-page")
+    defer { try? FileManager.default.removeItem(at: page) }
+    let index = try ReviewReport.write(report, to: page)
+    let html = try String(contentsOfFile: index, encoding: .utf8)
+    #expect(html.contains(#"<input id="passed-filter" type="search""#))
+    #expect(html.contains(#"<li data-id="\#(reference.id)">\#(reference.id) "#))
+    #expect(
+      html.contains(
+        #"<span class="tolerance">within tolerance (5 pixels; at most 10 pixels)</span>"#))
+    #expect(html.contains(#"<span class="time">"#))
+  }
 }

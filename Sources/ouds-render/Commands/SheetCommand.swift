@@ -116,10 +116,12 @@ enum SheetCommand {
         modes: job.modes,
         platforms: job.platforms, options: job.options, scale: scale)
     }
-    let pages = try TokenReviewSheet.pages(
-      review, listName: URL(fileURLWithPath: job.listPath).lastPathComponent, renderer: job.renderer
-    )
-    let data = try job.renderer.renderPages(pages, format: picture.format)
+    let data = try job.attributingErrors {
+      let pages = try TokenReviewSheet.pages(
+        review, listName: URL(fileURLWithPath: job.listPath).lastPathComponent,
+        renderer: job.renderer)
+      return try job.renderer.renderPages(pages, format: picture.format)
+    }
     let inputs = job.inputFiles.union(before.inputFiles(for: job.document.list, themes: job.themes))
     try picture.destination.write(data, protecting: inputs)
     try CompareThemes.printTokenLines(

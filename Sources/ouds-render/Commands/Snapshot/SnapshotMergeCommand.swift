@@ -104,6 +104,7 @@ enum SnapshotMergeCommand {
       merged, images: ArtifactImages(folders: folders), root: root,
       protecting: inputs)
     if let page { printError("review page: \(page)") }
+    try SnapshotVerifyCommand.writeAnnotations(arguments, merged, root: root)
     if !merged.succeeded {
       printError("to accept every change: \(commands.acceptAll)")
     }

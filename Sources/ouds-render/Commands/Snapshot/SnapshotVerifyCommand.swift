@@ -1,4 +1,5 @@
 import BulletListRenderer
+import Primitives
 import SafeInput
 import Snapshot
 import SnapshotReports
@@ -39,7 +40,15 @@ enum SnapshotVerifyCommand {
   )
 
   /// The outputs `verify` and `merge` share.
-  static let outputs = [report, junit, summary]
+  static let outputs = [report, junit, summary, annotations]
+
+  /// `--annotations github`: workflow commands for the pull request.
+  static let annotations = OptionSpec(
+    names: ["--annotations"],
+    value: .choice(Choices(AnnotationFormat.self), default: nil),
+    help:
+      "also print a GitHub Actions ::error line per failure, on its case file, so the pull request shows it (GitLab shows the --junit report instead)"
+  )
 
   /// `--max-diff-pixels <n>`: the run's pixel tolerance.
   static let maxDiffPixels = OptionSpec(
@@ -180,10 +189,20 @@ enum SnapshotVerifyCommand {
     let page = try outputFiles(arguments).write(
       data, images: ArtifactImages(folder: folder), root: root, protecting: result.inputFiles)
     if let page { printError("review page: \(page)") }
+    try writeAnnotations(arguments, data, root: root)
     if !result.succeeded {
       printError("to accept every change: \(commands.acceptAll)")
     }
     return result.succeeded ? ExitStatus.success : ExitStatus.failure
+  }
+
+  /// Prints the annotations `--annotations` asks for, after the table (stdout, where a GitHub
+  /// Actions step's workflow commands are read).
+  static func writeAnnotations(
+    _ arguments: ParsedArguments, _ results: SnapshotRunResults, root: RepositoryRoot
+  ) throws {
+    guard arguments.value(annotations, as: AnnotationFormat.self) == .github else { return }
+    try writeOutput(GitHubAnnotations.text(results, root: root))
   }
 
   /// The review page, JUnit file and summary the options ask for.
@@ -193,4 +212,13 @@ enum SnapshotVerifyCommand {
       junit: arguments.text(junit).map { URL(fileURLWithPath: $0) },
       summary: arguments.text(summary).map { URL(fileURLWithPath: $0) })
   }
+}
+
+/// The formats of `--annotations`.
+enum AnnotationFormat: String, CaseIterable, NamedValue {
+  /// GitHub Actions workflow commands (`::error file=…::…`).
+  case github
+
+  /// `annotation format` in messages.
+  static var kindName: String { "annotation format" }
 }

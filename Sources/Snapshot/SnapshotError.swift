@@ -62,6 +62,8 @@ public enum SnapshotError: Error, Hashable, Sendable, CustomStringConvertible {
   case artifactInvalid(path: String, reason: String)
   /// `snapshot merge` refuses to combine these results (why, naming the folders).
   case cannotMerge(reason: String)
+  /// `snapshot accept` cannot write a run's renders here (`reason` says why).
+  case cannotAccept(reason: String)
   /// A run id (`--run-id` or an environment variable: `source`) a results file cannot hold.
   case invalidRunID(id: String, source: String)
   /// An output folder (`--results`, `--artifacts`, `--report`: the option and the path given) is
@@ -130,6 +132,8 @@ public enum SnapshotError: Error, Hashable, Sendable, CustomStringConvertible {
         "\(option) \(MessageText.path(path)): \(holds ? "holds" : "is inside") the \(what) \(MessageText.path(folder)); write results, artifacts and reports outside it"
     case .cannotMerge(let reason):
       return "cannot merge: \(reason)"
+    case .cannotAccept(let reason):
+      return "cannot accept: \(reason)"
     case .invalidRunID(let id, let source):
       return
         "\(source) \(MessageText.quoted(id)) is not a run id: 1 to \(SnapshotError.runIDLimit) letters, digits and . _ - : + /"

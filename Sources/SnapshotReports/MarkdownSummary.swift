@@ -69,6 +69,12 @@ public enum MarkdownSummary {
       blocks.append("Accept every change above, after reviewing it (from the repository root):")
       blocks.append(fenced(command, language: "sh"))
     }
+    if let acceptRun = commands.acceptRun, !failures.isEmpty {
+      blocks.append(
+        "Or take this run's own renders, made in its render stack: put its results folders in the checkout (the CI templates' are out/shard-*), then:"
+      )
+      blocks.append(fenced(acceptRun, language: "sh"))
+    }
     if let withinBlock { blocks.append(withinBlock) }
     return blocks.joined(separator: "\n\n") + "\n"
   }

@@ -35,6 +35,13 @@ public enum ReviewReport {
     public var acceptSelectedPrefix: String
     /// The command that accepts every failure of the run.
     public var acceptAll: String
+    /// The command that accepts the run's own renders from its results folders, as the CI
+    /// templates lay them out (`snapshot accept out/shard-*`), when the run kept them (verify
+    /// with `--results`, merge); nil otherwise. The same for one run and the merge of its shards.
+    public var acceptRun: String?
+
+    /// ``acceptRun``'s value.
+    public static let acceptRunCommand = "ouds-render snapshot accept out/shard-*"
 
     /// Creates the commands.
     public init(
@@ -255,8 +262,14 @@ public enum ReviewReport {
     s += "<span id=\"selected-count\">accept every failure of this run:</span> "
     s += "<code id=\"selected-command\" data-prefix=\"\(html(commands.acceptSelectedPrefix))\" "
     s += "data-all=\"\(html(commands.acceptAll))\">\(html(commands.acceptAll))</code> "
-    s +=
-      "<button type=\"button\" class=\"copy\" data-copy=\"selected-command\">copy</button></div></div>"
+    s += "<button type=\"button\" class=\"copy\" data-copy=\"selected-command\">copy</button></div>"
+    if let acceptRun = commands.acceptRun {
+      s +=
+        "<div class=\"row\">or take this run's own renders, made in its render stack: put its results folders in the checkout (the CI templates' are out/shard-*), then "
+      s += "<code id=\"accept-run\">\(html(acceptRun))</code> "
+      s += "<button type=\"button\" class=\"copy\" data-copy=\"accept-run\">copy</button></div>"
+    }
+    s += "</div>"
     return s
   }
 

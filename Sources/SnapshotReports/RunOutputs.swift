@@ -50,17 +50,19 @@ public struct RunOutputs: Sendable {
   }
 
   /// Writes the outputs of `results`: the pictures come from `images`; accept commands repeat the
-  /// results' options (for a command run from `root`); JUnit attaches the review page's pictures
+  /// results' options (for a command run from `root`), and `acceptRun`, when given, is the
+  /// command that takes the run's own renders (`snapshot accept`); JUnit attaches the review page's pictures
   /// when there is a page, else the artifact files, by their paths relative to `root`. No file of
   /// `inputs` is ever replaced.
   /// - Returns: the review page's `index.html`, when one was written.
   @discardableResult
   public func write(
     _ results: SnapshotRunResults, images: ArtifactImages, root: RepositoryRoot,
-    protecting inputs: InputFiles
+    protecting inputs: InputFiles, acceptRun: String? = nil
   ) throws -> String? {
-    let commands = ReviewReport.Commands.cli(
+    var commands = ReviewReport.Commands.cli(
       extraArguments: results.acceptOptions, filter: results.selection.filter)
+    commands.acceptRun = acceptRun
     var page: String?
     if let report {
       page = try ReviewReport.write(

@@ -331,7 +331,10 @@ final class PipelineTemplateTests {
     let single = root.appendingPathComponent("single")
     try Tree.copy(fixture.checkout, to: single, hardLinks: true)
     let direct = try run(
-      ["snapshot", "verify", "--summary", "out/summary.md", "--junit", "out/junit.xml"], in: single)
+      [
+        "snapshot", "verify", "--summary", "out/summary.md", "--junit", "out/junit.xml",
+        "--results", "out/single",
+      ], in: single)
     #expect(direct.status == 1)
     let published = try Self.text(out.appendingPathComponent("summary.md"))
     #expect(published == (try Self.text(single.appendingPathComponent("out/summary.md"))))

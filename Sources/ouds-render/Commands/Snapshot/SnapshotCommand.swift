@@ -30,7 +30,7 @@ enum SnapshotCommand {
     ],
     subcommands: [
       SnapshotVerifyCommand.spec, SnapshotRecordCommand.spec, SnapshotPruneCommand.spec,
-      SnapshotListCommand.spec, SnapshotMergeCommand.spec,
+      SnapshotListCommand.spec, SnapshotMergeCommand.spec, SnapshotAcceptCommand.spec,
     ])
 
   // MARK: - Options the subcommands share

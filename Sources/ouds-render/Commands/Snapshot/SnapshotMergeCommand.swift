@@ -100,9 +100,10 @@ enum SnapshotMergeCommand {
     let format = SummaryFormat.compact(
       elsewhere: elsewhere, paint: Terminal.current.painter(for: 1))
     try writeOutput(SnapshotSummary.text(merged, acceptCommand: commands.accept, format: format))
+    // The shards kept the renders of their failures: accept can take them as they are.
     let page = try outputs.write(
-      merged, images: ArtifactImages(folders: folders), root: root,
-      protecting: inputs)
+      merged, images: ArtifactImages(folders: folders), root: root, protecting: inputs,
+      acceptRun: ReviewReport.Commands.acceptRunCommand)
     if let page { printError("review page: \(page)") }
     try SnapshotVerifyCommand.writeAnnotations(arguments, merged, root: root)
     if !merged.succeeded {

@@ -186,8 +186,10 @@ enum SnapshotVerifyCommand {
       let path = try data.write(to: resultsFolder, protecting: result.inputFiles)
       printError("results: \(path)")
     }
+    // With --results, the run kept its renders: accept can take them (as from merged shards).
     let page = try outputFiles(arguments).write(
-      data, images: ArtifactImages(folder: folder), root: root, protecting: result.inputFiles)
+      data, images: ArtifactImages(folder: folder), root: root, protecting: result.inputFiles,
+      acceptRun: resultsFolder == nil ? nil : ReviewReport.Commands.acceptRunCommand)
     if let page { printError("review page: \(page)") }
     try writeAnnotations(arguments, data, root: root)
     if !result.succeeded {

@@ -1,0 +1,179 @@
+import BulletListRenderer
+import PNG
+import SafeInput
+import Snapshot
+import SnapshotReports
+import Themes
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// `ouds-render snapshot accept`: writes the renders a CI run made of its changed and missing
+/// references (its `verify --results` folders) as the new references, after checking that the
+/// run verified this very catalogue, so that a change is accepted without the CI's render stack.
+enum SnapshotAcceptCommand {
+  /// The command's table.
+  static let spec = CommandSpec(
+    name: "accept",
+    abstract: "Accept a CI run's renders of its changed and missing references as the new ones",
+    overview:
+      "Write the renders that a CI run made of its changed and missing references (the results folders of its 'snapshot verify --results' shards) into the snapshots folder, as 'snapshot record --failed' would in the CI's own render stack.",
+    arguments: [
+      ArgumentSpec(
+        name: "dir", help: "a folder written by 'snapshot verify --results' (a CI artifact)",
+        completion: .directory, isVariadic: true)
+    ],
+    argumentsInWords: "one or more results folders of one run",
+    discussion: """
+      The folders are read and merged as 'snapshot merge' does (one run, one catalogue, one
+      environment, every check of merge), then held against this checkout: its snapshots and
+      themes folders must be the ones the run verified (the catalogue digest, the token digest,
+      the references' count and tolerances), so a render is never written over a reference it
+      was not compared with. Each changed or missing reference then gets the run's actual.png and
+      actual.layout.json, checked (inside their folder, a PNG of the size the results say), under
+      the snapshots folder's record lock; ENVIRONMENT.json takes the run's token digest when the
+      tokens changed. A run whose render stack or font files differ from ENVIRONMENT.json is
+      refused: its pictures are not what verify compares here. References that failed with an
+      error, and a --filter that leaves nothing, are refused. Exit 0 when every selected change
+      was written; review the pictures (the run's review page) first, then commit.
+      """,
+    options: [SnapshotCommand.filter],
+    examples: [
+      Example(
+        command: "snapshot accept out/shard-*",
+        explanation: "after reviewing the CI's review page: every change of the run"),
+      Example(
+        command: "snapshot accept out/shard-* --filter sample-3",
+        explanation: "only the references of one case"),
+    ],
+    run: run)
+
+  /// Reads, checks and writes; returns the exit status.
+  static func run(_ arguments: ParsedArguments) throws -> Int32 {
+    var parts: [SnapshotRunResults.Part] = []
+    var folders: [String: URL] = [:]
+    for label in arguments.positionals {
+      let folder = URL(fileURLWithPath: label)
+      let results = try SnapshotRunResults.read(from: folder)
+      parts.append(SnapshotRunResults.Part(label: label, results: results))
+      for reference in results.references { folders[reference.id] = folder }
+    }
+    let merged: SnapshotRunResults
+    do {
+      merged = try SnapshotRunResults.merge(parts)
+    } catch {
+      throw Self.accepting(error)
+    }
+    let root = RepositoryRoot.find()
+    func here(_ path: String) -> String {
+      path.hasPrefix("/") ? path : root.directory.appendingPathComponent(path).path
+    }
+    guard let snapshotsPath = merged.snapshots.map(here), PathText.isFolder(snapshotsPath) else {
+      throw SnapshotError.cannotAccept(
+        reason:
+          "the run's snapshots folder \(MessageText.path(merged.snapshots ?? "(none)")) is not here: run accept from the root of the checkout the run verified"
+      )
+    }
+    let snapshots = ProtectedPlace("snapshots folder", snapshotsPath)
+    let themes = merged.themes.map { ProtectedPlace("themes folder", here($0.folder)) }
+    // The run verified this catalogue, these tokens, these references and tolerances.
+    do {
+      try SnapshotMergeCommand.checkAgainstCheckout(merged, snapshots: snapshots, themes: themes)
+    } catch {
+      throw Self.accepting(error)
+    }
+    if !merged.environmentDifferences.isEmpty {
+      throw SnapshotError.cannotAccept(
+        reason:
+          "the run's render stack or font files differ from \(SnapshotEnvironment.fileName) (\(merged.environmentDifferences.joined(separator: "; "))): its pictures are not what verify compares here; record in that stack"
+      )
+    }
+    let filter = try arguments.text(SnapshotCommand.filter).map { text throws in
+      do { return try SnapshotFilter(text) } catch { throw UsageError("\(error)") }
+    }
+    let changes = merged.references.filter {
+      ($0.status == .changed || $0.status == .missing) && (filter?.matches($0.id) ?? true)
+    }
+    let errors = merged.references.filter {
+      $0.status == .error && (filter?.matches($0.id) ?? true)
+    }
+    if let first = errors.first {
+      throw SnapshotError.cannotAccept(
+        reason:
+          "\(errors.count) reference\(errors.count == 1 ? "" : "s") failed with an error, which has no render to accept (\(first.id): \(first.message ?? first.reason)); fix it and run verify again"
+      )
+    }
+    guard !changes.isEmpty || merged.tokenDifference != nil else {
+      throw SnapshotError.nothingMatches(
+        filter: arguments.text(SnapshotCommand.filter) ?? "a changed or missing reference")
+    }
+    // Every file is read and checked before anything is written.
+    let images = ArtifactImages(folders: folders)
+    var writes: [(path: String, data: Data)] = []
+    for reference in changes {
+      guard let folder = folders[reference.id],
+        let layout = reference.artifacts["actual.layout.json"]
+      else {
+        throw SnapshotError.cannotAccept(
+          reason:
+            "\(reference.id) has no actual.png and actual.layout.json in its results folder: the run kept no render of it"
+        )
+      }
+      let png: Data
+      do {
+        png = try images.data(for: reference, image: .actual)
+      } catch {
+        throw SnapshotError.cannotAccept(reason: "\(reference.id): \(error)")
+      }
+      let layoutPath: String
+      switch FolderReference.resolve(layout, inside: folder) {
+      case .success(let path): layoutPath = path
+      case .failure(let problem):
+        throw SnapshotError.cannotAccept(
+          reason: "\(reference.id): actual.layout.json \(MessageText.path(layout)): \(problem)")
+      }
+      let layoutData = try UserFile.read(layoutPath, kind: .list)
+      writes.append(
+        (URL(fileURLWithPath: snapshotsPath).appendingPathComponent(reference.imagePath).path, png))
+      writes.append(
+        (
+          URL(fileURLWithPath: snapshotsPath).appendingPathComponent(reference.layoutPath).path,
+          layoutData
+        ))
+    }
+    let folder = URL(fileURLWithPath: snapshotsPath)
+    let lock = try SnapshotLock.acquire(in: folder, timeout: 10, command: "snapshot accept")
+    defer { withExtendedLifetime(lock) {} }
+    for write in writes {
+      try AtomicFile.write(
+        write.data, to: write.path, createDirectories: true, protecting: InputFiles())
+    }
+    // The tokens the run verified become the recorded ones (record --failed does the same).
+    if merged.tokenDifference != nil, let themes {
+      let library = try ThemeLibrary(directory: URL(fileURLWithPath: themes.path))
+      var environment = merged.environment
+      environment.tokensSHA256 = SnapshotEnvironment.tokenDigest(of: library)
+      environment.tokens = SnapshotEnvironment.tokenValues(of: library)
+      let existing = try? SnapshotEnvironment.read(from: folder)
+      try (existing?.merging(environment, takingTokens: true) ?? environment).write(to: folder)
+    }
+    for reference in changes {
+      try writeOutput("accepted \(reference.id) (\(reference.status.rawValue))\n")
+    }
+    try writeOutput(
+      "\(changes.count) reference\(changes.count == 1 ? "" : "s") accepted from the run \(merged.run?.id ?? "")\(merged.tokenDifference == nil ? "" : ", and its tokens in \(SnapshotEnvironment.fileName)"); review and commit \(root.relative(snapshotsPath))\n"
+    )
+    return ExitStatus.success
+  }
+
+  /// merge's refusal, said as accept's.
+  private static func accepting(_ error: any Error) -> any Error {
+    if case .cannotMerge(let reason)? = error as? SnapshotError {
+      return SnapshotError.cannotAccept(reason: reason)
+    }
+    return error
+  }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+@Suite("snapshot accept: a CI run's renders become the references, only for this catalogue")
+struct AcceptCommandTests {
+  /// A checkout (Snapshots and Themes) with sample-3's orange light reference replaced by its sosh
+  /// light one, and a CI-like run of it: two shards with --results (one fails).
+  private func checkout() throws -> (root: URL, original: Data) {
+    let root = try temporaryFolder()
+    let snapshots = root.appendingPathComponent("Snapshots")
+    try FileManager.default.copyItem(
+      at: repositoryRoot.appendingPathComponent("Snapshots"), to: snapshots)
+    _ = try copyOfThemes(in: root)
+    let reference = snapshots.appendingPathComponent("sample-3/orange-light@2x.png")
+    let original = try Data(contentsOf: reference)
+    try FileManager.default.removeItem(at: reference)
+    try FileManager.default.copyItem(
+      at: snapshots.appendingPathComponent("sample-3/sosh-light@2x.png"), to: reference)
+    for shard in 1...2 {
+      _ = try run(
+        [
+          "snapshot", "verify", "--shard", "\(shard)/2", "--run-id", "ci-9", "--results",
+          "out/shard-\(shard)",
+        ], in: root)
+    }
+    return (root, original)
+  }
+
+  @Test("the run's render is written over the changed reference; verify then passes")
+  func acceptsTheRun() throws {
+    let (root, original) = try checkout()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let accepted = try run(["snapshot", "accept", "out/shard-1", "out/shard-2"], in: root)
+    #expect(accepted.status == 0, "\(accepted.stderr)")
+    #expect(accepted.stdout.contains("accepted sample-3/orange-light@2x (changed)"))
+    #expect(
+      accepted.stdout.hasSuffix(
+        "1 reference accepted from the run ci-9; review and commit Snapshots\n"))
+    // The render of the run is the reference this stack recorded: the same bytes.
+    #expect(
+      try Data(contentsOf: root.appendingPathComponent("Snapshots/sample-3/orange-light@2x.png"))
+        == original)
+    #expect(try run(["snapshot", "verify"], in: root).status == 0)
+  }
+
+  @Test("results of another catalogue are refused, nothing written")
+  func refusesAnotherCatalogue() throws {
+    let (root, _) = try checkout()
+    defer { try? FileManager.default.removeItem(at: root) }
+    // The catalogue moved on since the run: a case file edited.
+    let caseFile = root.appendingPathComponent("Snapshots/cases/sample-1.json")
+    try (try String(contentsOf: caseFile, encoding: .utf8) + "\n").write(
+      to: caseFile, atomically: true, encoding: .utf8)
+    let before = try Data(
+      contentsOf: root.appendingPathComponent("Snapshots/sample-3/orange-light@2x.png"))
+    let refused = try run(["snapshot", "accept", "out/shard-1", "out/shard-2"], in: root)
+    #expect(refused.status == 1)
+    #expect(
+      refused.stderr.hasPrefix("error: cannot accept: run.catalogueSHA256 is "), "\(refused.stderr)"
+    )
+    #expect(
+      try Data(contentsOf: root.appendingPathComponent("Snapshots/sample-3/orange-light@2x.png"))
+        == before)
+    // One shard alone is not the run.
+    let alone = try run(["snapshot", "accept", "out/shard-1"], in: root)
+    #expect(alone.status == 1)
+  }
+}

@@ -55,7 +55,7 @@ public struct SnapshotTolerance: Hashable, Sendable, CustomStringConvertible {
     self.maxDiffRatio = maxDiffRatio
   }
 
-  /// The tolerance `options` hold (their 0s read as unset).
+  /// The tolerance `options` hold (their 0s read as unset: exact).
   public init(_ options: DiffOptions) {
     self.init(
       maxDiffPixels: options.maxDiffPixels > 0 ? options.maxDiffPixels : nil,
@@ -65,8 +65,11 @@ public struct SnapshotTolerance: Hashable, Sendable, CustomStringConvertible {
   /// The largest pixel count a tolerance may name: more than any bitmap this tool draws.
   public static let largestPixelCount = 1 << 30
 
-  /// Whether neither key is set (an exact comparison).
-  public var isExact: Bool { (maxDiffPixels ?? 0) == 0 && (maxDiffRatio ?? 0) == 0 }
+  /// Whether the comparison is exact: neither key set, or one set to 0 (with both, the stricter
+  /// wins, and none is stricter than 0).
+  public var isExact: Bool {
+    maxDiffPixels == 0 || maxDiffRatio == 0 || (maxDiffPixels == nil && maxDiffRatio == nil)
+  }
 
   /// `self`, with the keys `specific` sets replacing this one's.
   public func overridden(by specific: SnapshotTolerance?) -> SnapshotTolerance {
@@ -76,9 +79,15 @@ public struct SnapshotTolerance: Hashable, Sendable, CustomStringConvertible {
       maxDiffRatio: specific.maxDiffRatio ?? maxDiffRatio)
   }
 
-  /// `options` with this tolerance's keys (unset keys are 0, which the diff reads as unset).
+  /// `options` with this tolerance's keys (unset keys are 0, which the diff reads as unset); an
+  /// exact tolerance (``isExact``) gives exact options.
   public func applied(to options: DiffOptions) -> DiffOptions {
     var options = options
+    guard !isExact else {
+      options.maxDiffPixels = 0
+      options.maxDiffRatio = 0
+      return options
+    }
     options.maxDiffPixels = maxDiffPixels ?? 0
     options.maxDiffRatio = maxDiffRatio ?? 0
     return options
@@ -91,6 +100,6 @@ public struct SnapshotTolerance: Hashable, Sendable, CustomStringConvertible {
     if let ratio = maxDiffRatio, ratio > 0 {
       parts.append("at most \(PixelVerdict<DiffStatistics>.formatPercent(ratio)) of the pixels")
     }
-    return parts.isEmpty ? "exact" : parts.joined(separator: " and ")
+    return isExact || parts.isEmpty ? "exact" : parts.joined(separator: " and ")
   }
 }

@@ -19,7 +19,8 @@ public enum GitHubAnnotations {
   /// The lines, each ending with a newline, for `results` whose paths are relative to `root`.
   ///
   /// A reference's annotation is on its case file (`<snapshots>/cases/<case>.json`, `.md` or
-  /// `.markdown`, the first that exists from `root`) at the line of its `variants` key, else
+  /// `.markdown`, the first that exists from `root`) at the line of its `variants` key (`"variants"`
+  /// followed by `:`, not a label that says variants), else
   /// line 1; without a case file, on the reference PNG.
   public static func text(_ results: SnapshotRunResults, root: RepositoryRoot) -> String {
     var lines: [String] = []
@@ -70,7 +71,7 @@ public enum GitHubAnnotations {
       let text = String(decoding: data, as: UTF8.self)
       var line = 1
       for (index, content) in text.split(separator: "\n", omittingEmptySubsequences: false)
-        .enumerated() where content.contains("\"variants\"")
+        .enumerated() where content.firstMatch(of: #/"variants"\s*:/#) != nil
       {
         line = index + 1
         break

@@ -57,8 +57,13 @@ struct ToleranceTests {
     #expect(
       SnapshotSummary.text(results).contains(
         "PASSED  \(reference.id): within tolerance (5 pixels; at most 10 pixels)"))
+    #expect(
+      JUnitXML.document(results, suiteName: "s", attachments: { _ in [] }).contains(
+        "<system-out>within tolerance (5 pixels; at most 10 pixels)</system-out>"))
 
     #expect(try verify(folder, pixels: 3).outcomes.first?.status == .changed)
+    // 0 is exact, the strictest: with a looser share beside it, 5 changed pixels still fail.
+    #expect(try verify(folder, pixels: 0, ratio: 0.001).outcomes.first?.status == .changed)
     // A share: 5 of 720×192 pixels is 0.0036 %; 0.01 % lets them pass, 0.001 % does not.
     #expect(try verify(folder, ratio: 0.0001).outcomes.first?.status == .passed)
     #expect(try verify(folder, ratio: 0.00001).outcomes.first?.status == .changed)

@@ -84,7 +84,8 @@ enum SnapshotMergeCommand {
     let runFolders = [snapshotsPlace, themesPlace].compactMap { $0 }
     try outputs.checkPlaces(
       besides: arguments.positionals.map { ProtectedPlace("results folder", $0) } + runFolders)
-    try checkAgainstCheckout(merged, snapshots: snapshotsPlace, themes: themesPlace)
+    let unchecked = try checkAgainstCheckout(
+      merged, snapshots: snapshotsPlace, themes: themesPlace)
     // Nor through a link below the review page's folder (images/ -> the snapshots folder).
     let outputPaths = [outputs.report, outputs.junit, outputs.summary].compactMap { $0?.path }
     WriteFence.protect(
@@ -106,6 +107,7 @@ enum SnapshotMergeCommand {
       acceptRun: ReviewReport.Commands.acceptRunCommand)
     if let page { printError("review page: \(page)") }
     try SnapshotVerifyCommand.writeAnnotations(arguments, merged, root: root)
+    if let unchecked { printError(unchecked) }
     if !merged.succeeded {
       printError("to accept every change: \(commands.acceptAll)")
     }
@@ -118,10 +120,28 @@ enum SnapshotMergeCommand {
   /// number of references it holds, the token digest of its themes folder and the one its
   /// `ENVIRONMENT.json` records. Without the folder (results copied elsewhere) only the shards'
   /// own consistency is checked, as the summary says nothing more.
+  /// - Returns: a note saying the results were not checked against a catalogue, when the
+  ///   checkout is not here (nil when they were checked).
+  @discardableResult
   static func checkAgainstCheckout(
     _ merged: SnapshotRunResults, snapshots: ProtectedPlace?, themes: ProtectedPlace?
-  ) throws {
-    guard let snapshots, PathText.isFolder(snapshots.path), let run = merged.run else { return }
+  ) throws -> String? {
+    guard let snapshots, PathText.isFolder(snapshots.path), let run = merged.run else {
+      // A run that names a folder this checkout does not have, where this checkout has its own
+      // snapshots folder, is not this checkout's run: a forged name must not turn the checks off.
+      let root = RepositoryRoot.find()
+      let local = root.directory.appendingPathComponent("Snapshots")
+      if let snapshots, PathText.isFolder(local.path),
+        OutputPlace.realPath(local.path) != OutputPlace.realPath(snapshots.path)
+      {
+        throw SnapshotError.cannotMerge(
+          reason:
+            "the results name the snapshots folder \(MessageText.path(snapshots.path)), which is not here, but this checkout has \(MessageText.path(local.path)): merge the results of one verify run of this checkout"
+        )
+      }
+      return
+        "note: not checked against a catalogue: the results' snapshots folder \(MessageText.path(snapshots?.path ?? "(none)")) is not here, so only the shards' own consistency was checked"
+    }
     let folder = URL(fileURLWithPath: snapshots.path)
     let engine = try SnapshotEngine(
       configuration: SnapshotConfiguration(
@@ -175,5 +195,6 @@ enum SnapshotMergeCommand {
         )
       }
     }
+    return nil
   }
 }

@@ -55,13 +55,13 @@ enum SnapshotVerifyCommand {
     names: ["--max-diff-pixels"],
     value: .integer(placeholder: "n", range: 0...SnapshotTolerance.largestPixelCount, default: nil),
     help:
-      "a reference passes with at most n changed pixels, counted perceptually (as diff and Playwright count them); a case file's maxDiffPixels wins for its variants",
+      "a reference passes with at most n changed pixels, counted perceptually (as diff and Playwright count them); 0 is exact; a case file's maxDiffPixels wins for its variants",
     defaultDescription: "exact: one changed byte fails")
   /// `--max-diff-ratio <r>`: the run's share tolerance.
   static let maxDiffRatio = OptionSpec(
     names: ["--max-diff-ratio"], value: .number(placeholder: "r", range: 0...1, default: nil),
     help:
-      "a reference passes with at most this share of its pixels changed (0.001 is 0.1 %); with both, the stricter wins; a case file's maxDiffRatio wins for its variants",
+      "a reference passes with at most this share of its pixels changed (0.001 is 0.1 %); 0 is exact; with both, the stricter wins; a case file's maxDiffRatio wins for its variants",
     defaultDescription: "exact")
 
   /// The command's table.

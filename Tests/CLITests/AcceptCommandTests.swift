@@ -65,4 +65,21 @@ struct AcceptCommandTests {
     let alone = try run(["snapshot", "accept", "out/shard-1"], in: root)
     #expect(alone.status == 1)
   }
+
+  @Test("a run whose only failure is a broken case file offers no accept command")
+  func brokenCaseHasNothingToAccept() throws {
+    let root = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let cases = root.appendingPathComponent("s/cases")
+    try FileManager.default.createDirectory(at: cases, withIntermediateDirectories: true)
+    try Data("{ \"items\": [ }".utf8).write(to: cases.appendingPathComponent("broken.json"))
+    let result = try run(
+      [
+        "snapshot", "verify", "--snapshots", "s", "--themes",
+        repositoryRoot.appendingPathComponent("Themes").path,
+      ], in: root)
+    #expect(result.status == 1)
+    #expect(result.stdout.contains("broken"), "\(result.stdout)")
+    #expect(!result.stderr.contains("to accept every change"), "\(result.stderr)")
+  }
 }

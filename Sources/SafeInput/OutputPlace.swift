@@ -112,10 +112,15 @@ public enum OutputPlace {
 public enum WriteFence {
   private static let places = Locked<[(place: ProtectedPlace, real: String)]>([])
 
-  /// Adds `places` to the fence (their real paths as they are now).
+  /// Adds `places` to the fence (their real paths as they are now); a place already fenced is
+  /// not added again (`--watch` sets up its command on every save).
   public static func protect(_ places: [ProtectedPlace]) {
     let resolved = places.map { ($0, OutputPlace.realPath($0.path)) }
-    Self.places.withLock { $0 += resolved }
+    Self.places.withLock { fenced in
+      for entry in resolved where !fenced.contains(where: { $0.real == entry.1 }) {
+        fenced.append(entry)
+      }
+    }
   }
 
   /// Empties the fence (for a process that runs several commands, such as a test).

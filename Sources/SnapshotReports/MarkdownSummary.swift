@@ -25,7 +25,7 @@ public enum MarkdownSummary {
   {
     let counts = SnapshotSummary.counts(results)
     // A tolerance that let changes through is said, whatever the verdict.
-    let within = results.references.filter { $0.status == .passed && $0.pixels?.wordIndex == 1 }
+    let within = results.references.filter(\.isWithinTolerance)
     let withinBlock =
       within.isEmpty
       ? nil

@@ -42,6 +42,11 @@ public struct RepositoryRoot: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// A path as results files write it (relative to the root, or absolute) as an absolute path.
+  public func absolute(_ path: String) -> String {
+    path.hasPrefix("/") ? path : directory.appendingPathComponent(path).path
+  }
+
   /// The root's path.
   public var description: String { directory.path }
 

@@ -224,7 +224,7 @@ public enum ReviewReport {
         body += "<li data-id=\"\(html(reference.id))\">\(html(reference.id)) "
         body += "<span class=\"badge \(status)\">\(status)</span> "
         body += "<span class=\"time\">\(String(cFormat: "%.2f", reference.seconds)) s</span>"
-        if reference.pixels?.wordIndex == 1 {
+        if reference.isWithinTolerance {
           body +=
             " <span class=\"tolerance\">\(html(SnapshotSummary.withinTolerance(reference)))</span>"
         }

@@ -306,7 +306,7 @@ public enum SnapshotSummary {
   static func withinToleranceLines(_ results: SnapshotRunResults, format: SummaryFormat)
     -> [String]
   {
-    let within = results.references.filter { $0.status == .passed && $0.pixels?.wordIndex == 1 }
+    let within = results.references.filter(\.isWithinTolerance)
     var lines = within.prefix(SummaryFormat.terminalRowLimit).map { reference in
       "\(format.paint("PASSED ", .success)) \(reference.id): \(withinTolerance(reference))"
     }
@@ -508,7 +508,7 @@ public enum SnapshotSummary {
     let failed = results.failures.count
     let broken = results.caseErrors.count
     let total = results.references.count
-    let within = results.references.filter { $0.status == .passed && $0.pixels?.wordIndex == 1 }
+    let within = results.references.filter(\.isWithinTolerance)
     let passed =
       "\(results.count(.passed)) passed"
       + (within.isEmpty ? "" : " (\(within.count) within tolerance)")

@@ -268,6 +268,9 @@ public struct ReferenceResult: Hashable, Sendable {
   /// `<case>/<variant>`.
   public var id: String { "\(caseName)/\(variant)" }
 
+  /// Whether it passed only thanks to its tolerance: its pixels differ, within it.
+  public var isWithinTolerance: Bool { status == .passed && pixels?.wordIndex == 1 }
+
   /// Whether it fails the run: changed, missing or an error.
   public var isFailure: Bool { status == .changed || status == .missing || status == .error }
 

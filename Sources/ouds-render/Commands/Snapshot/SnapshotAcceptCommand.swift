@@ -68,20 +68,19 @@ enum SnapshotAcceptCommand {
       throw Self.accepting(error)
     }
     let root = RepositoryRoot.find()
-    func here(_ path: String) -> String {
-      path.hasPrefix("/") ? path : root.directory.appendingPathComponent(path).path
-    }
-    guard let snapshotsPath = merged.snapshots.map(here), PathText.isFolder(snapshotsPath) else {
+    guard let snapshotsPath = merged.snapshots.map(root.absolute), PathText.isFolder(snapshotsPath)
+    else {
       throw SnapshotError.cannotAccept(
         reason:
           "the run's snapshots folder \(MessageText.path(merged.snapshots ?? "(none)")) is not here: run accept from the root of the checkout the run verified"
       )
     }
     let snapshots = ProtectedPlace("snapshots folder", snapshotsPath)
-    let themes = merged.themes.map { ProtectedPlace("themes folder", here($0.folder)) }
+    let themes = merged.themes.map { ProtectedPlace("themes folder", root.absolute($0.folder)) }
     // The run verified this catalogue, these tokens, these references and tolerances.
     do {
-      try SnapshotMergeCommand.checkAgainstCheckout(merged, snapshots: snapshots, themes: themes)
+      try SnapshotMergeCommand.checkAgainstCheckout(
+        merged, snapshots: snapshots, themes: themes, root: root)
     } catch {
       throw Self.accepting(error)
     }

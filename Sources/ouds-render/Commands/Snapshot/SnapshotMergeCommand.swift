@@ -76,16 +76,17 @@ enum SnapshotMergeCommand {
     let merged = try SnapshotRunResults.merge(parts)
     // Nor into the snapshots or themes folder the run used (paths relative to the repository).
     let root = RepositoryRoot.find()
-    func here(_ path: String) -> String {
-      path.hasPrefix("/") ? path : root.directory.appendingPathComponent(path).path
+    let snapshotsPlace = merged.snapshots.map {
+      ProtectedPlace("snapshots folder", root.absolute($0))
     }
-    let snapshotsPlace = merged.snapshots.map { ProtectedPlace("snapshots folder", here($0)) }
-    let themesPlace = merged.themes.map { ProtectedPlace("themes folder", here($0.folder)) }
+    let themesPlace = merged.themes.map {
+      ProtectedPlace("themes folder", root.absolute($0.folder))
+    }
     let runFolders = [snapshotsPlace, themesPlace].compactMap { $0 }
     try outputs.checkPlaces(
       besides: arguments.positionals.map { ProtectedPlace("results folder", $0) } + runFolders)
     let unchecked = try checkAgainstCheckout(
-      merged, snapshots: snapshotsPlace, themes: themesPlace)
+      merged, snapshots: snapshotsPlace, themes: themesPlace, root: root)
     // Nor through a link below the review page's folder (images/ -> the snapshots folder).
     let outputPaths = [outputs.report, outputs.junit, outputs.summary].compactMap { $0?.path }
     WriteFence.protect(
@@ -125,12 +126,12 @@ enum SnapshotMergeCommand {
   ///   checkout is not here (nil when they were checked).
   @discardableResult
   static func checkAgainstCheckout(
-    _ merged: SnapshotRunResults, snapshots: ProtectedPlace?, themes: ProtectedPlace?
+    _ merged: SnapshotRunResults, snapshots: ProtectedPlace?, themes: ProtectedPlace?,
+    root: RepositoryRoot
   ) throws -> String? {
     guard let snapshots, PathText.isFolder(snapshots.path), let run = merged.run else {
       // A run that names a folder this checkout does not have, where this checkout has its own
       // snapshots folder, is not this checkout's run: a forged name must not turn the checks off.
-      let root = RepositoryRoot.find()
       let local = root.directory.appendingPathComponent("Snapshots")
       if let snapshots, PathText.isFolder(local.path),
         OutputPlace.realPath(local.path) != OutputPlace.realPath(snapshots.path)

@@ -17,6 +17,10 @@ public struct BulletListDocument: Hashable, Sendable {
   public var locale: String?
   /// The `platform` of the document (whose rules to draw with), when given.
   public var platform: OUDSBulletList.Platform?
+  /// The `fontScale` of the document (Android's font scale), when given.
+  public var fontScale: Double?
+  /// The `contentSize` of the document (iOS Dynamic Type), when given.
+  public var contentSize: ContentSizeCategory?
   /// For a Markdown list, the file line of each item by item path (`items[1].items[0]`); empty
   /// for JSON, whose errors name the JSON path.
   public var itemLines: [String: Int]
@@ -24,11 +28,14 @@ public struct BulletListDocument: Hashable, Sendable {
   /// Creates a document.
   public init(
     list: OUDSBulletList, locale: String? = nil, platform: OUDSBulletList.Platform? = nil,
+    fontScale: Double? = nil, contentSize: ContentSizeCategory? = nil,
     itemLines: [String: Int] = [:]
   ) {
     self.list = list
     self.locale = locale
     self.platform = platform
+    self.fontScale = fontScale
+    self.contentSize = contentSize
     self.itemLines = itemLines
   }
 
@@ -236,7 +243,8 @@ public struct ListReader: Sendable {
       let members = try members(
         root, at: "",
         allowed: [
-          "$schema", "type", "textStyle", "isBold", "items", "locale", "platform",
+          "$schema", "type", "textStyle", "isBold", "items", "locale", "platform", "fontScale",
+          "contentSize",
         ])
       var settings = Settings()
       var items: [OUDSBulletList.Item]?
@@ -252,7 +260,8 @@ public struct ListReader: Sendable {
         list: OUDSBulletList(
           type: settings.type ?? Settings.defaultType, textStyle: settings.textStyle,
           isBold: settings.isBold, items: items),
-        locale: settings.locale, platform: settings.platform)
+        locale: settings.locale, platform: settings.platform, fontScale: settings.fontScale,
+        contentSize: settings.contentSize)
     }
 
     /// The document-level settings a JSON list and a Markdown list's front matter share.
@@ -264,10 +273,12 @@ public struct ListReader: Sendable {
       var isBold = true
       var locale: String?
       var platform: OUDSBulletList.Platform?
+      var fontScale: Double?
+      var contentSize: ContentSizeCategory?
     }
 
     /// Reads the document-level setting `key` (`type`, `textStyle`, `isBold`, `locale`,
-    /// `platform`) into `settings`; the caller has checked that the key is allowed.
+    /// `platform`, `fontScale`, `contentSize`) into `settings`; the caller has checked that the key is allowed.
     func setting(_ key: String, _ value: JSONValue, into settings: inout Settings)
       throws(BulletListError)
     {
@@ -292,6 +303,22 @@ public struct ListReader: Sendable {
           )
         }
         settings.platform = named
+      case "fontScale":
+        let range = FontScale.supported
+        guard case .number(let scale) = value, range.contains(scale) else {
+          throw fail(
+            key,
+            "expected Android's font scale, a number from \(FontScale.text(range.lowerBound)) to \(FontScale.text(range.upperBound)) (1 is the default)"
+          )
+        }
+        settings.fontScale = scale
+      case "contentSize":
+        let name = try string(value, at: key)
+        do {
+          settings.contentSize = try ContentSizeCategory.parse(name)
+        } catch {
+          throw fail(key, error.description)
+        }
       default: break
       }
     }

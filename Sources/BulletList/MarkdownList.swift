@@ -172,7 +172,7 @@ extension ListReader {
 
   /// The keys a Markdown list's front matter may hold.
   public static let frontMatterKeys = [
-    "type", "textStyle", "isBold", "locale", "platform", "subLists",
+    "type", "textStyle", "isBold", "locale", "platform", "fontScale", "contentSize", "subLists",
   ]
 
   /// Whether a Markdown list's text is bold when its front matter does not say (`isBold`):
@@ -285,7 +285,8 @@ extension ListReader.Context {
     return BulletListDocument(
       list: OUDSBulletList(
         type: type, textStyle: settings.textStyle, isBold: settings.isBold, items: items),
-      locale: settings.locale, platform: settings.platform, itemLines: itemLines)
+      locale: settings.locale, platform: settings.platform, fontScale: settings.fontScale,
+      contentSize: settings.contentSize, itemLines: itemLines)
   }
 
   /// The type of a list written as `outline` when no setting gives one: ordered for `1.` items,

@@ -489,8 +489,7 @@ public final class BulletListRenderer {
     let jobs: [(theme: ThemeName, mode: ColorMode, options: LayoutOptions)] = combinations.flatMap {
       combination in
       (platforms ?? [options.platform]).map { platform in
-        var options = options
-        options.platform = platform
+        let options = options.on(platform)
         return (combination.0, combination.1, options)
       }
     }

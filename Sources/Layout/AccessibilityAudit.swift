@@ -260,6 +260,9 @@ public struct AccessibilityAudit: Codable, Hashable, Sendable {
   public var mode: ColorMode
   /// Whose rules the list was laid out with.
   public var platform: Platform
+  /// The text size other than the default the list was laid out at (`font scale 2`,
+  /// `accessibility5`), nil at the default: large text needs less contrast (WCAG 1.4.3).
+  public var textSize: String?
   /// The language of the spoken text (`en`, `fr`, `ar`).
   public var language: String
   /// The background's token.
@@ -312,6 +315,14 @@ public struct AccessibilityAudit: Codable, Hashable, Sendable {
     self.theme = theme.name
     self.mode = theme.mode
     self.platform = options.platform
+    switch options.platform {
+    case .android:
+      textSize =
+        options.fontScale == FontScale.standard
+        ? nil : "font scale \(FontScale.text(options.fontScale))"
+    case .ios:
+      textSize = options.contentSize == .large ? nil : options.contentSize.rawValue
+    }
     self.language = AccessibilityText.Language(locale: options.locale).rawValue
     self.backgroundToken = reference(.backgroundPrimary)
     let background = WCAGContrast.composited(

@@ -29,6 +29,12 @@ public struct LayoutOptions: Hashable, Sendable {
   public var textStyleOverride: TextStyle?
   /// Whose rules to follow where iOS and Android differ (see ``Primitives/Platform``).
   public var platform: Platform
+  /// Android's font scale (``Primitives/FontScale``), for the Android rules only: 1 is the
+  /// default; text sizes follow Android's non-linear tables, marker boxes and icons the scale.
+  public var fontScale: Double
+  /// iOS Dynamic Type (``Primitives/ContentSizeCategory``), for the iOS rules only: `large` is
+  /// the default; font sizes, line heights and the ordered box scale by body size / 17.
+  public var contentSize: ContentSizeCategory
 
   /// Creates options; the defaults draw a 360-pt wide, left-to-right, English list with the
   /// iOS rules.
@@ -36,7 +42,8 @@ public struct LayoutOptions: Hashable, Sendable {
     width: Double = CanvasWidth.standard, background: BackgroundOption = .theme,
     locale: String? = nil,
     direction: LayoutDirection? = nil, textStyleOverride: TextStyle? = nil,
-    platform: Platform = .ios
+    platform: Platform = .ios, fontScale: Double = FontScale.standard,
+    contentSize: ContentSizeCategory = .large
   ) {
     self.width = width
     self.background = background
@@ -44,6 +51,21 @@ public struct LayoutOptions: Hashable, Sendable {
     self.direction = direction
     self.textStyleOverride = textStyleOverride
     self.platform = platform
+    self.fontScale = fontScale
+    self.contentSize = contentSize
+  }
+
+  /// These options under `platform`'s rules, the other platform's text size back to its
+  /// default: a font scale means nothing to iOS, a content size nothing to Android, so one set of
+  /// options can draw both platforms (`--platform all`).
+  public func on(_ platform: Platform) -> LayoutOptions {
+    var options = self
+    options.platform = platform
+    switch platform {
+    case .ios: options.fontScale = FontScale.standard
+    case .android: options.contentSize = .large
+    }
+    return options
   }
 
   /// The direction in effect: the override, or RTL for an Arabic locale.
@@ -78,6 +100,11 @@ public enum LayoutError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A value of a `Theme` built in code is outside the renderer's range (token files are checked
   /// when loaded): `value` names it (`body-large font size`), `theme` the theme and mode.
   case valueOutOfRange(theme: String, value: String, number: Double, range: TokenRange)
+  /// The font scale is not a number within ``Primitives/FontScale/supported``.
+  case invalidFontScale(Double)
+  /// A text size setting of the other platform: a font scale under the iOS rules, or a content
+  /// size under the Android rules (`setting` says which).
+  case textSizeForOtherPlatform(setting: String, platform: Platform)
 
   /// One line: the list error as it is, or what is wrong with the canvas.
   public var description: String {
@@ -92,6 +119,14 @@ public enum LayoutError: Error, Hashable, Sendable, CustomStringConvertible {
     case .valueOutOfRange(let theme, let value, let number, let range):
       return
         "theme \(theme): \(value) \(TokenRange.format(number)) px is out of range: the renderer needs \(range)"
+    case .invalidFontScale(let scale):
+      let range = FontScale.supported
+      return
+        "the font scale must be a number from \(FontScale.text(range.lowerBound)) to \(FontScale.text(range.upperBound)), got \(scale)"
+    case .textSizeForOtherPlatform(let setting, let platform):
+      return platform == .ios
+        ? "\(setting) is Android's font scale: draw with the Android rules (platform android), or use the content size (Dynamic Type) for iOS"
+        : "\(setting) is iOS Dynamic Type: draw with the iOS rules (platform ios), or use the font scale for Android"
     }
   }
 }

@@ -58,6 +58,17 @@ public struct ListLayout {
     throws(LayoutError) -> LayoutResult
   {
     guard options.width.isFinite, options.width > 0 else { throw .invalidWidth(options.width) }
+    guard FontScale.supported.contains(options.fontScale) else {
+      throw .invalidFontScale(options.fontScale)
+    }
+    if options.platform == .ios, options.fontScale != FontScale.standard {
+      throw .textSizeForOtherPlatform(
+        setting: "font scale \(FontScale.text(options.fontScale))", platform: .ios)
+    }
+    if options.platform == .android, options.contentSize != .large {
+      throw .textSizeForOtherPlatform(
+        setting: "content size \(options.contentSize.rawValue)", platform: .android)
+    }
     var list = list
     if let override = options.textStyleOverride {
       list = list.overridingTextStyle(override)
@@ -74,8 +85,8 @@ public struct ListLayout {
     sceneRows.reserveCapacity(rows.count)
     var y = 0.0
     for row in rows {
+      try checkRanges(row)
       let style = rowStyle(row, frame: frame)
-      try checkRanges(style, textStyle: row.textStyle)
       let marker = markerColumn(row, style: style, frame: frame)
       let label = try self.label(
         row, marker: marker, style: style, frame: frame, warnings: &warnings)
@@ -102,11 +113,14 @@ public struct ListLayout {
     let alphabet: MarkerAlphabet
     let accessibility: AccessibilityText
     let language: String
+    let sizing: TextSizing
 
     init(options: LayoutOptions) {
       width = options.width
       direction = options.resolvedDirection
       platform = options.platform
+      sizing = TextSizing(
+        platform: platform, fontScale: options.fontScale, contentSize: options.contentSize)
       alphabet = MarkerAlphabet.forPlatform(
         platform, locale: options.locale, isRightToLeft: direction == .rtl)
       accessibility = AccessibilityText(
@@ -120,10 +134,12 @@ public struct ListLayout {
     }
   }
 
-  /// Refuses values outside ``TokenRange`` (the theme loader refuses them in token files; a
-  /// `Theme` built in code is checked here).
-  func checkRanges(_ style: RowStyle, textStyle: TextStyle) throws(LayoutError) {
-    let (metrics, typography) = (style.metrics, style.typography)
+  /// Refuses token values of a row's text style outside ``TokenRange`` (the theme loader refuses
+  /// them in token files; a `Theme` built in code is checked here), before any text size scales
+  /// them.
+  func checkRanges(_ row: ResolvedRow) throws(LayoutError) {
+    let textStyle = row.textStyle
+    let (metrics, typography) = (theme.metrics[textStyle], theme.typography[textStyle])
     let values: [(String, Double, TokenRange)] = [
       ("font size", typography.fontSize, .fontSize),
       ("line height", typography.lineHeight, .lineHeight),
@@ -133,7 +149,7 @@ public struct ListLayout {
       ("bullet container", metrics.bulletBoxWidth, .spacing),
       ("icon size", metrics.iconSize, .iconSize),
       ("label max width", metrics.labelMaxWidth, .labelWidth),
-      ("padding inline", style.indent, .spacing),
+      ("padding inline", theme.paddingInline[level: row.level], .spacing),
     ]
     for (name, value, range) in values where !range.contains(value) {
       throw .valueOutOfRange(
@@ -173,9 +189,10 @@ public struct ListLayout {
     let metrics: TextMetrics
   }
 
-  /// Step 1: the theme's metrics, typography and text appearance for the row's text style.
+  /// Step 1: the theme's metrics, typography and text appearance for the row's text style, at
+  /// the text size chosen (``TextSizing``).
   func rowStyle(_ row: ResolvedRow, frame: Frame) -> RowStyle {
-    let typography = theme.typography[row.textStyle]
+    let typography = frame.sizing.typography(theme.typography[row.textStyle])
     let appearance = TextAppearance(
       fontFamilies: theme.fontFamilies, fontSize: typography.fontSize,
       lineHeight: typography.lineHeight, letterSpacing: typography.letterSpacing,
@@ -183,7 +200,8 @@ public struct ListLayout {
       color: theme.colors[Self.textColorRole], language: frame.language,
       leading: frame.platform == .android ? .proportional : .even)
     return RowStyle(
-      metrics: theme.metrics[row.textStyle], typography: typography, appearance: appearance,
+      metrics: frame.sizing.metrics(theme.metrics[row.textStyle], listType: row.listType),
+      typography: typography, appearance: appearance,
       indent: theme.paddingInline[level: row.level])
   }
 

@@ -118,8 +118,7 @@ public func assertSnapshots(
   for theme in themes {
     for mode in modes {
       for platform in platforms {
-        var options = options
-        options.platform = platform
+        let options = options.on(platform)
         let suffix = platform == .ios ? variant : (variant.map { $0 + "-" } ?? "") + "android"
         if let failure = checkSnapshot(
           of: list, theme: theme, mode: mode, named: name, variant: suffix, options: options,

@@ -119,11 +119,14 @@ public struct SnapshotCatalogue: Sendable {
         continue
       }
       do {
+        let parsed = try VariantParser.variants(
+          of: variants, document: document, file: displayPath)
+        if let unused = VariantParser.unusedTextSize(of: document, in: parsed) {
+          fail("\(displayPath): \(unused)")
+          continue
+        }
         cases.append(
-          SnapshotCase(
-            name: name, file: file, document: document,
-            variants: try VariantParser.variants(
-              of: variants, document: document, file: displayPath)))
+          SnapshotCase(name: name, file: file, document: document, variants: parsed))
       } catch {
         fail(error.description)
       }

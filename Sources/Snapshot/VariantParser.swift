@@ -10,7 +10,8 @@ import Themes
 ///
 /// `variants` is absent (every theme × both modes at scale 2), one object, or an array of objects;
 /// each object is a group with optional keys `name`, `themes`, `modes`, `scale`, `textStyle`,
-/// `locale`, `direction`, `width`, `background` and `platform`, and the tolerance of its
+/// `locale`, `direction`, `width`, `background`, `platform`, `fontScale` (Android) and
+/// `contentSize` (iOS), and the tolerance of its
 /// references, `maxDiffPixels` and `maxDiffRatio` (which do not change the variants' names).
 enum VariantParser {
   /// The key of a case file that holds the variants; the rest of the file is the list.
@@ -19,7 +20,7 @@ enum VariantParser {
   /// The keys of a variant group.
   static let allowedKeys = [
     "name", "themes", "modes", "scale", "textStyle", "locale", "direction", "width", "background",
-    "platform", "maxDiffPixels", "maxDiffRatio",
+    "platform", "fontScale", "contentSize", "maxDiffPixels", "maxDiffRatio",
   ]
 
   /// The variants of a case whose `variants` value is `value` (nil when absent) and whose list is
@@ -73,10 +74,14 @@ enum VariantParser {
     var modes = ColorMode.allCases
     var scales = [2]
     var name: String?
-    var options = LayoutOptions(locale: document.locale, platform: document.platform ?? .ios)
+    var options = LayoutOptions(
+      locale: document.locale, platform: document.platform ?? .ios,
+      fontScale: document.fontScale ?? FontScale.standard,
+      contentSize: document.contentSize ?? .large)
     var platforms = [options.platform]
     var suffixParts: [String] = []
     var tolerance: SnapshotTolerance?
+    var (givesFontScale, givesContentSize) = (false, false)
     for (key, member) in members {
       switch key {
       case "name":
@@ -140,6 +145,23 @@ enum VariantParser {
         if background == .none { suffixParts.append("transparent") }
       case "platform":
         platforms = try names(member, key: key, fail: fail)
+      case "fontScale":
+        let range = FontScale.supported
+        guard case .number(let scale) = member, range.contains(scale) else {
+          throw fail(
+            key,
+            "expected Android's font scale, a number from \(FontScale.text(range.lowerBound)) to \(FontScale.text(range.upperBound))"
+          )
+        }
+        options.fontScale = scale
+        givesFontScale = true
+        suffixParts.append("font-scale-\(FontScale.text(scale))")
+      case "contentSize":
+        let size: ContentSizeCategory = try oneName(
+          member, key: key, expected: "a content size such as \"accessibility3\"", fail: fail)
+        options.contentSize = size
+        givesContentSize = true
+        suffixParts.append(size.fileName)
       case "maxDiffPixels":
         guard case .number(let n) = member, n.rounded() == n, n >= 0,
           n <= Double(SnapshotTolerance.largestPixelCount)
@@ -163,6 +185,17 @@ enum VariantParser {
         )
       }
     }
+    // A text size applies to its own platform's rules only: a group that gives one and draws
+    // the other platform would record pictures without it. (The list's own sizes apply to the
+    // variants of their platform; the catalogue refuses a case none of whose variants uses them.)
+    if givesFontScale, options.fontScale != FontScale.standard, platforms.contains(.ios) {
+      throw fail(
+        "fontScale", "Android's font scale needs \"platform\": \"android\" (iOS: \"contentSize\")")
+    }
+    if givesContentSize, options.contentSize != .large, platforms.contains(.android) {
+      throw fail(
+        "contentSize", "iOS Dynamic Type needs \"platform\": \"ios\" (Android: \"fontScale\")")
+    }
     let baseSuffix = name ?? (suffixParts.isEmpty ? nil : suffixParts.joined(separator: "-"))
     var variants: [SnapshotVariant] = []
     for theme in themes {
@@ -174,8 +207,7 @@ enum VariantParser {
           if platform != (document.platform ?? .ios) {
             suffix = (baseSuffix.map { $0 + "-" } ?? "") + platform.rawValue
           }
-          var options = options
-          options.platform = platform
+          let options = options.on(platform)
           for scale in scales {
             variants.append(
               SnapshotVariant(
@@ -186,6 +218,27 @@ enum VariantParser {
       }
     }
     return variants
+  }
+
+  /// What is wrong when the list's own `fontScale` or `contentSize` reaches none of `variants`
+  /// (each applies to its platform's variants only), or nil: a case would otherwise record
+  /// pictures without the size it names.
+  static func unusedTextSize(of document: BulletListDocument, in variants: [SnapshotVariant])
+    -> String?
+  {
+    if let scale = document.fontScale, scale != FontScale.standard,
+      !variants.contains(where: { $0.options.platform == .android })
+    {
+      return
+        "the case's \"fontScale\": \(FontScale.text(scale)) is Android's font scale and no variant draws Android: add \"platform\": \"android\""
+    }
+    if let size = document.contentSize, size != .large,
+      !variants.contains(where: { $0.options.platform == .ios })
+    {
+      return
+        "the case's \"contentSize\": \"\(size.rawValue)\" is iOS Dynamic Type and no variant draws iOS: add a variant with \"platform\": \"ios\""
+    }
+    return nil
   }
 
   /// One name, read by ``Primitives/NamedValue/parse(_:)``; `expected` says what a non-string

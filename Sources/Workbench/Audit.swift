@@ -50,8 +50,7 @@ extension BulletListRenderer {
     var warnings: [String] = []
     for (theme, mode) in combinations {
       for platform in platforms ?? [options.platform] {
-        var options = options
-        options.platform = platform
+        let options = options.on(platform)
         let result = try audit(list, theme: theme, mode: mode, options: options)
         audits.append(result.audit)
         warnings += result.warnings.filter { !warnings.contains($0) }
@@ -83,9 +82,10 @@ public struct AuditReport: Sendable {
     audits.flatMap { audit in audit.failures.map { "\(Self.context(audit)): \($0)" } }
   }
 
-  /// `Orange · light · iOS`.
+  /// `Orange · light · iOS`, `Orange · light · Android · font scale 2`.
   static func context(_ audit: AccessibilityAudit) -> String {
     "\(audit.theme.displayName) · \(audit.mode.rawValue) · \(audit.platform.displayName)"
+      + (audit.textSize.map { " · \($0)" } ?? "")
   }
 
   /// The name of a spoken-text language.

@@ -29,6 +29,53 @@ public struct RenderingSheetStyle: Hashable, Sendable {
   public init() {}
 }
 
+/// The text sizes a sheet shows side by side: each platform's columns repeat for each size of
+/// that platform (`sheet --font-scale 1,1.5,2`, `--content-size large,accessibility5`).
+public struct SheetTextSizes: Hashable, Sendable {
+  /// Android's font scales; nil: the options' alone.
+  public var fontScales: [Double]?
+  /// iOS content sizes; nil: the options' alone.
+  public var contentSizes: [ContentSizeCategory]?
+
+  /// Creates the sizes of a sheet; nil for a platform keeps the options' size.
+  public init(fontScales: [Double]? = nil, contentSizes: [ContentSizeCategory]? = nil) {
+    self.fontScales = fontScales
+    self.contentSizes = contentSizes
+  }
+
+  /// One set of options per size of `options.platform`.
+  func options(_ options: LayoutOptions) -> [LayoutOptions] {
+    switch options.platform {
+    case .android:
+      return (fontScales ?? [options.fontScale]).map { scale in
+        var sized = options
+        sized.fontScale = scale
+        return sized
+      }
+    case .ios:
+      return (contentSizes ?? [options.contentSize]).map { size in
+        var sized = options
+        sized.contentSize = size
+        return sized
+      }
+    }
+  }
+
+  /// What a cell's caption says about its size: `font scale 1.5`, `accessibility5`; nil at the
+  /// default size when the sheet shows no other size for that platform.
+  func caption(_ options: LayoutOptions) -> String? {
+    switch options.platform {
+    case .android:
+      let several = (fontScales?.count ?? 0) > 1
+      return several || options.fontScale != FontScale.standard
+        ? "font scale \(FontScale.text(options.fontScale))" : nil
+    case .ios:
+      let several = (contentSizes?.count ?? 0) > 1
+      return several || options.contentSize != .large ? options.contentSize.rawValue : nil
+    }
+  }
+}
+
 extension BulletListRenderer {
   /// Lays out `list` for every theme × mode given, side by side, each cell captioned with its
   /// theme and mode and filled with the mode's `bg.primary`.
@@ -41,24 +88,30 @@ extension BulletListRenderer {
   public func sheetLayout(
     _ list: OUDSBulletList, themes names: [ThemeName] = ThemeName.allCases,
     modes: [ColorMode] = ColorMode.allCases, platforms: [Platform]? = nil,
-    options: LayoutOptions = LayoutOptions(), style: RenderingSheetStyle = RenderingSheetStyle(),
+    options: LayoutOptions = LayoutOptions(), textSizes: SheetTextSizes = SheetTextSizes(),
+    style: RenderingSheetStyle = RenderingSheetStyle(),
     heading: SheetHeading? = nil, audit: Bool = false
   ) throws(RenderError) -> LayoutResult {
     try auditedSheetLayout(
-      list, themes: names, modes: modes, platforms: platforms, options: options, style: style,
-      heading: heading, audit: audit
+      list, themes: names, modes: modes, platforms: platforms, options: options,
+      textSizes: textSizes, style: style, heading: heading, audit: audit
     ).layout
   }
 
-  /// ``sheetLayout(_:themes:modes:platforms:options:style:heading:audit:)`` and, with `audit`,
-  /// the audit of each cell (rows, then columns).
+  /// ``sheetLayout(_:themes:modes:platforms:options:textSizes:style:heading:audit:)`` and, with
+  /// `audit`, the audit of each cell (rows, then columns).
   func auditedSheetLayout(
     _ list: OUDSBulletList, themes names: [ThemeName], modes: [ColorMode], platforms: [Platform]?,
-    options: LayoutOptions, style: RenderingSheetStyle, heading: SheetHeading?, audit: Bool
+    options: LayoutOptions, textSizes: SheetTextSizes, style: RenderingSheetStyle,
+    heading: SheetHeading?, audit: Bool
   ) throws(RenderError) -> (layout: LayoutResult, audits: [AccessibilityAudit]) {
     var audits: [AccessibilityAudit] = []
     let platforms = platforms ?? [options.platform]
-    let columns = modes.flatMap { mode in platforms.map { (mode: mode, platform: $0) } }
+    let columns = modes.flatMap { mode in
+      platforms.flatMap { platform in
+        textSizes.options(options.on(platform)).map { (mode: mode, options: $0) }
+      }
+    }
     let namesPlatform = platforms != [.ios]
     var rows: [SceneRow] = []
     var panels: [ScenePanel] = []
@@ -84,9 +137,8 @@ extension BulletListRenderer {
       var cells: [(Scene, ScenePanel, ScenePanel?)] = []
       for (column, cell) in columns.enumerated() {
         let mode = cell.mode
-        var cellOptions = options
+        var cellOptions = cell.options
         cellOptions.background = .none
-        cellOptions.platform = cell.platform
         let theme: Theme
         do {
           theme = try themes.theme(name, mode: mode)
@@ -106,7 +158,8 @@ extension BulletListRenderer {
             spans: [
               TextSpan(
                 "\(name.displayName) · \(mode.rawValue)"
-                  + (namesPlatform ? " · \(cell.platform.displayName)" : ""))
+                  + (namesPlatform ? " · \(cell.options.platform.displayName)" : "")
+                  + (textSizes.caption(cell.options).map { " · \($0)" } ?? ""))
             ],
             appearance: TextAppearance(
               fontFamilies: theme.fontFamilies, fontSize: typography.fontSize,
@@ -214,8 +267,8 @@ extension BulletListRenderer {
   public func renderSheet(
     _ list: OUDSBulletList, themes names: [ThemeName] = ThemeName.allCases,
     modes: [ColorMode] = ColorMode.allCases, platforms: [Platform]? = nil,
-    options: LayoutOptions = LayoutOptions(), format: OutputFormat,
-    heading: SheetHeading? = nil, audit: Bool = false
+    options: LayoutOptions = LayoutOptions(), textSizes: SheetTextSizes = SheetTextSizes(),
+    format: OutputFormat, heading: SheetHeading? = nil, audit: Bool = false
   ) throws(RenderError) -> (
     data: Data, scene: Scene, warnings: [String], audits: [AccessibilityAudit]
   ) {
@@ -225,7 +278,7 @@ extension BulletListRenderer {
     let mode = modes.count == 1 ? modes.first : nil
     let (laidOut, audits) = try auditedSheetLayout(
       list, themes: names, modes: modes, platforms: platforms, options: options,
-      style: RenderingSheetStyle(), heading: heading, audit: audit)
+      textSizes: textSizes, style: RenderingSheetStyle(), heading: heading, audit: audit)
     let renderer: SceneRenderer
     do {
       renderer = try self.renderer(forThemes: names)

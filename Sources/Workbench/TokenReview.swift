@@ -174,8 +174,7 @@ public struct TokenReview: Sendable {
           theme: theme, mode: mode, before: before.themes, after: after.themes)
         var pictures: [ReviewedPicture] = []
         for platform in platforms {
-          var options = options
-          options.platform = platform
+          let options = options.on(platform)
           pictures.append(
             try ReviewedPicture.compare(
               list, theme: theme, mode: mode, options: options, scale: scale, before: before,

@@ -95,12 +95,12 @@ struct ListReaderTests {
     arguments: [
       (
         #"{"items": [{"label": "x"}], "colour": "red"}"#,
-        #"colour: unknown key "colour" (allowed: $schema, isBold, items, locale, platform, textStyle, type)"#
+        #"colour: unknown key "colour" (allowed: $schema, contentSize, fontScale, isBold, items, locale, platform, textStyle, type)"#
       ),
       // `variants` belongs to snapshot case files (the catalogue takes it off), not to lists.
       (
         #"{"items": [{"label": "x"}], "variants": {"themes": ["sosh"]}}"#,
-        #"variants: unknown key "variants" (allowed: $schema, isBold, items, locale, platform, textStyle, type)"#
+        #"variants: unknown key "variants" (allowed: $schema, contentSize, fontScale, isBold, items, locale, platform, textStyle, type)"#
       ),
       (
         #"{"items": [{"label": "x", "items": [{"lable": "y"}]}]}"#,

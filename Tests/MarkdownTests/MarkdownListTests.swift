@@ -372,7 +372,7 @@ struct MarkdownListTests {
       ),
       (
         "---\n{\n  \"items\": []\n}\n---\n- a\n",
-        "line 3: items: unknown key \"items\" (allowed: isBold, locale, platform, subLists, textStyle, type)"
+        "line 3: items: unknown key \"items\" (allowed: contentSize, fontScale, isBold, locale, platform, subLists, textStyle, type)"
       ),
       (
         "---\n{\"isBold\": \"yes\"}\n---\n- a\n",

@@ -47,7 +47,7 @@ enum Completion {
   /// The names an option's value takes, if it is a choice or a short list of numbers.
   private static func words(_ value: OptionValue) -> [String]? {
     switch value {
-    case .choice(let choices, _): return choices.accepted
+    case .choice(let choices, _), .choiceList(let choices): return choices.accepted
     case .integer(_, let range, _) where range.upperBound < Int.max && range.count <= 5:
       return range.map(String.init)
     default: return nil

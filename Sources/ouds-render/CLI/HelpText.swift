@@ -66,8 +66,10 @@ enum HelpText {
         .joined(separator: "|")
     case .integer(let placeholder, let range, _):
       return listsValues(range) ? range.map(String.init).joined(separator: "|") : "<\(placeholder)>"
-    case .number(let placeholder, _, _):
+    case .number(let placeholder, _, _), .numberList(let placeholder, _):
       return "<\(placeholder)>"
+    case .choiceList(let choices):
+      return "<\(choices.kind.replacingEvery(" ", with: "-"))>[,…]"
     }
   }
 
@@ -133,6 +135,10 @@ enum HelpText {
     case .number(_, let range, let fallback):
       notes.append("\(plain(range.lowerBound)) to \(plain(range.upperBound))")
       defaultText = defaultText ?? fallback.map(plain)
+    case .numberList(_, let range):
+      notes.append("\(plain(range.lowerBound)) to \(plain(range.upperBound))")
+    case .choiceList(let choices):
+      text += ": " + words(choices.accepted, joinedBy: "or")
     }
     if let defaultText { notes.append("default: \(defaultText)") }
     if option.isRequired { notes.append("required") }

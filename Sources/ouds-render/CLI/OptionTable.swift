@@ -58,6 +58,10 @@ enum OptionValue: Sendable, Hashable {
   case integer(placeholder: String, range: ClosedRange<Int>, default: Int?)
   /// A decimal number in `range` (no sign `+`, hexadecimal or exponent).
   case number(placeholder: String, range: ClosedRange<Double>, default: Double?)
+  /// One or more decimal numbers in `range`, separated by commas (`1,1.5,2`).
+  case numberList(placeholder: String, range: ClosedRange<Double>)
+  /// One or more of `choices`, separated by commas (`large,accessibility5`).
+  case choiceList(Choices)
 
   /// Whether the option takes a value.
   var takesValue: Bool {

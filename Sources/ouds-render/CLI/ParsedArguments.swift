@@ -25,6 +25,8 @@ struct ParsedArguments {
     case choice(String)
     case integer(Int)
     case number(Double)
+    case numbers([Double])
+    case choices([String])
   }
 
   /// The command path after `ouds-render`, as in messages: `render`, `snapshot verify`.
@@ -156,6 +158,24 @@ struct ParsedArguments {
           "\(name) must be \(HelpText.describe(range)), got \(MessageText.quoted(text))")
       }
       return .number(value)
+    case .numberList(_, let range):
+      var numbers: [Double] = []
+      for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+        guard let value = DecimalNumber.number(String(part)), range.contains(value) else {
+          throw UsageError(
+            "\(name) must be \(HelpText.describe(range)), or several separated by commas, got \(MessageText.quoted(text))"
+          )
+        }
+        if !numbers.contains(value) { numbers.append(value) }
+      }
+      return .numbers(numbers)
+    case .choiceList(let choices):
+      var names: [String] = []
+      for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+        let name = try Self.choice(String(part), in: choices)
+        if !names.contains(name) { names.append(name) }
+      }
+      return .choices(names)
     }
   }
 
@@ -240,6 +260,19 @@ struct ParsedArguments {
     if case .integer(let value)? = values[option.key] { return value }
     if case .integer(_, _, let fallback) = own(option).value { return fallback }
     return nil
+  }
+
+  /// The numbers given to the list `option`, in the order given, without repeats; nil when not
+  /// given.
+  func numbers(_ option: OptionSpec) -> [Double]? {
+    if case .numbers(let value)? = values[option.key] { return value }
+    return nil
+  }
+
+  /// The values the list `option` names, in the order given, without repeats; nil when not given.
+  func values<Value: NamedValue>(_ option: OptionSpec, as type: Value.Type) -> [Value]? {
+    guard case .choices(let names)? = values[option.key] else { return nil }
+    return names.compactMap { try? Value.parse($0) }
   }
 
   /// The number given to `option`, else its default.

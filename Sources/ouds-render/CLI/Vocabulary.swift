@@ -16,6 +16,8 @@ enum Vocabulary {
   static let modes = Choices(ColorMode.self)
   /// `ios`, `android`.
   static let platforms = Choices(Platform.self)
+  /// `xSmall` … `accessibility5`.
+  static let contentSizes = Choices(ContentSizeCategory.self)
   /// `bodyLarge`, `bodyMedium`.
   static let textStyles = Choices(TextStyle.self)
   /// `ltr`, `rtl`.

@@ -46,7 +46,8 @@ enum AuditCommand {
         ListOptions.inputFormat, ListOptions.variant, ListOptions.theme, ListOptions.mode,
         ListOptions.locale,
         ListOptions.direction,
-        ListOptions.textStyle, ListOptions.platform, ListOptions.fontDirectory,
+        ListOptions.textStyle, ListOptions.platform, ListOptions.fontScale,
+        ListOptions.contentSize, ListOptions.fontDirectory,
         ListOptions.themesDirectory,
       ].map { option in
         option == ListOptions.theme || option == ListOptions.mode

@@ -34,8 +34,7 @@ enum LayoutCommand {
     var warnings: [String] = []
     for (theme, mode) in job.combinations {
       for platform in job.platforms {
-        var options = job.options
-        options.platform = platform
+        let options = job.options.on(platform)
         let result = try job.attributingErrors {
           try job.renderer.layout(job.document.list, theme: theme, mode: mode, options: options)
         }

@@ -7,6 +7,7 @@ import SafeInput
 import Scene
 import Snapshot
 import Themes
+import Workbench
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -27,8 +28,11 @@ struct ListJob {
   var modes: [ColorMode]
   /// The platforms asked for: one, or both with `--platform all`.
   var platforms: [Platform]
-  /// The layout settings of the first platform (see ``platforms``).
+  /// The layout settings of the first platform (see ``platforms``) and the first text sizes.
   var options: LayoutOptions
+  /// The text sizes asked for: Android's font scales and iOS content sizes (several only for
+  /// `sheet`).
+  var textSizes: SheetTextSizes
   /// Whether `all` was given to `--theme`, `--mode` or `--platform`.
   var isMatrix: Bool
   /// The list file's path as given.
@@ -72,7 +76,7 @@ struct ListJob {
       let given = [
         ListOptions.theme, ListOptions.mode, ListOptions.scale, ListOptions.width,
         ListOptions.background, ListOptions.locale, ListOptions.direction, ListOptions.textStyle,
-        ListOptions.platform,
+        ListOptions.platform, ListOptions.fontScale, ListOptions.contentSize,
       ].filter { arguments.isGiven($0) }.map(\.key)
       if !given.isEmpty {
         printError(
@@ -111,7 +115,53 @@ struct ListJob {
       direction: selection(ListOptions.direction) { $0.options.direction }?.first,
       textStyleOverride: selection(ListOptions.textStyle) { $0.options.textStyleOverride }?.first,
       platform: platforms.first ?? .ios)
+    textSizes = try Self.textSizes(
+      arguments, document: document, variant: variant, platforms: platforms)
+    options.fontScale = textSizes.fontScales?.first ?? FontScale.standard
+    options.contentSize = textSizes.contentSizes?.first ?? .large
     WatchLoop.note(inputFiles.paths)
+  }
+
+  /// The text sizes: `--font-scale` and `--content-size`, else the variant's, else the list's
+  /// `fontScale` and `contentSize`, else the defaults (nil). One each, except for `sheet`.
+  /// - Throws: ``UsageError`` for several sizes outside `sheet`, or a size of a platform none of
+  ///   the pictures is drawn with (it would change nothing).
+  static func textSizes(
+    _ arguments: ParsedArguments, document: BulletListDocument, variant: SnapshotVariant?,
+    platforms: [Platform]
+  ) throws -> SheetTextSizes {
+    let fontScales =
+      arguments.numbers(ListOptions.fontScale)
+      ?? (variant.map { [$0.options.fontScale] } ?? document.fontScale.map { [$0] })
+    let contentSizes =
+      arguments.values(ListOptions.contentSize, as: ContentSizeCategory.self)
+      ?? (variant.map { [$0.options.contentSize] } ?? document.contentSize.map { [$0] })
+    let checks: [(OptionSpec, String, Int, Bool, Platform)] = [
+      (
+        ListOptions.fontScale, "fontScale", fontScales?.count ?? 0,
+        fontScales?.contains { $0 != FontScale.standard } ?? false, .android
+      ),
+      (
+        ListOptions.contentSize, "contentSize", contentSizes?.count ?? 0,
+        contentSizes?.contains { $0 != .large } ?? false, .ios
+      ),
+    ]
+    for (option, key, count, changes, platform) in checks {
+      let given = arguments.isGiven(option)
+      let name = given ? option.messageName : "the list's \"\(key)\""
+      if count > 1, arguments.command != SheetCommand.spec.name {
+        throw UsageError(
+          "\(name): \(ParsedArguments.commandLine(arguments.command)) draws one size; sheet takes several"
+        )
+      }
+      if changes, !platforms.contains(platform) {
+        throw UsageError(
+          platform == .android
+            ? "\(name) is Android's font scale: add --platform android (or all); iOS uses --content-size"
+            : "\(name) is iOS Dynamic Type: add --platform ios (or all); Android uses --font-scale")
+      }
+    }
+    return SheetTextSizes(fontScales: fontScales, contentSizes: contentSizes)
   }
 
   /// The PNG scale: `--scale`, else the `--variant`'s, else 2.

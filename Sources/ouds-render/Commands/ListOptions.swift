@@ -1,3 +1,5 @@
+import Primitives
+
 /// The options of the commands that read a list (`render`, `sheet`, `layout`) and of those that
 /// write pictures (`render`, `sheet`), one table row each.
 enum ListOptions {
@@ -45,6 +47,19 @@ enum ListOptions {
     help:
       "whose rules to follow where iOS and Android differ: bullet level, Arabic letters, rich text in bold, leading, tall markers",
     defaultDescription: "the list's \"platform\", else ios")
+  /// `--font-scale <s>[,<s>…]`.
+  static let fontScale = OptionSpec(
+    names: ["--font-scale"],
+    value: .numberList(placeholder: "s[,s…]", range: FontScale.supported),
+    help:
+      "Android's font scale, for the Android rules: text sizes follow Android's non-linear tables, marker boxes and icons the scale; sheet takes several (1,1.5,2), one column each",
+    defaultDescription: "the list's \"fontScale\", else 1")
+  /// `--content-size <size>[,<size>…]`.
+  static let contentSize = OptionSpec(
+    names: ["--content-size"], value: .choiceList(Vocabulary.contentSizes),
+    help:
+      "iOS Dynamic Type, for the iOS rules: font sizes, line heights and the ordered box scale by the body size of the category / 17; sheet takes several, one column each",
+    defaultDescription: "the list's \"contentSize\", else large")
   /// `--font-dir <dir>`.
   static let fontDirectory = OptionSpec(
     names: ["--font-dir"], value: .text(placeholder: "dir", completion: .directory),
@@ -63,7 +78,7 @@ enum ListOptions {
   static let variant = OptionSpec(
     names: ["--variant"], value: .text(placeholder: "n|name", completion: .none),
     help:
-      "for a catalogue case file (Snapshots/cases/): draw its variant n (1 is the first, in the order snapshot verify lists them) or the variant named (orange-dark@2x), with that variant's theme, mode, scale, width, background, locale, direction, text style and platform; an option given on the command line wins over the variant",
+      "for a catalogue case file (Snapshots/cases/): draw its variant n (1 is the first, in the order snapshot verify lists them) or the variant named (orange-dark@2x), with that variant's theme, mode, scale, width, background, locale, direction, text style, platform and text size; an option given on the command line wins over the variant",
     defaultDescription:
       "none: the case's list is drawn with the options given, and stderr says once that its variants are not applied"
   )
@@ -71,7 +86,7 @@ enum ListOptions {
   /// The options of every command that reads a list.
   static let all: [OptionSpec] = [
     inputFormat, variant, theme, mode, width, background, locale, direction, textStyle, platform,
-    fontDirectory, themesDirectory,
+    fontScale, contentSize, fontDirectory, themesDirectory,
   ]
 
   /// `--format png|svg|pdf`.

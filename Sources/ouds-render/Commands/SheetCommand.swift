@@ -78,7 +78,8 @@ enum SheetCommand {
         platforms: job.platforms)
       return try job.renderer.renderSheet(
         job.document.list, themes: job.themes, modes: job.modes, platforms: job.platforms,
-        options: job.options, format: picture.format, heading: heading, audit: arguments.has(audit))
+        options: job.options, textSizes: job.textSizes, format: picture.format, heading: heading,
+        audit: arguments.has(audit))
     }
     try picture.destination.write(sheet.data, protecting: job.inputFiles)
     printError(picture.sources)

@@ -235,7 +235,8 @@ public struct TextSizeCheck: Codable, Hashable, Sendable {
 public struct SpokenRow: Codable, Hashable, Sendable {
   /// The item path.
   public var row: String
-  /// The text, as ``AccessibilityText`` builds it (VoiceOver's rules).
+  /// The text, as ``AccessibilityText`` builds it (VoiceOver's rules for iOS, TalkBack's for
+  /// Android).
   public var text: String
 
   /// Creates a spoken row.

@@ -35,6 +35,10 @@ public struct LayoutOptions: Hashable, Sendable {
   /// iOS Dynamic Type (``Primitives/ContentSizeCategory``), for the iOS rules only: `large` is
   /// the default; font sizes, line heights and the ordered box scale by body size / 17.
   public var contentSize: ContentSizeCategory
+  /// Whether to draw the accessibility snapshot: each spoken element's frame tinted, and a
+  /// legend of what the platform's screen reader says, in reading order, beside the list (see
+  /// ``AccessibilitySnapshot``).
+  public var accessibilitySnapshot: Bool
 
   /// Creates options; the defaults draw a 360-pt wide, left-to-right, English list with the
   /// iOS rules.
@@ -43,7 +47,7 @@ public struct LayoutOptions: Hashable, Sendable {
     locale: String? = nil,
     direction: LayoutDirection? = nil, textStyleOverride: TextStyle? = nil,
     platform: Platform = .ios, fontScale: Double = FontScale.standard,
-    contentSize: ContentSizeCategory = .large
+    contentSize: ContentSizeCategory = .large, accessibilitySnapshot: Bool = false
   ) {
     self.width = width
     self.background = background
@@ -53,6 +57,7 @@ public struct LayoutOptions: Hashable, Sendable {
     self.platform = platform
     self.fontScale = fontScale
     self.contentSize = contentSize
+    self.accessibilitySnapshot = accessibilitySnapshot
   }
 
   /// These options under `platform`'s rules, the other platform's text size back to its

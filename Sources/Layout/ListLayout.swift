@@ -94,12 +94,15 @@ public struct ListLayout {
       sceneRows.append(placed.row)
       y = placed.bottom
     }
-    let scene = Scene(
+    var scene = Scene(
       width: options.width, height: y, direction: frame.direction, theme: theme.name,
       mode: theme.mode,
       platform: frame.platform,
       background: options.background == .theme ? theme.colors.backgroundPrimary : nil,
       rows: sceneRows)
+    if options.accessibilitySnapshot {
+      scene = accessibilitySnapshot(of: scene, frame: frame)
+    }
     return LayoutResult(scene: scene, warnings: warnings)
   }
 
@@ -124,7 +127,8 @@ public struct ListLayout {
       alphabet = MarkerAlphabet.forPlatform(
         platform, locale: options.locale, isRightToLeft: direction == .rtl)
       accessibility = AccessibilityText(
-        language: AccessibilityText.Language(locale: options.locale), alphabet: alphabet)
+        language: AccessibilityText.Language(locale: options.locale), alphabet: alphabet,
+        reader: ScreenReader(platform: platform))
       language = options.locale ?? "en"
     }
 

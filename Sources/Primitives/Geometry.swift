@@ -55,6 +55,15 @@ public struct Rect: Codable, Hashable, Sendable {
     Rect(x: canvasWidth - x - width, y: y, width: width, height: height)
   }
 
+  /// The smallest rectangle that holds both this one and `other`.
+  public func union(_ other: Rect) -> Rect {
+    let minX = min(x, other.x)
+    let minY = min(y, other.y)
+    return Rect(
+      x: minX, y: minY, width: max(maxX, other.maxX) - minX,
+      height: max(maxY, other.maxY) - minY)
+  }
+
   /// The same rectangle moved by (`dx`, `dy`).
   public func offsetBy(dx: Double, dy: Double) -> Rect {
     Rect(x: x + dx, y: y + dy, width: width, height: height)

@@ -109,6 +109,10 @@ extension SnapshotEngine {
     if let expectedLayout {
       layoutDiff = TextDiff.unified(old: expectedLayout, new: render.layoutJSON)
       if !layoutDiff.isEmpty, kind == nil { kind = .changed }
+      if !layoutDiff.isEmpty, kind == .changed, message == nil {
+        message = SpokenTextChange.summary(
+          expectedLayout: expectedLayout, actualLayout: render.layoutJSON)
+      }
     }
     if expectedData == nil || expectedLayout == nil {
       let missing = [

@@ -147,14 +147,16 @@ public struct AuditReport: Sendable {
       }
     }
     // The spoken text does not depend on the colours: print it once per distinct reading.
-    var groups: [(spoken: [SpokenRow], language: String, contexts: [String])] = []
+    var groups:
+      [(spoken: [SpokenRow], language: String, reader: ScreenReader, contexts: [String])] = []
     for audit in audits {
+      let reader = ScreenReader(platform: audit.platform)
       if let index = groups.firstIndex(where: {
-        $0.spoken == audit.spoken && $0.language == audit.language
+        $0.spoken == audit.spoken && $0.language == audit.language && $0.reader == reader
       }) {
         groups[index].contexts.append(Self.context(audit))
       } else {
-        groups.append((audit.spoken, audit.language, [Self.context(audit)]))
+        groups.append((audit.spoken, audit.language, reader, [Self.context(audit)]))
       }
     }
     for group in groups {
@@ -164,7 +166,7 @@ public struct AuditReport: Sendable {
         : Set(audits.map(\.platform)).count > 1
           ? "every theme, mode and platform" : "every theme and mode"
       out +=
-        "\nScreen-reader text (VoiceOver's rules, \(Self.languageName(group.language))), \(which), in reading order:\n"
+        "\nScreen-reader text (\(group.reader.rawValue)'s rules, \(Self.languageName(group.language))), \(which), in reading order:\n"
       var table: [[String]] = []
       // The spoken text is what the audit is for: escaped, never cut.
       for row in group.spoken {

@@ -113,12 +113,15 @@ extension BulletListRenderer {
       }
     }
     let namesPlatform = platforms != [.ios]
+    // An accessibility snapshot is wider than the list by its legend.
+    let cellWidth =
+      options.width + (options.accessibilitySnapshot ? AccessibilitySnapshot.extraWidth : 0)
     var rows: [SceneRow] = []
     var panels: [ScenePanel] = []
     var warnings: [String] = []
     var y = style.margin
     let sheetWidth =
-      2 * style.margin + Double(columns.count) * options.width
+      2 * style.margin + Double(columns.count) * cellWidth
       + Double(max(0, columns.count - 1)) * style.gutter
     if let heading, let first = names.first {
       let lines = [(heading.title, true)] + heading.lines.map { ($0, false) }
@@ -150,10 +153,10 @@ extension BulletListRenderer {
         let typography = theme.typography.bodyMedium
         let indent = theme.paddingInline[level: 0]
         let captionHeight = typography.lineHeight + 2 * style.captionPadding
-        let x = style.margin + Double(column) * (options.width + style.gutter)
+        let x = style.margin + Double(column) * (cellWidth + style.gutter)
         let caption = SceneText(
           origin: Point(x: x + indent, y: y + style.captionPadding),
-          wrapWidth: options.width - 2 * indent, alignment: .left,
+          wrapWidth: cellWidth - 2 * indent, alignment: .left,
           content: StyledText(
             spans: [
               TextSpan(
@@ -174,7 +177,7 @@ extension BulletListRenderer {
           audits.append(audited)
           let placed = try sheetText(
             Self.auditSummary(audited), theme: name, bold: false, at: Point(x: x, y: 0),
-            width: options.width, color: style.sheetText)
+            width: cellWidth, color: style.sheetText)
           auditHeight = max(auditHeight, placed.rect.height)
           figures = placed
         }
@@ -182,7 +185,7 @@ extension BulletListRenderer {
           (
             scene,
             ScenePanel(
-              rect: Rect(x: x, y: y, width: options.width, height: 0),
+              rect: Rect(x: x, y: y, width: cellWidth, height: 0),
               fill: options.background == .theme ? theme.colors.backgroundPrimary : nil,
               caption: caption), figures
           ))
@@ -191,6 +194,8 @@ extension BulletListRenderer {
         var panel = panel
         panel.rect.height = rowHeight
         panels.append(panel)
+        // the cell's own panels (an accessibility snapshot's frames and legend), over its fill
+        panels += scene.panels
         if let figures {
           // Under the cell, on the sheet's background.
           panels.append(figures.translated(dx: 0, dy: y + rowHeight + style.captionPadding))

@@ -1,6 +1,7 @@
 import BulletList
-import Layout
 import Testing
+
+@testable import Layout
 
 @Suite("Accessibility text, as iOS VoiceOver builds it")
 struct AccessibilityTests {
@@ -43,5 +44,48 @@ struct AccessibilityTests {
     #expect(AccessibilityText.Language(locale: "fr-CA") == .french)
     #expect(AccessibilityText.Language(locale: "ar-MA") == .arabic)
     #expect(AccessibilityText.Language(locale: "de") == .english)
+  }
+}
+
+@Suite("Accessibility text, as Android TalkBack builds it")
+struct TalkBackTextTests {
+  @Test(
+    "ordered: the ordered ancestors' prefixes and the item's, without '.'; unordered: Level N always"
+  )
+  func talkBack() throws {
+    let list = OUDSBulletList(type: .ordered) {
+      OUDSBulletList.Item("One")
+      OUDSBulletList.Item("Two", subListType: .ordered) {
+        OUDSBulletList.Item("Two A")
+        OUDSBulletList.Item("Two B", subListType: .unordered()) {
+          OUDSBulletList.Item("Deep")
+        }
+      }
+    }
+    let rows = try list.resolvedRows(platform: .android)
+    let english = AccessibilityText(language: .english, alphabet: .latin, reader: .talkBack)
+    #expect(
+      rows.map(english.label(for:)) == [
+        "1, One", "2, Two, 2 subitems", "2, A, Two A", "2, B, Two B, 1 subitem", "Deep, Level 3",
+      ])
+    let french = AccessibilityText(language: .french, alphabet: .latin, reader: .talkBack)
+    #expect(french.label(for: rows[4]) == "Deep, Niveau 3")
+    #expect(french.label(for: rows[1]) == "2, Two, 2 sous-éléments")
+    let flat = try OUDSBulletList(type: .unordered()) { OUDSBulletList.Item("Solo") }
+      .resolvedRows(platform: .android)
+    // unlike VoiceOver, TalkBack says the level of a top-level item without children
+    #expect(english.label(for: flat[0]) == "Solo, Level 1")
+    #expect(AccessibilityText(language: .english, alphabet: .latin).label(for: flat[0]) == "Solo")
+  }
+
+  @Test("Arabic plural forms: one, two, few (3–10), many (11–99), other")
+  func arabicPlurals() {
+    let arabic = AccessibilityText(language: .arabic, alphabet: .arabic, reader: .talkBack)
+    #expect(arabic.subItemsText(1) == "عنصر فرعي واحد")
+    #expect(arabic.subItemsText(2) == "عنصران فرعيان")
+    #expect(arabic.subItemsText(3) == "3 عناصر فرعية")
+    #expect(arabic.subItemsText(11) == "11 عنصرًا فرعيًا")
+    #expect(arabic.subItemsText(100) == "100 عنصر فرعي")
+    #expect(arabic.subItemsText(103) == "103 عناصر فرعية")
   }
 }

@@ -114,7 +114,9 @@ struct ListJob {
       locale: locale ?? variant?.options.locale ?? document.locale,
       direction: selection(ListOptions.direction) { $0.options.direction }?.first,
       textStyleOverride: selection(ListOptions.textStyle) { $0.options.textStyleOverride }?.first,
-      platform: platforms.first ?? .ios)
+      platform: platforms.first ?? .ios,
+      accessibilitySnapshot: arguments.has(ListOptions.accessibility)
+        || (variant?.options.accessibilitySnapshot ?? false))
     textSizes = try Self.textSizes(
       arguments, document: document, variant: variant, platforms: platforms)
     options.fontScale = textSizes.fontScales?.first ?? FontScale.standard

@@ -60,6 +60,12 @@ enum ListOptions {
     help:
       "iOS Dynamic Type, for the iOS rules: font sizes, line heights and the ordered box scale by the body size of the category / 17; sheet takes several, one column each",
     defaultDescription: "the list's \"contentSize\", else large")
+  /// `--accessibility`.
+  static let accessibility = OptionSpec(
+    names: ["--accessibility"], value: .flag,
+    help:
+      "draw the accessibility snapshot: each spoken element's frame tinted in its own colour and, beside the list, what the screen reader says for each in reading order (VoiceOver under the iOS rules, TalkBack under the Android rules, in the locale's language)",
+    defaultDescription: "a case variant's \"accessibility\", else off")
   /// `--font-dir <dir>`.
   static let fontDirectory = OptionSpec(
     names: ["--font-dir"], value: .text(placeholder: "dir", completion: .directory),
@@ -86,7 +92,7 @@ enum ListOptions {
   /// The options of every command that reads a list.
   static let all: [OptionSpec] = [
     inputFormat, variant, theme, mode, width, background, locale, direction, textStyle, platform,
-    fontScale, contentSize, fontDirectory, themesDirectory,
+    fontScale, contentSize, accessibility, fontDirectory, themesDirectory,
   ]
 
   /// `--format png|svg|pdf`.

@@ -70,8 +70,22 @@ struct CatalogueTests {
     let references = catalogue.references
     for name in ["demo-bare", "demo-ordered", "demo-unordered"] {
       let mine = references.filter { $0.caseName == name }
-      let android = mine.filter { $0.variant.options.platform == .android }
+      let android = mine.filter {
+        $0.variant.options.platform == .android
+          && ["android", "rtl-android"].contains($0.variant.suffix ?? "")
+      }
       #expect(android.count == 12, "\(name)")
+      // the accessibility text sizes: Android's font scale 1.5 and 2, iOS's accessibility3 and
+      // accessibility5, in every theme, light mode
+      for (suffix, platform) in [
+        ("font-scale-1.5-android", Platform.android), ("font-scale-2-android", .android),
+        ("accessibility3", .ios), ("accessibility5", .ios),
+      ] {
+        let sized = mine.filter { $0.variant.suffix == suffix }
+        #expect(sized.count == 4, "\(name) \(suffix)")
+        #expect(
+          sized.allSatisfy { $0.variant.mode == .light && $0.variant.options.platform == platform })
+      }
       #expect(
         android.filter { $0.variant.suffix == "android" }.allSatisfy {
           $0.variant.options.resolvedDirection == .ltr

@@ -1,5 +1,6 @@
 import BulletListRenderer
 import Graphics
+import Layout
 import PNG
 import PixelDiff
 import Primitives
@@ -26,7 +27,8 @@ import Themes
 /// (its picture folded), and the token tables show old → new.
 ///
 /// The filter lives in the URL fragment, so a link shares a view:
-/// `index.html#case=sample-3&theme=sosh&mode=dark&platform=android&changed=changed`.
+/// `index.html#case=sample-3&theme=sosh&mode=dark&platform=android&changed=changed`; the text
+/// size filter (`size=font%20scale%202`, `size=accessibility5`) picks accessibility sizes.
 public enum GalleryPage {
   /// The file in `images/` that marks the folder as written by a gallery, so a later one may clear it.
   static let imagesMarker = ".ouds-gallery-images"
@@ -34,7 +36,19 @@ public enum GalleryPage {
   /// The filter keys, in tool-bar order, with their labels.
   static let filterKeys = [
     ("case", "case"), ("theme", "theme"), ("mode", "mode"), ("platform", "platform"),
+    ("size", "text size"),
   ]
+
+  /// A variant's text size as the filter and the caption name it: `standard`, Android's
+  /// `font scale 1.5` or iOS's `accessibility5`.
+  public static func textSize(_ options: LayoutOptions) -> String {
+    switch options.platform {
+    case .android:
+      options.fontScale == FontScale.standard
+        ? "standard" : "font scale \(FontScale.text(options.fontScale))"
+    case .ios: options.contentSize == .large ? "standard" : options.contentSize.rawValue
+    }
+  }
 
   /// The page's file name in the gallery folder: `index.html`.
   public static let fileName = "index.html"
@@ -153,6 +167,12 @@ public enum GalleryPage {
         Platform.allCases.filter { p in
           items.contains { $0.reference.variant.options.platform == p }
         }.map { ($0.rawValue, $0.displayName) }
+      ),
+      (
+        "size", "text size",
+        items.map { textSize($0.reference.variant.options) }.reduce(into: [String]()) {
+          if !$0.contains($1) { $0.append($1) }
+        }.map { ($0, $0) }
       ),
     ]
     if comparing {
@@ -274,6 +294,7 @@ public enum GalleryPage {
     s += " data-case=\"\(html(reference.caseName))\" data-theme=\"\(variant.theme.rawValue)\""
     s +=
       " data-mode=\"\(variant.mode.rawValue)\" data-platform=\"\(variant.options.platform.rawValue)\""
+    s += " data-size=\"\(html(textSize(variant.options)))\""
     s += " data-variant=\"\(html(variant.stem))\""
     if comparing { s += " data-changed=\"\(item.isChanged ? "changed" : "unchanged")\"" }
     s += ">"

@@ -118,6 +118,12 @@ struct GalleryTests {
       #expect(android.contains(attribute), "\(attribute)")
     }
     #expect(cards["arabic-bare/orange-dark"]?.contains(#"data-platform="ios""#) == true)
+    // the text size filter: these cases draw the standard size only
+    #expect(cards.values.allSatisfy { $0.contains(#"data-size="standard""#) })
+    #expect(html.contains(#"<select id="filter-size" data-key="size">"#))
+    #expect(
+      GalleryPage.textSize(LayoutOptions(platform: .android, fontScale: 1.5)) == "font scale 1.5")
+    #expect(GalleryPage.textSize(LayoutOptions(contentSize: .accessibility5)) == "accessibility5")
     #expect(!html.contains("http://") && !html.contains("https://") && !html.contains("<link"))
     let library = try ThemeLibrary(directory: Repo.themes)
     for item in written.gallery.items {

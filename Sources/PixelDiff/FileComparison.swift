@@ -13,7 +13,7 @@ import Threads
 public struct FileComparison: Hashable, Sendable {
   /// What differs, if anything.
   public var result: DiffResult
-  /// The diff picture (expected faded to grey, changed pixels red, anti-aliased pixels yellow),
+  /// The diff picture (expected ghosted in grey, changed pixels red, anti-aliased pixels amber),
   /// when asked for.
   public var diffImage: RasterImage?
 
@@ -61,7 +61,7 @@ extension ImageDiff {
   }
 
   /// Compares two PNG files as ``compareFiles(_:_:options:)`` does and, with `makingDiffImage`,
-  /// also draws the diff picture (for byte-equal files, the expected image faded).
+  /// also draws the diff picture (for byte-equal files, the expected image ghosted).
   ///
   /// Images of the same size are compared while they decode: the expected image on a thread of
   /// its own, the actual one on this thread, which compares every row both images have (and, in

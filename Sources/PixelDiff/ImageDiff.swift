@@ -35,8 +35,9 @@ public enum ImageDiff {
     }
   }
 
-  /// A pixelmatch-style diff image: the expected image faded to grey, changed pixels red,
-  /// anti-aliased pixels yellow; images of different sizes are padded (transparent) to the larger size
+  /// A pixelmatch-style diff image: the expected image ghosted in grey over a neutral base (legible
+  /// in both colour modes), changed pixels red,
+  /// anti-aliased pixels amber; images of different sizes are padded (transparent) to the larger size
   /// and compared exactly.
   public static func diffImage(expected: RasterImage, actual: RasterImage, result: DiffResult)
     -> RasterImage

@@ -9,8 +9,21 @@
 ///
 /// Every pointer addresses straight RGBA8 pixels, `width * 4` bytes a row, no padding.
 enum PixelScan {
-  /// Opacity of the faded expected image under the marks of a diff image, as in pixelmatch.
-  static let fadeAlpha = 0.1
+  /// The grey a black pixel of the expected image takes under the marks of a diff image.
+  ///
+  /// pixelmatch fades the expected image to 10 % over white, which washes a dark-mode picture
+  /// out (its white text vanishes). Here every picture is ghosted over one neutral base: its
+  /// brightness is mapped into `ghostBase...ghostBase + ghostRange` (black 170, white 230), so
+  /// dark text on light and light text on dark both stay legible, and the red and amber marks
+  /// stand out on the same grey in either mode.
+  static let ghostBase = 170.0
+  /// How far the ghost's greys reach above ``ghostBase`` (for white).
+  static let ghostRange = 60.0
+  /// The colour of a changed pixel: red.
+  static let changedMark: (UInt8, UInt8, UInt8) = (255, 0, 0)
+  /// The colour of an anti-aliased pixel that was not counted: amber (pixelmatch's yellow is
+  /// lost on a light grey).
+  static let antiAliasedMark: (UInt8, UInt8, UInt8) = (255, 160, 0)
 
   /// What a scan counted.
   struct Counts {
@@ -19,7 +32,7 @@ enum PixelScan {
   }
 
   /// Compares two same-size images row by row; records changed pixels in `clusters` and, when
-  /// `output` is given, paints changed pixels red and anti-aliased ones yellow into it.
+  /// `output` is given, paints changed pixels red and anti-aliased ones amber into it.
   static func run(
     _ a: UnsafeRawPointer, _ b: UnsafeRawPointer, width: Int, height: Int, options: DiffOptions,
     clusters: RegionClusters?, output: UnsafeMutableRawPointer?
@@ -71,13 +84,15 @@ enum PixelScan {
               || antialiased(b, other: a, x: x, y: y, width: width, height: height))
           {
             counts.antiAliased += 1
-            if let output { paint(output, k, 255, 255, 0) }
+            if let output {
+              paint(output, k, antiAliasedMark.0, antiAliasedMark.1, antiAliasedMark.2)
+            }
             continue
           }
         }
         counts.changed += 1
         clusters?.add(x: x, y: y)
-        if let output { paint(output, k, 255, 0, 0) }
+        if let output { paint(output, k, changedMark.0, changedMark.1, changedMark.2) }
       }
     }
     return differs
@@ -93,7 +108,8 @@ enum PixelScan {
     output.storeBytes(of: 255, toByteOffset: k + 3, as: UInt8.self)
   }
 
-  /// Paints every pixel of `image` as its brightness, faded towards white, into `output`;
+  /// Paints every pixel of `image` as its ghost (its brightness over white, mapped onto the
+  /// neutral base, see ``ghostBase``) into `output`;
   /// runs of equal pixels (most of a rendered UI) reuse the previous result.
   static func paintFaded(
     _ image: UnsafeRawPointer, pixelCount: Int, into output: UnsafeMutableRawPointer
@@ -111,7 +127,7 @@ enum PixelScan {
     }
   }
 
-  /// The faded grey of one RGBA pixel given as a little-endian word (R in the low byte), as a
+  /// The ghost grey of one RGBA pixel given as a little-endian word (R in the low byte), as a
   /// little-endian word.
   @inline(__always)
   private static func fadedWord(_ rgba: UInt32) -> UInt32 {
@@ -120,7 +136,8 @@ enum PixelScan {
     let b = Double((rgba >> 16) & 0xFF)
     let alpha = Double(rgba >> 24) / 255
     let luma = r * 0.29889531 + g * 0.58662247 + b * 0.11448223
-    let value = 255 + (luma - 255) * fadeAlpha * alpha
+    let overWhite = 255 + (luma - 255) * alpha
+    let value = ghostBase + overWhite * ghostRange / 255
     let grey = UInt32(max(0, min(255, value + 0.5)))
     return grey | grey << 8 | grey << 16 | 0xFF00_0000
   }

@@ -147,7 +147,7 @@ public enum ArtifactImage: String, Hashable, Sendable, CaseIterable, Comparable 
   case expected
   /// The fresh render.
   case actual
-  /// The difference picture (changed pixels red over the faded reference).
+  /// The difference picture (changed pixels red over the ghosted reference).
   case diff
 
   /// The order in which JUnit attaches them: diff, actual, expected.

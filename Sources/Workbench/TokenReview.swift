@@ -55,7 +55,7 @@ public struct ReviewedPicture: Sendable {
   public var afterScene: Scene
   /// The exact pixel comparison of `after` with `before`.
   public var diff: DiffResult
-  /// The diff picture (``ImageDiff/diffImage(expected:actual:result:)``: `before` faded, changed
+  /// The diff picture (``ImageDiff/diffImage(expected:actual:result:)``: `before` ghosted, changed
   /// pixels red); nil when the pictures are identical.
   public var diffImage: RasterImage?
   /// The rows that moved, changed size or colour, or appeared or disappeared.

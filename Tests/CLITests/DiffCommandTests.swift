@@ -53,7 +53,7 @@ final class DiffCommandTests {
     #expect(result.stdout == "1 pixel differs (0.167%) in 1 region: 1×1 at (4,5)\n")
     let written = try PNGCodec.decode(Data(contentsOf: folder.appendingPathComponent("diff.png")))
     #expect(written.pixel(x: 4, y: 5) == (255, 0, 0, 255))
-    #expect(written.pixel(x: 0, y: 0) == (255, 255, 255, 255))
+    #expect(written.pixel(x: 0, y: 0) == (230, 230, 230, 255))
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [
         "a.png", "b.png", "diff.png",

@@ -230,27 +230,36 @@ extension DiffTests {
       let diff = ImageDiff.diffImage(expected: base, actual: actual, result: result)
       #expect(diff.width == 100 && diff.height == 100)
       #expect(diff.pixel(x: 37, y: 42) == (255, 0, 0, 255))
-      #expect(diff.pixel(x: 0, y: 0) == (255, 255, 255, 255))
+      // white is ghosted to the light end of the neutral base: 170 + 60
+      #expect(diff.pixel(x: 0, y: 0) == (230, 230, 230, 255))
       let redCount = stride(from: 0, to: diff.pixels.count, by: 4).filter {
         diff.pixels[$0] == 255 && diff.pixels[$0 + 1] == 0 && diff.pixels[$0 + 2] == 0
       }.count
       #expect(redCount == 1)
     }
 
-    @Test func diffImageFadesDarkPixelsTowardsWhite() {
+    @Test func diffImageGhostsBothModesOverANeutralBase() {
       let black = solid(4, 4, [0, 0, 0, 255])
       let diff = ImageDiff.diffImage(expected: black, actual: black, result: .identical)
-      // 255 + (0 - 255) * 0.1 = 229.5, rounded to 230.
-      #expect(diff.pixel(x: 1, y: 1) == (230, 230, 230, 255))
+      // black is the base's dark end: 170
+      #expect(diff.pixel(x: 1, y: 1) == (170, 170, 170, 255))
+      // a dark-mode picture: white text (255) on #101319 stays 52 greys apart, where fading to
+      // 10 % over white left 232 and 255 (text lost)
+      let dark = filling(
+        solid(4, 4, [0x10, 0x13, 0x19, 255]), x: 0, y: 0, width: 1, height: 1,
+        [255, 255, 255, 255])
+      let ghost = ImageDiff.diffImage(expected: dark, actual: dark, result: .identical)
+      #expect(ghost.pixel(x: 0, y: 0) == (230, 230, 230, 255))
+      #expect(ghost.pixel(x: 1, y: 1) == (174, 174, 174, 255))
     }
 
-    @Test func diffImageMarksAntiAliasedPixelsYellow() {
+    @Test func diffImageMarksAntiAliasedPixelsAmber() {
       let expected = edge(coverage: 0.5)
       let actual = edge(coverage: 0.75)
       let result = ImageDiff.compare(
         expected: expected, actual: actual, options: DiffOptions(mode: .perceptual))
       let diff = ImageDiff.diffImage(expected: expected, actual: actual, result: result)
-      #expect(diff.pixel(x: 3, y: 4) == (255, 255, 0, 255))
+      #expect(diff.pixel(x: 3, y: 4) == (255, 160, 0, 255))
     }
 
     @Test func diffImageOfDifferentSizesIsPaddedToTheLargerSize() {
@@ -259,7 +268,7 @@ extension DiffTests {
       #expect(diff.width == 10 && diff.height == 9)
       #expect(diff.pixel(x: 9, y: 0) == (255, 0, 0, 255))  // only in expected
       #expect(diff.pixel(x: 0, y: 8) == (255, 0, 0, 255))  // only in actual
-      #expect(diff.pixel(x: 2, y: 2) == (255, 255, 255, 255))  // white in both
+      #expect(diff.pixel(x: 2, y: 2) == (230, 230, 230, 255))  // white in both, ghosted
     }
 
     @Test func sideBySideHasThreePanelsAndGaps() {
@@ -331,7 +340,7 @@ extension DiffTests {
       #expect(comparison.result == .identical)
       let diff = try #require(comparison.diffImage)
       #expect(diff.width == 6 && diff.height == 4)
-      #expect(diff.pixel(x: 5, y: 3) == (230, 230, 230, 255))
+      #expect(diff.pixel(x: 5, y: 3) == (170, 170, 170, 255))
     }
 
     @Test func aChangedPixelIsCountedAndDrawnRed() throws {
@@ -343,7 +352,7 @@ extension DiffTests {
       #expect(!comparison.result.passes)
       let diff = try #require(comparison.diffImage)
       #expect(diff.pixel(x: 4, y: 5) == (255, 0, 0, 255))
-      #expect(diff.pixel(x: 0, y: 0) == (255, 255, 255, 255))
+      #expect(diff.pixel(x: 0, y: 0) == (230, 230, 230, 255))
       #expect(try ImageDiff.compareFiles(a, b).changedPixels == 1)
     }
 

@@ -21,7 +21,7 @@ enum DiffCommand {
     names: ["-o", "--output"],
     value: .text(placeholder: "diff.png", completion: .file(extensions: ["png"])),
     help:
-      "write a diff image: expected faded to grey, changed pixels red, anti-aliased pixels yellow (written atomically); - writes it to standard output and the summary to stderr"
+      "write a diff image: expected ghosted in grey (legible in both colour modes), changed pixels red, anti-aliased pixels amber (written atomically); - writes it to standard output and the summary to stderr"
   )
   /// `--max-diff-pixels <n>`.
   static let maxDiffPixels = OptionSpec(

@@ -53,8 +53,16 @@ enum ThemesCommand {
       text +=
         "  colours dark:  text \(dark.colors.contentDefault), brand \(dark.colors.contentBrandPrimary), background \(dark.colors.backgroundPrimary)\n"
       text += "  font files (\(ThemeLibrary.fontManifestFileName(for: name))):\n"
-      for file in try library.fontManifest(for: name).fontSources.sources {
+      let manifest = try library.fontManifest(for: name)
+      for file in manifest.fontSources.sources {
         text += "    \(file.role): \(describe(file, locator: locator))\n"
+      }
+      if let android = manifest.android {
+        text +=
+          "  android without brand font: \(manifest.fontFamilies(on: .android, brandFamilies: light.fontFamilies).joined(separator: ", ")) (\(android.families.joined(separator: ", ")) stated by the manifest):\n"
+        for file in manifest.fontSources(on: .android).sources {
+          text += "    \(file.role): \(describe(file, locator: locator))\n"
+        }
       }
     }
     try writeOutput(text)

@@ -643,16 +643,16 @@ struct ResultsReader {
     return string
   }
 
-  /// A font set's name: a theme's (`orange`), or `<theme>/<platform>` (`orange/android`).
+  /// A font set's name: a theme's (`orange`), or `<theme>/android` for Android's fallback.
   private func fontSetName(_ value: JSONValue?, _ p: String) throws(SnapshotError) -> String {
     let string = try line(value, p, limit: 64)
     let parts = string.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
     guard (1...2).contains(parts.count), ThemeName(rawValue: parts[0]) != nil,
-      parts.count == 1 || Platform(rawValue: parts[1]) != nil
+      parts.count == 1 || parts[1] == Platform.android.rawValue
     else {
       throw fail(
         p,
-        "expected a theme (\(ThemeName.allCases.map(\.rawValue).joined(separator: ", "))), or a theme and platform such as orange/android, found \(MessageText.quoted(string))"
+        "expected a theme (\(ThemeName.allCases.map(\.rawValue).joined(separator: ", "))), or a theme's Android set such as orange/android, found \(MessageText.quoted(string))"
       )
     }
     return string

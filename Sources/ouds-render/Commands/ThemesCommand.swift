@@ -57,9 +57,11 @@ enum ThemesCommand {
       for file in manifest.fontSources.sources {
         text += "    \(file.role): \(describe(file, locator: locator))\n"
       }
-      if let android = manifest.android {
+      if manifest.android != nil {
+        let families = manifest.fontFamilies(on: .android, brandFamilies: light.fontFamilies)
+        text += "  fonts on android without the brand font: \(families.joined(separator: ", "))\n"
         text +=
-          "  android without brand font: \(manifest.fontFamilies(on: .android, brandFamilies: light.fontFamilies).joined(separator: ", ")) (\(android.families.joined(separator: ", ")) stated by the manifest):\n"
+          "  android font files (\"android\" in \(ThemeLibrary.fontManifestFileName(for: name))):\n"
         for file in manifest.fontSources(on: .android).sources {
           text += "    \(file.role): \(describe(file, locator: locator))\n"
         }

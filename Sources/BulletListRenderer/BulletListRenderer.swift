@@ -50,7 +50,7 @@ public final class BulletListRenderer {
   public let brandFontDirectory: URL?
   /// Where the manifests' font files are found.
   public let fontLocator: FontLocator
-  /// Each font set's engines, by the set's name (`orange`, `orange/android`: ``Themes/FontManifest/fontSetName(on:)``).
+  /// Each font set's engines, by the set's name (`orange`, `orange/android`: `Themes.FontManifest.fontSetName(on:)`).
   private var engines: [String: (fonts: FontSet, text: TextEngine, renderer: SceneRenderer)] =
     [:]
   private var sheetRenderers: [[Platform]: SceneRenderer] = [:]
@@ -135,7 +135,7 @@ public final class BulletListRenderer {
   }
 
   /// The name of the font set `theme` draws with on `platform`: `orange`, or `orange/android`
-  /// when the theme's manifest states an Android fallback (``Themes/FontManifest/fontSetName(on:)``).
+  /// when the theme's manifest states an Android fallback (`Themes.FontManifest.fontSetName(on:)`).
   public func fontSetName(for theme: ThemeName, platform: Platform) throws(RenderError) -> String {
     try manifest(theme).fontSetName(on: platform)
   }
@@ -159,7 +159,7 @@ public final class BulletListRenderer {
   }
 
   /// Finds the font files of every theme in `names` (one error for every missing file, as
-  /// ``prepareFonts(for:)``) and builds their font sets on another thread (once the drawing
+  /// ``prepareFonts(for:platforms:)``) and builds their font sets on another thread (once the drawing
   /// libraries are loaded: `Graphics/GraphicsLibraries/whenLoaded(in:_:)`) — a font set is
   /// independent of the others: its own fontconfig configuration and Pango font map — while
   /// this thread resolves the tokens of `combinations` (``resolveThemes(_:)``) and, when there
@@ -617,7 +617,7 @@ extension FontManifest {
   /// The manifest's files for iOS as the Graphics font set takes them, owned by the theme's name.
   public var fontSources: FontSourceList { fontSources(on: .ios) }
 
-  /// The files `platform` draws with (``Themes/FontManifest/files(on:)``) as the Graphics font
+  /// The files `platform` draws with (`Themes.FontManifest.files(on:)`) as the Graphics font
   /// set takes them, owned by the set's name (`orange`, `orange/android`).
   public func fontSources(on platform: Platform) -> FontSourceList {
     FontSourceList(
@@ -649,14 +649,14 @@ public enum RenderSources {
   /// entry per list of families; empty when no manifest states one.
   public static func androidRules(_ manifests: [FontManifest]) -> [String] {
     androidRules(
-      manifests.compactMap { manifest in
+      sets: manifests.compactMap { manifest in
         manifest.android.map { (manifest.theme.rawValue, $0.families) }
       })
   }
 
   /// The same rule from each theme's name and its fallback's families (as a run's results
   /// record them).
-  public static func androidRules(_ sets: [(theme: String, families: [String])]) -> [String] {
+  public static func androidRules(sets: [(theme: String, families: [String])]) -> [String] {
     var groups: [(families: [String], themes: [String])] = []
     for set in sets {
       if let index = groups.firstIndex(where: { $0.families == set.families }) {

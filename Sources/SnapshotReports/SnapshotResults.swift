@@ -190,7 +190,7 @@ public struct SnapshotRunResults: Hashable, Sendable {
     }
     return RenderSources.line(
       themesFolder: themes.folder, reason: themes.reason, fonts: files,
-      rules: RenderSources.androidRules(androidSets))
+      rules: RenderSources.androidRules(sets: androidSets))
   }
 
   /// The references that fail the run.

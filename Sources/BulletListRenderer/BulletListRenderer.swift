@@ -50,10 +50,11 @@ public final class BulletListRenderer {
   public let brandFontDirectory: URL?
   /// Where the manifests' font files are found.
   public let fontLocator: FontLocator
-  private var engines: [ThemeName: (fonts: FontSet, text: TextEngine, renderer: SceneRenderer)] =
+  /// Each font set's engines, by the set's name (`orange`, `orange/android`: `Themes.FontManifest.fontSetName(on:)`).
+  private var engines: [String: (fonts: FontSet, text: TextEngine, renderer: SceneRenderer)] =
     [:]
-  private var sheetRenderer: SceneRenderer?
-  private var fontWarnings: [ThemeName: [String]] = [:]
+  private var sheetRenderers: [[Platform]: SceneRenderer] = [:]
+  private var fontWarnings: [String: [String]] = [:]
 
   /// Creates a renderer, finding the themes folder by `ThemesLocation`'s rules.
   /// - Parameters:
@@ -118,14 +119,25 @@ public final class BulletListRenderer {
     ListReader(markdownParser: CommonMarkParser())
   }
 
-  /// The font set of `theme`, built on first use.
-  public func fontSet(for theme: ThemeName) throws(RenderError) -> FontSet {
-    try engine(for: theme).fonts
+  /// The font set `theme` draws with on `platform` (Android's fallback when the theme's
+  /// manifest has one), built on first use.
+  public func fontSet(for theme: ThemeName, platform: Platform = .ios) throws(RenderError)
+    -> FontSet
+  {
+    try engine(for: theme, platform: platform).fonts
   }
 
-  /// The text engine that measures the text of `theme`, built on first use.
-  package func textEngine(for theme: ThemeName) throws(RenderError) -> TextEngine {
-    try engine(for: theme).text
+  /// The text engine that measures the text of `theme` on `platform`, built on first use.
+  package func textEngine(for theme: ThemeName, platform: Platform = .ios) throws(RenderError)
+    -> TextEngine
+  {
+    try engine(for: theme, platform: platform).text
+  }
+
+  /// The name of the font set `theme` draws with on `platform`: `orange`, or `orange/android`
+  /// when the theme's manifest states an Android fallback (`Themes.FontManifest.fontSetName(on:)`).
+  public func fontSetName(for theme: ThemeName, platform: Platform) throws(RenderError) -> String {
+    try manifest(theme).fontSetName(on: platform)
   }
 
   /// Resolves the tokens of these themes and modes now; an error is kept for the call that needs
@@ -140,25 +152,36 @@ public final class BulletListRenderer {
   ///
   /// - Throws: one `RenderError.graphics(.fontFilesMissing)` listing every missing file of all
   ///   these themes with its package (rather than one theme at a time), or a theme's error.
-  public func prepareFonts(for names: [ThemeName]) throws(RenderError) {
-    try prepare(fontsFor: names, resolving: [])
+  public func prepareFonts(for names: [ThemeName], platforms: [Platform] = [.ios])
+    throws(RenderError)
+  {
+    try prepare(fontsFor: names, resolving: [], platforms: platforms)
   }
 
   /// Finds the font files of every theme in `names` (one error for every missing file, as
-  /// ``prepareFonts(for:)``) and builds their font sets on another thread (once the drawing
+  /// ``prepareFonts(for:platforms:)``) and builds their font sets on another thread (once the drawing
   /// libraries are loaded: `Graphics/GraphicsLibraries/whenLoaded(in:_:)`) — a font set is
   /// independent of the others: its own fontconfig configuration and Pango font map — while
   /// this thread resolves the tokens of `combinations` (``resolveThemes(_:)``) and, when there
   /// are some, lists the themes folder's files no output may replace (``inputFiles(for:themes:)``
   /// then finds them listed). Then every text engine is made here, on the renderer's thread.
-  /// - Throws: as ``prepareFonts(for:)``; the first theme in `names` whose font set fails.
-  public func prepare(fontsFor names: [ThemeName], resolving combinations: [(ThemeName, ColorMode)])
-    throws(RenderError)
-  {
-    var pending: [ThemeName] = []
-    for name in names where engines[name] == nil && !pending.contains(name) { pending.append(name) }
-    var sources: [ThemeName: FontSourceList] = [:]
-    for name in pending { sources[name] = try fontSources(for: name) }
+  /// With several `platforms`, each theme's set for each of them (one set when the theme's
+  /// manifest states no Android fallback).
+  /// - Throws: as ``prepareFonts(for:platforms:)``; the first theme in `names` whose font set fails.
+  public func prepare(
+    fontsFor names: [ThemeName], resolving combinations: [(ThemeName, ColorMode)],
+    platforms: [Platform] = [.ios]
+  ) throws(RenderError) {
+    var pending: [String] = []
+    var sources: [String: FontSourceList] = [:]
+    for name in names {
+      for platform in platforms {
+        let list = try fontSources(for: name, platform: platform)
+        guard engines[list.owner] == nil, sources[list.owner] == nil else { continue }
+        pending.append(list.owner)
+        sources[list.owner] = list
+      }
+    }
     let found: [FontSource: LocatedFont]
     do {
       found = try fontLocator.locate(pending.compactMap { sources[$0] })
@@ -204,31 +227,45 @@ public final class BulletListRenderer {
     }
   }
 
-  /// The font files of a theme's manifest, as the font set takes them.
-  private func fontSources(for name: ThemeName) throws(RenderError) -> FontSourceList {
+  /// The font manifest of a theme.
+  private func manifest(_ name: ThemeName) throws(RenderError) -> FontManifest {
     do {
-      return try themes.fontManifest(for: name).fontSources
+      return try themes.fontManifest(for: name)
     } catch {
       throw .theme(error)
     }
   }
 
-  /// The line every rendering command prints: the themes folder and why, and the font files
-  /// (name and folder) of the themes in `names`; builds their font sets when needed. With
-  /// `paths`, the folders are written as files people share write them (``SharedPaths``).
-  public func sourcesLine(for names: [ThemeName], paths: SharedPaths? = nil) throws(RenderError)
-    -> String
+  /// The font files a theme draws with on `platform`, as the font set takes them, owned by the
+  /// set's name.
+  private func fontSources(for name: ThemeName, platform: Platform) throws(RenderError)
+    -> FontSourceList
   {
-    try prepareFonts(for: names)
+    try manifest(name).fontSources(on: platform)
+  }
+
+  /// The line every rendering command prints: the themes folder and why, the font files
+  /// (name and folder) of the themes in `names` on `platforms`, and the Android fallback rule
+  /// when one of those sets follows it; builds their font sets when needed. With `paths`, the
+  /// folders are written as files people share write them (``SharedPaths``).
+  public func sourcesLine(
+    for names: [ThemeName], platforms: [Platform] = [.ios], paths: SharedPaths? = nil
+  ) throws(RenderError) -> String {
+    try prepareFonts(for: names, platforms: platforms)
     var files: [LoadedFont] = []
+    var manifests: [FontManifest] = []
     for name in names {
-      for file in try engine(for: name).fonts.files
-      where !files.contains(where: { $0.url == file.url }) {
-        files.append(file)
+      manifests.append(try manifest(name))
+      for platform in platforms {
+        for file in try engine(for: name, platform: platform).fonts.files
+        where !files.contains(where: { $0.url == file.url }) {
+          files.append(file)
+        }
       }
     }
-    return paths.map { $0.sourcesLine(themes: themesLocation, fonts: files) }
-      ?? RenderSources.line(themes: themesLocation, fonts: files)
+    let rules = platforms.contains(.android) ? RenderSources.androidRules(manifests) : []
+    return paths.map { $0.sourcesLine(themes: themesLocation, fonts: files, rules: rules) }
+      ?? RenderSources.line(themes: themesLocation, fonts: files, rules: rules)
   }
 
   /// The files a render of `list` reads, which none of its outputs may replace: the list's icon
@@ -241,7 +278,7 @@ public final class BulletListRenderer {
     inputs.formUnion(InputFiles(themes.files.map(\.path)))
     let manifests = names.compactMap { try? themes.fontManifest(for: $0) }
     for manifest in manifests {
-      for file in manifest.fontSources.sources {
+      for file in Platform.allCases.flatMap({ manifest.fontSources(on: $0).sources }) {
         if let located = fontLocator.locate(file) { inputs.insert(located.url.path) }
       }
     }
@@ -260,15 +297,18 @@ public final class BulletListRenderer {
   private var manifestFileNames: Set<String> {
     guard brandFontDirectory != nil else { return [] }
     return Set(
-      ThemeName.allCases.flatMap { (try? themes.fontManifest(for: $0).files.map(\.fileName)) ?? [] }
-    )
+      ThemeName.allCases.flatMap { name in
+        Platform.allCases.flatMap { platform in
+          (try? themes.fontManifest(for: name).files(on: platform).map(\.fileName)) ?? []
+        }
+      })
   }
 
-  private func engine(for name: ThemeName) throws(RenderError) -> (
+  private func engine(for name: ThemeName, platform: Platform) throws(RenderError) -> (
     fonts: FontSet, text: TextEngine, renderer: SceneRenderer
   ) {
-    if let cached = engines[name] { return cached }
-    let sources = try fontSources(for: name)
+    let sources = try fontSources(for: name, platform: platform)
+    if let cached = engines[sources.owner] { return cached }
     let located: [LocatedFont]
     do {
       let found = try fontLocator.locate([sources])
@@ -277,17 +317,21 @@ public final class BulletListRenderer {
       throw .graphics(error, nil)
     }
     return try install(
-      name, located: located,
+      sources.owner, located: located,
       fonts: Self.fontSet(
         located, brandFontDirectory: brandFontDirectory, reservedFileNames: manifestFileNames,
         locator: fontLocator))
   }
 
-  /// Makes the text engine and scene renderer of `name` over its font set, and keeps them.
+  /// Makes the text engine and scene renderer of the font set `setName` (`orange`,
+  /// `orange/android`) over its fonts, and keeps them.
   private func install(
-    _ name: ThemeName, located: [LocatedFont], fonts built: Result<BuiltFontSet, GraphicsError>
+    _ setName: String, located: [LocatedFont], fonts built: Result<BuiltFontSet, GraphicsError>
   ) throws(RenderError) -> (fonts: FontSet, text: TextEngine, renderer: SceneRenderer) {
-    let manifestFile = ThemeLibrary.fontManifestFileName(for: name)
+    let theme = setName.split(separator: "/").first.map(String.init) ?? setName
+    let manifestFile =
+      ThemeName(rawValue: theme).map(ThemeLibrary.fontManifestFileName(for:))
+      ?? "fonts/\(theme).fonts.json"
     let fonts: FontSet
     switch built {
     case .success(let set): fonts = set.fonts
@@ -299,21 +343,21 @@ public final class BulletListRenderer {
     }
     // A brand folder's file passed over (hidden, unreadable, not a font) is named, not the
     // manifest: the manifest does not name it.
-    fontWarnings[name] =
+    fontWarnings[setName] =
       fonts.skipped.map(\.description)
       + located.flatMap { Self.warnings(for: $0, manifestFile: manifestFile, locator: fontLocator) }
     let text = TextEngine(fonts: fonts)
     let made = (fonts, text, SceneRenderer(textEngine: text))
-    engines[name] = made
+    engines[setName] = made
     return made
   }
 
-  /// The engine of `name` for a picture in `mode`: its set-up errors name that picture.
-  private func engine(for name: ThemeName, attributedTo mode: ColorMode) throws(RenderError) -> (
-    fonts: FontSet, text: TextEngine, renderer: SceneRenderer
-  ) {
+  /// The engine of `name` on `platform` for a picture in `mode`: its set-up errors name that picture.
+  private func engine(for name: ThemeName, platform: Platform, attributedTo mode: ColorMode)
+    throws(RenderError) -> (fonts: FontSet, text: TextEngine, renderer: SceneRenderer)
+  {
     do {
-      return try engine(for: name)
+      return try engine(for: name, platform: platform)
     } catch {
       throw error.attributed(theme: name, mode: mode)
     }
@@ -336,15 +380,26 @@ public final class BulletListRenderer {
     ]
   }
 
-  /// A renderer whose font set holds every theme's fonts, for sheets that mix themes.
+  /// A renderer whose font set holds every theme's fonts on iOS and `platforms`, for sheets that
+  /// mix themes or platforms.
   ///
-  /// Each theme's text names its own substitute family first, so the union draws every cell with
-  /// the fonts that cell was measured with.
-  package func renderer(forThemes names: [ThemeName]) throws(RenderError) -> SceneRenderer {
-    if names.count == 1, let name = names.first { return try engine(for: name).renderer }
-    if let sheetRenderer { return sheetRenderer }
+  /// Each theme's text names its own substitute family first (on Android with a fallback, the
+  /// fallback's families), so the union draws every cell with the fonts that cell was measured with.
+  package func renderer(forThemes names: [ThemeName], platforms: [Platform] = [.ios])
+    throws(RenderError) -> SceneRenderer
+  {
+    // iOS's sets always: captions and headings use the theme's own families.
+    let platforms = Platform.allCases.filter { $0 == .ios || platforms.contains($0) }
+    if names.count == 1, let name = names.first {
+      var sets = Set<String>()
+      for platform in platforms { sets.insert(try fontSetName(for: name, platform: platform)) }
+      if sets.count == 1 { return try engine(for: name, platform: .ios).renderer }
+    }
+    if let sheetRenderer = sheetRenderers[platforms] { return sheetRenderer }
     var lists: [FontSourceList] = []
-    for name in ThemeName.allCases { lists.append(try fontSources(for: name)) }
+    for name in ThemeName.allCases {
+      for platform in platforms { lists.append(try fontSources(for: name, platform: platform)) }
+    }
     do {
       let found = try fontLocator.locate(lists)
       var located: [LocatedFont] = []
@@ -360,7 +415,7 @@ public final class BulletListRenderer {
         fonts: located, brandFontDirectory: brandFontDirectory,
         reservedFileNames: manifestFileNames, hash: fontLocator.sha256(of:))
       let made = SceneRenderer(textEngine: TextEngine(fonts: fonts))
-      sheetRenderer = made
+      sheetRenderers[platforms] = made
       return made
     } catch {
       throw .graphics(error, nil)
@@ -374,13 +429,16 @@ public final class BulletListRenderer {
     _ list: OUDSBulletList, theme: ThemeName, mode: ColorMode,
     options: LayoutOptions = LayoutOptions()
   ) throws(RenderError) -> LayoutResult {
-    let resolved: Theme
+    var resolved: Theme
     do {
       resolved = try themes.theme(theme, mode: mode)
     } catch {
       throw .theme(error)
     }
-    let measurer = try engine(for: theme, attributedTo: mode).text
+    let measurer = try engine(for: theme, platform: options.platform, attributedTo: mode).text
+    // Android without the brand font draws what the manifest's `android` key states.
+    resolved.fontFamilies = try manifest(theme).fontFamilies(
+      on: options.platform, brandFamilies: resolved.fontFamilies)
     var result: LayoutResult
     do {
       result = try ListLayout(theme: resolved, measurer: measurer).layout(list, options: options)
@@ -388,7 +446,8 @@ public final class BulletListRenderer {
       throw RenderError(error, theme: theme, mode: mode)
     }
     result.warnings =
-      (fontWarnings[theme] ?? []) + themes.warnings(theme, mode: mode) + result.warnings
+      (fontWarnings[(try? fontSetName(for: theme, platform: options.platform)) ?? theme.rawValue]
+        ?? []) + themes.warnings(theme, mode: mode) + result.warnings
     return result
   }
 
@@ -400,7 +459,7 @@ public final class BulletListRenderer {
     options: LayoutOptions = LayoutOptions(), format: OutputFormat
   ) throws(RenderError) -> RenderedList {
     let laidOut = try layout(list, theme: theme, mode: mode, options: options)
-    let renderer = try engine(for: theme, attributedTo: mode).renderer
+    let renderer = try engine(for: theme, platform: options.platform, attributedTo: mode).renderer
     renderer.iconOutlines = Self.iconOutlines(in: laidOut.scene)
     let data: Data
     do {
@@ -420,7 +479,7 @@ public final class BulletListRenderer {
     options: LayoutOptions = LayoutOptions(), scale: Int
   ) throws(RenderError) -> (image: RasterImage, scene: Scene, warnings: [String]) {
     let laidOut = try layout(list, theme: theme, mode: mode, options: options)
-    let renderer = try engine(for: theme, attributedTo: mode).renderer
+    let renderer = try engine(for: theme, platform: options.platform, attributedTo: mode).renderer
     renderer.iconOutlines = Self.iconOutlines(in: laidOut.scene)
     do {
       return (try renderer.rasterize(laidOut.scene, scale: scale), laidOut.scene, laidOut.warnings)
@@ -519,7 +578,9 @@ public final class BulletListRenderer {
     var iconsRead: [String: VectorOutline?] = [:]
     for job in jobs {
       let laidOut = try layout(list, theme: job.theme, mode: job.mode, options: job.options)
-      let renderer = try engine(for: job.theme, attributedTo: job.mode).renderer
+      let renderer = try engine(
+        for: job.theme, platform: job.options.platform, attributedTo: job.mode
+      ).renderer
       renderer.iconOutlines = Self.iconOutlines(in: laidOut.scene, read: &iconsRead)
       let bitmap: DrawnBitmap
       do {
@@ -553,11 +614,15 @@ public final class BulletListRenderer {
 }
 
 extension FontManifest {
-  /// The manifest's files as the Graphics font set takes them, owned by the theme's name.
-  public var fontSources: FontSourceList {
+  /// The manifest's files for iOS as the Graphics font set takes them, owned by the theme's name.
+  public var fontSources: FontSourceList { fontSources(on: .ios) }
+
+  /// The files `platform` draws with (`Themes.FontManifest.files(on:)`) as the Graphics font
+  /// set takes them, owned by the set's name (`orange`, `orange/android`).
+  public func fontSources(on platform: Platform) -> FontSourceList {
     FontSourceList(
-      owner: theme.rawValue,
-      sources: files.map {
+      owner: fontSetName(on: platform),
+      sources: files(on: platform).map {
         FontSource(
           fileName: $0.fileName, sha256: $0.sha256, role: $0.role, package: $0.debianPackage)
       })
@@ -568,12 +633,42 @@ extension FontManifest {
 public enum RenderSources {
   /// `themes: <folder> (<why>) · fonts: A.ttf, B.ttf in <folder>; C.ttf in <folder>`, files in
   /// load order grouped by folder, brand fonts marked `(brand)`; control characters escaped.
-  public static func line(themes: ThemesLocation, fonts: [LoadedFont]) -> String {
+  /// `rules` (``androidRules(_:)``) follow the fonts, each after ` · `.
+  public static func line(themes: ThemesLocation, fonts: [LoadedFont], rules: [String] = [])
+    -> String
+  {
     line(
       themesFolder: themes.directory.path, reason: themes.source.reason,
       fonts: fonts.map {
         FontFile(name: $0.fileName, folder: $0.folder, isBrand: $0.role == "brand")
+      }, rules: rules)
+  }
+
+  /// The Android fallback rule of these manifests, as the sources line states it:
+  /// `android without brand font: orange, orange-compact → Roboto, Noto Naskh Arabic UI`, one
+  /// entry per list of families; empty when no manifest states one.
+  public static func androidRules(_ manifests: [FontManifest]) -> [String] {
+    androidRules(
+      sets: manifests.compactMap { manifest in
+        manifest.android.map { (manifest.theme.rawValue, $0.families) }
       })
+  }
+
+  /// The same rule from each theme's name and its fallback's families (as a run's results
+  /// record them).
+  public static func androidRules(sets: [(theme: String, families: [String])]) -> [String] {
+    var groups: [(families: [String], themes: [String])] = []
+    for set in sets {
+      if let index = groups.firstIndex(where: { $0.families == set.families }) {
+        if !groups[index].themes.contains(set.theme) { groups[index].themes.append(set.theme) }
+      } else {
+        groups.append((set.families, [set.theme]))
+      }
+    }
+    return groups.map {
+      "android without brand font: \($0.themes.joined(separator: ", ")) → "
+        + printable($0.families.joined(separator: ", "))
+    }
   }
 
   /// One font file of the line: its name, its folder, whether it is a brand font.
@@ -594,12 +689,14 @@ public enum RenderSources {
   }
 
   /// The same line from the folders as they are to be shown (e.g. relative to a repository root).
-  public static func line(themesFolder: String, reason: String, fonts: [FontFile]) -> String {
-    line(themesText: "\(printable(themesFolder)) (\(reason))", fonts: fonts)
+  public static func line(
+    themesFolder: String, reason: String, fonts: [FontFile], rules: [String] = []
+  ) -> String {
+    line(themesText: "\(printable(themesFolder)) (\(reason))", fonts: fonts, rules: rules)
   }
 
   /// The same line from the themes folder's text as it is to be shown (``SharedPaths``).
-  static func line(themesText: String, fonts: [FontFile]) -> String {
+  static func line(themesText: String, fonts: [FontFile], rules: [String] = []) -> String {
     var groups: [(folder: String, names: [String])] = []
     for font in fonts {
       let name = printable(font.name) + (font.isBrand ? " (brand)" : "")
@@ -614,7 +711,7 @@ public enum RenderSources {
       ? "none loaded"
       : groups.map { "\($0.names.joined(separator: ", ")) in \(printable($0.folder))" }.joined(
         separator: "; ")
-    return "themes: \(themesText) · fonts: \(fontText)"
+    return (["themes: \(themesText)", "fonts: \(fontText)"] + rules).joined(separator: " · ")
   }
 
   /// `text` with control characters written as `\u{…}` escapes, so it stays on one line.

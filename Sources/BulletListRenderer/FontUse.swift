@@ -26,16 +26,21 @@ extension BulletListRenderer {
   /// in the Body Large size at the regular and the strong weight, laid out by the theme's own
   /// font set exactly as a label is, and the file of each face Pango chose (after fontconfig's
   /// fallback from the theme's families). A brand font of `--font-dir` shows here when it wins.
+  /// On `platform` Android, a theme whose manifest states an Android fallback draws with it.
   /// - Throws: `RenderError` when the theme does not resolve or its fonts cannot be loaded.
-  public func fontsUsed(by name: ThemeName) throws(RenderError) -> [FontUse] {
-    let theme: Theme
+  public func fontsUsed(by name: ThemeName, platform: Platform = .ios) throws(RenderError)
+    -> [FontUse]
+  {
+    var theme: Theme
     do {
       theme = try themes.theme(name, mode: .light)
+      theme.fontFamilies = try themes.fontManifest(for: name).fontFamilies(
+        on: platform, brandFamilies: theme.fontFamilies)
     } catch {
       throw .theme(error)
     }
-    let set = try fontSet(for: name)
-    let engine = try textEngine(for: name)
+    let set = try fontSet(for: name, platform: platform)
+    let engine = try textEngine(for: name, platform: platform)
     let typography = theme.typography.bodyLarge
     let samples: [(script: String, text: String, language: String, direction: LayoutDirection)] = [
       ("Latin", "Label 1 Aa", "en", .ltr), ("Arabic", "عنصر القائمة", "ar", .rtl),

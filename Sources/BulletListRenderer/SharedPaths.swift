@@ -62,12 +62,14 @@ public struct SharedPaths: Hashable, Sendable {
   }
 
   /// The `themes: … · fonts: …` line (``RenderSources``) with its folders written as here.
-  public func sourcesLine(themes: ThemesLocation, fonts: [LoadedFont]) -> String {
+  public func sourcesLine(themes: ThemesLocation, fonts: [LoadedFont], rules: [String] = [])
+    -> String
+  {
     RenderSources.line(
       themesText: self.themes(themes),
       fonts: fonts.map {
         RenderSources.FontFile(
           name: $0.fileName, folder: folder($0.folder), isBrand: $0.role == "brand")
-      })
+      }, rules: rules)
   }
 }

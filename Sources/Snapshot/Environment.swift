@@ -46,8 +46,20 @@ public struct SnapshotEnvironment: Codable, Hashable, Sendable {
 
   /// The versions of cairo, pango, harfbuzz, freetype, fontconfig, librsvg and libspng.
   public var renderStack: RenderStack
-  /// The font files of each theme, keyed by theme name (`orange`, `sosh`…).
+  /// The font files of each font set, keyed by its name: the theme's (`orange`, `sosh`…), or
+  /// `<theme>/android` for a theme whose manifest states Android's fallback.
   public var fonts: [String: [Font]]
+
+  /// Font set names in theme order, each theme's own set before its platform sets
+  /// (`orange`, `orange/android`, `orange-compact`…); unknown names last, sorted.
+  public static func fontSetOrder(_ names: some Sequence<String>) -> [String] {
+    func rank(_ name: String) -> (Int, String) {
+      let theme = name.split(separator: "/").first.map(String.init) ?? name
+      let index = ThemeName.allCases.firstIndex { $0.rawValue == theme }
+      return (index ?? ThemeName.allCases.count, name)
+    }
+    return names.sorted { rank($0) < rank($1) }
+  }
   /// The SHA-256 of the resolved token values of every theme × mode
   /// (``Themes/ThemeLibrary/canonicalTokenText()``); nil in a fingerprint that predates it.
   public var tokensSHA256: String?

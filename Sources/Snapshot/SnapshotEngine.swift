@@ -241,10 +241,17 @@ public final class SnapshotEngine: Sendable {
     }
     // Every font file the selected themes need is found before anything renders, so a machine
     // that lacks some gets one error naming them all (and their packages).
+    // One font set per theme and platform the references draw with (`orange`, `orange/android`).
     var fonts: [FontSourceList] = []
-    for theme in ThemeName.allCases where references.contains(where: { $0.variant.theme == theme })
-    {
-      fonts.append(try library.fontManifest(for: theme).fontSources)
+    for theme in ThemeName.allCases {
+      let manifest = try library.fontManifest(for: theme)
+      for platform in Platform.allCases
+      where references.contains(where: {
+        $0.variant.theme == theme && $0.variant.options.platform == platform
+      }) {
+        let list = manifest.fontSources(on: platform)
+        if !fonts.contains(where: { $0.owner == list.owner }) { fonts.append(list) }
+      }
     }
     let located = try fontLocator.locate(fonts)
     let inputs = inputFiles(for: references, library: library, fonts: located.values.map(\.url))
@@ -269,6 +276,10 @@ public final class SnapshotEngine: Sendable {
         let index = order[next]
         let reference = references[index]
         let theme = reference.variant.theme
+        let platform = reference.variant.options.platform
+        let setName =
+          (try? library.fontManifest(for: theme).fontSetName(on: platform))
+          ?? theme.rawValue
         let outcome = work(renderer, reference)
         let (fontsKnown, done) = shared.withLock { state in
           state.outcomes[index] = outcome
@@ -276,14 +287,14 @@ public final class SnapshotEngine: Sendable {
           if outcome.isFailure { state.failed += 1 }
           let done = SnapshotProgress(
             completed: state.completed, failed: state.failed, total: references.count)
-          return (state.fonts[theme] != nil, done)
+          return (state.fonts[setName] != nil, done)
         }
         progress?(done)
-        // Fingerprint only the fonts a render really used (not for skipped references), once per theme.
+        // Fingerprint only the fonts a render really used (not for skipped references), once per set.
         if !fontsKnown, outcome.status != .skipped, outcome.status != .error,
-          let files = try? renderer.fontSet(for: theme).files
+          let files = try? renderer.fontSet(for: theme, platform: platform).files
         {
-          shared.withLock { $0.fonts[theme] = files }
+          shared.withLock { $0.fonts[setName] = files }
         }
       }
     }
@@ -323,7 +334,13 @@ public final class SnapshotEngine: Sendable {
     var report = SnapshotRunReport(
       outcomes: outcomes, environmentDifferences: differences, environment: environment,
       seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9,
-      sources: RenderSources.line(themes: location, fonts: state.loadedFonts()),
+      sources: RenderSources.line(
+        themes: location, fonts: state.loadedFonts(),
+        rules: RenderSources.androidRules(
+          ThemeName.allCases.compactMap { name in
+            state.fonts["\(name.rawValue)/\(Platform.android.rawValue)"] == nil
+              ? nil : try? library.fontManifest(for: name)
+          })),
       tokenDifference: tokenDifference, inputFiles: inputs)
     report.snapshotsDirectory = configuration.snapshotsDirectory
     report.themesLocation = location
@@ -376,8 +393,9 @@ struct RunState: Sendable {
   var outcomes: [SnapshotOutcome?]
   /// One slot per worker: why it could not make a renderer.
   var setupErrors: [(any Error)?]
-  /// The font files of each theme, noted the first time a worker rendered it successfully.
-  var fonts: [ThemeName: [LoadedFont]] = [:]
+  /// The font files of each font set (`orange`, `orange/android`), noted the first time a worker
+  /// rendered with it successfully.
+  var fonts: [String: [LoadedFont]] = [:]
   /// References done, and how many of them failed (for the progress callback).
   var completed = 0
   var failed = 0
@@ -397,20 +415,22 @@ struct RunState: Sendable {
   /// The fingerprint of the stack and of the fonts each rendered theme used.
   func environment() -> SnapshotEnvironment {
     var records: [String: [SnapshotEnvironment.Font]] = [:]
-    for (theme, files) in fonts {
-      records[theme.rawValue] = files.map(SnapshotEnvironment.Font.init)
+    for (set, files) in fonts {
+      records[set] = files.map(SnapshotEnvironment.Font.init)
     }
     return SnapshotEnvironment(renderStack: RenderStack.current(), fonts: records)
   }
 
-  /// Every font file the rendered themes loaded, in theme order, each once.
+  /// Every font file the rendered font sets loaded, in theme order (each theme's iOS set, then
+  /// its Android one), each once.
   func loadedFonts() -> [LoadedFont] {
     var files: [LoadedFont] = []
-    for theme in ThemeName.allCases {
-      for file in fonts[theme] ?? [] where !files.contains(where: { $0.url == file.url }) {
+    for set in SnapshotEnvironment.fontSetOrder(fonts.keys) {
+      for file in fonts[set] ?? [] where !files.contains(where: { $0.url == file.url }) {
         files.append(file)
       }
     }
     return files
   }
+
 }

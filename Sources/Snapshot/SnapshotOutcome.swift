@@ -231,8 +231,9 @@ public struct SnapshotRunReport: Sendable {
   public var snapshotsDirectory: URL?
   /// The themes folder the run read and why, when the report comes from an engine.
   public var themesLocation: ThemesLocation?
-  /// The font files each rendered theme loaded, in load order (what ``sources`` lists).
-  public var loadedFonts: [ThemeName: [LoadedFont]] = [:]
+  /// The font files each rendered font set (`orange`, `orange/android`) loaded, in load order
+  /// (what ``sources`` lists).
+  public var loadedFonts: [String: [LoadedFont]] = [:]
   /// `ENVIRONMENT.json` as the run read it, nil when there was none or it could not be read.
   public var recordedEnvironment: SnapshotEnvironment?
 

@@ -21,11 +21,11 @@ extension SnapshotRunResults {
     func path(_ path: String) -> String { root?.relative(path) ?? path }
     func text(_ text: String) -> String { root?.relativized(text) ?? text }
     var fonts: [Font] = []
-    for theme in ThemeName.allCases {
-      for font in report.loadedFonts[theme] ?? [] {
+    for set in SnapshotEnvironment.fontSetOrder(report.loadedFonts.keys) {
+      for font in report.loadedFonts[set] ?? [] {
         fonts.append(
           Font(
-            theme: theme.rawValue, role: font.role, family: font.family, file: font.fileName,
+            theme: set, role: font.role, family: font.family, file: font.fileName,
             sha256: font.sha256,
             folder: path(font.folder)))
       }

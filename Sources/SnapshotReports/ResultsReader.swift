@@ -107,7 +107,7 @@ struct ResultsReader {
     let fonts = try array(environment["fonts"], "environment.fonts") { v, p throws(SnapshotError) in
       let members = try object(v, p, keys: ["theme", "role", "family", "file", "sha256", "folder"])
       return SnapshotRunResults.Font(
-        theme: try name(members["theme"], p + ".theme", ThemeName.self),
+        theme: try fontSetName(members["theme"], p + ".theme"),
         role: try line(members["role"], p + ".role"),
         family: try line(members["family"], p + ".family"),
         file: try line(members["file"], p + ".file"),
@@ -638,6 +638,21 @@ struct ResultsReader {
       throw fail(
         p,
         "expected one of \(T.allCases.map(\.rawValue).joined(separator: ", ")), found \(MessageText.quoted(string))"
+      )
+    }
+    return string
+  }
+
+  /// A font set's name: a theme's (`orange`), or `<theme>/android` for Android's fallback.
+  private func fontSetName(_ value: JSONValue?, _ p: String) throws(SnapshotError) -> String {
+    let string = try line(value, p, limit: 64)
+    let parts = string.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    guard (1...2).contains(parts.count), ThemeName(rawValue: parts[0]) != nil,
+      parts.count == 1 || parts[1] == Platform.android.rawValue
+    else {
+      throw fail(
+        p,
+        "expected a theme (\(ThemeName.allCases.map(\.rawValue).joined(separator: ", "))), or a theme's Android set such as orange/android, found \(MessageText.quoted(string))"
       )
     }
     return string

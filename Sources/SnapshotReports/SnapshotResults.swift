@@ -173,15 +173,24 @@ public struct SnapshotRunResults: Hashable, Sendable {
     // Each file once, in theme order then load order, grouped by folder.
     var seen = Set<String>()
     var files: [RenderSources.FontFile] = []
-    for theme in ThemeName.allCases {
-      for font in fonts
-      where font.theme == theme.rawValue && seen.insert(font.folder + "/" + font.file).inserted {
+    var androidSets: [(theme: String, families: [String])] = []
+    for set in SnapshotEnvironment.fontSetOrder(Set(fonts.map(\.theme))) {
+      var families: [String] = []
+      for font in fonts where font.theme == set {
+        if font.role != "brand", !families.contains(font.family) { families.append(font.family) }
+        guard seen.insert(font.folder + "/" + font.file).inserted else { continue }
         files.append(
           RenderSources.FontFile(
             name: font.file, folder: font.folder, isBrand: font.role == "brand"))
       }
+      let suffix = "/" + Platform.android.rawValue
+      if set.hasSuffix(suffix) {
+        androidSets.append((String(set.dropLast(suffix.count)), families))
+      }
     }
-    return RenderSources.line(themesFolder: themes.folder, reason: themes.reason, fonts: files)
+    return RenderSources.line(
+      themesFolder: themes.folder, reason: themes.reason, fonts: files,
+      rules: RenderSources.androidRules(sets: androidSets))
   }
 
   /// The references that fail the run.

@@ -266,12 +266,58 @@ public struct FontFile: Hashable, Sendable {
 public struct FontManifest: Hashable, Sendable {
   /// The theme the manifest belongs to.
   public var theme: ThemeName
-  /// The files, in declaration order.
+  /// The files, in declaration order: the open substitutes of the brand font (every platform
+  /// without a fallback of its own).
   public var files: [FontFile]
+  /// What Android draws when the brand font files are unavailable (the manifest's `android`
+  /// key), nil when Android draws the same substitutes as iOS.
+  public var android: AndroidFallback?
+
+  /// What Android falls back to when the brand font is unavailable, e.g. Roboto for Orange
+  /// (Compose's `FontFamily.Default`) and Noto Naskh Arabic UI for Arabic.
+  public struct AndroidFallback: Hashable, Sendable {
+    /// The families asked for after the brand family, in order, e.g. `Roboto`, `Noto Naskh Arabic UI`.
+    public var families: [String]
+    /// The files of those families, in declaration order.
+    public var files: [FontFile]
+
+    /// Creates a fallback.
+    public init(families: [String], files: [FontFile]) {
+      self.families = families
+      self.files = files
+    }
+  }
 
   /// Creates a manifest.
-  public init(theme: ThemeName, files: [FontFile]) {
+  public init(theme: ThemeName, files: [FontFile], android: AndroidFallback? = nil) {
     self.theme = theme
     self.files = files
+    self.android = android
+  }
+
+  /// Whether `platform` draws this theme with a font set of its own (Android with an `android` key).
+  public func hasOwnFonts(on platform: Platform) -> Bool {
+    platform == .android && android != nil
+  }
+
+  /// The font files `platform` draws with: the `android` fallback's on Android when there is
+  /// one, else ``files``.
+  public func files(on platform: Platform) -> [FontFile] {
+    hasOwnFonts(on: platform) ? android?.files ?? files : files
+  }
+
+  /// The name of the font set `platform` draws with: the theme's name, e.g. `orange`, or
+  /// `orange/android` for the `android` fallback. It names the set in the fingerprint
+  /// (`Snapshots/ENVIRONMENT.json`).
+  public func fontSetName(on platform: Platform) -> String {
+    hasOwnFonts(on: platform) ? "\(theme.rawValue)/\(platform.rawValue)" : theme.rawValue
+  }
+
+  /// The families a label asks for on `platform`, given the theme's `font.family.brand` list:
+  /// that list, or on Android with a fallback the brand family (its first) then the fallback's
+  /// families, so brand fonts given with `--font-dir` still win.
+  public func fontFamilies(on platform: Platform, brandFamilies: [String]) -> [String] {
+    guard hasOwnFonts(on: platform), let android else { return brandFamilies }
+    return Array(brandFamilies.prefix(1)) + android.families.filter { $0 != brandFamilies.first }
   }
 }

@@ -696,6 +696,15 @@ struct ThemeBuilder {
 enum FontManifestReader {
   /// The most font files one manifest may name.
   static let maxFiles = 64
+  /// The keys a manifest may have; any other is refused (a misspelt `android` would otherwise
+  /// silently draw Android in the iOS substitute).
+  static let manifestKeys = ["$comment", "theme", "version", "files", "android"]
+  /// The keys of one font file entry (`path` has an error of its own).
+  static let fileKeys = ["$comment", "role", "family", "file", "sha256", "package", "path"]
+  /// The keys of the `android` fallback.
+  static let androidKeys = ["$comment", "families", "files"]
+  /// The most families the `android` fallback may name.
+  static let maxFamilies = 8
 
   static func read(reader: FileReader, file: String, theme: ThemeName) throws(ThemeError)
     -> FontManifest
@@ -704,20 +713,74 @@ enum FontManifestReader {
     func fail(_ location: String?, _ message: String) -> ThemeError {
       ThemeError(file: file, token: location, message: message)
     }
+    guard let members = json.members else {
+      throw fail(nil, "expected an object with theme, version and files")
+    }
+    try refuseUnknownKeys(members, allowed: manifestKeys, at: nil, fail)
     guard json["theme"]?.stringValue == theme.rawValue else {
       throw fail("theme", "expected \"\(theme.rawValue)\"")
     }
-    guard case .array(let items) = json["files"], !items.isEmpty else {
-      throw fail("files", "expected a non-empty array of font files")
+    let files = try fontFiles(json["files"], at: "files", fail)
+    var android: FontManifest.AndroidFallback?
+    if let value = json["android"] {
+      guard let androidMembers = value.members else {
+        throw fail("android", "expected an object with families and files")
+      }
+      try refuseUnknownKeys(androidMembers, allowed: androidKeys, at: "android", fail)
+      guard case .array(let names) = value["families"], !names.isEmpty,
+        names.count <= maxFamilies
+      else {
+        throw fail(
+          "android.families",
+          "expected an array of 1 to \(maxFamilies) family names, such as [\"Roboto\"]")
+      }
+      var families: [String] = []
+      for (i, name) in names.enumerated() {
+        guard let family = name.stringValue, !family.isEmpty, family.utf8.count <= 255,
+          !family.unicodeScalars.contains(where: {
+            $0.value < 0x20 || $0.value == 0x7F || $0 == ","
+          })
+        else {
+          throw fail(
+            "android.families[\(i)]", "expected a family name such as \"Roboto\" (no comma)")
+        }
+        families.append(family)
+      }
+      android = FontManifest.AndroidFallback(
+        families: families, files: try fontFiles(value["files"], at: "android.files", fail))
+    }
+    return FontManifest(theme: theme, files: files, android: android)
+  }
+
+  /// Refuses the first key of `members` that is not in `allowed`, naming it.
+  private static func refuseUnknownKeys(
+    _ members: [(key: String, value: JSONValue)], allowed: [String], at location: String?,
+    _ fail: (String?, String) -> ThemeError
+  ) throws(ThemeError) {
+    for member in members where !allowed.contains(member.key) {
+      let here = location.map { "\($0).\(member.key)" } ?? member.key
+      throw fail(
+        here,
+        "unknown key \(MessageText.quoted(member.key)); a font manifest knows \(allowed.filter { $0 != "path" }.joined(separator: ", "))"
+      )
+    }
+  }
+
+  /// The font file entries of the array `value` (`files` or `android.files`).
+  private static func fontFiles(
+    _ value: JSONValue?, at location: String, _ fail: (String?, String) -> ThemeError
+  ) throws(ThemeError) -> [FontFile] {
+    guard case .array(let items) = value, !items.isEmpty else {
+      throw fail(location, "expected a non-empty array of font files")
     }
     guard items.count <= maxFiles else {
       throw fail(
-        "files", "\(items.count) font files, more than the \(maxFiles) a manifest may name")
+        location, "\(items.count) font files, more than the \(maxFiles) a manifest may name")
     }
     var files: [FontFile] = []
     for (i, item) in items.enumerated() {
-      let here = "files[\(i)]"
-      guard item.members != nil else {
+      let here = "\(location)[\(i)]"
+      guard let members = item.members else {
         throw fail(here, "expected an object with file, sha256 and role")
       }
       if item["path"] != nil {
@@ -726,6 +789,7 @@ enum FontManifestReader {
           "font files are named by \"file\" (a file name) and \"sha256\", not by a path: a path ties the manifest to one machine"
         )
       }
+      try refuseUnknownKeys(members, allowed: fileKeys, at: here, fail)
       guard let name = item["file"]?.stringValue, FontFile.isValidFileName(name) else {
         throw fail(
           "\(here).file", "expected a file name such as \"LiberationSans-Regular.ttf\" (no folder)")
@@ -743,6 +807,6 @@ enum FontManifestReader {
           fileName: name, sha256: sha, role: role, family: item["family"]?.stringValue,
           debianPackage: item["package"]?.stringValue))
     }
-    return FontManifest(theme: theme, files: files)
+    return files
   }
 }

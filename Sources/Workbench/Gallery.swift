@@ -164,8 +164,13 @@ public struct Gallery: Sendable {
       throw TokenReviewError.oldTokens(error, themes: oldLocation?.directory.path ?? "")
     }
     let main = try engine.makeRenderer(location: location, library: library)
-    let sources = try main.sourcesLine(for: ThemeName.allCases)
-    let sharedSources = try main.sourcesLine(for: ThemeName.allCases, paths: paths)
+    let references = engine.catalogue.references
+    let platforms = Platform.allCases.filter { platform in
+      platform == .ios || references.contains { $0.variant.options.platform == platform }
+    }
+    let sources = try main.sourcesLine(for: ThemeName.allCases, platforms: platforms)
+    let sharedSources = try main.sourcesLine(
+      for: ThemeName.allCases, platforms: platforms, paths: paths)
 
     // Each variant once: the first of its scales.
     var variants: [(caseIndex: Int, reference: SnapshotReference)] = []

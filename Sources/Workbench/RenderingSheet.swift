@@ -286,7 +286,8 @@ extension BulletListRenderer {
       textSizes: textSizes, style: RenderingSheetStyle(), heading: heading, audit: audit)
     let renderer: SceneRenderer
     do {
-      renderer = try self.renderer(forThemes: names)
+      renderer = try self.renderer(
+        forThemes: names, platforms: platforms ?? [options.platform])
     } catch {
       throw error.attributed(theme: theme, mode: mode)
     }

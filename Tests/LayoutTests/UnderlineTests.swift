@@ -30,14 +30,14 @@ struct UnderlineColumn {
 /// the link itself (1 pt is left out at each end).
 func underlineColumns(
   image: RasterImage, scale: Int, row: SceneRow, before: String, link: String, theme: ThemeName,
-  bold: Bool
+  bold: Bool, platform: OUDSBulletList.Platform = .ios
 ) throws -> [UnderlineColumn] {
   let content = row.text.content
   let spans = content.spans
   let linkIndex = try #require(spans.firstIndex { $0.text == link })
   #expect(spans[..<linkIndex].map(\.text).joined() == before)
   let (beforeWidth, linkWidth) = try SharedRenderer.shared.with { renderer in
-    let engine = TextEngine(fonts: try renderer.fontSet(for: theme))
+    let engine = TextEngine(fonts: try renderer.fontSet(for: theme, platform: platform))
     return (
       engine.measure(
         StyledText(
@@ -120,7 +120,7 @@ struct UnderlineTests {
       let columns = try underlineColumns(
         image: image, scale: scale, row: row, before: "Read the ", link: "documentation",
         theme: theme,
-        bold: bold)
+        bold: bold, platform: platform)
       let baseline = (row.label.y + row.firstBaseline) * Double(scale)
       let what = "\(theme) \(mode) \(platform) bold \(bold)"
       #expect(columns.count > 100, "\(what)")
@@ -142,10 +142,10 @@ struct UnderlineTests {
       let font = try fontMetrics(
         theme,
         TextAppearance(
-          fontFamilies: t.fontFamilies, fontSize: typography.fontSize,
+          fontFamilies: row.text.content.appearance.fontFamilies, fontSize: typography.fontSize,
           lineHeight: typography.lineHeight,
           letterSpacing: typography.letterSpacing, weight: typography.strongWeight,
-          color: RGBAColor(red: 0, green: 0, blue: 0), language: "en"))
+          color: RGBAColor(red: 0, green: 0, blue: 0), language: "en"), platform: platform)
       let fontTop = baseline - font.underlinePosition * Double(scale)
       let tops = Set(columns.map(\.underlineTop))
       #expect(tops.count == 1, "\(what): the underline is not straight: \(tops.sorted())")

@@ -239,8 +239,8 @@ struct ListJob {
   func sourcesLine() throws -> String {
     // the font sets on threads of their own (once the libraries are loaded) while this thread
     // resolves the tokens, which need no C library
-    try renderer.prepare(fontsFor: themes, resolving: combinations)
-    return try renderer.sourcesLine(for: themes)
+    try renderer.prepare(fontsFor: themes, resolving: combinations, platforms: platforms)
+    return try renderer.sourcesLine(for: themes, platforms: platforms)
   }
 }
 

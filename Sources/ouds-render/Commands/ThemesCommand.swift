@@ -53,8 +53,18 @@ enum ThemesCommand {
       text +=
         "  colours dark:  text \(dark.colors.contentDefault), brand \(dark.colors.contentBrandPrimary), background \(dark.colors.backgroundPrimary)\n"
       text += "  font files (\(ThemeLibrary.fontManifestFileName(for: name))):\n"
-      for file in try library.fontManifest(for: name).fontSources.sources {
+      let manifest = try library.fontManifest(for: name)
+      for file in manifest.fontSources.sources {
         text += "    \(file.role): \(describe(file, locator: locator))\n"
+      }
+      if manifest.android != nil {
+        let families = manifest.fontFamilies(on: .android, brandFamilies: light.fontFamilies)
+        text += "  fonts on android without the brand font: \(families.joined(separator: ", "))\n"
+        text +=
+          "  android font files (\"android\" in \(ThemeLibrary.fontManifestFileName(for: name))):\n"
+        for file in manifest.fontSources(on: .android).sources {
+          text += "    \(file.role): \(describe(file, locator: locator))\n"
+        }
       }
     }
     try writeOutput(text)

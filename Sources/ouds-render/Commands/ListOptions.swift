@@ -99,7 +99,7 @@ enum ListOptions {
     value: .integer(
       placeholder: "n", range: Vocabulary.pixelScales, default: Vocabulary.standardPixelScale),
     help:
-      "PNG pixels per point; under the Android rules also the pixels Android's text is set on (glyph advances rounded to whole pixels), in SVG and PDF too"
+      "PNG pixels per point; under the Android rules also the pixel grid of the text (glyph advances rounded to whole pixels), in SVG and PDF too"
   )
   /// `--scale 1|2|3` of `layout`: the pixel grid of Android's text.
   static let textScale = OptionSpec(
@@ -107,7 +107,7 @@ enum ListOptions {
     value: .integer(
       placeholder: "n", range: Vocabulary.pixelScales, default: Vocabulary.standardPixelScale),
     help:
-      "under the Android rules, the pixels per point Android's text is set on (glyph advances rounded to whole pixels), as in a PNG at that scale; the iOS rules ignore it"
+      "under the Android rules, the pixels per point of the pixel grid of the text (glyph advances rounded to whole pixels), as in a PNG at that scale; the iOS rules ignore it"
   )
 
   /// `-o, --output <file>`, required: where the picture goes; `-` is standard output.

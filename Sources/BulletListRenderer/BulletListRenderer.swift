@@ -452,13 +452,17 @@ public final class BulletListRenderer {
   }
 
   /// Renders `list` for one theme and mode.
+  ///
+  /// A PNG sets Android's text on its own pixels (``Layout/LayoutOptions/drawn(atPixelScale:)``);
+  /// SVG and PDF on `options.textPixelScale`.
   /// - Throws: `RenderError` as ``layout(_:theme:mode:options:)``, and `.graphics` when drawing
   ///   or encoding fails (an icon file that cannot be read, a canvas too large).
   public func render(
     _ list: OUDSBulletList, theme: ThemeName, mode: ColorMode,
     options: LayoutOptions = LayoutOptions(), format: OutputFormat
   ) throws(RenderError) -> RenderedList {
-    let laidOut = try layout(list, theme: theme, mode: mode, options: options)
+    let laidOut = try layout(
+      list, theme: theme, mode: mode, options: Self.options(options, for: format))
     let renderer = try engine(for: theme, platform: options.platform, attributedTo: mode).renderer
     renderer.iconOutlines = Self.iconOutlines(in: laidOut.scene)
     let data: Data
@@ -472,13 +476,22 @@ public final class BulletListRenderer {
       warnings: laidOut.warnings)
   }
 
-  /// Rasterizes `list` for one theme and mode at `scale`, without encoding.
+  /// The options a picture in `format` is laid out with: a PNG's scale is the pixel grid of
+  /// Android's text; SVG and PDF keep the options' own.
+  package static func options(_ options: LayoutOptions, for format: OutputFormat) -> LayoutOptions {
+    guard case .png(let scale) = format else { return options }
+    return options.drawn(atPixelScale: scale)
+  }
+
+  /// Rasterizes `list` for one theme and mode at `scale` (which Android's text is set on),
+  /// without encoding.
   /// - Throws: `RenderError` as ``render(_:theme:mode:options:format:)``.
   public func rasterize(
     _ list: OUDSBulletList, theme: ThemeName, mode: ColorMode,
     options: LayoutOptions = LayoutOptions(), scale: Int
   ) throws(RenderError) -> (image: RasterImage, scene: Scene, warnings: [String]) {
-    let laidOut = try layout(list, theme: theme, mode: mode, options: options)
+    let laidOut = try layout(
+      list, theme: theme, mode: mode, options: options.drawn(atPixelScale: scale))
     let renderer = try engine(for: theme, platform: options.platform, attributedTo: mode).renderer
     renderer.iconOutlines = Self.iconOutlines(in: laidOut.scene)
     do {
@@ -548,7 +561,7 @@ public final class BulletListRenderer {
     let jobs: [(theme: ThemeName, mode: ColorMode, options: LayoutOptions)] = combinations.flatMap {
       combination in
       (platforms ?? [options.platform]).map { platform in
-        let options = options.on(platform)
+        let options = Self.options(options.on(platform), for: format)
         return (combination.0, combination.1, options)
       }
     }

@@ -17,26 +17,53 @@ import Scene
 /// hinting, grey antialiasing, unrounded glyph positions, absolute pixel sizes and line heights,
 /// an explicit base direction and language.
 ///
+/// Paragraphs in Android's text setting (``Scene/TextAppearance/androidPixelScale``) are laid
+/// out in device pixels instead, in a second context with metric hinting and rounded glyph
+/// positions (Pango then rounds every advance to a whole pixel), and their figures divided back
+/// to points: see ``TextLayout``.
+///
 /// Not thread-safe: a `TextEngine` (and its ``FontSet``) must be used from one thread at a time.
 public final class TextEngine: TextMeasuring {
   /// The fonts every layout is shaped with.
   public let fonts: FontSet
 
-  /// The one Pango context; owned, released in `deinit`.
+  /// The Pango context of fractional positions (the iOS setting); owned, released in `deinit`.
   private let context: OpaquePointer
+  /// The Pango context of Android's setting, made on first use: metrics hinted and glyph
+  /// positions rounded, in the device pixels its paragraphs are laid out in; owned.
+  private var pixelContext: OpaquePointer?
 
   /// Creates a text engine that shapes with `fonts` only.
   public init(fonts: FontSet) {
     self.fonts = fonts
     // pango_font_map_create_context never returns NULL (GObject allocation aborts on failure).
     context = ouds_pango_font_map_create_context(fonts.fontMap)
-    let options = FontOptions()
+    let options = FontOptions(hintMetrics: false)
     ouds_pango_cairo_context_set_font_options(context, options.handle)
     ouds_pango_context_set_round_glyph_positions(context, 0)
   }
 
   deinit {
     ouds_g_object_unref(UnsafeMutableRawPointer(context))
+    if let pixelContext { ouds_g_object_unref(UnsafeMutableRawPointer(pixelContext)) }
+  }
+
+  /// The contexts a paragraph is laid out with (see ``TextLayout/Contexts``).
+  private var contexts: TextLayout.Contexts {
+    let pixels: OpaquePointer
+    if let pixelContext {
+      pixels = pixelContext
+    } else {
+      pixels = ouds_pango_font_map_create_context(fonts.fontMap)
+      // Hinted metrics make Cairo round advances to whole units of the (unscaled) device space,
+      // and Pango rounds each glyph's final advance, kerning included, to whole units: pixels,
+      // since these paragraphs are laid out in pixels. Outlines stay unhinted.
+      let options = FontOptions(hintMetrics: true)
+      ouds_pango_cairo_context_set_font_options(pixels, options.handle)
+      ouds_pango_context_set_round_glyph_positions(pixels, 1)
+      pixelContext = pixels
+    }
+    return TextLayout.Contexts(fractional: context, pixels: pixels)
   }
 
   /// Lays out `text` wrapped at `wrapWidth` points (nil: never wrap) and returns its metrics.
@@ -47,10 +74,12 @@ public final class TextEngine: TextMeasuring {
     layout(text, wrapWidth: wrapWidth, alignment: .left).metrics
   }
 
-  /// The glyphs HarfBuzz chose for `text`, in visual order, with the byte offset of the cluster
-  /// each belongs to; used to check shaping (joined Arabic letters, ligatures).
-  public func shapedGlyphs(_ text: StyledText) -> [ShapedGlyph] {
-    layout(text, wrapWidth: nil, alignment: .left).glyphs
+  /// The glyphs HarfBuzz chose for `text` wrapped at `wrapWidth` points (nil: never wrap), line
+  /// by line in visual order, with the byte offset of the cluster each belongs to, and where
+  /// each is drawn; used to check shaping (joined Arabic letters, ligatures), positions and line
+  /// breaks.
+  public func shapedGlyphs(_ text: StyledText, wrapWidth: Double? = nil) -> [ShapedGlyph] {
+    layout(text, wrapWidth: wrapWidth, alignment: .left).glyphs
   }
 
   /// The font files Pango really draws `text` with, in the order their runs come, each once: the
@@ -63,6 +92,9 @@ public final class TextEngine: TextMeasuring {
   /// The vertical metrics of the font a paragraph in `appearance` is set in: the first font of
   /// its families that has a space, at its size and weight, as Pango reads them from the font
   /// (hhea or OS/2 ascent and descent, post underline position and thickness).
+  ///
+  /// These are the font's own (unhinted) metrics in points, whatever the appearance's text
+  /// setting.
   public func fontMetrics(_ appearance: TextAppearance) -> FontMetrics {
     ouds_pango_context_set_base_dir(context, PANGO_DIRECTION_LTR)
     let language = ouds_pango_language_from_string(appearance.language)
@@ -74,7 +106,7 @@ public final class TextEngine: TextMeasuring {
   /// piece by piece, each time it is measured or drawn).
   func layout(_ text: StyledText, wrapWidth: Double?, alignment: TextAlignment) -> TextLayout {
     TextLayout(
-      context: context, text: text,
+      contexts: contexts, text: text,
       language: ouds_pango_language_from_string(text.appearance.language),
       wrapWidth: wrapWidth, alignment: alignment, limits: layoutLimits, memo: memo)
   }
@@ -116,6 +148,27 @@ public struct FontMetrics: Hashable, Sendable {
     case .proportional: ascent + descent > 0 ? lineHeight * ascent / (ascent + descent) : ascent
     }
   }
+
+  /// The first baseline Android puts in a line box `lineHeight` points tall at `pixelScale`
+  /// device pixels per point (SPEC §6): Compose's `LineHeightStyleSpan` works on the integer
+  /// `FontMetricsInt` (Skia rounds the ascent, a negative number, and the descent half up to
+  /// whole pixels) and puts `ceil(diff × descent / (descent − ascent))` of the
+  /// `diff = ceil(lineHeight) − (descent − ascent)` pixels below the baseline.
+  ///
+  /// Roboto 16/24 at 3×: ascent 44.53 → 45 px, descent 11.72 → 12 px, diff 72 − 57 = 15,
+  /// 4 px below: the baseline at 72 − 12 − 4 = 56 px, 18.67 pt.
+  public func androidFirstBaseline(lineHeight: Double, pixelScale: Int) -> Double {
+    let scale = Double(max(1, pixelScale))
+    let ascentPixels = -((-ascent * scale) + 0.5).rounded(.down)
+    let descentPixels = (descent * scale + 0.5).rounded(.down)
+    let height = ascentPixels + descentPixels
+    guard height > 0 else { return ascent }
+    // Compose takes the ceiling of a line height in pixels that is a whole number but for the
+    // rounding of sp × density: do not let that rounding add a pixel.
+    let line = (lineHeight * scale - 1e-6).rounded(.up)
+    let below = ((line - height) * descentPixels / height).rounded(.up)
+    return (line - descentPixels - below) / scale
+  }
 }
 
 /// One glyph of a shaped paragraph.
@@ -124,6 +177,14 @@ public struct ShapedGlyph: Hashable, Sendable {
   public var glyph: UInt32
   /// UTF-8 byte offset, in the paragraph, of the first character of the glyph's cluster.
   public var cluster: Int
+  /// Where the glyph is drawn: its origin's distance from the left edge of the paragraph's box,
+  /// in points (letter spacing included: Pango puts half of it before each glyph but the
+  /// first of a line).
+  public var x: Double = 0
+  /// The pen's advance past the glyph, letter spacing included, in points.
+  public var advance: Double = 0
+  /// The line the glyph is on, from 0.
+  public var line: Int = 0
 }
 
 /// One paragraph to lay out: one or more PangoLayouts stacked top to bottom, made one at a time
@@ -147,6 +208,14 @@ public struct ShapedGlyph: Hashable, Sendable {
 ///   characters per line; kerning or a ligature across such a cut is lost, nothing else changes.
 /// Ordinary labels are one piece with no cut: exactly one PangoLayout, as before.
 struct TextLayout {
+  /// The Pango contexts of a text engine: one per text setting.
+  struct Contexts {
+    /// Fractional positions, sizes in points (the iOS setting).
+    let fractional: OpaquePointer
+    /// Metrics hinted and glyph positions rounded, sizes in device pixels (Android's setting).
+    let pixels: OpaquePointer
+  }
+
   /// A slice of the paragraph laid out by Pango; the layout lives while the piece is visited.
   struct Piece {
     let handle: OpaquePointer
@@ -201,8 +270,11 @@ struct TextLayout {
 
   /// The underlined byte ranges, in order and disjoint, and the colour of each underline.
   private let underlines: [(range: Range<Int>, color: RGBAColor)]
-  /// The size of the paragraph's font, in Pango units.
+  /// The size of the paragraph's font, in Pango units of the layout.
   private let fontSize: Int32
+  /// The layout's units per point: 1 (points) in the iOS setting, the device pixels per point
+  /// in Android's, where sizes go to Pango multiplied and every figure comes back divided.
+  private let unit: Double
 
   /// A glyph whose ink reaches deeper than this share of the font size below the baseline has a
   /// descender; the underline may cross descenders (as on Android), never the other glyphs.
@@ -240,26 +312,54 @@ struct TextLayout {
   }
 
   init(
-    context: OpaquePointer, text: StyledText, language: OpaquePointer?, wrapWidth: Double?,
+    contexts: Contexts, text: StyledText, language: OpaquePointer?, wrapWidth: Double?,
     alignment: TextAlignment, limits: Limits, memo: PieceMemo? = nil
   ) {
     bytes = Array(text.plainText.utf8)
-    self.limits = limits
     self.memo = memo
     memoKey = PieceMemo.Key(text, wrapWidth: wrapWidth, alignment: alignment)
-    builder = PieceBuilder(
-      context: context, text: text, bytes: bytes, language: language, wrapWidth: wrapWidth,
-      alignment: alignment, seamCharacters: limits.seamCharacters)
     let appearance = text.appearance
-    fontSize = pangoUnits(appearance.fontSize)
-    switch appearance.leading {
-    case .even:
+    // Android's setting: the paragraph in device pixels (a scale outside 1…3, from a scene
+    // built in code, is brought within it).
+    let pixelScale = appearance.androidPixelScale.map {
+      min(max($0, PixelScale.supported.lowerBound), PixelScale.supported.upperBound)
+    }
+    let unit = Double(pixelScale ?? 1)
+    self.unit = unit
+    var limits = limits
+    // A slice of the paragraph, in pixels, must not overflow Pango's 32-bit units either.
+    limits.maxPieceBytes = max(1, limits.maxPieceBytes / Int(unit))
+    self.limits = limits
+    var laidOut = text
+    if pixelScale != nil {
+      laidOut.appearance.fontSize *= unit
+      laidOut.appearance.lineHeight *= unit
+      laidOut.appearance.letterSpacing *= unit
+    }
+    let context = pixelScale == nil ? contexts.fractional : contexts.pixels
+    builder = PieceBuilder(
+      context: context, text: laidOut, bytes: bytes, language: language,
+      wrapWidth: wrapWidth.map { $0 * unit }, alignment: alignment,
+      seamCharacters: limits.seamCharacters, wordByWord: pixelScale != nil)
+    fontSize = pangoUnits(laidOut.appearance.fontSize)
+    switch (appearance.leading, pixelScale) {
+    case (.even, _):
       baselineShift = 0
-    case .proportional:
+    case (.proportional, nil):
       let font = Self.baseFontMetrics(context: context, appearance: appearance, language: language)
       baselineShift =
         font.firstBaseline(lineHeight: appearance.lineHeight, leading: .proportional)
         - font.firstBaseline(lineHeight: appearance.lineHeight, leading: .even)
+    case (.proportional, let pixelScale?):
+      // Android's baseline comes from the font's own metrics; Pango centres the line on the
+      // metrics of the hinted context, in pixels.
+      let font = Self.baseFontMetrics(
+        context: contexts.fractional, appearance: appearance, language: language)
+      let hinted = Self.baseFontMetrics(
+        context: context, appearance: laidOut.appearance, language: language)
+      baselineShift =
+        font.androidFirstBaseline(lineHeight: appearance.lineHeight, pixelScale: pixelScale)
+        - hinted.firstBaseline(lineHeight: laidOut.appearance.lineHeight, leading: .even) / unit
     }
     var underlines: [(range: Range<Int>, color: RGBAColor)] = []
     var offset = 0
@@ -271,6 +371,16 @@ struct TextLayout {
       offset = end
     }
     self.underlines = underlines
+  }
+
+  /// Converts Pango units of the layout to points.
+  private func inPoints(_ units: Int32) -> Double {
+    Double(units) / (Double(PANGO_SCALE) * unit)
+  }
+
+  /// Converts Pango units of the layout to points.
+  private func inPoints(_ units: Int) -> Double {
+    Double(units) / (Double(PANGO_SCALE) * unit)
   }
 
   /// Lays out the pieces in order, calling `body` with each; a piece's layout is released when
@@ -406,9 +516,9 @@ struct TextLayout {
       }
     }
     return TextMetrics(
-      width: Double(widest) / Double(PANGO_SCALE), height: Double(height) / Double(PANGO_SCALE),
+      width: inPoints(widest), height: inPoints(height),
       lineCount: lineCount,
-      firstBaseline: points(baseline ?? 0) + baselineShift,
+      firstBaseline: inPoints(baseline ?? 0) + baselineShift,
       missingCharacters: characters(at: unknown))
   }
 
@@ -501,12 +611,12 @@ struct TextLayout {
       var ink = PangoRectangle()
       var logical = PangoRectangle()
       ouds_pango_layout_get_extents(piece.handle, &ink, &logical)
-      let shift = baselineShift + Double(piece.top) / Double(PANGO_SCALE)
-      let inkTop = shift + points(ink.y)
-      let top = min(inkTop, shift + points(logical.y))
-      var bottom = shift + points(max(ink.y + ink.height, logical.y + logical.height))
+      let shift = baselineShift + inPoints(piece.top)
+      let inkTop = shift + inPoints(ink.y)
+      let top = min(inkTop, shift + inPoints(logical.y))
+      var bottom = shift + inPoints(max(ink.y + ink.height, logical.y + logical.height))
       if !underlines.isEmpty {
-        bottom = max(bottom, shift + points(logical.y + logical.height) + points(fontSize) / 2)
+        bottom = max(bottom, shift + inPoints(logical.y + logical.height) + inPoints(fontSize) / 2)
       }
       extent = (
         min(extent?.inkTop ?? inkTop, inkTop), min(extent?.top ?? top, top),
@@ -520,21 +630,40 @@ struct TextLayout {
   /// byte offsets in the whole paragraph.
   var glyphs: [ShapedGlyph] {
     var result: [ShapedGlyph] = []
-    forEachPiece { result += glyphs(of: $0) }
+    var line = 0
+    forEachPiece { piece in
+      if piece.continuesLine { line -= 1 }
+      result += glyphs(of: piece, firstLine: line)
+      line += piece.keptLines
+    }
     return result
   }
 
   /// The shaped glyphs of the kept lines of `piece`.
-  private func glyphs(of piece: Piece) -> [ShapedGlyph] {
+  private func glyphs(of piece: Piece, firstLine: Int = 0) -> [ShapedGlyph] {
     var result: [ShapedGlyph] = []
-    forEachKeptRun(of: piece) { run in
-      guard let glyphs = run.pointee.glyphs, let item = run.pointee.item else { return }
-      let offset = piece.offset + Int(item.pointee.offset)
-      for index in 0..<Int(glyphs.pointee.num_glyphs) {
-        result.append(
-          ShapedGlyph(
-            glyph: glyphs.pointee.glyphs[index].glyph,
-            cluster: offset + Int(glyphs.pointee.log_clusters[index])))
+    var lineIndex = firstLine
+    forEachKeptLine(of: piece) { line, iterator in
+      defer { lineIndex += 1 }
+      var logical = PangoRectangle()
+      ouds_pango_layout_iter_get_line_extents(iterator, nil, &logical)
+      var pen = piece.x + Int(logical.x)
+      var node = line.pointee.runs
+      while let current = node {
+        node = current.pointee.next
+        guard let data = current.pointee.data else { continue }
+        let run = data.assumingMemoryBound(to: PangoGlyphItem.self)
+        guard let glyphs = run.pointee.glyphs, let item = run.pointee.item else { continue }
+        let offset = piece.offset + Int(item.pointee.offset)
+        for index in 0..<Int(glyphs.pointee.num_glyphs) {
+          let info = glyphs.pointee.glyphs[index]
+          result.append(
+            ShapedGlyph(
+              glyph: info.glyph, cluster: offset + Int(glyphs.pointee.log_clusters[index]),
+              x: inPoints(pen + Int(info.geometry.x_offset)),
+              advance: inPoints(info.geometry.width), line: lineIndex))
+          pen += Int(info.geometry.width)
+        }
       }
     }
     return result
@@ -552,11 +681,19 @@ struct TextLayout {
   ) -> Bool {
     var underlinesFit = true
     forEachPiece { piece in
-      let top = y + baselineShift + Double(piece.top) / Double(PANGO_SCALE)
+      let top = y + baselineShift + inPoints(piece.top)
       ouds_cairo_save(canvas)
       setSource(canvas, color)
+      // A layout in pixels is drawn in a space of pixels with its origin at the piece's, where
+      // Pango units convert as they do to points.
+      var (originX, originY) = (x, top)
+      if unit != 1 {
+        ouds_cairo_translate(canvas, x, top)
+        ouds_cairo_scale(canvas, 1 / unit, 1 / unit)
+        (originX, originY) = (0, 0)
+      }
       if piece.drawsWhole {
-        ouds_cairo_move_to(canvas, x + Double(piece.x) / Double(PANGO_SCALE), top)
+        ouds_cairo_move_to(canvas, originX + Double(piece.x) / Double(PANGO_SCALE), originY)
         ouds_pango_cairo_show_layout(canvas, piece.handle)
       } else {
         // What pango_cairo_show_layout does, for the kept lines only.
@@ -564,7 +701,7 @@ struct TextLayout {
           var logical = PangoRectangle()
           ouds_pango_layout_iter_get_line_extents(iterator, nil, &logical)
           let baseline = ouds_pango_layout_iter_get_baseline(iterator)
-          ouds_cairo_move_to(canvas, x + points(logical.x), top + points(baseline))
+          ouds_cairo_move_to(canvas, originX + points(logical.x), originY + points(baseline))
           ouds_pango_cairo_show_layout_line(canvas, line)
         }
       }
@@ -626,12 +763,12 @@ struct TextLayout {
     func flush() {
       if !segments.isEmpty {
         let (top, bottom) = placement.edges(
-          baseline: y + points(baseline), on: canvas, snapToPixels: bitmap)
+          baseline: y + inPoints(baseline), on: canvas, snapToPixels: bitmap)
         if bottom > limit { fits = false }
         for segment in segments {
           ouds_cairo_save(canvas)
           ouds_cairo_rectangle(
-            canvas, x + points(segment.start), top, points(segment.end - segment.start),
+            canvas, x + inPoints(segment.start), top, inPoints(segment.end - segment.start),
             bottom - top)
           setSource(canvas, segment.color)
           ouds_cairo_fill(canvas)
@@ -679,18 +816,18 @@ struct TextLayout {
         ouds_pango_font_get_glyph_extents(font, info.glyph, &ink, nil)
         let bottom = ink.y + ink.height  // below the baseline when positive
         if Double(bottom) <= Self.descenderDepth * Double(fontSize) {
-          placement.overshoot = max(placement.overshoot, points(bottom))
+          placement.overshoot = max(placement.overshoot, inPoints(bottom))
         }
       }
       guard underlined else { continue }
       if let font, let metrics = ouds_pango_font_get_metrics(font, item.pointee.analysis.language) {
         placement.fontDepth = max(
-          placement.fontDepth, -points(ouds_pango_font_metrics_get_underline_position(metrics)))
+          placement.fontDepth, -inPoints(ouds_pango_font_metrics_get_underline_position(metrics)))
         placement.thickness = max(
-          placement.thickness, points(ouds_pango_font_metrics_get_underline_thickness(metrics)))
+          placement.thickness, inPoints(ouds_pango_font_metrics_get_underline_thickness(metrics)))
         ouds_pango_font_metrics_unref(metrics)
       }
-      if placement.thickness <= 0 { placement.thickness = points(fontSize) / 16 }
+      if placement.thickness <= 0 { placement.thickness = inPoints(fontSize) / 16 }
     } while ouds_pango_layout_iter_next_run(iterator) != 0
     flush()
     return fits
@@ -707,12 +844,15 @@ struct TextLayout {
     /// Byte range of every span with inline styling.
     let styled: [(range: Range<Int>, span: TextSpan)]
     let seamCharacters: Int
+    /// Android's setting: each word its own item, and no line break after a hyphen.
+    let wordByWord: Bool
 
     init(
       context: OpaquePointer, text: StyledText, bytes: [UInt8], language: OpaquePointer?,
-      wrapWidth: Double?, alignment: TextAlignment, seamCharacters: Int
+      wrapWidth: Double?, alignment: TextAlignment, seamCharacters: Int, wordByWord: Bool
     ) {
       self.seamCharacters = seamCharacters
+      self.wordByWord = wordByWord
       self.context = context
       self.text = text
       self.bytes = bytes
@@ -829,6 +969,17 @@ struct TextLayout {
           add(ouds_pango_attr_fallback_new(1), from: cuts[index], to: cuts[index + 1])
           index += 2
         }
+        if wordByWord {
+          // Android shapes word by word: the same no-op attribute on the spaces makes each word
+          // an item of its own, shaped alone (no kerning across a space); the spaces keep their
+          // own advance.
+          for run in spaceRuns(in: range) {
+            add(ouds_pango_attr_fallback_new(1), from: run.lowerBound, to: run.upperBound)
+          }
+          for kept in hyphenRanges(in: range) {
+            add(ouds_pango_attr_allow_breaks_new(0), from: kept.lowerBound, to: kept.upperBound)
+          }
+        }
         ouds_pango_layout_set_attributes(handle, attributes)
         ouds_pango_attr_list_unref(attributes)
       }
@@ -863,6 +1014,91 @@ struct TextLayout {
       return styled[low..<end]
     }
 
+    /// The length in bytes of the word space (U+0020, U+00A0) at `index`, 0 for another character.
+    private func spaceLength(at index: Int, before end: Int) -> Int {
+      if bytes[index] == 0x20 { return 1 }
+      if bytes[index] == 0xC2, index + 1 < end, bytes[index + 1] == 0xA0 { return 2 }
+      return 0
+    }
+
+    /// Byte ranges, relative to `range`, of the runs of word spaces (U+0020, U+00A0) in `range`.
+    private func spaceRuns(in range: Range<Int>) -> [Range<Int>] {
+      var runs: [Range<Int>] = []
+      var index = range.lowerBound
+      while index < range.upperBound {
+        var end = index
+        while end < range.upperBound {
+          let length = spaceLength(at: end, before: range.upperBound)
+          guard length > 0 else { break }
+          end += length
+        }
+        if end > index {
+          runs.append((index - range.lowerBound)..<(end - range.lowerBound))
+          index = end
+        } else {
+          index += 1
+        }
+      }
+      return runs
+    }
+
+    /// The length in bytes of the hyphen (U+002D, U+2010) at `index`, 0 for another character.
+    private func hyphenLength(at index: Int, before end: Int) -> Int {
+      if bytes[index] == 0x2D { return 1 }
+      if bytes[index] == 0xE2, index + 2 < end, bytes[index + 1] == 0x80, bytes[index + 2] == 0x90 {
+        return 3
+      }
+      return 0
+    }
+
+    /// Byte ranges, relative to `range`, where lines must not break, for Android's rule that a
+    /// line never breaks after a hyphen (U+002D, U+2010; minikin breaks there only with
+    /// hyphenation, which Compose leaves off): each hyphen followed by another character of its
+    /// word, with that character. An `allow_breaks` range removes only the opportunities inside
+    /// it, so exactly the one after the hyphen; it must start at the hyphen, since Pango keeps
+    /// the break after a U+2010 inside a range (not after one that starts it); and it does not cut
+    /// Pango's items, so no kerning is lost.
+    private func hyphenRanges(in range: Range<Int>) -> [Range<Int>] {
+      var ranges: [Range<Int>] = []
+      var index = range.lowerBound
+      while index < range.upperBound {
+        let length = hyphenLength(at: index, before: range.upperBound)
+        guard length > 0 else {
+          index += 1
+          continue
+        }
+        let next = index + length
+        if next < range.upperBound, spaceLength(at: next, before: range.upperBound) == 0,
+          hyphenLength(at: next, before: range.upperBound) == 0,
+          bytes[next] != 0x0A, bytes[next] != 0x0D
+        {
+          var end = next + 1
+          while end < range.upperBound, bytes[end] & 0xC0 == 0x80 { end += 1 }
+          ranges.append((index - range.lowerBound)..<(end - range.lowerBound))
+        }
+        index = next
+      }
+      return ranges
+    }
+
+    /// Pango's break analysis of the characters of `range`: one entry per character and one for
+    /// the end.
+    private func logAttributes(in range: Range<Int>) -> [PangoLogAttr] {
+      let count = bytes[range].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+      var attributes = [PangoLogAttr](repeating: PangoLogAttr(), count: count + 1)
+      bytes.withUnsafeBufferPointer { buffer in
+        guard let base = buffer.baseAddress else { return }
+        UnsafeRawPointer(base + range.lowerBound).withMemoryRebound(
+          to: CChar.self, capacity: range.count
+        ) {
+          ouds_pango_get_log_attrs(
+            $0, Int32(range.count), text.direction == .rtl ? 1 : 0, language, &attributes,
+            Int32(count + 1))
+        }
+      }
+      return attributes
+    }
+
     /// Byte offsets, relative to `range`, where Pango's items are cut: inside every run of more
     /// than ``TextLayout/seamCharacters`` characters with no line-break opportunity, every
     /// ``TextLayout/seamCharacters`` characters at a grapheme boundary; empty for ordinary text.
@@ -879,18 +1115,8 @@ struct TextLayout {
         }
       }
       guard longRun else { return [] }
-      let count = bytes[range].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
-      var attributes = [PangoLogAttr](repeating: PangoLogAttr(), count: count + 1)
-      bytes.withUnsafeBufferPointer { buffer in
-        guard let base = buffer.baseAddress else { return }
-        UnsafeRawPointer(base + range.lowerBound).withMemoryRebound(
-          to: CChar.self, capacity: range.count
-        ) {
-          ouds_pango_get_log_attrs(
-            $0, Int32(range.count), text.direction == .rtl ? 1 : 0, language, &attributes,
-            Int32(count + 1))
-        }
-      }
+      let attributes = logAttributes(in: range)
+      let count = attributes.count - 1
       var cuts: [Int] = []
       var sinceBreak = 0
       var character = 0
@@ -976,12 +1202,15 @@ struct UnderlinePlacement {
 private struct FontOptions: ~Copyable {
   let handle: OpaquePointer
 
-  init() {
+  /// Unhinted outlines and grey antialiasing; metrics hinted (rounded to whole device units)
+  /// or not.
+  init(hintMetrics: Bool) {
     // cairo_font_options_create returns a static "nil" object on allocation failure, never NULL;
     // setters on it are no-ops, which keeps this path total.
     handle = ouds_cairo_font_options_create()
     ouds_cairo_font_options_set_hint_style(handle, CAIRO_HINT_STYLE_NONE)
-    ouds_cairo_font_options_set_hint_metrics(handle, CAIRO_HINT_METRICS_OFF)
+    ouds_cairo_font_options_set_hint_metrics(
+      handle, hintMetrics ? CAIRO_HINT_METRICS_ON : CAIRO_HINT_METRICS_OFF)
     ouds_cairo_font_options_set_antialias(handle, CAIRO_ANTIALIAS_GRAY)
   }
 

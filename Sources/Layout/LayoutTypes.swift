@@ -39,6 +39,12 @@ public struct LayoutOptions: Hashable, Sendable {
   /// legend of what the platform's screen reader says, in reading order, beside the list (see
   /// ``AccessibilitySnapshot``).
   public var accessibilitySnapshot: Bool
+  /// The device pixels per point Android's text is set on (``Primitives/PixelScale``, 1–3), for
+  /// the Android rules only: glyph advances are rounded to whole pixels at this scale, so lines
+  /// can break differently at 1×, 2× and 3× (SPEC §6b). nil: ``Primitives/PixelScale/standard``.
+  /// A PNG drawn by `BulletListRenderer` replaces it with its own scale; SVG, PDF and the layout
+  /// JSON use it as given. The iOS rules keep fractional positions and ignore it.
+  public var textPixelScale: Int?
 
   /// Creates options; the defaults draw a 360-pt wide, left-to-right, English list with the
   /// iOS rules.
@@ -47,7 +53,8 @@ public struct LayoutOptions: Hashable, Sendable {
     locale: String? = nil,
     direction: LayoutDirection? = nil, textStyleOverride: TextStyle? = nil,
     platform: Platform = .ios, fontScale: Double = FontScale.standard,
-    contentSize: ContentSizeCategory = .large, accessibilitySnapshot: Bool = false
+    contentSize: ContentSizeCategory = .large, accessibilitySnapshot: Bool = false,
+    textPixelScale: Int? = nil
   ) {
     self.width = width
     self.background = background
@@ -58,6 +65,21 @@ public struct LayoutOptions: Hashable, Sendable {
     self.fontScale = fontScale
     self.contentSize = contentSize
     self.accessibilitySnapshot = accessibilitySnapshot
+    self.textPixelScale = textPixelScale
+  }
+
+  /// These options with text set on `scale` pixels per point: what a bitmap drawn at `scale`
+  /// needs (Android's glyph advances are whole pixels of that bitmap).
+  public func drawn(atPixelScale scale: Int) -> LayoutOptions {
+    var options = self
+    options.textPixelScale = scale
+    return options
+  }
+
+  /// The pixel grid of Android's text setting under these options: nil under the iOS rules,
+  /// else ``textPixelScale`` or the standard scale.
+  public var androidPixelScale: Int? {
+    platform == .android ? textPixelScale ?? PixelScale.standard : nil
   }
 
   /// These options under `platform`'s rules, the other platform's text size back to its
@@ -107,6 +129,8 @@ public enum LayoutError: Error, Hashable, Sendable, CustomStringConvertible {
   case valueOutOfRange(theme: String, value: String, number: Double, range: TokenRange)
   /// The font scale is not a number within ``Primitives/FontScale/supported``.
   case invalidFontScale(Double)
+  /// The text pixel scale is not one of ``Primitives/PixelScale/supported``.
+  case invalidTextPixelScale(Int)
   /// A text size setting of the other platform: a font scale under the iOS rules, or a content
   /// size under the Android rules (`setting` says which).
   case textSizeForOtherPlatform(setting: String, platform: Platform)
@@ -128,6 +152,8 @@ public enum LayoutError: Error, Hashable, Sendable, CustomStringConvertible {
       let range = FontScale.supported
       return
         "the font scale must be a number from \(FontScale.text(range.lowerBound)) to \(FontScale.text(range.upperBound)), got \(scale)"
+    case .invalidTextPixelScale(let scale):
+      return "the text pixel scale must be \(PixelScale.choices), got \(scale)"
     case .textSizeForOtherPlatform(let setting, let platform):
       return platform == .ios
         ? "\(setting) is Android's font scale: draw with the Android rules (platform android), or use the content size (Dynamic Type) for iOS"

@@ -61,6 +61,9 @@ public struct ListLayout {
     guard FontScale.supported.contains(options.fontScale) else {
       throw .invalidFontScale(options.fontScale)
     }
+    if let scale = options.textPixelScale, !PixelScale.supported.contains(scale) {
+      throw .invalidTextPixelScale(scale)
+    }
     if options.platform == .ios, options.fontScale != FontScale.standard {
       throw .textSizeForOtherPlatform(
         setting: "font scale \(FontScale.text(options.fontScale))", platform: .ios)
@@ -117,9 +120,12 @@ public struct ListLayout {
     let accessibility: AccessibilityText
     let language: String
     let sizing: TextSizing
+    /// Android's text setting: the pixels per point glyph advances are rounded to; nil on iOS.
+    let androidPixelScale: Int?
 
     init(options: LayoutOptions) {
       width = options.width
+      androidPixelScale = options.androidPixelScale
       direction = options.resolvedDirection
       platform = options.platform
       sizing = TextSizing(
@@ -202,7 +208,8 @@ public struct ListLayout {
       lineHeight: typography.lineHeight, letterSpacing: typography.letterSpacing,
       weight: row.isBold ? typography.strongWeight : typography.regularWeight,
       color: theme.colors[Self.textColorRole], language: frame.language,
-      leading: frame.platform == .android ? .proportional : .even)
+      leading: frame.platform == .android ? .proportional : .even,
+      androidPixelScale: frame.androidPixelScale)
     return RowStyle(
       metrics: frame.sizing.metrics(theme.metrics[row.textStyle], listType: row.listType),
       typography: typography, appearance: appearance,

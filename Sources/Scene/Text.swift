@@ -27,11 +27,19 @@ public struct TextAppearance: Codable, Hashable, Sendable {
   public var language: String
   /// Where the extra leading of each line goes.
   public var leading: LeadingDistribution
+  /// Android's text setting (SPEC §6b) at this many device pixels per point, nil for the iOS
+  /// setting (fractional glyph positions, the paragraph shaped whole, breaks wherever the line
+  /// breaking rules allow). With a number, every glyph advance is rounded to whole pixels at
+  /// that scale and letter spacing added unrounded, each word is shaped on its own (no kerning
+  /// across a space), lines never break after U+002D or U+2010, and with the `proportional`
+  /// leading the first baseline follows Compose's rule on integer font metrics.
+  public var androidPixelScale: Int?
 
   /// Creates a text appearance.
   public init(
     fontFamilies: [String], fontSize: Double, lineHeight: Double, letterSpacing: Double,
-    weight: Int, color: RGBAColor, language: String, leading: LeadingDistribution = .even
+    weight: Int, color: RGBAColor, language: String, leading: LeadingDistribution = .even,
+    androidPixelScale: Int? = nil
   ) {
     self.fontFamilies = fontFamilies
     self.fontSize = fontSize
@@ -41,13 +49,16 @@ public struct TextAppearance: Codable, Hashable, Sendable {
     self.color = color
     self.language = language
     self.leading = leading
+    self.androidPixelScale = androidPixelScale
   }
 
   enum CodingKeys: String, CodingKey {
     case fontFamilies, fontSize, lineHeight, letterSpacing, weight, color, language, leading
+    case androidPixelScale
   }
 
-  /// Decodes an appearance; an absent `leading` is `even`.
+  /// Decodes an appearance; an absent `leading` is `even`, an absent `androidPixelScale` the iOS
+  /// setting.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     fontFamilies = try c.decode([String].self, forKey: .fontFamilies)
@@ -58,9 +69,11 @@ public struct TextAppearance: Codable, Hashable, Sendable {
     color = try c.decode(RGBAColor.self, forKey: .color)
     language = try c.decode(String.self, forKey: .language)
     leading = try c.decodeIfPresent(LeadingDistribution.self, forKey: .leading) ?? .even
+    androidPixelScale = try c.decodeIfPresent(Int.self, forKey: .androidPixelScale)
   }
 
-  /// Encodes an appearance, leaving out `leading` when it is `even` (the iOS rule).
+  /// Encodes an appearance, leaving out `leading` when it is `even` and `androidPixelScale` when
+  /// it is nil (the iOS rules).
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encode(fontFamilies, forKey: .fontFamilies)
@@ -71,6 +84,7 @@ public struct TextAppearance: Codable, Hashable, Sendable {
     try c.encode(color, forKey: .color)
     try c.encode(language, forKey: .language)
     if leading != .even { try c.encode(leading, forKey: .leading) }
+    try c.encodeIfPresent(androidPixelScale, forKey: .androidPixelScale)
   }
 }
 

@@ -281,8 +281,10 @@ extension BulletListRenderer {
     // errors already name the cell's theme and mode.
     let theme = names.count == 1 ? names.first : nil
     let mode = modes.count == 1 ? modes.first : nil
+    // A PNG's pixels are the grid of Android's text in every cell.
     let (laidOut, audits) = try auditedSheetLayout(
-      list, themes: names, modes: modes, platforms: platforms, options: options,
+      list, themes: names, modes: modes, platforms: platforms,
+      options: Self.options(options, for: format),
       textSizes: textSizes, style: RenderingSheetStyle(), heading: heading, audit: audit)
     let renderer: SceneRenderer
     do {

@@ -69,7 +69,8 @@ struct CaseFileCLITests {
       let layout = try run(["layout", caseFile, "--variant", chosen], in: folder)
       #expect(layout.status == 0, "\(layout.stderr)")
       #expect(!layout.stderr.contains("note:"))
-      let expected = try run(["layout", plain] + settings, in: folder)
+      // the variant's scale is the pixel grid of its Android text
+      let expected = try run(["layout", plain, "--scale", "3"] + settings, in: folder)
       #expect(layout.stdout == expected.stdout, "--variant \(chosen)")
     }
     // The variant's scale: 3 pixels a point of its 200-point width.
@@ -86,7 +87,8 @@ struct CaseFileCLITests {
     // An option given wins over the variant's.
     let light = try run(["layout", caseFile, "--variant", "9", "--mode", "light"], in: folder)
     let lightPlain = try run(
-      ["layout", plain] + settings.map { $0 == "dark" ? "light" : $0 }, in: folder)
+      ["layout", plain, "--scale", "3"] + settings.map { $0 == "dark" ? "light" : $0 },
+      in: folder)
     #expect(light.status == 0, "\(light.stderr)")
     #expect(light.stdout == lightPlain.stdout)
   }

@@ -198,7 +198,10 @@ final class ConvenienceTests {
     #expect(
       lines.contains("--theme[the theme]:theme|all:(orange orange-compact sosh wireframe all)"))
     #expect(lines.contains("--themes[a Themes/ folder to read tokens from]:dir:_files -/"))
-    #expect(lines.contains("--scale[PNG pixels per point]:1|2|3:(1 2 3)"))
+    #expect(
+      lines.contains(
+        "--scale[PNG pixels per point; under the Android rules also the pixel grid of the text (glyph advances rounded to whole pixels), in SVG and PDF too]:1|2|3:(1 2 3)"
+      ))
     #expect(lines.contains("1:list.json|list.md:_files -g \"*.json *.md *.markdown\""))
     for option in [
       "-o", "--output", "--format", "--mode", "--width", "--background", "--locale", "--direction",

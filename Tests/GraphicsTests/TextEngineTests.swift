@@ -158,3 +158,28 @@ struct TextEngineTests {
     #expect(brand != substitute)
   }
 }
+
+@Suite("Android's baseline on whole pixels")
+struct AndroidBaselineTests {
+  @Test(
+    "Roboto at 3x: 16/24 → 18.67 pt, 14/20 → 15.67 pt, 13/16 → 12.33 pt (SPEC §6), a float split 0.33 pt lower"
+  )
+  func robotoBaselines() throws {
+    let roboto = FontSource(fileName: "Roboto-Regular.ttf", sha256: "", role: "latin-regular")
+    let engine = TextEngine(
+      fonts: try FontSet(sources: FontSourceList(owner: "test", sources: [roboto])))
+    for (size, line, expected) in [(16.0, 24.0, 56.0 / 3), (14, 20, 47.0 / 3), (13, 16, 37.0 / 3)] {
+      var text = Fixtures.text("Hamburgefonstiv", size: size, lineHeight: line)
+      text.appearance.fontFamilies = ["Roboto"]
+      text.appearance.leading = .proportional
+      text.appearance.androidPixelScale = 3
+      let measured = engine.measure(text, wrapWidth: nil).firstBaseline
+      #expect(abs(measured - expected) < 1e-3, "\(size)/\(line): \(measured)")
+      #expect(engine.fontFiles(text).map(\.lastPathComponent) == ["Roboto-Regular.ttf"])
+      // The float split of the same font sits a pixel lower at 16/24.
+      text.appearance.androidPixelScale = nil
+      let float = engine.measure(text, wrapWidth: nil).firstBaseline
+      if size == 16 { #expect(float - expected > 0.2, "\(size)/\(line): float \(float)") }
+    }
+  }
+}

@@ -103,7 +103,7 @@ struct PlatformLayoutTests {
   }
 
   @Test(
-    "first baseline: (L + ascent − descent) / 2 on iOS, L × ascent / (ascent + descent) on Android",
+    "first baseline: (L + ascent − descent) / 2 on iOS, Compose's rule on whole pixels on Android",
     arguments: themeStyles)
   func firstBaseline(theme: ThemeName, style: OUDSBulletList.TextStyle) throws {
     let t = try tokens(theme)
@@ -119,16 +119,28 @@ struct PlatformLayoutTests {
       #expect(a > 0.7 * typography.fontSize && a < 1.2 * typography.fontSize, "ascent \(a)")
       #expect(d > 0.1 * typography.fontSize && d < 0.4 * typography.fontSize, "descent \(d)")
       #expect(abs(ios.firstBaseline - (l + a - d) / 2) < 0.01, "\(theme) \(style) iOS")
-      // Android's own font (Roboto for Orange and Orange Compact) gives its ascent and descent.
+      // Android (SPEC §6), in Android's own font (Roboto for Orange and Orange Compact), at each
+      // pixel scale: ascent and descent rounded to whole pixels, ceil(diff × descent / height)
+      // of the extra pixels below the baseline.
       let androidFont = try fontMetrics(
         theme, android.text.content.appearance, platform: .android)
       let (aa, ad) = (androidFont.ascent, androidFont.descent)
-      #expect(abs(android.firstBaseline - l * aa / (aa + ad)) < 0.01, "\(theme) \(style) Android")
-      // Only the baseline moves: same line boxes, same rows (the width too, in the same fonts).
-      #expect(
-        android.label.y == ios.label.y && android.label.height == ios.label.height
-          && android.marker.rect == ios.marker.rect)
-      if try sameFontsOnBothPlatforms(theme) { #expect(android.label == ios.label) }
+      for scale in PixelScale.supported {
+        let row = try layout(
+          list, theme, options: LayoutOptions(platform: .android, textPixelScale: scale)
+        ).rows[0]
+        let s = Double(scale)
+        // Skia rounds half up: the ascent is negative there, so 46.5 px becomes 46
+        let (ascent, descent) = ((aa * s - 0.5).rounded(.up), (ad * s + 0.5).rounded(.down))
+        let line = l * s
+        let below = ((line - ascent - descent) * descent / (ascent + descent)).rounded(.up)
+        #expect(
+          abs(row.firstBaseline - (line - descent - below) / s) < 0.01,
+          "\(theme) \(style) Android at \(scale)x: \(row.firstBaseline)")
+      }
+      // Only the baseline and the widths move: same line boxes, same rows.
+      #expect(android.label.y == ios.label.y && android.label.height == ios.label.height)
+      #expect(android.marker.rect == ios.marker.rect)
       #expect(android.text.content.appearance.leading == .proportional)
       #expect(ios.text.content.appearance.leading == .even)
     }

@@ -122,6 +122,7 @@ OUDS_PROCEDURE(CAIRO, cairo_user_to_device, (cairo_t *cr, double *x, double *y),
 OUDS_PROCEDURE(CAIRO, cairo_user_to_device_distance, (cairo_t *cr, double *dx, double *dy), (cr, dx, dy))
 OUDS_FUNCTION(CAIRO, const char *, cairo_version_string, (void), ())
 
+OUDS_FUNCTION(PANGO, PangoAttribute *, pango_attr_allow_breaks_new, (gboolean allow_breaks), (allow_breaks))
 OUDS_FUNCTION(PANGO, PangoAttribute *, pango_attr_fallback_new, (gboolean enable_fallback), (enable_fallback))
 OUDS_FUNCTION(PANGO, PangoAttribute *, pango_attr_foreground_alpha_new, (guint16 alpha), (alpha))
 OUDS_FUNCTION(PANGO, PangoAttribute *, pango_attr_foreground_new, (guint16 red, guint16 green, guint16 blue), (red, green, blue))

@@ -13,8 +13,10 @@ enum LayoutCommand {
     discussion: """
       With --theme all, --mode all or --platform all, prints a JSON array with one scene per
       combination (theme, then mode, then platform). Each scene names its "platform".
+      Under the Android rules the layout depends on --scale: glyph advances are whole pixels
+      at that scale (a line can break differently at 1x and 3x).
       """,
-    options: ListOptions.all,
+    options: ListOptions.all + [ListOptions.textScale],
     footer: ListOptions.sourcesFooter,
     examples: [
       Example(
@@ -22,6 +24,9 @@ enum LayoutCommand {
       Example(
         command: "layout list.json --platform all --width 320",
         explanation: "the iOS and Android scenes of a 320-point canvas"),
+      Example(
+        command: "layout list.json --platform android --scale 3",
+        explanation: "the Android scene of a PNG at 3 pixels per point"),
     ],
     draws: true,
     run: run)

@@ -121,6 +121,8 @@ struct ListJob {
       arguments, document: document, variant: variant, platforms: platforms)
     options.fontScale = textSizes.fontScales?.first ?? FontScale.standard
     options.contentSize = textSizes.contentSizes?.first ?? .large
+    // Android's text is set on the pixels of the picture: --scale, the variant's, or 2.
+    options.textPixelScale = scale(arguments)
     WatchLoop.note(inputFiles.paths)
   }
 

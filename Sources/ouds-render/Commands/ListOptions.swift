@@ -104,7 +104,17 @@ enum ListOptions {
     names: ["--scale"],
     value: .integer(
       placeholder: "n", range: Vocabulary.pixelScales, default: Vocabulary.standardPixelScale),
-    help: "PNG pixels per point")
+    help:
+      "PNG pixels per point; under the Android rules also the pixel grid of the text (glyph advances rounded to whole pixels), in SVG and PDF too"
+  )
+  /// `--scale 1|2|3` of `layout`: the pixel grid of Android's text.
+  static let textScale = OptionSpec(
+    names: ["--scale"],
+    value: .integer(
+      placeholder: "n", range: Vocabulary.pixelScales, default: Vocabulary.standardPixelScale),
+    help:
+      "under the Android rules, the pixels per point of the pixel grid of the text (glyph advances rounded to whole pixels), as in a PNG at that scale; the iOS rules ignore it"
+  )
 
   /// `-o, --output <file>`, required: where the picture goes; `-` is standard output.
   static let output = OptionSpec(

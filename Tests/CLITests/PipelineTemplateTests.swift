@@ -4,12 +4,15 @@ import Testing
 /// `ci/github-actions.yml` and `ci/gitlab-ci.yml` do nothing but call `scripts/ci-*`: the
 /// templates are validated against the GitHub-workflow and GitLab-CI JSON schemas
 /// (`check-jsonschema`), and the scripts run here as the jobs run them, each job in a workspace of
-/// its own with only the artifacts the earlier jobs hand over: the build, N shards, the merge and
-/// the publishing step, against a copy of the snapshots. A script that drifts from the CLI, loses
-/// a shard's files or passes a run with a difference fails this test.
+/// its own with only the artifacts the earlier jobs hand over: the build (which packages
+/// `ouds-render` as a `.deb`), N shards and the merge (which install that package and nothing
+/// else), and the publishing step, against a copy of the snapshots. A script that drifts from the
+/// CLI, loses a shard's files or passes a run with a difference fails this test.
 ///
-/// The Swift toolchain is the only stand-in (this test run built `ouds-render`): `scripts/setup`,
-/// every `scripts/ci-*` and every `ouds-render` line run as written.
+/// The Swift toolchain and `apt-get` are the only stand-ins (this test run built `ouds-render`;
+/// `apt-get` unpacks the package instead of installing it into the system, and refuses anything
+/// else): `scripts/setup`, `scripts/package`, every `scripts/ci-*` and every `ouds-render` line run
+/// as written. `scripts/check-package` installs the same package for real.
 @Suite("CI templates call scripts that run as written", .serialized)
 final class PipelineTemplateTests {
   static let github = repositoryRoot.appendingPathComponent("ci/github-actions.yml")
@@ -78,7 +81,9 @@ final class PipelineTemplateTests {
         "scripts/ci-build", #"scripts/ci-verify-shard "$CI_NODE_INDEX" "$CI_NODE_TOTAL""#,
         "scripts/ci-merge", "scripts/ci-publish",
       ], "\(gitlab)")
-    for script in ["ci-build", "ci-verify-shard", "ci-merge", "ci-publish"] {
+    for script in [
+      "ci-build", "ci-verify-shard", "ci-merge", "ci-publish", "ci-install", "package",
+    ] {
       let path = repositoryRoot.appendingPathComponent("scripts/\(script)").path
       #expect(FileManager.default.isExecutableFile(atPath: path), "\(path)")
     }
@@ -98,21 +103,79 @@ final class PipelineTemplateTests {
     }
   }
 
-  @Test("every job runs in one Debian 12 image with the Swift toolchain, the one the README names")
+  /// The image each job of a template runs in, by job name.
+  static func images() throws -> (github: [String: String], gitlab: [String: String]) {
+    var github: [String: String] = [:]
+    var job = ""
+    for line in try text(Self.github).split(separator: "\n") {
+      if let name = line.wholeMatch(of: #/  ([a-z]+):/#) { job = String(name.1) }
+      if let image = line.wholeMatch(of: #/    container: (\S+)/#) { github[job] = String(image.1) }
+    }
+    var gitlab: [String: String] = [:]
+    var fallback = ""
+    for line in try text(Self.gitlab).split(separator: "\n") {
+      if let name = line.wholeMatch(of: #/([a-z]+):/#) { job = String(name.1) }
+      if let image = line.wholeMatch(of: #/  image: (\S+)/#) {
+        if job == "default" { fallback = String(image.1) } else { gitlab[job] = String(image.1) }
+      }
+    }
+    for job in ["build", "verify", "report"] where gitlab[job] == nil { gitlab[job] = fallback }
+    return (github, gitlab)
+  }
+
+  @Test(
+    "the build job runs in the Swift image, the others in bare Debian 12: the two the README names")
   func image() throws {
-    let github = try Self.text(Self.github)
-    let gitlab = try Self.text(Self.gitlab)
-    let images = Set(
-      github.matches(of: #/\n +container: (\S+)/#).map { String($0.1) }
-        + gitlab.matches(of: #/\n +image: (\S+)/#).map { String($0.1) })
-    #expect(github.matches(of: #/\n +container: /#).count == 3, "one per job")
-    #expect(images.count == 1, "\(images)")
-    let image = try #require(images.first)
-    #expect(image.wholeMatch(of: #/swift:6\.\d+(\.\d+)?-bookworm/#) != nil, "\(image)")
+    let (github, gitlab) = try Self.images()
+    #expect(Set(github.keys) == ["build", "verify", "merge"], "\(github)")
+    #expect(Set(gitlab.keys) == ["build", "verify", "report"], "\(gitlab)")
+    let swift = try #require(github["build"])
+    #expect(swift.wholeMatch(of: #/swift:6\.\d+(\.\d+)?-bookworm/#) != nil, "\(swift)")
+    #expect(gitlab["build"] == swift)
+    // Debian 12 (bookworm) without the toolchain: the .deb brings what the jobs need.
+    let bare = "debian:12-slim"
+    for image in [github["verify"], github["merge"], gitlab["verify"], gitlab["report"]] {
+      #expect(image == bare, "\(String(describing: image))")
+    }
     let readme = try Self.text(repositoryRoot.appendingPathComponent("README.md"))
     let section = readme.components(separatedBy: "\n## Running in CI\n").dropFirst().first ?? ""
-    #expect(section.contains("`\(image)`"), "README's 'Running in CI' names the image \(image)")
+    for image in [swift, bare] {
+      #expect(section.contains("`\(image)`"), "README's 'Running in CI' names the image \(image)")
+    }
     #expect(section.contains("ci/github-actions.yml") && section.contains("ci/gitlab-ci.yml"))
+  }
+
+  @Test("the build job caches SwiftPM's build folder keyed on the manifest and every source file")
+  func buildCache() throws {
+    let github = try Self.text(Self.github)
+    #expect(github.contains("          path: .build\n"))
+    #expect(
+      github.contains(
+        "          key: swiftpm-release-${{ hashFiles('Package.swift', 'Sources/**') }}\n"))
+    let gitlab = try Self.text(Self.gitlab)
+    #expect(
+      gitlab.contains(
+        """
+          cache:
+            key:
+              files: [Package.swift, "Sources/**/*"]
+              prefix: swiftpm-release
+            paths: [.build/]
+
+        """), "GitLab's build cache")
+  }
+
+  @Test("the build hands over dist/ (the .deb) and nothing else; every later job takes it")
+  func artifacts() throws {
+    let github = try Self.text(Self.github)
+    #expect(github.contains("          name: ouds-render\n          path: dist/\n"))
+    #expect(
+      github.components(separatedBy: "          name: ouds-render\n          path: dist\n").count
+        == 3, "verify and merge download the package")
+    #expect(!github.contains("bin/") && !github.contains("path: bin"))
+    let gitlab = try Self.text(Self.gitlab)
+    #expect(gitlab.contains("  artifacts:\n    paths: [dist/]\n"))
+    #expect(gitlab.contains("  needs: [build, verify]\n") && gitlab.contains("  needs: [build]\n"))
   }
 
   @Test(
@@ -141,9 +204,13 @@ final class PipelineTemplateTests {
     var merge: Shell.Result
     /// The merge job's workspace (its `out/` is what the templates publish).
     var mergeWorkspace: URL
+    /// The build job's workspace (its `dist/` is what it hands over).
+    var buildWorkspace: URL
     /// What `scripts/ci-publish` wrote to the GitHub step summary, and to a GitLab job log.
     var githubSummary: String
     var gitlabLog: String
+    /// The arguments of every `apt-get` call of the jobs after the build, in order.
+    var aptCalls: [String]
   }
 
   /// A fixture whose snapshots are the repository's, or with `changed`, whose case `sample-2` has
@@ -160,12 +227,18 @@ final class PipelineTemplateTests {
   }
 
   /// A job's workspace: a fresh checkout (hard links: no job writes the checkout in place) with
-  /// `artifacts` copied in, as the services hand them over (the executable bit dropped).
+  /// `artifacts` copied in, as the services hand them over (the executable bit dropped). Jobs
+  /// after the build get no `scripts/setup` nor `scripts/package`: they install the package only.
   func workspace(_ name: String, _ fixture: PipelineFixture, artifacts: [(URL, String)]) throws
     -> URL
   {
     let folder = fixture.scratch.appendingPathComponent(name)
     try Tree.copy(fixture.checkout, to: folder, hardLinks: true)
+    if !artifacts.isEmpty {
+      for script in ["scripts/setup", "scripts/package"] {
+        try FileManager.default.removeItem(at: folder.appendingPathComponent(script))
+      }
+    }
     for (source, relative) in artifacts {
       try Tree.copy(source, to: folder.appendingPathComponent(relative), mode: 0o644)
     }
@@ -176,34 +249,36 @@ final class PipelineTemplateTests {
   /// `CI_PIPELINE_ID`) in each job: the merge refuses shards of another run.
   static let runID = "4242"
 
-  /// Runs one script in `folder` with the jobs' environment.
+  /// Runs one script in `folder` with the jobs' environment: the build job with the toolchain
+  /// stand-in first on `PATH`, the others with the apt-get stand-in (and what it installed).
   func job(
     _ script: [String], in folder: URL, _ fixture: PipelineFixture,
     extra: [String: String] = ["GITHUB_RUN_ID": PipelineTemplateTests.runID]
   )
     throws -> Shell.Result
   {
-    try Shell.run(
+    let tools = script[0] == "scripts/ci-build" ? fixture.tools : fixture.runtime
+    return try Shell.run(
       [folder.appendingPathComponent(script[0]).path] + script.dropFirst(), in: folder,
       environment: PipelineFixture.environment(
-        path: fixture.tools.path + ":" + PipelineFixture.systemPath, extra: extra))
+        path: tools.path + ":" + PipelineFixture.systemPath, extra: extra))
   }
 
   /// Runs build, `shards` verify jobs and the merge with its publishing step on `fixture`.
   func runPipeline(_ fixture: PipelineFixture, shards: Int) throws -> PipelineRun {
     let buildFolder = try workspace("build", fixture, artifacts: [])
     let build = try job(["scripts/ci-build"], in: buildFolder, fixture)
-    let bin = buildFolder.appendingPathComponent("bin")
+    let dist = buildFolder.appendingPathComponent("dist")
     var results: [Shell.Result] = []
     var outs: [(URL, String)] = []
     for index in 1...shards {
-      let folder = try workspace("verify-\(index)", fixture, artifacts: [(bin, "bin")])
+      let folder = try workspace("verify-\(index)", fixture, artifacts: [(dist, "dist")])
       results.append(
         try job(["scripts/ci-verify-shard", "\(index)", "\(shards)"], in: folder, fixture))
       let out = folder.appendingPathComponent("out/shard-\(index)")
       outs.append((out, "out/shard-\(index)"))
     }
-    let mergeFolder = try workspace("merge", fixture, artifacts: [(bin, "bin")] + outs)
+    let mergeFolder = try workspace("merge", fixture, artifacts: [(dist, "dist")] + outs)
     let merge = try job(["scripts/ci-merge"], in: mergeFolder, fixture)
     let summaryFile = root.appendingPathComponent("step-summary.md")
     try Data().write(to: summaryFile)
@@ -220,9 +295,13 @@ final class PipelineTemplateTests {
         "CI_JOB_URL": "https://gitlab.invalid/project/-/jobs/7", "CI_PIPELINE_ID": Self.runID,
       ])
     #expect(gitlab.status == 0, "\(gitlab.output)")
+    let aptLog = fixture.runtime.appendingPathComponent("apt-get.log")
     return PipelineRun(
       build: build, shards: results, merge: merge, mergeWorkspace: mergeFolder,
-      githubSummary: try Self.text(summaryFile), gitlabLog: gitlab.stdout)
+      buildWorkspace: buildFolder, githubSummary: try Self.text(summaryFile),
+      gitlabLog: gitlab.stdout,
+      aptCalls: Tree.exists(aptLog)
+        ? try Self.text(aptLog).split(separator: "\n").map(String.init) : [])
   }
 
   /// The number of references the repository's catalogue holds.
@@ -254,12 +333,28 @@ final class PipelineTemplateTests {
     )
   }
 
-  /// What holds whether the references changed or not: the build handed over a working binary,
-  /// every shard passed its job and together they verified the whole catalogue once.
+  /// What holds whether the references changed or not: the build handed over a package that
+  /// depends on no -dev package, every later job installed it and nothing else, every shard
+  /// passed its job and together they verified the whole catalogue once.
   func checkShards(_ run: PipelineRun, shards: Int) throws {
     #expect(run.build.status == 0, "\(run.build.output)")
+    let line = try #require(
+      run.build.stdout.firstMatch(
+        of: #/ci-build: (dist/ouds-render_(\d+\.\d+\.\d+)_[a-z0-9]+\.deb) \(ouds-render (\S+) /#),
+      "\(run.build.stdout)")
+    #expect(line.2 == line.3, "the package's name and --version agree")
+    let handed = try FileManager.default.contentsOfDirectory(
+      atPath: run.buildWorkspace.appendingPathComponent("dist").path)
+    #expect(handed == [String(line.1.dropFirst("dist/".count))], "\(handed)")
+    let depends = try Shell.run(
+      ["/usr/bin/dpkg-deb", "--field", String(line.1), "Depends"], in: run.buildWorkspace)
+    #expect(depends.status == 0 && depends.stdout.contains("librsvg2-2"), "\(depends.output)")
+    #expect(!depends.stdout.contains("-dev"), "\(depends.stdout)")
     #expect(
-      run.build.stdout.contains("ci-build: bin/ouds-render (ouds-render "), "\(run.build.stdout)")
+      run.aptCalls
+        == Array(
+          repeating: "install -y -qq --no-install-recommends --reinstall ./\(line.1)",
+          count: shards + 1), "one install of the package per shard and in the merge")
     #expect(run.shards.allSatisfy { $0.status == 0 }, "\(run.shards.map(\.output))")
     var ids: [String] = []
     for index in 1...shards {
@@ -347,16 +442,20 @@ final class PipelineTemplateTests {
     let build = try workspace("build", fixture, artifacts: [])
     #expect(try job(["scripts/ci-build"], in: build, fixture).status == 0)
     let folder = try workspace(
-      "verify", fixture, artifacts: [(build.appendingPathComponent("bin"), "bin")])
+      "verify", fixture, artifacts: [(build.appendingPathComponent("dist"), "dist")])
     let usage = try job(["scripts/ci-verify-shard", "5", "4"], in: folder, fixture)
     #expect(usage.status == 2)
     #expect(usage.stderr.contains("usage: scripts/ci-verify-shard INDEX COUNT"))
     let zero = try job(["scripts/ci-verify-shard", "1", "0"], in: folder, fixture)
     #expect(zero.status == 2, "\(zero.output)")
-    // No binary (a build job that handed over nothing): the job fails, and writes no results.
-    try FileManager.default.removeItem(at: folder.appendingPathComponent("bin/ouds-render"))
+    // No package (a build job that handed over nothing): the job fails, and writes no results.
+    try FileManager.default.removeItem(at: folder.appendingPathComponent("dist"))
     let missing = try job(["scripts/ci-verify-shard", "1", "4"], in: folder, fixture)
-    #expect(missing.status != 0, "\(missing.output)")
+    #expect(missing.status == 1, "\(missing.output)")
+    #expect(
+      missing.stderr.contains(
+        "ci-install: expected one dist/ouds-render_<version>_<arch>.deb (the build job's artifact), found 0"
+      ), "\(missing.stderr)")
     #expect(!Tree.exists(folder.appendingPathComponent("out/shard-1/results.json")))
   }
 }

@@ -111,13 +111,19 @@ enum Tree {
 
 /// What every job of a local pipeline run starts from.
 struct PipelineFixture {
-  /// What a checkout of the repository gives: the snapshots, the themes, `scripts/setup` and the
-  /// `scripts/ci-*` the templates call.
+  /// What a checkout of the repository gives: the snapshots, the themes, `scripts/setup`, the
+  /// `scripts/ci-*` the templates call and what `scripts/package` reads.
   var checkout: URL
-  /// A folder put first on every job's PATH, holding a stand-in for the Swift toolchain: the
-  /// test run already built `ouds-render`, so `swift build` does nothing and `swift build …
-  /// --show-bin-path` names the test's build folder.
+  /// A folder put first on the build job's PATH, holding a stand-in for the Swift toolchain: the
+  /// test run already built `ouds-render` (`scripts/check-package`, which `scripts/test` runs
+  /// first, built the release binary), so `swift build` does nothing and `swift build -c release
+  /// … --show-bin-path` names the release build folder.
   var tools: URL
+  /// A folder put first on the other jobs' PATH, holding a stand-in for `apt-get` (these tests do
+  /// not install into the system): `apt-get install ./dist/<package>.deb` unpacks the package
+  /// here and links its `ouds-render` beside it; any other install is refused, so a job that
+  /// asks for a -dev package or the toolchain fails. Every call is logged in `apt-get.log`.
+  var runtime: URL
   /// Where the jobs' workspaces and artifacts are kept.
   var scratch: URL
 
@@ -141,22 +147,40 @@ struct PipelineFixture {
     return environment
   }
 
+  /// The release build folder beside the test's debug one, which must hold a built `ouds-render`
+  /// (`scripts/package` packages only a release binary: a debug one links the toolchain's Swift
+  /// runtime).
+  static func releaseFolder() throws -> URL {
+    let folder = try BuiltBinary.buildFolder().deletingLastPathComponent()
+      .appendingPathComponent("release")
+    let binary = folder.appendingPathComponent("ouds-render").path
+    guard FileManager.default.isExecutableFile(atPath: binary) else {
+      throw PipelineError(
+        "\(binary) is missing: the CI scripts package the release binary; run scripts/check-package (scripts/test does) or the README's release build line first"
+      )
+    }
+    return folder
+  }
+
   /// Makes the fixture in `root`: a copy of the repository's `Snapshots/`, `Themes/`,
-  /// `scripts/setup` and `scripts/ci-*` (then `edit` may change the copy), and the toolchain
-  /// stand-in.
+  /// `scripts/setup`, `scripts/package`, `scripts/ci-*` and what packaging reads (then `edit` may
+  /// change the copy), and the toolchain and apt-get stand-ins.
   static func make(in root: URL, edit: (URL) throws -> Void = { _ in }) throws -> PipelineFixture {
     let checkout = root.appendingPathComponent("repository")
     let scripts = try FileManager.default.contentsOfDirectory(
       atPath: repositoryRoot.appendingPathComponent("scripts").path
-    ).filter { $0 == "setup" || $0.hasPrefix("ci-") }.map { "scripts/" + $0 }
-    for item in ["Snapshots", "Themes"] + scripts {
+    ).filter { $0 == "setup" || $0 == "package" || $0.hasPrefix("ci-") }.map { "scripts/" + $0 }
+    let packaging = [
+      "CHANGELOG.md", "packaging", "Sources/CGraphicsLoader/include/symbols.h",
+    ]
+    for item in ["Snapshots", "Themes"] + scripts + packaging {
       try Tree.copy(
         repositoryRoot.appendingPathComponent(item), to: checkout.appendingPathComponent(item))
     }
     try edit(checkout)
     let tools = root.appendingPathComponent("tools")
-    try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
-    let binFolder = try BuiltBinary.buildFolder().path
+    let runtime = root.appendingPathComponent("runtime")
+    let binFolder = try releaseFolder().path
     let swift = """
       #!/bin/sh
       # Stands in for the Swift toolchain in the CI template tests: the test run built ouds-render.
@@ -167,11 +191,38 @@ struct PipelineFixture {
       exit 0
 
       """
-    let script = tools.appendingPathComponent("swift")
-    try Data(swift.utf8).write(to: script)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+    let aptGet = """
+      #!/bin/sh
+      # Stands in for apt-get in the CI template tests: unpacks the one local package it is asked
+      # to install into this folder's root/ and links its ouds-render here (first on PATH).
+      here="$(dirname "$0")"
+      echo "$*" >>"$here/apt-get.log"
+      case "$1" in
+        update) exit 0 ;;
+        install) ;;
+        *) echo "apt-get stand-in: only update and install are known, got: $*" >&2; exit 100 ;;
+      esac
+      deb=""
+      for argument in "$@"; do
+        case "$argument" in
+          ./dist/ouds-render_*.deb) deb="$argument" ;;
+          install | -y | -qq | --no-install-recommends | --reinstall) ;;
+          *) echo "apt-get stand-in: refused: $argument" >&2; exit 100 ;;
+        esac
+      done
+      [ -n "$deb" ] || { echo "apt-get stand-in: no ./dist/ouds-render_*.deb to install" >&2; exit 100; }
+      rm -rf "$here/root" && dpkg-deb -x "$deb" "$here/root" || exit 100
+      ln -sf "$here/root/usr/lib/ouds-render/ouds-render" "$here/ouds-render"
+
+      """
+    for (folder, name, text) in [(tools, "swift", swift), (runtime, "apt-get", aptGet)] {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let script = folder.appendingPathComponent(name)
+      try Data(text.utf8).write(to: script)
+      try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+    }
     let scratch = root.appendingPathComponent("runs")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    return PipelineFixture(checkout: checkout, tools: tools, scratch: scratch)
+    return PipelineFixture(checkout: checkout, tools: tools, runtime: runtime, scratch: scratch)
   }
 }

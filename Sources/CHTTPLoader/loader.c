@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #if defined(__APPLE__)
 #define OUDS_HTTP_FILE "libmicrohttpd.12.dylib"
@@ -21,6 +22,7 @@
 /* One slot per function, typed as the header declares it. */
 #define OUDS_HTTP_FUNCTIONS(X)                                                              \
   X(MHD_start_daemon) X(MHD_stop_daemon) X(MHD_get_daemon_info) X(MHD_lookup_connection_value) \
+  X(MHD_get_connection_values) \
   X(MHD_create_response_from_buffer) X(MHD_create_response_from_callback)                 \
   X(MHD_add_response_header) X(MHD_queue_response) X(MHD_destroy_response)
 
@@ -108,6 +110,26 @@ void ouds_http_stop(struct MHD_Daemon *daemon) { table.MHD_stop_daemon(daemon); 
 
 const char *ouds_http_header_value(struct MHD_Connection *connection, const char *name) {
   return table.MHD_lookup_connection_value(connection, MHD_HEADER_KIND, name);
+}
+
+struct ouds_header_count {
+  const char *name;
+  int count;
+};
+
+static enum MHD_Result count_header(void *context, enum MHD_ValueKind kind, const char *key,
+                                    const char *value) {
+  struct ouds_header_count *counting = context;
+  (void)kind;
+  (void)value;
+  if (key != NULL && strcasecmp(key, counting->name) == 0) counting->count += 1;
+  return MHD_YES;
+}
+
+int ouds_http_header_count(struct MHD_Connection *connection, const char *name) {
+  struct ouds_header_count counting = {name, 0};
+  table.MHD_get_connection_values(connection, MHD_HEADER_KIND, count_header, &counting);
+  return counting.count;
 }
 
 const char *ouds_http_query_value(struct MHD_Connection *connection, const char *key) {

@@ -15,6 +15,8 @@ public struct HTTPRequest: Sendable {
   public var path: String
   /// The request headers the site asked for (``HTTPSite/headerNames``), by name.
   public var headers: [String: String]
+  /// The names among ``HTTPSite/headerNames`` the request carries more than once.
+  public var repeatedHeaders: [String] = []
   /// The query arguments the site asked for (``HTTPSite/queryKeys``), decoded, by key.
   public var query: [String: String]
   /// The body, at most ``HTTPSite/maximumBodyBytes``.
@@ -184,10 +186,12 @@ public final class HTTPServer: @unchecked Sendable {
       return .YES
     }
     var headers: [String: String] = [:]
+    var repeated: [String] = []
     for name in site.headerNames {
       if let value = ouds_http_header_value(connection, name) {
         headers[name] = String(cString: value)
       }
+      if ouds_http_header_count(connection, name) > 1 { repeated.append(name) }
     }
     var query: [String: String] = [:]
     for key in site.queryKeys {
@@ -195,11 +199,12 @@ public final class HTTPServer: @unchecked Sendable {
         query[key] = String(cString: value)
       }
     }
-    let request = HTTPRequest(
+    var request = HTTPRequest(
       method: method.map { String(cString: $0) } ?? "",
       path: url.map { String(cString: $0) } ?? "", headers: headers, query: query,
       body: received.body,
       oversizedBody: received.length > site.maximumBodyBytes ? received.length : nil)
+    request.repeatedHeaders = repeated
     let answer = site.respond(to: request)
     let response: OpaquePointer?
     if let events = answer.events {

@@ -86,6 +86,9 @@ public final class PreviewSite: HTTPSite, @unchecked Sendable {
   }
 
   private func route(_ request: HTTPRequest) -> HTTPResponse {
+    if let name = request.repeatedHeaders.first {
+      return .text(400, "the request carries the \(name) header more than once")
+    }
     let accepted = acceptedHosts
     guard let host = request.headers["Host"], accepted.contains(host.lowercased()) else {
       return .text(

@@ -29,6 +29,8 @@ uint16_t ouds_http_port(struct MHD_Daemon *daemon);
 void ouds_http_stop(struct MHD_Daemon *daemon);
 /* A request header, NULL when absent. */
 const char *ouds_http_header_value(struct MHD_Connection *connection, const char *name);
+/* How many times the request carries the header `name` (case-insensitive). */
+int ouds_http_header_count(struct MHD_Connection *connection, const char *name);
 /* A query argument (decoded), NULL when absent. */
 const char *ouds_http_query_value(struct MHD_Connection *connection, const char *key);
 /* A response holding a copy of `size` bytes at `data`. */

@@ -256,7 +256,8 @@ final class ConvenienceTests {
   @Test(
     "every --help, through the binary, has examples and ends with exactly one newline",
     arguments: [
-      [], ["render"], ["sheet"], ["preview"], ["layout"], ["themes"], ["snapshot"], ["snapshot", "verify"],
+      [], ["render"], ["sheet"], ["preview"], ["layout"], ["themes"], ["snapshot"],
+      ["snapshot", "verify"],
       ["snapshot", "record"],
       ["snapshot", "prune"], ["snapshot", "list"], ["diff"], ["completion"], ["docs"],
     ])

@@ -62,7 +62,7 @@ enum PreviewPage {
     // The state lives in the URL's query: a link reproduces the view.
     let config = null;
     let generation = 0;
-    let controllers = [];
+    let lastChange = "";
     const state = new Map(new URLSearchParams(location.search));
 
     function element(name, attributes, text) {
@@ -81,7 +81,13 @@ enum PreviewPage {
     function query(extra) {
       const parameters = new URLSearchParams();
       for (const [key, value] of state) if (value !== "") parameters.set(key, value);
-      for (const [key, value] of Object.entries(extra || {})) parameters.set(key, value);
+      for (const [key, value] of Object.entries(extra || {})) {
+        if (value === "") parameters.delete(key); else parameters.set(key, value);
+      }
+      // both platforms side by side: each text size applies to its own platform's pictures
+      if (extra && state.get("platform") === "all") {
+        parameters.delete(extra.platform === "ios" ? "font-scale" : "content-size");
+      }
       return parameters.toString();
     }
 
@@ -189,7 +195,7 @@ enum PreviewPage {
       const errors = kept.filter((f) => f.dataset.state === "error").length;
       document.getElementById("status").textContent =
         `${kept.length - errors} of ${kept.length} pictures` + (errors ? `, ${errors} failed` : "")
-        + ` (update ${wanted})`;
+        + (wanted > 0 ? ` (update ${wanted}: ${lastChange} changed)` : "");
       document.body.dataset.shown = String(wanted);
     }
 
@@ -226,6 +232,7 @@ enum PreviewPage {
         const number = parseInt(event.lastEventId, 10);
         if (number > generation) {
           generation = number;
+          lastChange = data.changed;
           document.getElementById("status").textContent = "changed: " + data.changed;
           refresh();
         }

@@ -47,8 +47,7 @@ enum PreviewCommand {
   /// The command's table.
   static let spec = CommandSpec(
     name: "preview",
-    abstract:
-      "Preview a list in the browser: every theme and mode side by side, drawn again on each save",
+    abstract: "Preview a list in the browser, every theme and mode, redrawn on each save",
     overview: """
       Start a local web server and print its URL: the page shows the list in every theme and \
       mode side by side, with controls for the theme, mode, platform, width, text size, \

@@ -72,9 +72,8 @@ final class PreviewProcess {
   func port() throws -> Int {
     _ = wait { stdout.hasSuffix("/\n") }
     let line = stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-    let prefix = "http://127.0.0.1:"
-    guard line.hasPrefix(prefix), line.hasSuffix("/"),
-      let port = Int(line.dropFirst(prefix.count).dropLast())
+    guard line.hasPrefix("http://"), line.hasSuffix("/"), let colon = line.lastIndex(of: ":"),
+      let port = Int(line[line.index(after: colon)...].dropLast())
     else { throw CLIError("no URL on standard output: '\(stdout)', stderr: \(stderr)") }
     return port
   }
@@ -109,8 +108,8 @@ struct HTTPAnswer {
   }
 }
 
-/// A connection to 127.0.0.1:`port`, with a receive time-out of ``patience``.
-func connectLocal(_ port: Int) throws -> Int32 {
+/// A connection to `address` (127.0.0.1):`port`, with a receive time-out of ``patience``.
+func connectLocal(_ port: Int, address text: String = "127.0.0.1") throws -> Int32 {
   let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
   guard socket >= 0 else { throw CLIError("socket: \(errno)") }
   var timeout = timeval(tv_sec: Int(patience), tv_usec: 0)
@@ -118,7 +117,7 @@ func connectLocal(_ port: Int) throws -> Int32 {
   var address = sockaddr_in()
   address.sin_family = sa_family_t(AF_INET)
   address.sin_port = in_port_t(UInt16(port).bigEndian)
-  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  address.sin_addr.s_addr = inet_addr(text)
   let connected = withUnsafePointer(to: &address) {
     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
       connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -131,9 +130,11 @@ func connectLocal(_ port: Int) throws -> Int32 {
   return socket
 }
 
-/// Sends `request` as it is on a connection of its own and reads the answer to its end.
-func exchange(_ port: Int, _ request: [UInt8]) throws -> HTTPAnswer {
-  let socket = try connectLocal(port)
+/// Sends `request` as it is on a connection of its own (to `address`) and reads the answer to its end.
+func exchange(_ port: Int, _ request: [UInt8], address: String = "127.0.0.1") throws
+  -> HTTPAnswer
+{
+  let socket = try connectLocal(port, address: address)
   defer { close(socket) }
   var sent = 0
   while sent < request.count {
@@ -436,6 +437,32 @@ final class PreviewCommandTests {
         == "error: preview: cannot listen on 127.0.0.1 port \(port): port \(port) is in use (give another with --port, or 0 for any)\n"
     )
     #expect(second.stop(with: SIGINT) == 0)
+  }
+
+  @Test(
+    "--host another loopback address: its URL, its Host accepted beside 127.0.0.1 and localhost, no warning"
+  )
+  func loopbackHost() throws {
+    let preview = try PreviewProcess(
+      ["preview", "list.md", "--port", "0", "--host", "127.0.0.2"], in: folder)
+    let port = try preview.port()
+    #expect(preview.stdout == "http://127.0.0.2:\(port)/\n")
+    let socket = try connectLocal(port, address: "127.0.0.2")
+    close(socket)
+    let refused = try exchange(
+      port, Array("GET / HTTP/1.1\r\nHost: attacker.example\r\nConnection: close\r\n\r\n".utf8),
+      address: "127.0.0.2")
+    #expect(
+      refused.text
+        == "this preview answers only to 127.0.0.1:\(port), 127.0.0.2:\(port), localhost:\(port); the request named host 'attacker.example'\n"
+    )
+    let page = try exchange(
+      port,
+      Array("GET / HTTP/1.1\r\nHost: 127.0.0.2:\(port)\r\nConnection: close\r\n\r\n".utf8),
+      address: "127.0.0.2")
+    #expect(page.status == 200)
+    #expect(preview.stop() == 0)
+    #expect(!preview.stderr.contains("warning:"), "\(preview.stderr)")
   }
 
   @Test("a folder of lists: the page offers each, and nothing outside it")

@@ -132,7 +132,7 @@ enum PreviewCommand {
       )
     }
     let shown = family == AF_INET6 ? "[\(address)]" : address
-    let url = "http://\(IPAddress.isLoopback(address) ? "127.0.0.1" : shown):\(server.port)/"
+    let url = "http://\(shown):\(server.port)/"
     try writeOutput(url + "\n")
     let watch = PreviewWatch(lists: lists, events: events)
     let updates = try watch.run(arguments, signals: signals, url: url)

@@ -384,9 +384,12 @@ final class PreviewCommandTests {
     #expect(preview.stop(with: SIGTERM) == 0)
   }
 
-  @Test("a pasted Markdown list renders as a file does, with a file's errors")
+  @Test(
+    "a pasted Markdown list renders as a file does, with a file's errors (Markdown even when --input-format json names the files' format)"
+  )
   func pasted() throws {
-    let preview = try PreviewProcess(["preview", "list.md", "--port", "0"], in: folder)
+    let preview = try PreviewProcess(
+      ["preview", "list.md", "--port", "0", "--input-format", "json"], in: folder)
     let port = try preview.port()
     let none = try get(port, "/picture.png?theme=orange&mode=light&source=pasted")
     #expect(none.status == 422)

@@ -222,8 +222,12 @@ final class PreviewLists: PreviewContent, @unchecked Sendable {
     }
     do {
       let path = try listPath(state)
+      // a pasted list is Markdown whatever --input-format says of the list files
+      let fixed =
+        state["source"] == "pasted"
+        ? Self.removing(ListOptions.inputFormat, from: fixedWords) : fixedWords
       let arguments = try ParsedArguments(
-        [path] + fixedWords + stateWords(state), spec: PreviewCommand.pictureSpec,
+        [path] + fixed + stateWords(state), spec: PreviewCommand.pictureSpec,
         command: "render")
       if ListJob.isMatrix(arguments) {
         throw PreviewFailure("one picture per request: give one theme, mode and platform")
@@ -246,6 +250,12 @@ final class PreviewLists: PreviewContent, @unchecked Sendable {
     }
   }
 
+  /// `words` without `option` and its value.
+  static func removing(_ option: OptionSpec, from words: [String]) -> [String] {
+    guard let index = words.firstIndex(of: option.key) else { return words }
+    return Array(words[..<index] + words[min(words.count, index + 2)...])
+  }
+
   /// A message with the pasted list's folder left out: `pasted.md: line 3: …`.
   private func readable(_ message: String) -> String {
     MessageText.line(message.replacingEvery(temporaryFolder + "/", with: ""))
@@ -260,7 +270,10 @@ final class PreviewLists: PreviewContent, @unchecked Sendable {
     } catch {
       return .failure(error)
     }
-    let words = [list] + stateWords(state) + fixedWords
+    let fixed =
+      state["source"] == "pasted"
+      ? Self.removing(ListOptions.inputFormat, from: fixedWords) : fixedWords
+    let words = [list] + stateWords(state) + fixed
     let matrix = [state["theme"], state["mode"], state["platform"]].contains(Vocabulary.all)
     let output = ["-o", matrix ? "preview/" : "preview.png"]
     do {

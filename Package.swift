@@ -15,7 +15,7 @@ import PackageDescription
 /// Debian packages that provide the C libraries; SwiftPM only prints them as a hint.
 let debianDevPackages = [
   "libcairo2-dev", "libpango1.0-dev", "libfontconfig-dev", "librsvg2-dev", "libspng-dev",
-  "libcmark-dev", "zlib1g-dev",
+  "libcmark-dev", "zlib1g-dev", "libmicrohttpd-dev",
 ]
 
 /// Everything in the package folder but `Themes/` and `Sources/ThemesBundle/`, which the
@@ -78,6 +78,12 @@ let package = Package(
       name: "CCommonMark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
     // zlib: the PNG encoder (PNGEncoder deflates one image in segments on several cores)
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    // libmicrohttpd, `preview`'s HTTP server: its header only (see `headersOnly`), and the loader
+    // that opens it when `preview` starts, so that no other command maps it (nor GnuTLS under it)
+    .systemLibrary(
+      name: "CMicroHTTPD", pkgConfig: headersOnly("CMicroHTTPD", "ouds-microhttpd.pc"),
+      providers: [.apt(["libmicrohttpd-dev"])]),
+    .target(name: "CHTTPLoader", dependencies: ["CMicroHTTPD"]),
 
     // the leaf every stage may use for files: reading user files (regular files only,
     // size limits), references confined to a folder, escaping echoed input, strict numbers, atomic
@@ -168,10 +174,13 @@ let package = Package(
         "BulletList", "BulletListRenderer", "Layout", "SafeInput", "Snapshot", "Themes",
         "Primitives",
       ]),
+    // `preview`'s web server: the page, its pictures and events, the request checks (libmicrohttpd's
+    // door); what it shows comes from the command
+    .target(name: "PreviewServer", dependencies: ["Threads", "CHTTPLoader"]),
     .executableTarget(
       name: "ouds-render",
       dependencies: [
-        "Threads", "PNG", "PixelDiff", "SnapshotReports", "Workbench",
+        "Threads", "PNG", "PixelDiff", "SnapshotReports", "Workbench", "PreviewServer",
         "BulletList", "BulletListRenderer", "Graphics", "Layout", "Scene", "Snapshot", "Themes",
         "SafeInput", "Primitives",
       ]),

@@ -113,7 +113,7 @@ final class ConvenienceTests {
     #expect(
       lines == [
         "complete -F _ouds_render ouds-render",
-        "ouds-render |render sheet gallery layout audit themes snapshot diff completion docs",
+        "ouds-render |render sheet preview gallery layout audit themes snapshot diff completion docs",
         "ouds-render sn|snapshot",
         "ouds-render render --th|--theme --themes",
         "ouds-render render --theme |orange orange-compact sosh wireframe all",
@@ -259,7 +259,8 @@ final class ConvenienceTests {
   @Test(
     "every --help, through the binary, has examples and ends with exactly one newline",
     arguments: [
-      [], ["render"], ["sheet"], ["layout"], ["themes"], ["snapshot"], ["snapshot", "verify"],
+      [], ["render"], ["sheet"], ["preview"], ["layout"], ["themes"], ["snapshot"],
+      ["snapshot", "verify"],
       ["snapshot", "record"],
       ["snapshot", "prune"], ["snapshot", "list"], ["diff"], ["completion"], ["docs"],
     ])
@@ -280,7 +281,7 @@ final class ConvenienceTests {
     arguments: [
       (
         ["rendr"],
-        "error: unknown subcommand \"rendr\" for 'ouds-render' (expected render, sheet, gallery, layout, audit, themes, snapshot, diff, completion or docs); did you mean render?\nSee 'ouds-render --help'.\n"
+        "error: unknown subcommand \"rendr\" for 'ouds-render' (expected render, sheet, preview, gallery, layout, audit, themes, snapshot, diff, completion or docs); did you mean render?\nSee 'ouds-render --help'.\n"
       ),
       (
         ["snapshot", "verfy"],
@@ -288,7 +289,7 @@ final class ConvenienceTests {
       ),
       (
         ["paint"],
-        "error: unknown subcommand \"paint\" for 'ouds-render' (expected render, sheet, gallery, layout, audit, themes, snapshot, diff, completion or docs)\nSee 'ouds-render --help'.\n"
+        "error: unknown subcommand \"paint\" for 'ouds-render' (expected render, sheet, preview, gallery, layout, audit, themes, snapshot, diff, completion or docs)\nSee 'ouds-render --help'.\n"
       ),
     ])
   func mistypedSubcommand(arguments: [String], stderr: String) throws {
@@ -303,7 +304,7 @@ final class ConvenienceTests {
     #expect(top.status == 2)
     #expect(
       top.stderr.hasPrefix(
-        "error: missing subcommand (render, sheet, gallery, layout, audit, themes, snapshot, diff, completion or docs)\nOVERVIEW: "
+        "error: missing subcommand (render, sheet, preview, gallery, layout, audit, themes, snapshot, diff, completion or docs)\nOVERVIEW: "
       ))
     #expect(top.stdout.isEmpty)
     let snapshot = try run(["snapshot"])

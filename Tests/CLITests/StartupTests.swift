@@ -85,9 +85,35 @@ struct StartupTests {
       #expect(readelf.terminationStatus == 0, "readelf (binutils) reads \(binary.path)")
       let needed = listing.split(separator: "\n").filter { $0.contains("(NEEDED)") }
       #expect(needed.contains { $0.contains("[libspng.so.0]") }, "\(needed)")
-      for library in Self.drawingLibraries {
+      for library in Self.drawingLibraries + ["libmicrohttpd.so.12"] {
         #expect(!needed.contains { $0.contains("[\(library)]") }, "\(library) is linked")
       }
+    }
+
+    @Test(
+      "libmicrohttpd (and GnuTLS under it) is loaded by preview alone: not by --version or render")
+    func serverLibraryLoadsForPreviewAlone() throws {
+      let folder = try temporaryFolder()
+      defer { try? FileManager.default.removeItem(at: folder) }
+      let environment = ["LD_DEBUG": "libs", "XDG_CACHE_HOME": folder.path]
+      let version = try run(["--version"], environment: environment)
+      #expect(version.status == 0)
+      let render = try run(
+        ["render", Self.sample, "-o", folder.appendingPathComponent("plain.png").path],
+        environment: environment)
+      #expect(render.status == 0)
+      for result in [version, render] {
+        let loaded = Self.initialised(result.stderr)
+        #expect(loaded.contains("libspng.so.0"), "LD_DEBUG=libs works here")
+        #expect(!loaded.contains("libmicrohttpd.so.12"))
+        #expect(!loaded.contains { $0.hasPrefix("libgnutls") })
+      }
+      try write("- a\n", "list.md", in: folder)
+      let preview = try PreviewProcess(
+        ["preview", "list.md", "--port", "0"], in: folder, environment: ["LD_DEBUG": "libs"])
+      _ = try preview.port()
+      #expect(preview.stop() == 0)
+      #expect(Self.initialised(preview.stderr).contains("libmicrohttpd.so.12"))
     }
 
     @Test(

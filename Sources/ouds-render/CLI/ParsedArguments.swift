@@ -281,6 +281,24 @@ struct ParsedArguments {
     if case .number(_, _, let fallback) = own(option).value { return fallback }
     return nil
   }
+
+  /// The value given to `option` as command-line text (a choice as its table spells it, numbers
+  /// in their shortest form), nil when not given: what `preview` hands on to `render`.
+  func givenText(_ option: OptionSpec) -> String? {
+    switch values[option.key] {
+    case .text(let text)?, .choice(let text)?: return text
+    case .integer(let value)?: return String(value)
+    case .number(let value)?: return Self.numberText(value)
+    case .numbers(let value)?: return value.map(Self.numberText).joined(separator: ",")
+    case .choices(let names)?: return names.joined(separator: ",")
+    case nil: return nil
+    }
+  }
+
+  /// `2`, `1.15`: a number as a command line writes it.
+  static func numberText(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+  }
 }
 
 extension Array {

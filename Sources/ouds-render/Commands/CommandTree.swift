@@ -29,7 +29,8 @@ enum CommandTree {
       Example(command: "help render", explanation: "the options of render"),
     ],
     subcommands: [
-      RenderCommand.spec, SheetCommand.spec, GalleryCommand.spec, LayoutCommand.spec,
+      RenderCommand.spec, SheetCommand.spec, PreviewCommand.spec, GalleryCommand.spec,
+      LayoutCommand.spec,
       AuditCommand.spec,
       ThemesCommand.spec,
       SnapshotCommand.spec,
@@ -41,7 +42,7 @@ enum CommandTree {
   /// building the tree: `main` asks ``draws(_:)`` first thing, so that the drawing libraries start
   /// loading before the tree's tables and help texts are made. A test checks it against the tree.
   static let drawingCommands: [[String]] = [
-    ["render"], ["sheet"], ["gallery"], ["layout"], ["audit"], ["snapshot", "record"],
+    ["render"], ["sheet"], ["preview"], ["gallery"], ["layout"], ["audit"], ["snapshot", "record"],
     ["snapshot", "verify"],
   ]
 

@@ -47,8 +47,9 @@ struct ListJob {
       where: arguments.selectsAll)
   }
 
-  /// Reads the list (the command's one argument) and sets up the renderer for `arguments`.
-  init(arguments: ParsedArguments) throws {
+  /// Reads the list (the command's one argument) and sets up the renderer for `arguments`, or
+  /// takes `existing` (`preview` keeps one until a file of the themes folder changes).
+  init(arguments: ParsedArguments, renderer existing: BulletListRenderer? = nil) throws {
     let locale = arguments.text(ListOptions.locale)
     if let locale, !LocaleTag.isValid(locale) {
       throw UsageError(
@@ -59,9 +60,11 @@ struct ListJob {
       URL(fileURLWithPath: $0)
     }
     let fontDirectory = arguments.text(ListOptions.fontDirectory).map { URL(fileURLWithPath: $0) }
-    renderer = try BulletListRenderer(
-      themes: try ThemesLocation.resolve(explicit: themesDirectory),
-      brandFontDirectory: fontDirectory)
+    renderer =
+      try existing
+      ?? BulletListRenderer(
+        themes: try ThemesLocation.resolve(explicit: themesDirectory),
+        brandFontDirectory: fontDirectory)
     let format = arguments.value(ListOptions.inputFormat, as: ListFormat.self)
     // A catalogue case file is a list plus its `variants`: the list is drawn, with one variant
     // when --variant names it.

@@ -82,7 +82,7 @@ enum WatchOption {
 
   /// Adds the themes folder the render will use (found as the render finds it; the folder given
   /// when it is not a themes folder yet) and the `--compare-themes` folder.
-  private static func addThemes(
+  static func addThemes(
     _ arguments: ParsedArguments, explicit option: OptionSpec, snapshots: URL?,
     to targets: inout WatchTargets
   ) {
@@ -100,7 +100,7 @@ enum WatchOption {
 
   /// `the themes folder Themes` (relative to the current folder when inside it), and the
   /// `--compare-themes` folder.
-  private static func themesSummary(_ targets: WatchTargets) -> [String] {
+  static func themesSummary(_ targets: WatchTargets) -> [String] {
     targets.trees.sorted { $0.key < $1.key }.map { root, what in
       "\(what) \(WatchLoop.describe([root]))"
     }

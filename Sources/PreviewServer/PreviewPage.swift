@@ -1,0 +1,246 @@
+/// The preview page: one HTML file, its script and its style, served as they are (no markup from
+/// data: the script builds the page from `/config.json` with text nodes only).
+enum PreviewPage {
+  /// `/`.
+  static let html = """
+    <!DOCTYPE html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>ouds-render preview</title>
+    <link rel="stylesheet" href="/preview.css">
+    <script src="/preview.js" defer></script>
+    </head>
+    <body>
+    <header>
+    <h1>ouds-render preview <span id="list-name"></span></h1>
+    <form id="controls" aria-label="what to show"></form>
+    <p class="command"><button type="button" id="copy-command">Copy command</button>
+    <code id="command"></code></p>
+    <p id="status" role="status"></p>
+    </header>
+    <main id="grid" aria-live="polite"></main>
+    <details id="paste-panel">
+    <summary>Paste a Markdown list</summary>
+    <textarea id="paste-text" rows="10" cols="80" spellcheck="false"
+      placeholder="- First item&#10;- Second item&#10;  - A nested item"></textarea>
+    <p><button type="button" id="paste-render">Render the pasted list</button>
+    <button type="button" id="paste-leave">Back to the file</button>
+    <span id="paste-error" class="error-text"></span></p>
+    </details>
+    </body>
+    </html>
+
+    """
+
+  /// `/preview.css`.
+  static let style = """
+    body { font: 14px/1.4 system-ui, sans-serif; margin: 0; background: #f4f4f4; color: #111; }
+    header { position: sticky; top: 0; background: #fff; border-bottom: 1px solid #ccc;
+      padding: 8px 16px; z-index: 1; }
+    h1 { font-size: 16px; margin: 0 0 6px; }
+    #list-name { font-weight: normal; color: #555; }
+    form { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: center; }
+    label { white-space: nowrap; }
+    .command code { font-size: 12px; background: #eee; padding: 2px 4px; }
+    #status { margin: 4px 0 0; color: #555; min-height: 1.4em; }
+    main { display: flex; flex-wrap: wrap; gap: 16px; padding: 16px; align-items: flex-start; }
+    figure { margin: 0; background: #fff; border: 1px solid #ccc; padding: 8px; }
+    figcaption { font-size: 12px; color: #333; margin-bottom: 6px; }
+    figure img { display: block; max-width: 100%; }
+    .error-text, figure pre { color: #b00020; white-space: pre-wrap; font-size: 12px; margin: 0; }
+    figure pre { max-width: 360px; }
+    details { padding: 0 16px 16px; }
+    textarea { width: 100%; max-width: 720px; font-family: monospace; }
+
+    """
+
+  /// `/preview.js`.
+  static let script = #"""
+    "use strict";
+    // The state lives in the URL's query: a link reproduces the view.
+    let config = null;
+    let generation = 0;
+    let lastChange = "";
+    const state = new Map(new URLSearchParams(location.search));
+
+    function element(name, attributes, text) {
+      const node = document.createElement(name);
+      for (const [key, value] of Object.entries(attributes || {})) node.setAttribute(key, value);
+      if (text !== undefined) node.textContent = text;
+      return node;
+    }
+
+    function values(key) {
+      const control = config.controls.find((c) => c.key === key);
+      const value = state.get(key) || control.value;
+      return value === "all" ? control.choices.filter((c) => c !== "all") : [value];
+    }
+
+    function query(extra) {
+      const parameters = new URLSearchParams();
+      for (const [key, value] of state) if (value !== "") parameters.set(key, value);
+      for (const [key, value] of Object.entries(extra || {})) {
+        if (value === "") parameters.delete(key); else parameters.set(key, value);
+      }
+      // both platforms side by side: each text size applies to its own platform's pictures
+      if (extra && state.get("platform") === "all") {
+        parameters.delete(extra.platform === "ios" ? "font-scale" : "content-size");
+      }
+      return parameters.toString();
+    }
+
+    function buildControls() {
+      const form = document.getElementById("controls");
+      form.replaceChildren();
+      const all = config.lists.length > 0
+        ? [{ key: "list", label: "list", choices: config.lists, value: config.lists[0] }]
+        : [];
+      for (const control of all.concat(config.controls)) {
+        const label = element("label", {}, control.label + " ");
+        let input;
+        if (control.flag) {
+          input = element("input", { type: "checkbox", name: control.key });
+          input.checked = (state.get(control.key) || "") === "1";
+          input.addEventListener("change", () => set(control.key, input.checked ? "1" : ""));
+        } else if (control.range) {
+          input = element("input", { type: "number", name: control.key, min: control.range[0],
+            max: control.range[1], step: "any" });
+          input.value = state.get(control.key) || control.value;
+          input.addEventListener("change", () => set(control.key, input.value));
+        } else {
+          input = element("select", { name: control.key });
+          for (const choice of control.choices) {
+            input.append(element("option", { value: choice }, choice === "" ? control.unset : choice));
+          }
+          input.value = state.has(control.key) ? state.get(control.key) : control.value;
+          input.addEventListener("change", () => set(control.key, input.value));
+        }
+        label.append(input);
+        form.append(label);
+      }
+    }
+
+    function set(key, value) {
+      if (value === "") state.delete(key); else state.set(key, value);
+      history.replaceState(null, "", "?" + query());
+      refresh();
+    }
+
+    let inFlight = new AbortController();
+
+    async function showCommand() {
+      const response = await fetch("/command.txt?" + query(), { signal: inFlight.signal });
+      document.getElementById("command").textContent = (await response.text()).trim();
+    }
+
+    async function loadPicture(figure, cell, wanted, signal) {
+      const holder = figure.querySelector(".picture");
+      try {
+        const response = await fetch("/picture.png?" + query(cell) + "&v=" + wanted, { signal });
+        if (!response.ok) {
+          const message = (await response.text()).trim();
+          holder.replaceChildren(element("pre", { role: "alert" }, message));
+          figure.dataset.state = "error";
+          return;
+        }
+        const blob = await response.blob();
+        const image = element("img", { alt: figure.dataset.cell });
+        const loaded = new Promise((resolve, reject) => {
+          image.onload = resolve;
+          image.onerror = reject;
+        });
+        image.src = URL.createObjectURL(blob);
+        await loaded;
+        const old = holder.querySelector("img");
+        if (old) URL.revokeObjectURL(old.src);
+        holder.replaceChildren(image);
+        figure.dataset.state = "loaded";
+      } catch (error) {
+        if (error.name === "AbortError") return;
+        holder.replaceChildren(element("pre", { role: "alert" }, "cannot load: " + error));
+        figure.dataset.state = "error";
+      }
+      figure.dataset.generation = String(wanted);
+    }
+
+    async function refresh() {
+      inFlight.abort();
+      inFlight = new AbortController();
+      const signal = inFlight.signal;
+      const wanted = generation;
+      document.body.dataset.shown = "";
+      const grid = document.getElementById("grid");
+      const cells = [];
+      for (const theme of values("theme")) for (const mode of values("mode"))
+        for (const platform of values("platform")) cells.push({ theme, mode, platform });
+      const figures = new Map([...grid.children].map((f) => [f.dataset.cell, f]));
+      const kept = [];
+      for (const cell of cells) {
+        const name = cell.theme + " · " + cell.mode + " · " + cell.platform;
+        let figure = figures.get(name);
+        if (!figure) {
+          figure = element("figure", {});
+          figure.dataset.cell = name;
+          figure.append(element("figcaption", {}, name), element("div", { class: "picture" }));
+        }
+        figure.dataset.state = "loading";
+        kept.push(figure);
+      }
+      grid.replaceChildren(...kept);
+      showCommand().catch(() => {});
+      await Promise.all(kept.map((figure, index) => loadPicture(figure, cells[index], wanted, signal)));
+      if (signal.aborted) return;
+      const errors = kept.filter((f) => f.dataset.state === "error").length;
+      document.getElementById("status").textContent =
+        `${kept.length - errors} of ${kept.length} pictures` + (errors ? `, ${errors} failed` : "")
+        + (wanted > 0 ? ` (update ${wanted}: ${lastChange} changed)` : "");
+      document.body.dataset.shown = String(wanted);
+    }
+
+    async function paste() {
+      const text = document.getElementById("paste-text").value;
+      const response = await fetch("/paste", { method: "POST", body: text,
+        headers: { "Content-Type": "text/markdown; charset=utf-8", "X-OUDS-Preview": "1" } });
+      const errorText = document.getElementById("paste-error");
+      if (!response.ok) {
+        errorText.textContent = (await response.text()).trim();
+        return;
+      }
+      errorText.textContent = "";
+      set("source", "pasted");
+    }
+
+    async function start() {
+      config = await (await fetch("/config.json")).json();
+      generation = config.generation;
+      document.getElementById("list-name").textContent = config.name;
+      for (const [key, value] of Object.entries(config.state)) if (!state.has(key)) state.set(key, value);
+      history.replaceState(null, "", "?" + query());
+      buildControls();
+      document.getElementById("copy-command").addEventListener("click", async () => {
+        await showCommand();
+        const line = document.getElementById("command").textContent;
+        try { await navigator.clipboard.writeText(line); } catch (error) { /* shown beside */ }
+      });
+      document.getElementById("paste-render").addEventListener("click", paste);
+      document.getElementById("paste-leave").addEventListener("click", () => set("source", ""));
+      const events = new EventSource("/events");
+      events.onmessage = (event) => {
+        const data = JSON.parse(event.data);
+        const number = parseInt(event.lastEventId, 10);
+        if (number > generation) {
+          generation = number;
+          lastChange = data.changed;
+          document.getElementById("status").textContent = "changed: " + data.changed;
+          refresh();
+        }
+      };
+      refresh();
+    }
+
+    start();
+
+    """#
+}

@@ -1,0 +1,118 @@
+"""Drives `ouds-render preview`'s page in headless Chromium (Playwright, with the system's
+chromium), for PreviewBrowserTests.
+
+Usage: preview_page.py URL TOKEN_FILE CHROMIUM
+Prints one line per check passed ("ok: ...") and exits 0, or prints "failed: ..." and exits 1.
+The token file (a copy's Themes/brands/orange/light.tokens.json) is edited in place: Orange
+light's canvas colour becomes orange-550."""
+
+import os
+import sys
+import time
+
+from playwright.sync_api import sync_playwright
+
+URL, TOKEN_FILE, CHROMIUM = sys.argv[1], sys.argv[2], sys.argv[3]
+TIMEOUT = 60_000  # milliseconds: a page that never settles fails instead of hanging
+
+# The colour of the first pixel of each loaded picture, read through a canvas.
+CORNERS = """() => Object.fromEntries([...document.querySelectorAll('figure')].map((f) => {
+  const image = f.querySelector('img');
+  if (!image || !(image.naturalWidth > 0)) return [f.dataset.cell, null];
+  const canvas = document.createElement('canvas');
+  canvas.width = 1; canvas.height = 1;
+  const context = canvas.getContext('2d');
+  context.drawImage(image, 0, 0);
+  const [r, g, b] = context.getImageData(0, 0, 1, 1).data;
+  return [f.dataset.cell, '#' + [r, g, b].map((v) => v.toString(16).padStart(2, '0')).join('').toUpperCase()];
+}))"""
+
+
+def wait_until(page, expression):
+    """Polls `expression` in the page until true (page.wait_for_function would evaluate a string,
+    which the page's Content-Security-Policy forbids)."""
+    deadline = time.monotonic() + TIMEOUT / 1000
+    while time.monotonic() < deadline:
+        if page.evaluate(expression):
+            return
+        time.sleep(0.02)
+    print("failed: still false after 60 s: " + expression)
+    sys.exit(1)
+
+
+def check(condition, message):
+    if not condition:
+        print("failed: " + message)
+        sys.exit(1)
+    print("ok: " + message)
+
+
+with sync_playwright() as playwright:
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+    page = browser.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(URL)
+    page.wait_for_selector('body[data-shown="0"]')
+    states = page.eval_on_selector_all("figure", "fs => fs.map(f => f.dataset.state)")
+    check(len(states) == 8 and all(s == "loaded" for s in states),
+          f"every picture of the 4 themes x 2 modes loads ({states})")
+    corners = page.evaluate(CORNERS)
+    light = "orange · light · "
+    check(corners.get(light) == "#FFFFFF", f"Orange light's canvas is white ({corners.get(light)})")
+    check("theme=all" in page.url and "mode=all" in page.url, f"the URL holds the state ({page.url})")
+
+    # A token edit: the open page updates without a reload.
+    page.evaluate("window.notReloaded = true")
+    with open(TOKEN_FILE, encoding="utf-8") as file:
+        text = file.read()
+    old = '"primary": {\n        "$value": "{color.raw.functional.white}"'
+    check(text.count(old) == 1, "the token file holds Orange light's bg.primary")
+    with open(TOKEN_FILE + ".tmp-save", "w", encoding="utf-8") as file:
+        file.write(text.replace(old, old.replace("functional.white", "orange.orange-550")))
+    os.replace(TOKEN_FILE + ".tmp-save", TOKEN_FILE)
+    page.wait_for_selector('body[data-shown="1"]')
+    corners = page.evaluate(CORNERS)
+    check(corners.get(light) == "#F15E00",
+          f"after the token edit Orange light's canvas is orange-550 ({corners.get(light)})")
+    check(page.evaluate("window.notReloaded === true"), "the page was not reloaded")
+    check("Themes/brands/orange/light.tokens.json" in page.inner_text("#status"),
+          "the status line names the changed file")
+
+    # A control: the URL and the pictures change.
+    page.select_option('select[name="theme"]', "sosh")
+    wait_until(page, "location.search.includes('theme=sosh')")
+    page.wait_for_selector('body[data-shown="1"]')
+    cells = page.eval_on_selector_all("figure", "fs => fs.map(f => f.dataset.cell + ' ' + f.dataset.state)")
+    check(cells == ["sosh · light ·  loaded", "sosh · dark ·  loaded"], f"theme=sosh shows Sosh alone ({cells})")
+    page.select_option('select[name="platform"]', "android")
+    wait_until(page, "location.search.includes('platform=android')")
+    wait_until(page, "document.querySelectorAll('figure[data-state=loaded]').length === 2 && document.body.dataset.shown === '1'")
+    cells = page.eval_on_selector_all("figure", "fs => fs.map(f => f.dataset.cell)")
+    check(cells == ["sosh · light · android", "sosh · dark · android"], f"platform=android ({cells})")
+    page.click("#copy-command")
+    wait_until(page, "document.getElementById('command').textContent.includes('--platform android')")
+    command = page.inner_text("#command")
+    check(command.startswith("ouds-render render ") and "--theme sosh" in command,
+          f"the command line follows the controls ({command})")
+
+    # The URL reproduces the view in a new page.
+    other = browser.new_page()
+    other.set_default_timeout(TIMEOUT)
+    other.goto(page.url)
+    wait_until(other, "document.body.dataset.shown !== undefined && document.body.dataset.shown !== ''")
+    cells = other.eval_on_selector_all("figure", "fs => fs.map(f => f.dataset.cell)")
+    check(cells == ["sosh · light · android", "sosh · dark · android"], f"a link reproduces the view ({cells})")
+
+    # A broken paste shows its error in place of the pictures, a good one its pictures.
+    page.click("#paste-panel summary")
+    page.fill("#paste-text", "# Not a list\n")
+    page.click("#paste-render")
+    wait_until(page, "location.search.includes('source=pasted')")
+    page.wait_for_selector("figure[data-state=error]")
+    error = page.inner_text("figure pre")
+    check(error.startswith("pasted.md: line 1: a heading is not allowed"), f"a pasted heading's error ({error})")
+    page.fill("#paste-text", "- Pasted item\n- Another\n")
+    page.click("#paste-render")
+    wait_until(page, "[...document.querySelectorAll('figure')].every(f => f.dataset.state === 'loaded')")
+    check(True, "a pasted list's pictures load")
+    browser.close()

@@ -18,6 +18,8 @@
 #else
 #define OUDS_HTTP_FILE "libmicrohttpd.so.12"
 #endif
+/* The Debian package of OUDS_HTTP_FILE: scripts/package reads this line for the .deb's Depends. */
+#define OUDS_HTTP_PACKAGE "libmicrohttpd12"
 
 /* One slot per function, typed as the header declares it. */
 #define OUDS_HTTP_FUNCTIONS(X)                                                              \

@@ -304,12 +304,8 @@ public struct ListReader: Sendable {
         }
         settings.platform = named
       case "fontScale":
-        let range = FontScale.supported
-        guard case .number(let scale) = value, range.contains(scale) else {
-          throw fail(
-            key,
-            "expected Android's font scale, a number from \(FontScale.text(range.lowerBound)) to \(FontScale.text(range.upperBound)) (1 is the default)"
-          )
+        guard case .number(let scale) = value, FontScale.supported.contains(scale) else {
+          throw fail(key, "expected \(FontScale.expectation) (1 is the default)")
         }
         settings.fontScale = scale
       case "contentSize":

@@ -453,7 +453,7 @@ public final class BulletListRenderer {
 
   /// Renders `list` for one theme and mode.
   ///
-  /// A PNG sets Android's text on its own pixels (``Layout/LayoutOptions/drawn(atPixelScale:)``);
+  /// A PNG sets Android's text on its own pixels (`LayoutOptions.drawn(atPixelScale:)`);
   /// SVG and PDF on `options.textPixelScale`.
   /// - Throws: `RenderError` as ``layout(_:theme:mode:options:)``, and `.graphics` when drawing
   ///   or encoding fails (an icon file that cannot be read, a canvas too large).

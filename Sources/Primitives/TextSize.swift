@@ -63,6 +63,11 @@ public enum FontScale {
   /// The scales the renderer draws: Android's smallest setting below, and twice its largest
   /// above (beyond 2.0 Android scales linearly).
   public static let supported: ClosedRange<Double> = 0.85...4.0
+  /// What a value must be, as error messages say it after "expected": `Android's font scale, a
+  /// number from 0.85 to 4`.
+  public static var expectation: String {
+    "Android's font scale, a number from \(text(supported.lowerBound)) to \(text(supported.upperBound))"
+  }
 
   /// The default: text at its token size.
   public static let standard = 1.0

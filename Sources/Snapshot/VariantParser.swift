@@ -146,12 +146,8 @@ enum VariantParser {
       case "platform":
         platforms = try names(member, key: key, fail: fail)
       case "fontScale":
-        let range = FontScale.supported
-        guard case .number(let scale) = member, range.contains(scale) else {
-          throw fail(
-            key,
-            "expected Android's font scale, a number from \(FontScale.text(range.lowerBound)) to \(FontScale.text(range.upperBound))"
-          )
+        guard case .number(let scale) = member, FontScale.supported.contains(scale) else {
+          throw fail(key, "expected \(FontScale.expectation)")
         }
         options.fontScale = scale
         givesFontScale = true

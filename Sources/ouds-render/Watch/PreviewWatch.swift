@@ -62,21 +62,14 @@ struct PreviewWatch {
         }
         timeout = Int32(clamping: (end - now + 999_999) / 1_000_000)
       }
-      var descriptors = [
-        pollfd(fd: watcher.inotify.descriptor, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0),
-      ]
-      if poll(&descriptors, 2, timeout) < 0 {
-        if errno == EINTR { continue }
-        throw WatchError(reason: "cannot wait for changes: \(WatchError.systemText(errno))")
-      }
-      if descriptors[1].revents != 0 { break }
+      let wakeup = try WatchLoop.wake(watcher, signals, timeout: timeout)
+      if wakeup == .stop { break }
       let now = lists.noted.withLock { $0 }
       if now != noted {
         noted = now
         try watcher.update(targets.adding(files: noted))
       }
-      guard descriptors[0].revents != 0 else { continue }
+      guard wakeup == .events else { continue }
       let new = watcher.changes(in: watcher.inotify.pendingEvents())
       guard !new.isEmpty else { continue }
       for path in new where !changed.contains(path) { changed.append(path) }

@@ -172,22 +172,44 @@ struct WatchLoop {
         if now >= end { return changed }
         timeout = Int32(clamping: (end - now + 999_999) / 1_000_000)
       }
-      var descriptors = [
-        pollfd(fd: watcher.inotify.descriptor, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0),
-      ]
-      if poll(&descriptors, 2, timeout) < 0 {
-        if errno == EINTR { continue }
-        throw WatchError(reason: "cannot wait for changes: \(WatchError.systemText(errno))")
+      switch try Self.wake(watcher, signals, timeout: timeout) {
+      case .stop: return nil
+      case .timeout: continue
+      case .events: break
       }
-      if descriptors[1].revents != 0 { return nil }
-      guard descriptors[0].revents != 0 else { continue }
       let new = watcher.changes(in: watcher.inotify.pendingEvents())
       guard !new.isEmpty else { continue }
       for path in new where !changed.contains(path) { changed.append(path) }
       last = DispatchTime.now().uptimeNanoseconds
       if first == nil { first = last }
     }
+  }
+
+  /// What woke a wait on a watcher and the stop signal.
+  enum Wakeup {
+    /// SIGINT or SIGTERM.
+    case stop
+    /// The watcher has events to read.
+    case events
+    /// The time ran out, or a signal other than a stop interrupted the wait.
+    case timeout
+  }
+
+  /// Waits up to `timeout` milliseconds (-1: without limit) for the watcher's events or a stop
+  /// signal; the one `poll` of `--watch` and `preview`.
+  static func wake(_ watcher: FolderWatcher, _ signals: StopSignals, timeout: Int32)
+    throws(WatchError) -> Wakeup
+  {
+    var descriptors = [
+      pollfd(fd: watcher.inotify.descriptor, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0),
+    ]
+    if poll(&descriptors, 2, timeout) < 0 {
+      if errno == EINTR { return .timeout }
+      throw WatchError(reason: "cannot wait for changes: \(WatchError.systemText(errno))")
+    }
+    if descriptors[1].revents != 0 { return .stop }
+    return descriptors[0].revents != 0 ? .events : .timeout
   }
 
   /// `list.json, Themes/brands/orange/light.tokens.json and 2 more`: paths relative to the

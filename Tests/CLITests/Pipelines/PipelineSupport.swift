@@ -172,6 +172,7 @@ struct PipelineFixture {
     ).filter { $0 == "setup" || $0 == "package" || $0.hasPrefix("ci-") }.map { "scripts/" + $0 }
     let packaging = [
       "CHANGELOG.md", "packaging", "Sources/CGraphicsLoader/include/symbols.h",
+      "Sources/CHTTPLoader/loader.c",
     ]
     for item in ["Snapshots", "Themes"] + scripts + packaging {
       try Tree.copy(

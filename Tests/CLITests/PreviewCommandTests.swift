@@ -252,6 +252,30 @@ final class PreviewCommandTests {
   deinit { try? FileManager.default.removeItem(at: folder) }
 
   @Test(
+    "no argument: the catalogue's cases when the folder has Snapshots/cases, else exit 2 saying so")
+  func defaultFolder() throws {
+    let bare = try run(["preview", "--port", "0"], in: folder)
+    #expect(bare.status == 2)
+    #expect(
+      bare.stderr.split(separator: "\n").first.map(String.init)
+        == "error: no <list|folder> given and no Snapshots/cases/ here: give a list file or a folder of lists"
+    )
+    let cases = folder.appendingPathComponent("Snapshots/cases")
+    try FileManager.default.createDirectory(at: cases, withIntermediateDirectories: true)
+    try write("- Only item\n", "one.md", in: cases)
+    let preview = try PreviewProcess(
+      ["preview", "--port", "0", "--themes", themes.path], in: folder)
+    let port = try preview.port()
+    #expect(
+      preview.wait {
+        preview.lines.contains { $0.hasPrefix("preview of Snapshots/cases at http://") }
+      },
+      "\(preview.stderr)")
+    #expect(try get(port, "/").status == 200)
+    #expect(preview.stop() == 0)
+  }
+
+  @Test(
     "serves its page and one picture per theme × mode, the bytes render writes; the command line it gives draws the same"
   )
   func pagesAndPictures() throws {

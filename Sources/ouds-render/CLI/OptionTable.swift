@@ -130,9 +130,14 @@ struct ArgumentSpec: Sendable, Hashable {
   var choices: Choices? = nil
   /// Whether it takes one or more words (`<dir>...`); only the last argument may.
   var isVariadic = false
+  /// Whether the argument may be left out (the last one only); the command then uses its default.
+  var isOptional = false
 
   /// `<name>`, or `<name>...` for a variadic argument.
-  var usage: String { "<\(name)>" + (isVariadic ? "..." : "") }
+  var usage: String {
+    let word = "<\(name)>" + (isVariadic ? "..." : "")
+    return isOptional ? "[\(word)]" : word
+  }
 }
 
 /// An example shown at the end of `--help`: a command line and what it does.

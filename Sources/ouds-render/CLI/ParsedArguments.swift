@@ -190,7 +190,9 @@ struct ParsedArguments {
   /// Checks the number of positional arguments, and their choices.
   private mutating func checkPositionals(_ spec: CommandSpec) throws(UsageError) {
     let expected = spec.arguments.count
-    if spec.arguments.last?.isVariadic == true {
+    if spec.arguments.last?.isOptional == true, positionals.count == expected - 1 {
+      // the optional last argument left out: the command takes its default
+    } else if spec.arguments.last?.isVariadic == true {
       if positionals.count < expected, let argument = spec.arguments.last {
         throw UsageError("missing <\(argument.name)> (\(spec.argumentsInWords))")
       }

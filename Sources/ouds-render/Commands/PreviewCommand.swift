@@ -56,10 +56,11 @@ enum PreviewCommand {
     arguments: [
       ArgumentSpec(
         name: "list|folder",
-        help: "the list to preview (JSON or Markdown), or a folder of lists to choose from",
-        completion: .file(extensions: ["json", "md", "markdown"]))
+        help:
+          "the list to preview (JSON or Markdown), or a folder of lists to choose from (default: \(PreviewLists.defaultFolder), the snapshot catalogue's cases, when the current folder has one)",
+        completion: .file(extensions: ["json", "md", "markdown"]), isOptional: true)
     ],
-    argumentsInWords: "one list file or folder",
+    argumentsInWords: "at most one list file or folder",
     discussion: """
       Saving the list, one of its icons or a file of the themes folder draws the pictures again:
       the open page updates without a reload, and an error takes the place of the picture until

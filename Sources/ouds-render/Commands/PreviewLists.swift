@@ -39,6 +39,8 @@ final class PreviewLists: PreviewContent, @unchecked Sendable {
 
   /// The most lists a folder may offer.
   static let maximumLists = 500
+  /// The folder previewed when none is given: the snapshot catalogue's cases.
+  static let defaultFolder = "Snapshots/cases"
   /// The name of the pasted list, in messages and the command line.
   static let pastedName = "pasted.md"
 
@@ -46,7 +48,15 @@ final class PreviewLists: PreviewContent, @unchecked Sendable {
   /// - Throws: ``UsageError`` for a path that is neither a list file nor a folder,
   ///   ``PreviewError`` when the temporary folder cannot be made.
   init(_ arguments: ParsedArguments) throws {
-    target = arguments.positionals.first ?? ""
+    if let given = arguments.positionals.first {
+      target = given
+    } else if UserFile.type(atPath: Self.defaultFolder) == .directory {
+      target = Self.defaultFolder
+    } else {
+      throw UsageError(
+        "no <list|folder> given and no \(Self.defaultFolder)/ here: give a list file or a folder of lists"
+      )
+    }
     switch UserFile.type(atPath: target) {
     case .directory?: isFolder = true
     case .regular?: isFolder = false

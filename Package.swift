@@ -182,7 +182,7 @@ let package = Package(
       dependencies: [
         "Threads", "PNG", "PixelDiff", "SnapshotReports", "Workbench", "PreviewServer",
         "BulletList", "BulletListRenderer", "Graphics", "Layout", "Scene", "Snapshot", "Themes",
-        "SafeInput", "Primitives",
+        "SafeInput", "StrictJSON", "Primitives",
       ]),
 
     // Test targets declare every module they import; CLITests and SnapshotTests depend on the

@@ -290,25 +290,5 @@ enum JSONText {
     }
   }
 
-  static func quoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\u{2028}"
-          || scalar == "\u{2029}"
-        {
-          out += String(cFormat: "\\u%04x", scalar.value)
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return out + "\""
-  }
+  static func quoted(_ text: String) -> String { JSONStringLiteral.quoted(text) }
 }

@@ -3,6 +3,7 @@ import Graphics
 import PreviewServer
 import Primitives
 import SafeInput
+import StrictJSON
 import Threads
 
 #if canImport(FoundationEssentials)
@@ -315,25 +316,8 @@ final class PreviewLists: PreviewContent, @unchecked Sendable {
 
 /// JSON text of strings, for the page's configuration.
 enum JSONText {
-  /// `text` as a JSON string: quotes, backslashes and control characters escaped.
-  static func string(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "<": result += "\\u003c"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
-          let hex = String(scalar.value, radix: 16)
-          result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          result.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return result + "\""
-  }
+  /// `text` as a JSON string that may sit in the page (`<` escaped too).
+  static func string(_ text: String) -> String { JSONStringLiteral.quoted(text, forHTML: true) }
 
   /// `["a","b"]`.
   static func array(_ texts: [String]) -> String {

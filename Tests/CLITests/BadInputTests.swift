@@ -147,8 +147,14 @@ struct BadInputTests {
       try? FileManager.default.setAttributes(
         [.posixPermissions: 0o755], ofItemAtPath: readOnly.path)
     }
+    // nobody may not reach the checkout (a clone in a root-only folder), so the list and the
+    // tokens it reads are copies in the test's folder
+    let themes = try copyOfThemes(in: folder)
+    let listCopy = folder.appendingPathComponent("sample-2.json").path
+    try FileManager.default.copyItem(atPath: list, toPath: listCopy)
     let denied = try run(
-      ["render", list, "-o", readOnly.path + "/out.png"], in: folder, unprivileged: true)
+      ["render", listCopy, "--themes", themes.path, "-o", readOnly.path + "/out.png"],
+      in: folder, unprivileged: true)
     #expect(denied.status == 1)
     #expect(denied.stderr == "error: cannot write \(readOnly.path)/out.png: permission denied\n")
     #expect(try FileManager.default.contentsOfDirectory(atPath: readOnly.path).isEmpty)

@@ -1,4 +1,5 @@
 import BulletListRenderer
+import Graphics
 import PNG
 import SafeInput
 import Snapshot
@@ -33,12 +34,15 @@ enum SnapshotAcceptCommand {
       themes folders must be the ones the run verified (the catalogue digest, the token digest,
       the references' count and tolerances), so a render is never written over a reference it
       was not compared with. Each changed or missing reference then gets the run's actual.png and
-      actual.layout.json, checked (inside their folder, a PNG of the size the results say), under
-      the snapshots folder's record lock; ENVIRONMENT.json takes the run's token digest when the
+      actual.layout.json, checked (inside their folder and no link, a PNG of the size the results
+      say, the SHA-256 results.json records of each), under the snapshots folder's record lock; ENVIRONMENT.json takes the run's token digest when the
       tokens changed. A run whose render stack or font files differ from ENVIRONMENT.json is
       refused: its pictures are not what verify compares here. References that failed with an
-      error, and a --filter that leaves nothing, are refused. Exit 0 when every selected change
-      was written; review the pictures (the run's review page) first, then commit.
+      error, and a --filter that leaves nothing, are refused. Every file is read and checked
+      before one is written: a refusal writes nothing. Exit 0 when every selected change was
+      written; review the pictures (the run's review page) first, then commit. The CI templates
+      publish the results folders with the review page: downloaded into the checkout's root,
+      they are out/shard-*.
       """,
     options: [SnapshotCommand.filter],
     examples: [
@@ -55,11 +59,15 @@ enum SnapshotAcceptCommand {
   static func run(_ arguments: ParsedArguments) throws -> Int32 {
     var parts: [SnapshotRunResults.Part] = []
     var folders: [String: URL] = [:]
+    var labels: [String: String] = [:]
     for label in arguments.positionals {
       let folder = URL(fileURLWithPath: label)
       let results = try SnapshotRunResults.read(from: folder)
       parts.append(SnapshotRunResults.Part(label: label, results: results))
-      for reference in results.references { folders[reference.id] = folder }
+      for reference in results.references {
+        folders[reference.id] = folder
+        labels[reference.id] = label
+      }
     }
     let merged: SnapshotRunResults
     do {
@@ -81,8 +89,17 @@ enum SnapshotAcceptCommand {
     do {
       try SnapshotMergeCommand.checkAgainstCheckout(
         merged, snapshots: snapshots, themes: themes, root: root)
-    } catch {
-      throw Self.accepting(error)
+    } catch SnapshotError.cannotMerge(let reason) {
+      // Said of the files handed in: the artifact is not of this catalogue.
+      let files = arguments.positionals.map {
+        MessageText.path(($0.hasSuffix("/") ? $0 : $0 + "/") + SnapshotRunResults.fileName)
+      }
+      let reason =
+        reason.components(separatedBy: "; the shards do not describe").first ?? reason
+      throw SnapshotError.cannotAccept(
+        reason:
+          "\(files.joined(separator: ", ")): \(reason): the run verified another catalogue than \(MessageText.path(root.relative(snapshots.path))) here (a case file, reference or theme changed since); nothing written"
+      )
     }
     if !merged.environmentDifferences.isEmpty {
       throw SnapshotError.cannotAccept(
@@ -135,6 +152,25 @@ enum SnapshotAcceptCommand {
           reason: "\(reference.id): actual.layout.json \(MessageText.path(layout)): \(problem)")
       }
       let layoutData = try UserFile.read(layoutPath, kind: .list)
+      // The bytes the run wrote, not a file changed or swapped since.
+      for (name, data) in [("actual.png", png), ("actual.layout.json", layoutData)] {
+        // As the folder was given (out/shard-2/…), as the user sees it.
+        let base = labels[reference.id].map { $0.hasSuffix("/") ? $0 : $0 + "/" } ?? ""
+        let path = base + (reference.artifacts[name] ?? name)
+        guard let recorded = reference.artifactDigests[name] else {
+          throw SnapshotError.cannotAccept(
+            reason:
+              "\(MessageText.path(path)): results.json holds no SHA-256 of \(reference.id)'s \(name) (written by an older ouds-render): run verify again"
+          )
+        }
+        let digest = SHA256Digest.hex(of: data)
+        guard digest == recorded else {
+          throw SnapshotError.cannotAccept(
+            reason:
+              "\(MessageText.path(path)): its SHA-256 is \(digest.prefix(12))…, but results.json says the run wrote \(recorded.prefix(12))…: the file was changed after the run"
+          )
+        }
+      }
       writes.append(
         (URL(fileURLWithPath: snapshotsPath).appendingPathComponent(reference.imagePath).path, png))
       writes.append(

@@ -206,6 +206,12 @@ final class AcceptFromCITests {
     #expect(
       pipeline.githubSummary.hasSuffix("```sh\n\(download) && \(Self.accept)\n```\n"),
       "\(pipeline.githubSummary)")
+    // docs/ci.md shows the same line, the run's id left to fill in.
+    let guide = try String(
+      contentsOf: repositoryRoot.appendingPathComponent("docs/ci.md"), encoding: .utf8)
+    let documented = download.replacingOccurrences(
+      of: " \(PipelineFixture.runID) ", with: " <run id> ")
+    #expect(guide.contains("\n```sh\n\(documented) && \(Self.accept)\n```\n"))
     #expect(
       pipeline.gitlabLog.hasSuffix(
         "Accept this run's renders: download https://gitlab.invalid/project/-/jobs/7/artifacts/download, unzip it in the root of your checkout of this commit (it holds out/), then run: \(Self.accept)\n"

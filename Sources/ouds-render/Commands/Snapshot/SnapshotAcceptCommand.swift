@@ -34,9 +34,10 @@ enum SnapshotAcceptCommand {
       themes folders must be the ones the run verified (the catalogue digest, the token digest,
       the references' count and tolerances), so a render is never written over a reference it
       was not compared with. Each changed or missing reference then gets the run's actual.png and
-      actual.layout.json, checked (inside their folder and no link, a PNG of the size the results
-      say, the SHA-256 results.json records of each), under the snapshots folder's record lock; ENVIRONMENT.json takes the run's token digest when the
-      tokens changed. A run whose render stack or font files differ from ENVIRONMENT.json is
+      actual.layout.json, checked (inside their folder, not through a link out of it, a PNG of the
+      size the results say, the SHA-256 results.json records of each), under the snapshots
+      folder's record lock; ENVIRONMENT.json takes the run's token digest when the tokens
+      changed. A run whose render stack or font files differ from ENVIRONMENT.json is
       refused: its pictures are not what verify compares here. References that failed with an
       error, and a --filter that leaves nothing, are refused. Every file is read and checked
       before one is written: a refusal writes nothing. Exit 0 when every selected change was

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// Issue 27's "accept from CI", end to end as a developer meets it: a copy of a small catalogue
-/// (two case files and their references) in which a change makes references fail, the CI jobs run
+/// (two case files and their references) in which a label, a variant and a colour token change,
+/// so that references fail or are missing and the recorded tokens differ, the CI jobs run
 /// as the templates run them (``PipelineFixture``: build, two verify shards, merge, publish), the
 /// artifact the merge job publishes (the GitHub template's `snapshot-report`, whose paths are read
 /// from the template), and `ouds-render snapshot accept` in the developer's own copy, run as the
@@ -13,12 +14,14 @@ import Testing
 final class AcceptFromCITests {
   /// The case files of the small catalogue.
   static let cases = ["sample-1", "sample-2"]
-  /// What the change makes fail: sample-2's eight references (its second label changed) and
-  /// sample-1's two new dark references (its scaled variant now also dark).
-  static let changed = [
-    "orange-compact-dark", "orange-compact-light", "orange-dark", "orange-light", "sosh-dark",
-    "sosh-light", "wireframe-dark", "wireframe-light",
-  ].map { "sample-2/\($0)@2x" }
+  /// What the change makes fail: sample-2's eight references (its second label changed),
+  /// sample-1's wireframe light one (the text colour token of Wireframe light changed, in the
+  /// copy's Themes) and sample-1's two new dark references (its scaled variant now also dark).
+  static let changed =
+    [
+      "orange-compact-dark", "orange-compact-light", "orange-dark", "orange-light", "sosh-dark",
+      "sosh-light", "wireframe-dark", "wireframe-light",
+    ].map { "sample-2/\($0)@2x" } + ["sample-1/wireframe-light@2x"]
   static let missing = ["sample-1/orange-dark@1x", "sample-1/orange-dark@3x"]
   /// The accept command the summary, the review page and the step summary end with.
   static let accept = "ouds-render snapshot accept out/shard-*"
@@ -52,6 +55,10 @@ final class AcceptFromCITests {
     try edit(
       checkout, "Snapshots/cases/sample-1.json", #""modes": ["light"], "scale""#,
       #""modes": ["light", "dark"], "scale""#)
+    try edit(
+      checkout, "Themes/brands/wireframe/light.tokens.json",
+      #""$value": "{color.raw.wireframe.functional-gray-dark-960}""#,
+      #""$value": "{color.raw.wireframe.royal-blue-800}""#)
   }
 
   /// Replaces `old`, which must be there, by `new` in the file at `path` of `checkout`.
@@ -188,16 +195,23 @@ final class AcceptFromCITests {
 
     // The pipeline fails, and the merge says why.
     #expect(pipeline.merge.status == 1, "\(pipeline.merge.output)")
-    #expect(pipeline.merge.stdout.contains("10 failed"), "\(pipeline.merge.stdout)")
-    for id in Self.changed + Self.missing {
-      #expect(pipeline.merge.stdout.contains(id), "the merge names \(id)")
-    }
+    #expect(
+      pipeline.merge.stdout.contains(
+        "20 references: 9 passed, 11 failed (9 changed, 2 missing, 0 errors) in "),
+      "\(pipeline.merge.stdout)")
+    #expect(
+      pipeline.merge.stdout.contains(
+        "wireframe/light color.content.default: #08090D → #223CAB (brands/wireframe/light.tokens.json)"
+      ), "the token change")
     #expect(pipeline.merge.stderr.contains("to accept every change: "), "\(pipeline.merge.stderr)")
 
     // The summary, the review page and what the step summary and the GitLab log add name the
     // exact command.
     let out = pipeline.mergeWorkspace.appendingPathComponent("out")
     let summary = try String(contentsOf: out.appendingPathComponent("summary.md"), encoding: .utf8)
+    for id in Self.changed + Self.missing {
+      #expect(summary.contains("| `\(id)` |"), "the summary names \(id)")
+    }
     #expect(summary.contains("\n```sh\n\(Self.accept)\n```\n"), "\(summary)")
     let page = try String(
       contentsOf: out.appendingPathComponent("report/index.html"), encoding: .utf8)
@@ -253,10 +267,12 @@ final class AcceptFromCITests {
     let expected = try Self.contents(recorded.appendingPathComponent("Snapshots"))
     let original = try Self.contents(fixture.checkout.appendingPathComponent("Snapshots"))
     let written = Set(expected.keys.filter { expected[$0] != original[$0] })
-    // The new dark scales share sample-1's orange-dark layout, which the first variant has.
+    // The new dark scales share sample-1's orange-dark layout, which the first variant has; the
+    // tokens the references are recorded with changed.
     let failing = Set(
       (Self.changed + Self.missing).map { "\($0).png" }
-        + Self.changed.map { $0.replacingOccurrences(of: "@2x", with: ".layout.json") })
+        + Self.changed.map { $0.replacingOccurrences(of: "@2x", with: ".layout.json") }
+        + ["ENVIRONMENT.json"])
     #expect(
       written == failing,
       "record --failed writes the failing references: \(written.symmetricDifference(failing).sorted())"
@@ -285,7 +301,7 @@ final class AcceptFromCITests {
     }
     #expect(
       accepted.stdout.hasSuffix(
-        "10 references accepted from the run \(PipelineFixture.runID); review and commit Snapshots\n"
+        "11 references accepted from the run \(PipelineFixture.runID), and its tokens in ENVIRONMENT.json; review and commit Snapshots\n"
       ), "\(accepted.stdout)")
     // Byte for byte what record --failed wrote, and nothing else.
     #expect(try Self.contents(developer.appendingPathComponent("Snapshots")) == expected)

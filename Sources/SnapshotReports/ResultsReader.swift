@@ -559,8 +559,7 @@ struct ResultsReader {
 
   // MARK: - Values
 
-  /// The members of an object that has exactly `keys`.
-  /// The members of an object holding every one of `keys`, and perhaps some of `optionalKeys`.
+  /// The members of an object that has exactly `keys`, and perhaps some of `optionalKeys`.
   private func object(
     _ value: JSONValue?, _ p: String, keys: [String], optionalKeys: [String] = []
   ) throws(SnapshotError)

@@ -350,6 +350,21 @@ final class AcceptFromCITests {
     try expectRefused(
       escaping, ["out/\(shardName)/results.json", "actual.png"], "a path out of the folder")
 
+    // A manifest without the run and its catalogue digest (as results made by hand may be).
+    let unnamed = try developerCopy("unnamed", of: fixture, run: pipeline)
+    for index in 1...2 {
+      let file = unnamed.appendingPathComponent("out/shard-\(index)/results.json")
+      var document = try #require(
+        try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+      document["run"] = NSNull()
+      try JSONSerialization.data(withJSONObject: document).write(to: file)
+    }
+    try expectRefused(
+      unnamed,
+      [
+        "out/shard-1/results.json, out/shard-2/results.json: run is null: the results name no run nor the digest of the catalogue"
+      ], "no run, no catalogue digest")
+
     // A link, to a copy of the very render outside the folder.
     let linked = try developerCopy("linked", of: fixture, run: pipeline)
     let outside = root.appendingPathComponent("outside.png")

@@ -87,19 +87,30 @@ enum SnapshotAcceptCommand {
     let snapshots = ProtectedPlace("snapshots folder", snapshotsPath)
     let themes = merged.themes.map { ProtectedPlace("themes folder", root.absolute($0.folder)) }
     // The run verified this catalogue, these tokens, these references and tolerances.
+    // Said of the files handed in: the artifact is not of this catalogue.
+    let files = arguments.positionals.map {
+      MessageText.path(($0.hasSuffix("/") ? $0 : $0 + "/") + SnapshotRunResults.fileName)
+    }.joined(separator: ", ")
+    // Without a run (results written by hand) there is no catalogue digest to hold them against,
+    // and merge's check would only note it.
+    guard merged.run != nil else {
+      throw SnapshotError.cannotAccept(
+        reason:
+          "\(files): run is null: the results name no run nor the digest of the catalogue it verified, so nothing says they are of this catalogue; accept the results of a verify run (--results)"
+      )
+    }
     do {
-      try SnapshotMergeCommand.checkAgainstCheckout(
+      if let note = try SnapshotMergeCommand.checkAgainstCheckout(
         merged, snapshots: snapshots, themes: themes, root: root)
-    } catch SnapshotError.cannotMerge(let reason) {
-      // Said of the files handed in: the artifact is not of this catalogue.
-      let files = arguments.positionals.map {
-        MessageText.path(($0.hasSuffix("/") ? $0 : $0 + "/") + SnapshotRunResults.fileName)
+      {
+        throw SnapshotError.cannotAccept(reason: "\(files): \(note)")
       }
+    } catch SnapshotError.cannotMerge(let reason) {
       let reason =
         reason.components(separatedBy: "; the shards do not describe").first ?? reason
       throw SnapshotError.cannotAccept(
         reason:
-          "\(files.joined(separator: ", ")): \(reason): the run verified another catalogue than \(MessageText.path(root.relative(snapshots.path))) here (a case file, reference or theme changed since); nothing written"
+          "\(files): \(reason): the run verified another catalogue than \(MessageText.path(root.relative(snapshots.path))) here (a case file, reference or theme changed since); nothing written"
       )
     }
     if !merged.environmentDifferences.isEmpty {

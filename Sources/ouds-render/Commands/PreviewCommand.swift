@@ -1,7 +1,11 @@
+import BulletListRenderer
+import FileWatch
 import Graphics
+import LivePreview
 import PreviewServer
 import Primitives
 import SafeInput
+import Threads
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -57,7 +61,7 @@ enum PreviewCommand {
       ArgumentSpec(
         name: "list|folder",
         help:
-          "the list to preview (JSON or Markdown), or a folder of lists to choose from (default: \(PreviewLists.defaultFolder), the snapshot catalogue's cases, when the current folder has one)",
+          "the list to preview (JSON or Markdown), or a folder of lists to choose from (default: \(defaultFolder), the snapshot catalogue's cases, when the current folder has one)",
         completion: .file(extensions: ["json", "md", "markdown"]), isOptional: true)
     ],
     argumentsInWords: "at most one list file or folder",
@@ -87,8 +91,8 @@ enum PreviewCommand {
     name: "render", abstract: "", arguments: [ListOptions.listArgument],
     argumentsInWords: "one list file", options: ListOptions.all + [ListOptions.scale])
 
-  /// The quiet time that ends a burst of changes: 50 ms (an editor's save is several events).
-  static let quietPeriod: UInt64 = 50_000_000
+  /// The folder previewed when none is given: the snapshot catalogue's cases.
+  static let defaultFolder = "Snapshots/cases"
 
   /// Serves the preview until SIGINT or SIGTERM; exit status 0 once stopped.
   static func run(_ arguments: ParsedArguments) throws -> Int32 {
@@ -103,7 +107,10 @@ enum PreviewCommand {
         "--host \(address) listens everywhere: give the address others reach this machine at (such as 192.168.1.20), which the page checks requests against"
       )
     }
-    let lists = try PreviewLists(arguments)
+    let (target, isFolder) = try listTarget(arguments)
+    let lists = try PreviewLists(
+      target: target, isFolder: isFolder, options: options(arguments),
+      drawing: PreviewPictures())
     defer { lists.removeTemporaryFolder() }
     try lists.checkStartingState()
     GraphicsLibraries.finishPreloading()
@@ -135,46 +142,154 @@ enum PreviewCommand {
     let shown = family == AF_INET6 ? "[\(address)]" : address
     let url = "http://\(shown):\(server.port)/"
     try writeOutput(url + "\n")
-    let watch = PreviewWatch(lists: lists, events: events)
-    let updates = try watch.run(arguments, signals: signals, url: url)
+    var targets = WatchTargets()
+    if lists.isFolder {
+      targets.insert(folder: lists.target)
+    } else {
+      targets.insert(file: lists.target, required: true)
+    }
+    WatchOption.addThemes(
+      arguments, explicit: ListOptions.themesDirectory, snapshots: nil, to: &targets)
+    let watched = HelpText.words(
+      [WatchTargets.describe([lists.target]), "its icons"] + WatchOption.themesSummary(targets),
+      joinedBy: "or")
+    let updates = try PreviewWatch(lists: lists, events: events).run(
+      targets, signals: signals,
+      announcement:
+        "preview of \(lists.target) at \(url): drawn again when \(watched) change; Ctrl-C stops",
+      log: printError)
     let plural = updates == 1 ? "" : "s"
     printError(
       "stopped the preview (\(signals.firstSignalName ?? "SIGINT")) after \(updates) update\(plural)"
     )
     return ExitStatus.success
   }
+
+  /// The list file or folder to preview, and whether it is a folder.
+  /// - Throws: ``UsageError`` for a path that is neither a list file nor a folder, or none
+  ///   given without a `Snapshots/cases` folder here.
+  static func listTarget(_ arguments: ParsedArguments) throws(UsageError) -> (String, Bool) {
+    let target: String
+    if let given = arguments.positionals.first {
+      target = given
+    } else if UserFile.type(atPath: defaultFolder) == .directory {
+      target = defaultFolder
+    } else {
+      throw UsageError(
+        "no <list|folder> given and no \(defaultFolder)/ here: give a list file or a folder of lists"
+      )
+    }
+    switch UserFile.type(atPath: target) {
+    case .directory?: return (target, true)
+    case .regular?: return (target, false)
+    case nil: throw UsageError("\(MessageText.path(target)): no such file or folder")
+    default:
+      throw UsageError("\(MessageText.path(target)): not a list file or a folder of lists")
+    }
+  }
+
+  /// The options of the page (its state, controls and starting state) and of the whole run.
+  static func options(_ arguments: ParsedArguments) -> PreviewOptions {
+    var state: [String: String] = [:]
+    let named = stateOptions.map { option in
+      let row = PreviewOption(name: option.key, isFlag: option.value == .flag)
+      if row.isFlag {
+        if arguments.has(option) { state[row.key] = "1" }
+      } else if let text = arguments.givenText(option) {
+        state[row.key] = text
+      }
+      return row
+    }
+    if state["theme"] == nil { state["theme"] = Vocabulary.all }
+    if state["mode"] == nil { state["mode"] = Vocabulary.all }
+    return PreviewOptions(
+      state: named, controls: controls,
+      fixedWords: fixedOptions.flatMap { option in
+        arguments.givenText(option).map { [option.key, $0] } ?? []
+      },
+      startingState: state, listFormatOption: ListOptions.inputFormat.key,
+      everyValue: Vocabulary.all)
+  }
+
+  /// The page's controls: theme, mode, platform, width, text sizes, direction, text style and
+  /// the accessibility overlay, with the names and ranges of ``Vocabulary``.
+  static var controls: [PreviewControl] {
+    let all = Vocabulary.all
+    func choices(
+      _ key: String, _ label: String, _ values: [String], unset: String = "", value: String = ""
+    ) -> PreviewControl {
+      PreviewControl(key: key, label: label, kind: .choices(values, unset: unset), value: value)
+    }
+    let widths = Vocabulary.canvasWidths
+    let scales = [0.85, 1, 1.15, 1.3, 1.5, 1.8, 2].filter { FontScale.supported.contains($0) }
+    return [
+      choices("theme", "theme", [all] + Vocabulary.themes.names, value: all),
+      choices("mode", "mode", [all] + Vocabulary.modes.names, value: all),
+      choices(
+        "platform", "platform", [""] + Vocabulary.platforms.names + [all], unset: "the list's"),
+      PreviewControl(
+        key: "width", label: "width",
+        kind: .range(
+          lower: ParsedArguments.numberText(widths.lowerBound),
+          upper: ParsedArguments.numberText(widths.upperBound)),
+        value: ParsedArguments.numberText(Vocabulary.standardCanvasWidth)),
+      choices(
+        "font-scale", "font scale (Android)", [""] + scales.map(ParsedArguments.numberText),
+        unset: "the list's"),
+      choices(
+        "content-size", "content size (iOS)", [""] + Vocabulary.contentSizes.names,
+        unset: "the list's"),
+      choices(
+        "direction", "direction", [""] + Vocabulary.directions.names, unset: "from the locale"),
+      choices("text-style", "text style", [""] + Vocabulary.textStyles.names, unset: "the list's"),
+      PreviewControl(key: "accessibility", label: "accessibility overlay", kind: .flag, value: ""),
+    ]
+  }
 }
 
-/// The preview could not start: one line, exit 1.
-struct PreviewError: Error, CustomStringConvertible {
-  /// The message.
-  var description: String
-}
+/// The preview's pictures, drawn as `render` draws them: the words are parsed with `render`'s
+/// list options and read by ``ListJob``; the renderer is kept while the generation lasts.
+final class PreviewPictures: PreviewDrawing, @unchecked Sendable {
+  // The render thread's own: the renderer of the current generation, the lines printed.
+  private var renderer: (generation: Int, renderer: BulletListRenderer)?
+  private var printed: Set<String> = []
 
-/// IP address literals, as `--host` takes them (no name is looked up).
-enum IPAddress {
-  /// `AF_INET` or `AF_INET6` for an address literal, else nil.
-  static func family(_ text: String) -> Int32? {
-    var v4 = in_addr()
-    var v6 = in6_addr()
-    if inet_pton(AF_INET, text, &v4) == 1 { return AF_INET }
-    if inet_pton(AF_INET6, text, &v6) == 1 { return AF_INET6 }
+  func picture(words: [String], generation: Int, note: ([String]) -> Void) throws -> [UInt8] {
+    heldErrorLines.withLock { $0 = [] }
+    defer {
+      let lines = heldErrorLines.withLock { held in
+        defer { held = nil }
+        return held ?? []
+      }
+      for line in lines where printed.insert(line).inserted { printError(line) }
+    }
+    let arguments = try ParsedArguments(
+      words, spec: PreviewCommand.pictureSpec, command: "render")
+    if ListJob.isMatrix(arguments) {
+      throw PreviewFailure("one picture per request: give one theme, mode and platform")
+    }
+    let cached = renderer?.generation == generation ? renderer?.renderer : nil
+    let job = try ListJob(arguments: arguments, renderer: cached)
+    renderer = (generation, job.renderer)
+    note(job.inputFiles.paths)
+    let picture = try job.attributingErrors {
+      try job.renderer.render(
+        job.document.list, theme: job.themes.first ?? .orange, mode: job.modes.first ?? .light,
+        options: job.options, format: .png(scale: job.scale(arguments)))
+    }
+    return [UInt8](picture.data)
+  }
+
+  func checkPicture(_ words: [String]) throws {
+    _ = try ParsedArguments(words, spec: PreviewCommand.pictureSpec, command: "render")
+  }
+
+  func checkCommand(_ words: [String]) -> String? {
+    do {
+      _ = try ParsedArguments(words, spec: RenderCommand.spec, command: "render")
+    } catch {
+      return error.description
+    }
     return nil
-  }
-
-  /// Whether `text` is a loopback address (127.0.0.0/8, ::1): this machine alone.
-  static func isLoopback(_ text: String) -> Bool {
-    var v4 = in_addr()
-    if inet_pton(AF_INET, text, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
-    return text == "::1"
-  }
-
-  /// Whether `text` is 0.0.0.0 or `::` (every interface).
-  static func isUnspecified(_ text: String) -> Bool {
-    var v4 = in_addr()
-    if inet_pton(AF_INET, text, &v4) == 1 { return v4.s_addr == 0 }
-    var v6 = in6_addr()
-    guard inet_pton(AF_INET6, text, &v6) == 1 else { return false }
-    return withUnsafeBytes(of: &v6) { $0.allSatisfy { $0 == 0 } }
   }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import FileWatch
 import Graphics
 import SafeInput
 import Threads
@@ -28,7 +29,7 @@ struct WatchLoop {
   /// The quiet time that ends a burst of changes: 100 ms.
   static let quietPeriod: UInt64 = 100_000_000
   /// A burst that never goes quiet is rendered after 2 s all the same.
-  static let longestBurst: UInt64 = 2_000_000_000
+  static let longestBurst = FolderWatcher.longestBurst
 
   /// What counts as a change, before the render adds the files it read.
   var targets: WatchTargets
@@ -102,7 +103,7 @@ struct WatchLoop {
       switch result.outcome {
       case .success:
         printError(
-          "re-rendered \(outputName) in \(milliseconds) ms (changed: \(Self.describe(changed))\(replaced))"
+          "re-rendered \(outputName) in \(milliseconds) ms (changed: \(WatchTargets.describe(changed))\(replaced))"
         )
         for line in result.lines where line.hasPrefix("error: ") { printError(line) }
         for line in result.lines where line.hasPrefix("warning: ") && !warnings.contains(line) {
@@ -172,7 +173,7 @@ struct WatchLoop {
         if now >= end { return changed }
         timeout = Int32(clamping: (end - now + 999_999) / 1_000_000)
       }
-      switch try Self.wake(watcher, signals, timeout: timeout) {
+      switch try watcher.wake(signals, timeout: timeout) {
       case .stop: return nil
       case .timeout: continue
       case .events: break
@@ -183,48 +184,5 @@ struct WatchLoop {
       last = DispatchTime.now().uptimeNanoseconds
       if first == nil { first = last }
     }
-  }
-
-  /// What woke a wait on a watcher and the stop signal.
-  enum Wakeup {
-    /// SIGINT or SIGTERM.
-    case stop
-    /// The watcher has events to read.
-    case events
-    /// The time ran out, or a signal other than a stop interrupted the wait.
-    case timeout
-  }
-
-  /// Waits up to `timeout` milliseconds (-1: without limit) for the watcher's events or a stop
-  /// signal; the one `poll` of `--watch` and `preview`.
-  static func wake(_ watcher: FolderWatcher, _ signals: StopSignals, timeout: Int32)
-    throws(WatchError) -> Wakeup
-  {
-    var descriptors = [
-      pollfd(fd: watcher.inotify.descriptor, events: Int16(POLLIN), revents: 0),
-      pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0),
-    ]
-    if poll(&descriptors, 2, timeout) < 0 {
-      if errno == EINTR { return .timeout }
-      throw WatchError(reason: "cannot wait for changes: \(WatchError.systemText(errno))")
-    }
-    if descriptors[1].revents != 0 { return .stop }
-    return descriptors[0].revents != 0 ? .events : .timeout
-  }
-
-  /// `list.json, Themes/brands/orange/light.tokens.json and 2 more`: paths relative to the
-  /// current folder when inside it.
-  ///
-  /// Paths that are gone (an editor's temporary file, renamed away) are left out, unless nothing
-  /// else changed (a deleted file).
-  static func describe(_ changed: [String]) -> String {
-    let here = WatchTargets.normalized(FileManager.default.currentDirectoryPath)
-    let present = changed.filter { $0 == "*" || UserFile.type(atPath: $0) != nil }
-    let names = (present.isEmpty ? changed : present).map { path -> String in
-      if path == "*" { return "more files than the kernel could queue" }
-      return path.hasPrefix(here + "/") ? String(path.dropFirst(here.count + 1)) : path
-    }
-    let shown = names.prefix(3).joined(separator: ", ")
-    return names.count > 3 ? "\(shown) and \(names.count - 3) more" : shown
   }
 }

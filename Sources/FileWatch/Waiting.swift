@@ -1,3 +1,4 @@
+import Dispatch
 import SafeInput
 
 #if canImport(FoundationEssentials)
@@ -40,6 +41,38 @@ extension FolderWatcher {
     }
     if descriptors[1].revents != 0 { return .stop }
     return descriptors[0].revents != 0 ? .events : .timeout
+  }
+}
+
+extension FolderWatcher {
+  /// Waits for changes that count and returns them once the burst is over: `quietPeriod`
+  /// nanoseconds without another, or ``longestBurst`` after the first; nil when a stop signal
+  /// came.
+  /// - Throws: ``WatchError`` when the wait fails.
+  public func burst(_ signals: StopSignals, quietPeriod: UInt64) throws(WatchError) -> [String]? {
+    var changed: [String] = []
+    var first: UInt64?
+    var last: UInt64 = 0
+    while true {
+      if signals.stopRequested { return nil }
+      var timeout: Int32 = -1
+      if let first {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let end = min(last + quietPeriod, first + Self.longestBurst)
+        if now >= end { return changed }
+        timeout = Int32(clamping: (end - now + 999_999) / 1_000_000)
+      }
+      switch try wake(signals, timeout: timeout) {
+      case .stop: return nil
+      case .timeout: continue
+      case .events: break
+      }
+      let new = changes(in: inotify.pendingEvents())
+      guard !new.isEmpty else { continue }
+      for path in new where !changed.contains(path) { changed.append(path) }
+      last = DispatchTime.now().uptimeNanoseconds
+      if first == nil { first = last }
+    }
   }
 }
 

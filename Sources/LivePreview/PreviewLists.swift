@@ -1,3 +1,4 @@
+import FileWatch
 import PreviewServer
 import Primitives
 import SafeInput
@@ -33,6 +34,8 @@ public final class PreviewLists: PreviewContent, @unchecked Sendable {
   private let drawing: any PreviewDrawing
   private let generation = Locked(0)
 
+  /// The folder previewed when none is given: the snapshot catalogue's cases.
+  public static let defaultFolder = "Snapshots/cases"
   /// The most lists a folder may offer.
   public static let maximumLists = 500
   /// The name of the pasted list, in messages and the command line.
@@ -58,6 +61,43 @@ public final class PreviewLists: PreviewContent, @unchecked Sendable {
       )
     }
     temporaryFolder = String(cString: made)
+  }
+
+  /// The list file or folder `given` names (``defaultFolder`` when nil and there is one here),
+  /// and whether it is a folder.
+  /// - Throws: ``PreviewServer/PreviewFailure``, a usage mistake: a path that is neither a list
+  ///   file nor a folder, or none given without a default folder.
+  public static func target(_ given: String?) throws(PreviewFailure) -> (
+    path: String, isFolder: Bool
+  ) {
+    let target: String
+    if let given {
+      target = given
+    } else if UserFile.type(atPath: defaultFolder) == .directory {
+      target = defaultFolder
+    } else {
+      throw PreviewFailure(
+        "no <list|folder> given and no \(defaultFolder)/ here: give a list file or a folder of lists"
+      )
+    }
+    switch UserFile.type(atPath: target) {
+    case .directory?: return (target, true)
+    case .regular?: return (target, false)
+    case nil: throw PreviewFailure("\(MessageText.path(target)): no such file or folder")
+    default:
+      throw PreviewFailure("\(MessageText.path(target)): not a list file or a folder of lists")
+    }
+  }
+
+  /// What to watch: the list file (its folder must be watchable) or the folder of lists.
+  public var watchTargets: WatchTargets {
+    var targets = WatchTargets()
+    if isFolder {
+      targets.insert(folder: target)
+    } else {
+      targets.insert(file: target, required: true)
+    }
+    return targets
   }
 
   /// `{"changed":"…"}`: the data of an update event.
@@ -100,7 +140,8 @@ public final class PreviewLists: PreviewContent, @unchecked Sendable {
       "\(JSONText.string($0.key)):\(JSONText.string($0.value))"
     }
     let name = isFolder ? target + "/" : target
-    let controls = options.controls.map(\.json).joined(separator: ",")
+    let controls = PreviewControl.page(every: options.everyValue).map(\.json)
+      .joined(separator: ",")
     return
       "{\"name\":\(JSONText.string(name)),\"lists\":\(JSONText.array(listNames())),\"generation\":\(generation.withLock { $0 }),\"controls\":[\(controls)],\"state\":{\(state.joined(separator: ","))}}"
   }

@@ -1,3 +1,4 @@
+import Primitives
 import StrictJSON
 
 /// What the command line gives a preview: the pictures, drawn from the words of a `render`
@@ -21,8 +22,6 @@ public protocol PreviewDrawing: AnyObject, Sendable {
 public struct PreviewOptions: Sendable {
   /// The `render` options the page's state sets (`--theme`, `--accessibility`…), in table order.
   public var state: [PreviewOption]
-  /// The page's controls.
-  public var controls: [PreviewControl]
   /// The options that hold for the whole run, as words of a command line (`--scale`, `2`).
   public var fixedWords: [String]
   /// The state the page opens with, by key.
@@ -35,11 +34,10 @@ public struct PreviewOptions: Sendable {
 
   /// Options from their parts (see each property).
   public init(
-    state: [PreviewOption], controls: [PreviewControl], fixedWords: [String],
+    state: [PreviewOption], fixedWords: [String],
     startingState: [String: String], listFormatOption: String?, everyValue: String
   ) {
     self.state = state
-    self.controls = controls
     self.fixedWords = fixedWords
     self.startingState = startingState
     self.listFormatOption = listFormatOption
@@ -106,6 +104,40 @@ public struct PreviewControl: Sendable {
     case .flag:
       return head + "\"flag\":true,\(value)"
     }
+  }
+}
+
+extension PreviewControl {
+  /// The page's controls: theme, mode, platform, width, text sizes, direction, text style and
+  /// the accessibility overlay, with the names and ranges of the value types (as the command
+  /// line's); `every` selects every theme, mode or platform.
+  public static func page(every: String) -> [PreviewControl] {
+    func choices(
+      _ key: String, _ label: String, _ values: [String], unset: String = "", value: String = ""
+    ) -> PreviewControl {
+      PreviewControl(key: key, label: label, kind: .choices(values, unset: unset), value: value)
+    }
+    // the shortest decimal text, as the command line writes numbers
+    let text = FontScale.text
+    let widths = CanvasWidth.supported
+    let scales = [0.85, 1, 1.15, 1.3, 1.5, 1.8, 2].filter { FontScale.supported.contains($0) }
+    return [
+      choices("theme", "theme", [every] + ThemeName.names, value: every),
+      choices("mode", "mode", [every] + ColorMode.names, value: every),
+      choices("platform", "platform", [""] + Platform.names + [every], unset: "the list's"),
+      PreviewControl(
+        key: "width", label: "width",
+        kind: .range(lower: text(widths.lowerBound), upper: text(widths.upperBound)),
+        value: text(CanvasWidth.standard)),
+      choices(
+        "font-scale", "font scale (Android)", [""] + scales.map(text), unset: "the list's"),
+      choices(
+        "content-size", "content size (iOS)", [""] + ContentSizeCategory.names,
+        unset: "the list's"),
+      choices("direction", "direction", [""] + LayoutDirection.names, unset: "from the locale"),
+      choices("text-style", "text style", [""] + TextStyle.names, unset: "the list's"),
+      PreviewControl(key: "accessibility", label: "accessibility overlay", kind: .flag, value: ""),
+    ]
   }
 }
 

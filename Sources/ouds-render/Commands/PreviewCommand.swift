@@ -13,12 +13,6 @@ import Threads
   import Foundation
 #endif
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// `ouds-render preview`: a local web page that shows a list in every theme and mode, and draws
 /// it again as its files are saved.
 enum PreviewCommand {
@@ -61,7 +55,7 @@ enum PreviewCommand {
       ArgumentSpec(
         name: "list|folder",
         help:
-          "the list to preview (JSON or Markdown), or a folder of lists to choose from (default: \(defaultFolder), the snapshot catalogue's cases, when the current folder has one)",
+          "the list to preview (JSON or Markdown), or a folder of lists to choose from (default: \(PreviewLists.defaultFolder), the snapshot catalogue's cases, when the current folder has one)",
         completion: .file(extensions: ["json", "md", "markdown"]), isOptional: true)
     ],
     argumentsInWords: "at most one list file or folder",
@@ -91,13 +85,10 @@ enum PreviewCommand {
     name: "render", abstract: "", arguments: [ListOptions.listArgument],
     argumentsInWords: "one list file", options: ListOptions.all + [ListOptions.scale])
 
-  /// The folder previewed when none is given: the snapshot catalogue's cases.
-  static let defaultFolder = "Snapshots/cases"
-
   /// Serves the preview until SIGINT or SIGTERM; exit status 0 once stopped.
   static func run(_ arguments: ParsedArguments) throws -> Int32 {
     let address = arguments.text(host) ?? "127.0.0.1"
-    guard let family = IPAddress.family(address) else {
+    guard IPAddress.family(address) != nil else {
       throw UsageError(
         "--host \(MessageText.quoted(address)) is not an IP address (such as 127.0.0.1, ::1 or 192.168.1.20)"
       )
@@ -107,53 +98,37 @@ enum PreviewCommand {
         "--host \(address) listens everywhere: give the address others reach this machine at (such as 192.168.1.20), which the page checks requests against"
       )
     }
-    let (target, isFolder) = try listTarget(arguments)
+    let target: (path: String, isFolder: Bool)
+    do {
+      target = try PreviewLists.target(arguments.positionals.first)
+    } catch {
+      throw UsageError(error.message)
+    }
     let lists = try PreviewLists(
-      target: target, isFolder: isFolder, options: options(arguments),
+      target: target.path, isFolder: target.isFolder, options: options(arguments),
       drawing: PreviewPictures())
     defer { lists.removeTemporaryFolder() }
     try lists.checkStartingState()
     GraphicsLibraries.finishPreloading()
     // SIGINT and SIGTERM are blocked from here on, in the server's threads too
     let signals = try StopSignals()
-    let events = PreviewEvents(data: PreviewLists.changeData(""))
-    let queue = RenderQueue(limit: 16)
-    let site = PreviewSite(content: lists, events: events, queue: queue)
-    let server: HTTPServer
-    do {
-      server = try HTTPServer(
-        site: site, address: address, port: UInt16(arguments.integer(port) ?? 8740))
-    } catch {
-      throw PreviewError(description: "preview: \(error)")
-    }
-    defer {
-      events.stop()
-      queue.stop()
-      server.stop()
-    }
-    var names = ["127.0.0.1", "localhost"]
-    if !names.contains(address) { names.append(address) }
-    site.accept(names: names, port: server.port)
+    let session = try PreviewSession(
+      lists: lists, address: address, port: UInt16(arguments.integer(port) ?? 8740))
+    defer { session.stop() }
     if !IPAddress.isLoopback(address) {
       printError(
         "warning: --host \(address): anyone who can reach this address sees the lists and renders this preview serves"
       )
     }
-    let shown = family == AF_INET6 ? "[\(address)]" : address
-    let url = "http://\(shown):\(server.port)/"
+    let url = session.url
     try writeOutput(url + "\n")
-    var targets = WatchTargets()
-    if lists.isFolder {
-      targets.insert(folder: lists.target)
-    } else {
-      targets.insert(file: lists.target, required: true)
-    }
+    var targets = lists.watchTargets
     WatchOption.addThemes(
       arguments, explicit: ListOptions.themesDirectory, snapshots: nil, to: &targets)
     let watched = HelpText.words(
       [WatchTargets.describe([lists.target]), "its icons"] + WatchOption.themesSummary(targets),
       joinedBy: "or")
-    let updates = try PreviewWatch(lists: lists, events: events).run(
+    let updates = try PreviewWatch(lists: lists, events: session.events).run(
       targets, signals: signals,
       announcement:
         "preview of \(lists.target) at \(url): drawn again when \(watched) change; Ctrl-C stops",
@@ -163,29 +138,6 @@ enum PreviewCommand {
       "stopped the preview (\(signals.firstSignalName ?? "SIGINT")) after \(updates) update\(plural)"
     )
     return ExitStatus.success
-  }
-
-  /// The list file or folder to preview, and whether it is a folder.
-  /// - Throws: ``UsageError`` for a path that is neither a list file nor a folder, or none
-  ///   given without a `Snapshots/cases` folder here.
-  static func listTarget(_ arguments: ParsedArguments) throws(UsageError) -> (String, Bool) {
-    let target: String
-    if let given = arguments.positionals.first {
-      target = given
-    } else if UserFile.type(atPath: defaultFolder) == .directory {
-      target = defaultFolder
-    } else {
-      throw UsageError(
-        "no <list|folder> given and no \(defaultFolder)/ here: give a list file or a folder of lists"
-      )
-    }
-    switch UserFile.type(atPath: target) {
-    case .directory?: return (target, true)
-    case .regular?: return (target, false)
-    case nil: throw UsageError("\(MessageText.path(target)): no such file or folder")
-    default:
-      throw UsageError("\(MessageText.path(target)): not a list file or a folder of lists")
-    }
   }
 
   /// The options of the page (its state, controls and starting state) and of the whole run.
@@ -203,47 +155,12 @@ enum PreviewCommand {
     if state["theme"] == nil { state["theme"] = Vocabulary.all }
     if state["mode"] == nil { state["mode"] = Vocabulary.all }
     return PreviewOptions(
-      state: named, controls: controls,
+      state: named,
       fixedWords: fixedOptions.flatMap { option in
         arguments.givenText(option).map { [option.key, $0] } ?? []
       },
       startingState: state, listFormatOption: ListOptions.inputFormat.key,
       everyValue: Vocabulary.all)
-  }
-
-  /// The page's controls: theme, mode, platform, width, text sizes, direction, text style and
-  /// the accessibility overlay, with the names and ranges of ``Vocabulary``.
-  static var controls: [PreviewControl] {
-    let all = Vocabulary.all
-    func choices(
-      _ key: String, _ label: String, _ values: [String], unset: String = "", value: String = ""
-    ) -> PreviewControl {
-      PreviewControl(key: key, label: label, kind: .choices(values, unset: unset), value: value)
-    }
-    let widths = Vocabulary.canvasWidths
-    let scales = [0.85, 1, 1.15, 1.3, 1.5, 1.8, 2].filter { FontScale.supported.contains($0) }
-    return [
-      choices("theme", "theme", [all] + Vocabulary.themes.names, value: all),
-      choices("mode", "mode", [all] + Vocabulary.modes.names, value: all),
-      choices(
-        "platform", "platform", [""] + Vocabulary.platforms.names + [all], unset: "the list's"),
-      PreviewControl(
-        key: "width", label: "width",
-        kind: .range(
-          lower: ParsedArguments.numberText(widths.lowerBound),
-          upper: ParsedArguments.numberText(widths.upperBound)),
-        value: ParsedArguments.numberText(Vocabulary.standardCanvasWidth)),
-      choices(
-        "font-scale", "font scale (Android)", [""] + scales.map(ParsedArguments.numberText),
-        unset: "the list's"),
-      choices(
-        "content-size", "content size (iOS)", [""] + Vocabulary.contentSizes.names,
-        unset: "the list's"),
-      choices(
-        "direction", "direction", [""] + Vocabulary.directions.names, unset: "from the locale"),
-      choices("text-style", "text style", [""] + Vocabulary.textStyles.names, unset: "the list's"),
-      PreviewControl(key: "accessibility", label: "accessibility overlay", kind: .flag, value: ""),
-    ]
   }
 }
 

@@ -19,17 +19,15 @@ import Threads
 /// `--watch`: render once, then again whenever a file the render depends on changes, until
 /// SIGINT or SIGTERM.
 ///
-/// The loop waits on inotify (no polling): ``FolderWatcher`` watches the folders of the files,
-/// ``WatchTargets`` says which of their entries count. A burst of changes (an editor's save is
-/// several events) is one re-render once ``quietPeriod`` passes without another, or at most
-/// ``longestBurst`` after the first. Each re-render prints one line on stderr: what was written,
-/// how long it took and what changed; a failed one prints its error and the loop goes on (the
-/// output keeps its last good version: writes are atomic).
+/// The loop waits on inotify (no polling): ``FileWatch/FolderWatcher`` watches the folders of the
+/// files, ``FileWatch/WatchTargets`` says which of their entries count. A burst of changes (an
+/// editor's save is several events) is one re-render once ``quietPeriod`` passes without another,
+/// or at most ``FileWatch/FolderWatcher/longestBurst`` after the first. Each re-render prints one
+/// line on stderr: what was written, how long it took and what changed; a failed one prints its
+/// error and the loop goes on (the output keeps its last good version: writes are atomic).
 struct WatchLoop {
   /// The quiet time that ends a burst of changes: 100 ms.
   static let quietPeriod: UInt64 = 100_000_000
-  /// A burst that never goes quiet is rendered after 2 s all the same.
-  static let longestBurst = FolderWatcher.longestBurst
 
   /// What counts as a change, before the render adds the files it read.
   var targets: WatchTargets
@@ -80,7 +78,7 @@ struct WatchLoop {
     }
 
     var count = 0
-    while let changed = try wait(watcher, signals) {
+    while let changed = try watcher.burst(signals, quietPeriod: Self.quietPeriod) {
       let before = try watcher.update(targets.adding(files: readFiles))
       let start = DispatchTime.now().uptimeNanoseconds
       let result = try Self.rendering(render, signals: signals)
@@ -154,35 +152,5 @@ struct WatchLoop {
       return files
     }
     return Rendered(outcome: outcome, lines: lines, files: files?.isEmpty == false ? files : nil)
-  }
-
-  /// Waits for changes that count and returns them once the burst is over, or nil when a stop
-  /// signal came.
-  private func wait(_ watcher: FolderWatcher, _ signals: StopSignals) throws(WatchError)
-    -> [String]?
-  {
-    var changed: [String] = []
-    var first: UInt64?
-    var last: UInt64 = 0
-    while true {
-      if signals.stopRequested { return nil }
-      var timeout: Int32 = -1
-      if let first {
-        let now = DispatchTime.now().uptimeNanoseconds
-        let end = min(last + Self.quietPeriod, first + Self.longestBurst)
-        if now >= end { return changed }
-        timeout = Int32(clamping: (end - now + 999_999) / 1_000_000)
-      }
-      switch try watcher.wake(signals, timeout: timeout) {
-      case .stop: return nil
-      case .timeout: continue
-      case .events: break
-      }
-      let new = watcher.changes(in: watcher.inotify.pendingEvents())
-      guard !new.isEmpty else { continue }
-      for path in new where !changed.contains(path) { changed.append(path) }
-      last = DispatchTime.now().uptimeNanoseconds
-      if first == nil { first = last }
-    }
   }
 }

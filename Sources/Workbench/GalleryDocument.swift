@@ -7,7 +7,8 @@ import SnapshotReports
 import Themes
 
 /// The gallery as printable pages (A4 landscape): the token tables and fonts of each theme, then
-/// each case on pages of its own, its file's text (folded to ``sourceShare`` of a page) followed
+/// each case on pages of its own (the first under the tables when their last page would be
+/// nearly empty), its file's text (folded to ``sourceShare`` of a page) followed
 /// by its pictures; with an old themes folder, changed pictures as before, after and diff with
 /// their row changes, unchanged ones as one line. A case whose last page would be nearly empty
 /// has its pictures shrunk (to half at most) until it is not. Every page is numbered `N / M`.
@@ -78,12 +79,14 @@ public enum GalleryDocument {
         for change in table.changes { page.text(change.line, style: .small, indent: 12) }
       }
     }
-    for galleryCase in gallery.cases {
+    for (index, galleryCase) in gallery.cases.enumerated() {
+      // The first case goes under the token tables when their last page is nearly empty.
+      let startsPage = index > 0 || page.filled >= minimumFill
       let start = page
       var scale = 1.0
       while true {
         page = start
-        try casePages(galleryCase, scale: scale, on: &page)
+        try casePages(galleryCase, scale: scale, startsPage: startsPage, on: &page)
         let added = page.pageCount - start.pageCount
         if added <= 1 || page.filled >= minimumFill || scale <= smallestScale { break }
         scale = max(smallestScale, scale * 0.85)
@@ -92,13 +95,14 @@ public enum GalleryDocument {
     return page.pages()
   }
 
-  /// One case from the top of a page: its name, its file (folded), its pictures at `scale`.
+  /// One case from the top of a page (or, without `startsPage`, under what is on it): its name,
+  /// its file (folded), its pictures at `scale`.
   private static func casePages(
-    _ galleryCase: Gallery.Case, scale: Double, on page: inout PageComposer
+    _ galleryCase: Gallery.Case, scale: Double, startsPage: Bool, on page: inout PageComposer
   )
     throws(RenderError)
   {
-    page.pageBreak()
+    if startsPage { page.pageBreak() } else { page.space(24) }
     page.text("\(galleryCase.name) (\(galleryCase.file))", style: .heading)
     page.foldedText(
       galleryCase.source, style: .code, maxHeight: page.pageRoom * sourceShare,

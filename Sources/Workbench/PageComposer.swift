@@ -361,7 +361,7 @@ public struct PageComposer {
         1, contentWidth / max(width, 1), (pageRoom - captionHeight - 4) / max(height, 1))
       width *= fit
       height *= fit
-      if !line.isEmpty && lineWidth + gap + width > contentWidth { flush(&self) }
+      if !line.isEmpty && lineWidth + gap + width > contentWidth + 1e-6 { flush(&self) }
       lineWidth += (line.isEmpty ? 0 : gap) + width
       line.append((picture, (width, height), captionHeight))
     }

@@ -182,7 +182,7 @@ public enum TokenReviewSheet {
       let figures = try figures(picture)
       // Before, after and diff on one line: shrunk together when wider than the page.
       let width = figures.map { Double($0.pixelWidth) / Double($0.scale) }.reduce(0, +)
-      let fit = (page.contentWidth - Double(figures.count - 1) * gap) / max(width, 1)
+      let fit = (page.contentWidth - Double(figures.count - 1) * gap - 1) / max(width, 1)
       page.pictures(figures, gap: gap, scale: min(scale, fit))
       for line in picture.summary { page.text(line, style: .small) }
       for change in picture.rowChanges { page.text(change.description, style: .small) }

@@ -57,7 +57,7 @@ enum SheetCommand {
     examples: [
       Example(
         command: "sheet list.json -o sheet.pdf",
-        explanation: "every theme and mode, side by side, as a PDF"),
+        explanation: "an A4 page per theme and mode, titled and numbered"),
       Example(
         command: "sheet list.json --platform all --page 16:9 -o slides.pdf",
         explanation: "a 16:9 slide per theme and mode, iOS and Android side by side"),

@@ -11,7 +11,8 @@ import Themes
 /// nearly empty), its file's text (folded to ``sourceShare`` of a page) followed
 /// by its pictures; with an old themes folder, changed pictures as before, after and diff with
 /// their row changes, unchanged ones as one line. A case whose last page would be nearly empty
-/// has its pictures shrunk (to half at most) until it is not. Every page is numbered `N / M`.
+/// has its pictures shrunk (to half at most) until it is not (kept at their size when even half
+/// does not help). Every page is numbered `N / M`.
 /// Draw them with ``BulletListRenderer/BulletListRenderer/renderPages(_:format:platforms:)`` as PDF.
 public enum GalleryDocument {
   /// A4 landscape, in points.
@@ -19,7 +20,7 @@ public enum GalleryDocument {
   /// The most of a page's height a case's file takes; the rest of it is folded into a line.
   public static let sourceShare = 0.3
   /// The least of its height a case's last page fills when its pictures can still shrink.
-  public static let minimumFill = 0.25
+  public static let minimumFill = 0.3
   /// The smallest share of their size a case's pictures are shrunk to.
   static let smallestScale = 0.5
 
@@ -82,14 +83,10 @@ public enum GalleryDocument {
     for (index, galleryCase) in gallery.cases.enumerated() {
       // The first case goes under the token tables when their last page is nearly empty.
       let startsPage = index > 0 || page.filled >= minimumFill
-      let start = page
-      var scale = 1.0
-      while true {
-        page = start
+      try page.fitting(smallest: smallestScale) { before, after in
+        after.pageCount - before.pageCount <= 1 || after.filled >= minimumFill
+      } _: { page, scale throws(RenderError) in
         try casePages(galleryCase, scale: scale, startsPage: startsPage, on: &page)
-        let added = page.pageCount - start.pageCount
-        if added <= 1 || page.filled >= minimumFill || scale <= smallestScale { break }
-        scale = max(smallestScale, scale * 0.85)
       }
     }
     return page.pages()

@@ -216,6 +216,29 @@ public struct PageComposer {
     return omitted
   }
 
+  /// Lays out `block` with the largest of the scales 1, 0.85, 0.72… down to `smallest` (the
+  /// last tried) whose result `fits` accepts (given the composer before and after the block);
+  /// when none does, with scale 1: a block is never shrunk for nothing.
+  public mutating func fitting(
+    smallest: Double, _ fits: (_ before: PageComposer, _ after: PageComposer) -> Bool,
+    _ block: (inout PageComposer, Double) throws(RenderError) -> Void
+  ) throws(RenderError) {
+    let start = self
+    var scale = 1.0
+    while true {
+      var trial = start
+      try block(&trial, scale)
+      if fits(start, trial) {
+        self = trial
+        return
+      }
+      if scale <= smallest { break }
+      scale = max(smallest, scale * 0.85)
+    }
+    self = start
+    try block(&self, 1)
+  }
+
   /// The longest line ``foldedText(_:style:maxHeight:alsoOmitted:color:indent:)`` shows whole.
   public static let foldedLineLength = 300
 

@@ -31,7 +31,8 @@ public enum TokenReviewSheet {
   /// The document's first page has the title, both folders, the counts and a line per unchanged
   /// combination; then each changed theme and mode starts a page titled with it, the legend, its
   /// changed tokens and, per platform, before, after and diff side by side, shrunk (to half at
-  /// most) so that the combination fits one page; what still does not fit goes on, never cut.
+  /// most) so that the combination fits one page; one that does not fit even so keeps its
+  /// pictures' size and goes on over the next pages, never cut.
   /// Every page is numbered `N / M`.
   /// - Parameters:
   ///   - listName: the list's file name, for the title.
@@ -134,15 +135,12 @@ public enum TokenReviewSheet {
     let columns = tokenColumns(width: page.contentWidth)
     for combination in changed {
       // The largest picture scale (1 down to 0.5) at which the combination fits one page.
-      let start = page
-      var scale = 1.0
-      while true {
-        page = start
+      try page.fitting(smallest: 0.5) { before, after in
+        after.pageCount <= before.pageCount + 1
+      } _: { page, scale throws(RenderError) in
         try combinationPage(
           combination, of: review, listName: listName, legend: folders, scale: scale,
           columns: columns, on: &page)
-        if page.pageCount <= start.pageCount + 1 || scale <= 0.5 { break }
-        scale = max(0.5, scale * 0.85)
       }
     }
     return page.pages()

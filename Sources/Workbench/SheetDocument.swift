@@ -29,7 +29,7 @@ public struct SheetDocument: Sendable {
   static let margin = 28.0
   /// A cell is shrunk to fit the page's height down to this share of the scale that fits its
   /// width; a taller one is cut between its rows onto several pages instead.
-  static let shrinkLimit = 0.6
+  public static let shrinkLimit = 0.6
 
   /// One page's content: what it shows of which combination.
   struct Part {

@@ -88,6 +88,50 @@ public struct SheetDocument: Sendable {
     return cuts.filter { $0 > 0 && $0 < scene.height }
   }
 
+  /// For each of `slices` (top to bottom, one after the other), `scene` with only the rows and
+  /// panels that reach into it: what the page showing that part draws, so that a long list's
+  /// pages do not each hold every row clipped away (each row is placed by a binary search).
+  static func parts(of scene: Scene, slices: [Rect]) -> [Scene] {
+    var rows = Array(repeating: [SceneRow](), count: slices.count)
+    var panels = Array(repeating: [ScenePanel](), count: slices.count)
+    /// The indices of the slices that `top..<bottom` reaches.
+    func reached(_ top: Double, _ bottom: Double) -> Range<Int> {
+      var low = 0
+      var high = slices.count
+      while low < high {
+        let middle = (low + high) / 2
+        if slices[middle].y + slices[middle].height <= top {
+          low = middle + 1
+        } else {
+          high = middle
+        }
+      }
+      var end = low
+      while end < slices.count, slices[end].y < bottom { end += 1 }
+      return low..<max(low, end)
+    }
+    for row in scene.rows {
+      var top = min(row.label.y, row.marker.rect.y)
+      var bottom = max(row.label.y + row.label.height, row.marker.rect.y + row.marker.rect.height)
+      if let icon = row.icon {
+        top = min(top, icon.y)
+        bottom = max(bottom, icon.y + icon.height)
+      }
+      for index in reached(top, bottom) { rows[index].append(row) }
+    }
+    for panel in scene.panels {
+      for index in reached(panel.rect.y, panel.rect.y + panel.rect.height) {
+        panels[index].append(panel)
+      }
+    }
+    return slices.indices.map { index in
+      var part = scene
+      part.rows = rows[index]
+      part.panels = panels[index]
+      return part
+    }
+  }
+
   /// The parts of `scene` a page each, `height` points of it at most: cut at the last ``cuts(in:)``
   /// that fits, else (a row taller than a page) where the page ends.
   static func slices(of scene: Scene, height: Double) -> [Rect] {
@@ -187,6 +231,7 @@ extension BulletListRenderer {
         slices = SheetDocument.slices(of: scene, height: room / scale)
       }
       smallest = min(smallest, scale)
+      let parts = slices.count > 1 ? SheetDocument.parts(of: scene, slices: slices) : [scene]
       for (index, slice) in slices.enumerated() {
         head(&page)
         var note = "Drawn at \(Int((scale * 100).rounded())) % of its size"
@@ -196,7 +241,7 @@ extension BulletListRenderer {
         }
         page.text(note, style: .small, color: PageComposer.mutedColor)
         page.space(6)
-        page.inset(scene, source: slice, scale: scale)
+        page.inset(parts[index], source: slice, scale: scale)
       }
     }
     return (page.pages(), smallest)

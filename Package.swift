@@ -89,6 +89,9 @@ let package = Package(
     // size limits), references confined to a folder, escaping echoed input, strict numbers, atomic
     // writes that never replace an input (`AtomicFile`), and where outputs may go (`OutputPlace`)
     .target(name: "SafeInput", dependencies: ["Primitives", "Threads"]),
+    // what changed on disk, for `--watch` and `preview`: inotify, the folders a plan of files,
+    // folders and trees asks for, and SIGINT/SIGTERM taken by one thread
+    .target(name: "FileWatch", dependencies: ["Primitives", "SafeInput", "Threads"]),
     // the one lock helper and the threads the package starts (no Foundation)
     .target(name: "Threads"),
     // the plain values every stage speaks: colour, geometry, marker shapes, names, text style,
@@ -177,10 +180,19 @@ let package = Package(
     // `preview`'s web server: the page, its pictures and events, the request checks (libmicrohttpd's
     // door); what it shows comes from the command
     .target(name: "PreviewServer", dependencies: ["Threads", "CHTTPLoader"]),
+    // what `preview` shows and when: the list, a folder's lists or the pasted one in the page's
+    // state, the page's controls, the equivalent command line, and the watch that tells the pages;
+    // the pictures are drawn by the command line (`PreviewDrawing`), which parses their options
+    .target(
+      name: "LivePreview",
+      dependencies: [
+        "PreviewServer", "FileWatch", "Threads", "SafeInput", "StrictJSON", "Primitives",
+      ]),
     .executableTarget(
       name: "ouds-render",
       dependencies: [
         "Threads", "PNG", "PixelDiff", "SnapshotReports", "Workbench", "PreviewServer",
+        "LivePreview", "FileWatch",
         "BulletList", "BulletListRenderer", "Graphics", "Layout", "Scene", "Snapshot", "Themes",
         "SafeInput", "StrictJSON", "Primitives",
       ]),

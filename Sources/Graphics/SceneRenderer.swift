@@ -153,7 +153,8 @@ public final class SceneRenderer {
         SVGNormalizer.describing(sink.data, title: scene.title, notes: scene.notes)) : sink.data
   }
 
-  /// Renders `pages` as one PDF document, a page per scene, each page the size of its scene.
+  /// Renders `pages` as one PDF document, a page per scene, each page the size of its scene; the
+  /// first page's title and notes are the document's title and subject.
   ///
   /// The creation date is fixed, as in ``render(_:as:)``, so the same pages give the same bytes.
   /// - Throws: `GraphicsError` as ``render(_:as:)``; `.invalidCanvasSize` for an empty list.
@@ -169,6 +170,15 @@ public final class SceneRenderer {
         stage: "creating the PDF document")
       ouds_cairo_pdf_surface_set_metadata(
         surface.handle, CAIRO_PDF_METADATA_CREATE_DATE, Self.pdfCreationDate)
+      if let title = first.title {
+        ouds_cairo_pdf_surface_set_metadata(
+          surface.handle, CAIRO_PDF_METADATA_TITLE, ControlCharacters.escaped(title))
+      }
+      if !first.notes.isEmpty {
+        ouds_cairo_pdf_surface_set_metadata(
+          surface.handle, CAIRO_PDF_METADATA_SUBJECT,
+          ControlCharacters.escaped(first.notes.joined(separator: " · ")))
+      }
       do {
         let context = try CairoContext(surface: surface)
         for (index, page) in pages.enumerated() {
@@ -203,17 +213,18 @@ public final class SceneRenderer {
     }
   }
 
-  /// Draws `scene`: the background, the panels, the pictures, then every row's glyph, ordered
-  /// prefix and label, in order.
+  /// Draws `scene`: the background, the panels, the pictures, the insets (scaled and clipped to
+  /// their source), then every row's glyph, ordered prefix and label, in order.
   ///
-  /// `pixelsPerPoint` is the scale of a bitmap target, nil for vector output.
-  private func draw(_ scene: Scene, on context: CairoContext, pixelsPerPoint: Int?)
-    throws(GraphicsError)
-  {
+  /// `pixelsPerPoint` is the scale of a bitmap target, nil for vector output. An inset's
+  /// background is painted over what is under it (its source rectangle only), not copied.
+  private func draw(
+    _ scene: Scene, on context: CairoContext, pixelsPerPoint: Int?, isInset: Bool = false
+  ) throws(GraphicsError) {
     let cr = context.handle
     if let background = scene.background {
       ouds_cairo_save(cr)
-      ouds_cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+      if !isInset { ouds_cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE) }
       setSource(cr, background)
       ouds_cairo_paint(cr)
       ouds_cairo_restore(cr)
@@ -230,6 +241,22 @@ public final class SceneRenderer {
     }
     for (index, picture) in scene.pictures.enumerated() {
       try draw(picture, on: context, stage: "drawing picture \(index + 1)")
+    }
+    for inset in scene.insets where inset.scale > 0 && inset.scale.isFinite {
+      ouds_cairo_save(cr)
+      ouds_cairo_translate(cr, inset.origin.x, inset.origin.y)
+      ouds_cairo_scale(cr, inset.scale, inset.scale)
+      ouds_cairo_translate(cr, -inset.source.x, -inset.source.y)
+      ouds_cairo_rectangle(
+        cr, inset.source.x, inset.source.y, inset.source.width, inset.source.height)
+      ouds_cairo_clip(cr)
+      do {
+        try draw(inset.scene, on: context, pixelsPerPoint: nil, isInset: true)
+      } catch {
+        ouds_cairo_restore(cr)
+        throw error
+      }
+      ouds_cairo_restore(cr)
     }
     var icons = preloadedIcons
     var outlined: [String: IconImage] = [:]
@@ -297,7 +324,7 @@ public final class SceneRenderer {
   /// end.
   func renderInBands(_ scene: Scene, scale: Int) throws(GraphicsError) -> Data? {
     guard PixelScale.supported.contains(scale), let background = scene.background,
-      background.alpha == 255, scene.panels.isEmpty, scene.pictures.isEmpty
+      background.alpha == 255, scene.panels.isEmpty, scene.pictures.isEmpty, scene.insets.isEmpty
     else { return nil }
     try validateSize(scene, scale: scale)
     var icons = preloadedIcons

@@ -33,6 +33,9 @@ public struct Scene: Codable, Hashable, Sendable {
   /// Bitmaps drawn over the panels and under the rows (the before, after and diff pictures of a
   /// token review); JSON key `pictures`, present only when there are some.
   public var pictures: [ScenePicture] = []
+  /// Other scenes drawn scaled inside this one, over the pictures and under the rows (a sheet's
+  /// cells placed on a printed page); JSON key `insets`, present only when there are some.
+  public var insets: [SceneInset] = []
   /// What the picture shows, in words (a sheet's heading): the SVG `<title>` and the PDF title.
   public var title: String? = nil
   /// Lines that say more (a sheet's themes folder and fonts): the SVG `<desc>` and the PDF subject.
@@ -66,8 +69,9 @@ public struct Scene: Codable, Hashable, Sendable {
   }
 
   enum CodingKeys: String, CodingKey {
-    case width, height, direction, theme, mode, platform, background, rows, panels, pictures, title,
-      notes
+    case width, height, direction, theme, mode, platform, background, rows, panels, pictures,
+      insets,
+      title, notes
   }
 
   /// Decodes a scene; an absent `platform` is `ios`.
@@ -83,12 +87,13 @@ public struct Scene: Codable, Hashable, Sendable {
     rows = try c.decode([SceneRow].self, forKey: .rows)
     panels = try c.decodeIfPresent([ScenePanel].self, forKey: .panels) ?? []
     pictures = try c.decodeIfPresent([ScenePicture].self, forKey: .pictures) ?? []
+    insets = try c.decodeIfPresent([SceneInset].self, forKey: .insets) ?? []
     title = try c.decodeIfPresent(String.self, forKey: .title)
     notes = try c.decodeIfPresent([String].self, forKey: .notes) ?? []
   }
 
   /// Encodes a scene with numbers rounded to 2 decimals, `background` and `platform` always
-  /// present, `panels`, `pictures`, `title` and `notes` only when there are some.
+  /// present, `panels`, `pictures`, `insets`, `title` and `notes` only when there are some.
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encode(width.roundedToHundredths, forKey: .width)
@@ -101,6 +106,7 @@ public struct Scene: Codable, Hashable, Sendable {
     try c.encode(rows, forKey: .rows)
     if !panels.isEmpty { try c.encode(panels, forKey: .panels) }
     if !pictures.isEmpty { try c.encode(pictures, forKey: .pictures) }
+    if !insets.isEmpty { try c.encode(insets, forKey: .insets) }
     try c.encodeIfPresent(title, forKey: .title)
     if !notes.isEmpty { try c.encode(notes, forKey: .notes) }
   }
@@ -148,6 +154,11 @@ public struct Scene: Codable, Hashable, Sendable {
     copy.pictures = pictures.map {
       ScenePicture(rect: $0.rect.offsetBy(dx: dx, dy: dy), png: $0.png)
     }
+    copy.insets = insets.map { inset in
+      var inset = inset
+      inset.origin = Point(x: inset.origin.x + dx, y: inset.origin.y + dy)
+      return inset
+    }
     return copy
   }
 }
@@ -192,6 +203,35 @@ public struct ScenePicture: Codable, Hashable, Sendable {
   public init(rect: Rect, png: Data) {
     self.rect = rect
     self.png = png
+  }
+}
+
+/// A part of another scene drawn inside a scene, scaled: a sheet's cell on a printed page.
+///
+/// The rectangle `source` of `scene` (in the inner scene's points) is drawn with its top-left
+/// corner at `origin` (in the outer scene's points), `scale` outer points per inner point, and
+/// nothing of `scene` outside `source` shows. Vector output stays vector: text stays text.
+public struct SceneInset: Codable, Hashable, Sendable {
+  /// The scene drawn.
+  public var scene: Scene
+  /// The part of `scene` that shows, in its own points.
+  public var source: Rect
+  /// Where the top-left corner of `source` goes, in the outer scene's points.
+  public var origin: Point
+  /// Outer points per inner point (1 draws it at its size, 0.5 at half).
+  public var scale: Double
+
+  /// Creates an inset showing `source` of `scene` (nil: the whole scene).
+  public init(scene: Scene, source: Rect? = nil, origin: Point, scale: Double) {
+    self.scene = scene
+    self.source = source ?? Rect(x: 0, y: 0, width: scene.width, height: scene.height)
+    self.origin = origin
+    self.scale = scale
+  }
+
+  /// The rectangle the inset covers in the outer scene.
+  public var rect: Rect {
+    Rect(x: origin.x, y: origin.y, width: source.width * scale, height: source.height * scale)
   }
 }
 

@@ -60,8 +60,8 @@ public struct SnapshotEnvironment: Codable, Hashable, Sendable {
     }
     return names.sorted { rank($0) < rank($1) }
   }
-  /// The SHA-256 of the resolved token values of every theme × mode
-  /// (``Themes/ThemeLibrary/canonicalTokenText()``); nil in a fingerprint that predates it.
+  /// The SHA-256 of the resolved values of the tokens the renderer reads, of every theme × mode
+  /// (``Themes/ThemeLibrary/renderTokenText()``); nil in a fingerprint that predates it.
   public var tokensSHA256: String?
   /// The resolved value of every token (``Themes/TokenValue/displayText``), by context
   /// (`orange/light`) then token path: what verify compares to name the tokens that changed since
@@ -131,9 +131,10 @@ public struct SnapshotEnvironment: Codable, Hashable, Sendable {
     return lines
   }
 
-  /// The token digest of a theme library: SHA-256 of its canonical token text.
+  /// The token digest of a theme library: SHA-256 of the resolved tokens its renderer reads
+  /// (``Themes/ThemeLibrary/renderTokenText()``).
   public static func tokenDigest(of library: ThemeLibrary) -> String {
-    library.tokenDigest
+    library.renderTokenDigest
   }
 
   /// Reads `ENVIRONMENT.json` from a snapshots folder; nil when there is none.

@@ -71,7 +71,7 @@ public enum MarkdownSummary {
     }
     if let acceptRun = commands.acceptRun, !failures.isEmpty {
       blocks.append(
-        "Or take this run's own renders, made in its render stack: put its results folders in the checkout (the CI templates' are out/shard-*), then:"
+        "Or take this run's own renders, made in its render stack: put its results folders in the root of your checkout (the CI templates publish them with the review page, as out/shard-*), then:"
       )
       blocks.append(fenced(acceptRun, language: "sh"))
     }

@@ -13,10 +13,12 @@ extension SnapshotRunResults {
   ///   - acceptOptions: the options an accept command repeats, shell-quoted.
   ///   - artifacts: the artifact files written per reference id, name → path relative to the
   ///     artifacts folder (``SnapshotArtifacts/write(_:to:suiteName:acceptCommand:)``).
+  ///   - artifactDigests: the SHA-256 of each of those files, per reference id and name.
   public init(
     _ report: SnapshotRunReport, root: RepositoryRoot?, selection: Selection? = nil,
     acceptOptions: String = "",
-    artifacts: [String: [String: String]] = [:]
+    artifacts: [String: [String: String]] = [:],
+    artifactDigests: [String: [String: String]] = [:]
   ) {
     func path(_ path: String) -> String { root?.relative(path) ?? path }
     func text(_ text: String) -> String { root?.relativized(text) ?? text }
@@ -45,7 +47,9 @@ extension SnapshotRunResults {
         SnapshotCaseError(name: $0.name, file: $0.file, message: text($0.message))
       },
       references: report.outcomes.map {
-        ReferenceResult($0, root: root, artifacts: artifacts[$0.reference.id] ?? [:])
+        ReferenceResult(
+          $0, root: root, artifacts: artifacts[$0.reference.id] ?? [:],
+          artifactDigests: artifactDigests[$0.reference.id] ?? [:])
       })
     self.environmentDifferences = report.environmentDifferences.map(text)
     self.tolerance = report.tolerance
@@ -55,7 +59,8 @@ extension SnapshotRunResults {
 extension ReferenceResult {
   /// The result of one outcome, with the paths in its messages relative to `root` (as they are when nil).
   public init(
-    _ outcome: SnapshotOutcome, root: RepositoryRoot? = nil, artifacts: [String: String] = [:]
+    _ outcome: SnapshotOutcome, root: RepositoryRoot? = nil, artifacts: [String: String] = [:],
+    artifactDigests: [String: String] = [:]
   ) {
     func text(_ text: String) -> String { root?.relativized(text) ?? text }
     let reference = outcome.reference
@@ -89,6 +94,6 @@ extension ReferenceResult {
         || outcome.evidence?.expectedLayout != nil,
       layoutDiff: outcome.layoutDiff, seconds: SnapshotRunResults.rounded(outcome.seconds),
       images: images,
-      artifacts: artifacts, tolerance: outcome.tolerance)
+      artifacts: artifacts, artifactDigests: artifactDigests, tolerance: outcome.tolerance)
   }
 }

@@ -184,6 +184,13 @@ extension ReferenceResult {
           artifacts.keys.sorted().compactMap { name in artifacts[name].map { (name, .string($0)) } }
         )
       ),
+      (
+        "artifactsSHA256",
+        .object(
+          artifactDigests.keys.sorted().compactMap { name in
+            artifactDigests[name].map { (name, .string($0)) }
+          })
+      ),
     ])
   }
 }

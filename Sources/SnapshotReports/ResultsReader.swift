@@ -239,7 +239,9 @@ struct ResultsReader {
         "id", "case", "variant", "theme", "mode", "png", "layout", "status", "reason", "message",
         "pixels",
         "layoutCompared", "layoutDiff", "tolerance", "seconds", "images", "artifacts",
-      ])
+      ],
+      // Results written before the digests were kept have none: accept then refuses their renders.
+      optionalKeys: ["artifactsSHA256"])
     let id = try line(m["id"], p + ".id", limit: 512)
     guard SnapshotFilter.isWholeID(id) else {
       throw fail(
@@ -291,6 +293,19 @@ struct ResultsReader {
     }
     let images = try imageSizes(m["images"], p + ".images")
     let artifacts = try artifactPaths(m["artifacts"], p + ".artifacts")
+    var digests: [String: String] = [:]
+    if let value = m["artifactsSHA256"] {
+      let q = p + ".artifactsSHA256"
+      guard case .object(let members) = value else {
+        throw fail(q, "expected an object, found \(value.kindName)")
+      }
+      for (key, member) in members {
+        guard artifacts[key] != nil else {
+          throw fail(q, "\(MessageText.quoted(key)) is not one of the reference's artifacts")
+        }
+        digests[key] = try digest(member, q + "." + key)
+      }
+    }
     for image in images.keys.sorted() where artifacts[image.fileName] == nil {
       throw fail(
         p + ".images", "lists the \(image.rawValue) picture, but artifacts has no \(image.fileName)"
@@ -313,7 +328,8 @@ struct ResultsReader {
         try line(v, q)
       },
       seconds: try number(m["seconds"], p + ".seconds", 0...1e9), images: images,
-      artifacts: artifacts, tolerance: try tolerance(m["tolerance"], p + ".tolerance"))
+      artifacts: artifacts, artifactDigests: digests,
+      tolerance: try tolerance(m["tolerance"], p + ".tolerance"))
     try checkVerdicts(result, p)
     return result
   }
@@ -543,8 +559,10 @@ struct ResultsReader {
 
   // MARK: - Values
 
-  /// The members of an object that has exactly `keys`.
-  private func object(_ value: JSONValue?, _ p: String, keys: [String]) throws(SnapshotError)
+  /// The members of an object that has exactly `keys`, and perhaps some of `optionalKeys`.
+  private func object(
+    _ value: JSONValue?, _ p: String, keys: [String], optionalKeys: [String] = []
+  ) throws(SnapshotError)
     -> [String: JSONValue]
   {
     guard let value, case .object(let members) = value else {
@@ -552,7 +570,7 @@ struct ResultsReader {
     }
     var byKey: [String: JSONValue] = [:]
     for (key, member) in members {
-      guard keys.contains(key) else {
+      guard keys.contains(key) || optionalKeys.contains(key) else {
         throw fail(p, "unknown member \(MessageText.quoted(key))")
       }
       byKey[key] = member

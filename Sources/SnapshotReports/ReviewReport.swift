@@ -265,7 +265,7 @@ public enum ReviewReport {
     s += "<button type=\"button\" class=\"copy\" data-copy=\"selected-command\">copy</button></div>"
     if let acceptRun = commands.acceptRun {
       s +=
-        "<div class=\"row\">or take this run's own renders, made in its render stack: put its results folders in the checkout (the CI templates' are out/shard-*), then "
+        "<div class=\"row\">or take this run's own renders, made in its render stack: put its results folders in the root of your checkout (the CI templates publish them with this page, as out/shard-*), then "
       s += "<code id=\"accept-run\">\(html(acceptRun))</code> "
       s += "<button type=\"button\" class=\"copy\" data-copy=\"accept-run\">copy</button></div>"
     }

@@ -22,11 +22,18 @@ extension SnapshotArtifacts {
     /// The artifact files of each failure by reference id: name (`expected.png`…) → path
     /// relative to the artifacts folder.
     public var byReference: [String: [String: String]]
+    /// The SHA-256 of each of those files, by reference id and name (lower-case hex): what
+    /// `snapshot accept` holds the files it takes against.
+    public var digests: [String: [String: String]]
 
-    /// Creates a record (nothing written: both empty).
-    public init(files: [String] = [], byReference: [String: [String: String]] = [:]) {
+    /// Creates a record (nothing written: all empty).
+    public init(
+      files: [String] = [], byReference: [String: [String: String]] = [:],
+      digests: [String: [String: String]] = [:]
+    ) {
       self.files = files
       self.byReference = byReference
+      self.digests = digests
     }
   }
 
@@ -51,7 +58,7 @@ extension SnapshotArtifacts {
       Data(), to: directory.appendingPathComponent(markerFileName).path, createDirectories: true,
       protecting: inputs)
     let failures = report.failures
-    let written = Locked<[(reference: String, name: String, path: String)]>([])
+    let written = Locked<[(reference: String, name: String, path: String, sha256: String)]>([])
     let errors = Locked<[WriteFailure]>([])
     DispatchQueue.concurrentPerform(iterations: failures.count) { index in
       let outcome = failures[index]
@@ -61,7 +68,10 @@ extension SnapshotArtifacts {
         for (name, data) in try files(for: outcome) {
           let path = folder.appendingPathComponent(name).path
           try AtomicFile.write(data, to: path, createDirectories: true, protecting: inputs)
-          written.withLock { $0.append((outcome.reference.id, name, relativeFolder + "/" + name)) }
+          let digest = SHA256Digest.hex(of: data)
+          written.withLock {
+            $0.append((outcome.reference.id, name, relativeFolder + "/" + name, digest))
+          }
         }
       } catch {
         errors.withLock { $0.append((outcome.reference.id, "\(error)")) }
@@ -72,9 +82,14 @@ extension SnapshotArtifacts {
     }
     let writtenFiles = written.withLock { $0 }
     var byReference: [String: [String: String]] = [:]
-    for file in writtenFiles { byReference[file.reference, default: [:]][file.name] = file.path }
+    var digests: [String: [String: String]] = [:]
+    for file in writtenFiles {
+      byReference[file.reference, default: [:]][file.name] = file.path
+      digests[file.reference, default: [:]][file.name] = file.sha256
+    }
     // JUnit is for a CI server: paths relative to the repository root, images attached from here.
-    let results = SnapshotRunResults(report, root: root, artifacts: byReference)
+    let results = SnapshotRunResults(
+      report, root: root, artifacts: byReference, artifactDigests: digests)
     let artifactsFolder = root.relative(directory.path)
     let junit = directory.appendingPathComponent("junit.xml").path
     try AtomicFile.write(
@@ -95,7 +110,7 @@ extension SnapshotArtifacts {
       createDirectories: true,
       protecting: inputs)
     let paths = writtenFiles.map { directory.appendingPathComponent($0.path).path }.sorted()
-    return Written(files: paths + [junit, summary], byReference: byReference)
+    return Written(files: paths + [junit, summary], byReference: byReference, digests: digests)
   }
 
   /// Removes the per-reference folders an earlier run wrote into `directory`, and nothing else: a

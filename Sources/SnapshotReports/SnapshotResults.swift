@@ -242,6 +242,9 @@ public struct ReferenceResult: Hashable, Sendable {
   /// The artifact files written for it, by name (`expected.png`, `layout.diff`…), relative to
   /// the artifacts or results folder.
   public var artifacts: [String: String]
+  /// The SHA-256 (lower-case hex) of each artifact file as the run wrote it, by name: `snapshot
+  /// accept` writes no file whose bytes differ. Empty in results written before it was kept.
+  public var artifactDigests: [String: String]
   /// The tolerance its pixels were held to (exact unless `--max-diff-pixels`, `--max-diff-ratio`
   /// or the case file's keys set one).
   public var tolerance: SnapshotTolerance
@@ -254,7 +257,8 @@ public struct ReferenceResult: Hashable, Sendable {
     pixels: PixelComparison? = nil,
     layoutCompared: Bool = false, layoutDiff: [String] = [], seconds: Double = 0,
     images: [Image: PixelSize] = [:],
-    artifacts: [String: String] = [:], tolerance: SnapshotTolerance = SnapshotTolerance()
+    artifacts: [String: String] = [:], artifactDigests: [String: String] = [:],
+    tolerance: SnapshotTolerance = SnapshotTolerance()
   ) {
     self.caseName = caseName
     self.variant = variant
@@ -271,6 +275,7 @@ public struct ReferenceResult: Hashable, Sendable {
     self.seconds = seconds
     self.images = images
     self.artifacts = artifacts
+    self.artifactDigests = artifactDigests
     self.tolerance = tolerance
   }
 

@@ -108,16 +108,21 @@ public struct ThemeColors: Hashable, Sendable {
   public var backgroundPrimary: RGBAColor
   /// Link colour, enabled state.
   public var linkEnabled: RGBAColor
+  /// `color.content.status.negative`: negative (error) content, the colour `sheet --audit` draws
+  /// a failing figure in. The component never draws it, so the renderer does not require it: nil
+  /// when the themes folder does not define it (a folder copied before it existed).
+  public var contentStatusNegative: RGBAColor?
 
   /// Creates theme colours.
   public init(
     contentDefault: RGBAColor, contentBrandPrimary: RGBAColor, backgroundPrimary: RGBAColor,
-    linkEnabled: RGBAColor
+    linkEnabled: RGBAColor, contentStatusNegative: RGBAColor? = nil
   ) {
     self.contentDefault = contentDefault
     self.contentBrandPrimary = contentBrandPrimary
     self.backgroundPrimary = backgroundPrimary
     self.linkEnabled = linkEnabled
+    self.contentStatusNegative = contentStatusNegative
   }
 
   /// The colour of `role`.

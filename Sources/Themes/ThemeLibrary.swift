@@ -148,15 +148,34 @@ public struct ThemeLibrary: Sendable {
     try state.withLock { loadManifest(name, &$0) }.get()
   }
 
-  /// Every resolved token of every theme × mode as canonical text: what the token digest of
-  /// `Snapshots/ENVIRONMENT.json` is computed from.
+  /// Every resolved token of every theme × mode as canonical text: what a sheet's "edited"
+  /// compares (``renderTokenText()`` is the part `Snapshots/ENVIRONMENT.json` digests).
   ///
   /// One block per context, in `ThemeName.allCases` × `ColorMode.allCases` order: `# <context>`,
   /// then one `<path>\t<type>\t<value>` line per token sorted by path. Numbers are written in
   /// Swift's shortest round-trip form, colours as upper-case hex, font families joined by `, `.
   /// A context that does not resolve is written as `error\t<message>`. File names, aliases and
-  /// formatting of the token files do not enter it: only the values the renderer reads.
+  /// formatting of the token files do not enter it: only the resolved values.
   public func canonicalTokenText() -> String {
+    canonicalText { _ in true }
+  }
+
+  /// The resolved tokens the renderer reads (``componentTokenPaths``) of every theme × mode as
+  /// canonical text, in the form of ``canonicalTokenText()``: what the token digest of
+  /// `Snapshots/ENVIRONMENT.json` is computed from.
+  ///
+  /// A token the renderer does not read (a raw palette entry no component token aliases, a
+  /// link's pressed colour, `color.content.status.negative` that only `sheet --audit` draws) does
+  /// not enter it, so adding or editing one leaves the references valid; a raw token that a read
+  /// token aliases enters it
+  /// through that token's resolved value.
+  public func renderTokenText() -> String {
+    let read = Set(Self.componentTokenPaths)
+    return canonicalText { read.contains($0) }
+  }
+
+  /// One block per context of the resolved tokens whose path `includes` accepts.
+  private func canonicalText(including includes: (String) -> Bool) -> String {
     var text = ""
     for name in ThemeName.allCases {
       for mode in ColorMode.allCases {
@@ -164,7 +183,8 @@ public struct ThemeLibrary: Sendable {
         text += "# \(context)\n"
         switch state.withLock({ resolve(context, &$0) }) {
         case .success(let resolved):
-          for token in resolved.tokens.sorted(by: { $0.path < $1.path }) {
+          for token in resolved.tokens.sorted(by: { $0.path < $1.path }) where includes(token.path)
+          {
             text += "\(token.path)\t\(token.type)\t\(Self.canonical(token.value))\n"
           }
         case .failure(let error):
@@ -547,6 +567,13 @@ struct ThemeBuilder {
     return paths + ["font.family.brand"] + ThemeColorRole.allCases.map(\.tokenPath)
   }()
 
+  /// The token `sheet --audit` draws a failing figure in: read and type-checked when a context
+  /// defines it, but not required (the component never draws it).
+  static let negativeStatusToken = "color.content.status.negative"
+
+  /// Every token path `build` reads although the renderer does not: review documents only.
+  static let reviewTokens: [String] = [negativeStatusToken]
+
   private func token(_ path: String) throws(ThemeError) -> ResolvedToken {
     guard let t = byPath[path] else {
       throw ThemeError(
@@ -557,9 +584,11 @@ struct ThemeBuilder {
     return t
   }
 
-  private func wrongType(_ t: ResolvedToken, _ expected: String) -> ThemeError {
+  private func wrongType(_ t: ResolvedToken, _ expected: String, reader: String = "the renderer")
+    -> ThemeError
+  {
     ThemeError(
-      file: t.file, token: t.path, message: "is a \(t.type) but the renderer needs a \(expected)")
+      file: t.file, token: t.path, message: "is a \(t.type) but \(reader) needs a \(expected)")
   }
 
   /// ` (from dimension.100 in core/dimension.tokens.json)` for an alias, empty for a literal.
@@ -598,9 +627,9 @@ struct ThemeBuilder {
     return w
   }
 
-  func color(_ path: String) throws(ThemeError) -> RGBAColor {
+  func color(_ path: String, reader: String = "the renderer") throws(ThemeError) -> RGBAColor {
     let t = try token(path)
-    guard case .color(let c) = t.value else { throw wrongType(t, "color") }
+    guard case .color(let c) = t.value else { throw wrongType(t, "color", reader: reader) }
     return c
   }
 
@@ -683,7 +712,9 @@ struct ThemeBuilder {
       contentDefault: try color(ThemeColorRole.contentDefault.tokenPath),
       contentBrandPrimary: try color(ThemeColorRole.contentBrandPrimary.tokenPath),
       backgroundPrimary: try color(ThemeColorRole.backgroundPrimary.tokenPath),
-      linkEnabled: try color(ThemeColorRole.linkEnabled.tokenPath))
+      linkEnabled: try color(ThemeColorRole.linkEnabled.tokenPath),
+      contentStatusNegative: byPath[Self.negativeStatusToken] == nil
+        ? nil : try color(Self.negativeStatusToken, reader: "sheet --audit"))
     return Theme(
       name: name, mode: mode, paddingInline: paddingInline, metrics: metrics,
       typography: typography,

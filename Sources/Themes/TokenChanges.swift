@@ -68,6 +68,11 @@ extension ThemeLibrary {
   /// the brand font families, the four colours), in the order it reads them.
   public static var componentTokenPaths: [String] { ThemeBuilder.requiredTokens }
 
+  /// Token paths a theme reads for review documents only (`color.content.status.negative`, the
+  /// colour of a failing figure under a `sheet --audit` cell): not required, not drawn by the
+  /// component, not in ``renderTokenText()``.
+  public static var reviewTokenPaths: [String] { ThemeBuilder.reviewTokens }
+
   /// The tokens of `name` in `mode` whose resolved value (or type) differs from the same context
   /// of `old`, and those only one of the two defines, sorted by path.
   ///

@@ -7,12 +7,22 @@ import SnapshotReports
 import Themes
 
 /// The gallery as printable pages (A4 landscape): the token tables and fonts of each theme, then
-/// each case on pages of its own, its file's text followed by its pictures; with an old themes
-/// folder, changed pictures as before, after and diff with their row changes, unchanged ones as
-/// one line. Draw them with ``BulletListRenderer/BulletListRenderer/renderPages(_:format:)`` as PDF.
+/// each case on pages of its own (the first under the tables when their last page would be
+/// nearly empty), its file's text (folded to ``sourceShare`` of a page) followed
+/// by its pictures; with an old themes folder, changed pictures as before, after and diff with
+/// their row changes, unchanged ones as one line. A case whose last page would be nearly empty
+/// has its pictures shrunk (to half at most) until it is not (kept at their size when even half
+/// does not help). Every page is numbered `N / M`.
+/// Draw them with ``BulletListRenderer/BulletListRenderer/renderPages(_:format:platforms:)`` as PDF.
 public enum GalleryDocument {
   /// A4 landscape, in points.
-  public static let pageSize = (width: 842.0, height: 595.0)
+  public static let pageSize = PageSize.a4.size(landscape: true)
+  /// The most of a page's height a case's file takes; the rest of it is folded into a line.
+  public static let sourceShare = 0.3
+  /// The least of its height a case's last page fills when its pictures can still shrink.
+  public static let minimumFill = 0.3
+  /// The smallest share of their size a case's pictures are shrunk to.
+  static let smallestScale = 0.5
 
   /// The pages of `gallery`, set with the fonts of `renderer`.
   /// - Throws: `RenderError` when the fonts cannot be loaded or a picture cannot be encoded.
@@ -20,7 +30,8 @@ public enum GalleryDocument {
     _ gallery: Gallery, renderer: BulletListRenderer, title: String = "OUDS bullet list gallery"
   ) throws(RenderError) -> [Scene] {
     var page = try PageComposer(
-      renderer: renderer, width: pageSize.width, pageHeight: pageSize.height, margin: 28)
+      renderer: renderer, width: pageSize.width, pageHeight: pageSize.height, margin: 28,
+      numbered: true)
     let items = gallery.items
     page.text(title, style: .title)
     page.text(gallery.sharedSources, style: .small)
@@ -69,51 +80,66 @@ public enum GalleryDocument {
         for change in table.changes { page.text(change.line, style: .small, indent: 12) }
       }
     }
-    for galleryCase in gallery.cases {
-      page.pageBreak()
-      page.text("\(galleryCase.name) (\(galleryCase.file))", style: .heading)
-      page.text(
-        galleryCase.source
-          + (galleryCase.omittedLines > 0 ? "\n… \(galleryCase.omittedLines) more lines" : ""),
-        style: .code)
-      page.space(8)
-      var pictures: [PagePicture] = []
-      func flush() {
-        if !pictures.isEmpty { page.pictures(pictures) }
-        pictures = []
+    for (index, galleryCase) in gallery.cases.enumerated() {
+      // The first case goes under the token tables when their last page is nearly empty.
+      let startsPage = index > 0 || page.filled >= minimumFill
+      try page.fitting(smallest: smallestScale) { before, after in
+        after.pageCount - before.pageCount <= 1 || after.filled >= minimumFill
+      } _: { page, scale throws(RenderError) in
+        try casePages(galleryCase, scale: scale, startsPage: startsPage, on: &page)
       }
-      for item in galleryCase.items {
-        let variant = item.reference.variant
-        let caption =
-          "\(variant.theme.displayName) · \(variant.mode.rawValue) · \(variant.options.platform.displayName) (\(variant.stem))"
-        if let error = item.error {
-          flush()
-          page.text("\(caption): \(error)", style: .small)
-          continue
-        }
-        guard let png = item.png, let size = item.size else { continue }
-        if let review = item.review {
-          if review.isUnchanged {
-            flush()
-            page.text("\(caption): unchanged", style: .small)
-            continue
-          }
-          flush()
-          page.text(caption, style: .body)
-          page.pictures(try TokenReviewSheet.figures(review), gap: 12)
-          for line in review.summary + review.rowChanges.map(\.description) {
-            page.text(line, style: .small)
-          }
-          continue
-        }
-        pictures.append(
-          PagePicture(
-            png: png, pixelWidth: size.width, pixelHeight: size.height, scale: Gallery.scale,
-            caption: caption))
-      }
-      flush()
     }
     return page.pages()
+  }
+
+  /// One case from the top of a page (or, without `startsPage`, under what is on it): its name,
+  /// its file (folded), its pictures at `scale`.
+  private static func casePages(
+    _ galleryCase: Gallery.Case, scale: Double, startsPage: Bool, on page: inout PageComposer
+  )
+    throws(RenderError)
+  {
+    if startsPage { page.pageBreak() } else { page.space(24) }
+    page.text("\(galleryCase.name) (\(galleryCase.file))", style: .heading)
+    page.foldedText(
+      galleryCase.source, style: .code, maxHeight: page.pageRoom * sourceShare,
+      alsoOmitted: galleryCase.omittedLines)
+    page.space(8)
+    var pictures: [PagePicture] = []
+    func flush() {
+      if !pictures.isEmpty { page.pictures(pictures, scale: scale) }
+      pictures = []
+    }
+    for item in galleryCase.items {
+      let variant = item.reference.variant
+      let caption =
+        "\(variant.theme.displayName) · \(variant.mode.rawValue) · \(variant.options.platform.displayName) (\(variant.stem))"
+      if let error = item.error {
+        flush()
+        page.text("\(caption): \(error)", style: .small)
+        continue
+      }
+      guard let png = item.png, let size = item.size else { continue }
+      if let review = item.review {
+        if review.isUnchanged {
+          flush()
+          page.text("\(caption): unchanged", style: .small)
+          continue
+        }
+        flush()
+        page.text(caption, style: .body)
+        page.pictures(try TokenReviewSheet.figures(review), gap: 12, scale: scale)
+        for line in review.summary + review.rowChanges.map(\.description) {
+          page.text(line, style: .small)
+        }
+        continue
+      }
+      pictures.append(
+        PagePicture(
+          png: png, pixelWidth: size.width, pixelHeight: size.height, scale: Gallery.scale,
+          caption: caption))
+    }
+    flush()
   }
 
   /// A token's value for a table cell (a colour with its swatch); with `old` (compared), `old → new`

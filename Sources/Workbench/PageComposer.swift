@@ -94,6 +94,9 @@ public struct PageComposer {
   public let background: RGBAColor?
   /// The colour of text.
   public let textColor: RGBAColor
+  /// Whether each page ends with its number, `3 / 8` (``pages()`` writes them; a band at the
+  /// foot of each page is kept free for it).
+  public let numbered: Bool
 
   /// The colour of the frame round pictures and swatches.
   public static let frameColor = RGBAColor(red: 0x7F, green: 0x87, blue: 0x94)
@@ -103,6 +106,7 @@ public struct PageComposer {
   private var finished: [Scene] = []
   private var panels: [ScenePanel] = []
   private var pictures: [ScenePicture] = []
+  private var insets: [SceneInset] = []
   private var y: Double
 
   /// Creates a composer whose text is set in the brand families of the first theme that
@@ -111,13 +115,14 @@ public struct PageComposer {
   public init(
     renderer: BulletListRenderer, width: Double, pageHeight: Double? = nil, margin: Double = 24,
     background: RGBAColor? = RGBAColor(red: 255, green: 255, blue: 255),
-    textColor: RGBAColor = RGBAColor(red: 0, green: 0, blue: 0)
+    textColor: RGBAColor = RGBAColor(red: 0, green: 0, blue: 0), numbered: Bool = false
   ) throws(RenderError) {
     self.width = width
     self.pageHeight = pageHeight
     self.margin = margin
     self.background = background
     self.textColor = textColor
+    self.numbered = numbered && pageHeight != nil
     var families: [String]?
     var firstError: ThemeError?
     for name in ThemeName.allCases where families == nil {
@@ -143,10 +148,22 @@ public struct PageComposer {
   public var cursor: Double { y }
 
   /// Room left on the current page below the cursor; infinite without a page height.
-  private var room: Double { pageHeight.map { $0 - margin - y } ?? .infinity }
+  public var room: Double { pageHeight.map { $0 - margin - footerHeight - y } ?? .infinity }
 
   /// The tallest block a page holds.
-  private var pageRoom: Double { pageHeight.map { $0 - 2 * margin } ?? .infinity }
+  public var pageRoom: Double { pageHeight.map { $0 - 2 * margin - footerHeight } ?? .infinity }
+
+  /// The band kept free at the foot of a numbered page for its number.
+  private var footerHeight: Double { numbered ? PageTextStyle.small.metrics.lineHeight + 6 : 0 }
+
+  /// How many pages there are so far, the current one included when anything is on it.
+  public var pageCount: Int { finished.count + (panels.isEmpty && pictures.isEmpty ? 0 : 1) }
+
+  /// The share of the current page's room its content fills, 0 to 1 (0 without a page height).
+  public var filled: Double {
+    guard pageHeight != nil, pageRoom > 0 else { return 0 }
+    return min(1, max(0, (y - margin) / pageRoom))
+  }
 
   /// Leaves `points` of space (none at the top of a page).
   public mutating func space(_ points: Double) {
@@ -156,11 +173,88 @@ public struct PageComposer {
 
   /// Ends the current page (nothing when it is empty).
   public mutating func pageBreak() {
-    guard !panels.isEmpty || !pictures.isEmpty else { return }
+    guard !panels.isEmpty || !pictures.isEmpty || !insets.isEmpty else { return }
     finished.append(page(height: pageHeight ?? (y + margin)))
     panels = []
     pictures = []
+    insets = []
     y = margin
+  }
+
+  /// Writes `text` as ``text(_:style:color:indent:)`` does, but at most `maxHeight` points of
+  /// it: the lines that fit (a line longer than ``foldedLineLength`` characters cut there, with
+  /// `…`), then `… N more lines`, N counting `alsoOmitted` lines the text already left out (a
+  /// long file printed in a document). Returns N.
+  @discardableResult
+  public mutating func foldedText(
+    _ text: String, style: PageTextStyle = .code, maxHeight: Double, alsoOmitted: Int = 0,
+    color: RGBAColor? = nil, indent: Double = 0
+  ) -> Int {
+    let clean = Self.printable(text)
+    let wrap = max(1, contentWidth - indent)
+    let lines = clean.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      line.count > Self.foldedLineLength
+        ? String(line.prefix(Self.foldedLineLength)) + "…" : String(line)
+    }
+    let noteHeight = style.metrics.lineHeight
+    var kept = 0
+    var height = 0.0
+    for line in lines {
+      let next = measure(line, style: style, bold: style.metrics.bold, wrap: wrap)
+      // The last line needs no room for the note.
+      let limit = kept + 1 == lines.count && alsoOmitted <= 0 ? maxHeight : maxHeight - noteHeight
+      if height + next > limit { break }
+      height += next
+      kept += 1
+    }
+    let omitted = lines.count - kept + max(0, alsoOmitted)
+    var shown = lines[0..<kept].joined(separator: "\n")
+    if omitted > 0 {
+      shown += (kept > 0 ? "\n" : "") + "… \(omitted) more line\(omitted == 1 ? "" : "s")"
+    }
+    self.text(shown, style: style, color: color, indent: indent)
+    return omitted
+  }
+
+  /// Lays out `block` with the largest of the scales 1, 0.85, 0.72… down to `smallest` (the
+  /// last tried) whose result `fits` accepts (given the composer before and after the block);
+  /// when none does, with scale 1: a block is never shrunk for nothing.
+  public mutating func fitting(
+    smallest: Double, _ fits: (_ before: PageComposer, _ after: PageComposer) -> Bool,
+    _ block: (inout PageComposer, Double) throws(RenderError) -> Void
+  ) throws(RenderError) {
+    let start = self
+    var scale = 1.0
+    while true {
+      var trial = start
+      try block(&trial, scale)
+      if fits(start, trial) {
+        self = trial
+        return
+      }
+      if scale <= smallest { break }
+      scale = max(smallest, scale * 0.85)
+    }
+    self = start
+    try block(&self, 1)
+  }
+
+  /// The longest line ``foldedText(_:style:maxHeight:alsoOmitted:color:indent:)`` shows whole.
+  public static let foldedLineLength = 300
+
+  /// Places the part `source` (nil: all) of `scene` at the cursor, centred between the margins,
+  /// `scale` points per point of the scene; vector output stays vector. Starts a new page when
+  /// it does not fit the rest of this one (never cuts it: choose `scale` and `source` so that it
+  /// fits ``pageRoom``).
+  public mutating func inset(_ scene: Scene, source: Rect? = nil, scale: Double) {
+    let placed = SceneInset(scene: scene, source: source, origin: Point(x: 0, y: 0), scale: scale)
+    let size = placed.rect
+    if size.height > room { pageBreak() }
+    var inset = placed
+    inset.origin = Point(x: margin + max(0, (contentWidth - size.width) / 2), y: y)
+    panels.append(ScenePanel(rect: inset.rect.insetBy(-1), fill: Self.frameColor, caption: nil))
+    insets.append(inset)
+    y += size.height
   }
 
   /// Writes a paragraph the full content width (less `indent`); text taller than a page is
@@ -249,8 +343,9 @@ public struct PageComposer {
 
   /// Places pictures left to right, `gap` apart, starting a new line of pictures when the next
   /// does not fit; each is framed and captioned above. A picture wider than the content (or,
-  /// with pages, taller than a page) is scaled down to fit.
-  public mutating func pictures(_ items: [PagePicture], gap: Double = 16) {
+  /// with pages, taller than a page) is scaled down to fit; `scale` shrinks them all (1: each at
+  /// its own size).
+  public mutating func pictures(_ items: [PagePicture], gap: Double = 16, scale: Double = 1) {
     var line:
       [(picture: PagePicture, size: (width: Double, height: Double), captionHeight: Double)] = []
     var lineWidth = 0.0
@@ -279,8 +374,8 @@ public struct PageComposer {
       lineWidth = 0
     }
     for picture in items {
-      var width = Double(picture.pixelWidth) / Double(picture.scale)
-      var height = Double(picture.pixelHeight) / Double(picture.scale)
+      var width = Double(picture.pixelWidth) / Double(picture.scale) * min(1, max(0.01, scale))
+      var height = Double(picture.pixelHeight) / Double(picture.scale) * min(1, max(0.01, scale))
       let captionWidth = max(width, min(contentWidth, 120))
       let captionHeight = measure(
         Self.printable(picture.caption), style: .small, bold: true,
@@ -289,21 +384,37 @@ public struct PageComposer {
         1, contentWidth / max(width, 1), (pageRoom - captionHeight - 4) / max(height, 1))
       width *= fit
       height *= fit
-      if !line.isEmpty && lineWidth + gap + width > contentWidth { flush(&self) }
+      if !line.isEmpty && lineWidth + gap + width > contentWidth + 1e-6 { flush(&self) }
       lineWidth += (line.isEmpty ? 0 : gap) + width
       line.append((picture, (width, height), captionHeight))
     }
     flush(&self)
   }
 
-  /// Every page, the current one last.
+  /// Every page, the current one last; when ``numbered``, each with `N / M` at its foot, on the
+  /// right.
   public func pages() -> [Scene] {
     var all = finished
-    if !panels.isEmpty || !pictures.isEmpty || all.isEmpty {
+    if !panels.isEmpty || !pictures.isEmpty || !insets.isEmpty || all.isEmpty {
       all.append(page(height: pageHeight ?? (y + margin)))
+    }
+    guard numbered, let pageHeight else { return all }
+    let lineHeight = PageTextStyle.small.metrics.lineHeight
+    for index in all.indices {
+      let top = pageHeight - margin - lineHeight
+      all[index].panels.append(
+        ScenePanel(
+          rect: Rect(x: margin, y: top, width: contentWidth, height: lineHeight), fill: nil,
+          caption: SceneText(
+            origin: Point(x: margin, y: top), wrapWidth: contentWidth, alignment: .right,
+            content: styled(
+              "\(index + 1) / \(all.count)", style: .small, bold: false, color: Self.mutedColor))))
     }
     return all
   }
+
+  /// The colour of page numbers and notes that say less than the text round them.
+  public static let mutedColor = RGBAColor(red: 0x55, green: 0x55, blue: 0x55)
 
   private func page(height: Double) -> Scene {
     var scene = Scene(
@@ -311,6 +422,7 @@ public struct PageComposer {
       modes: ColorMode.allCases, platforms: [.ios], background: background, rows: [], panels: panels
     )
     scene.pictures = pictures
+    scene.insets = insets
     return scene
   }
 
@@ -371,10 +483,13 @@ extension Rect {
 
 extension BulletListRenderer {
   /// Draws composed pages (``PageComposer``) with every theme's fonts: PNG or SVG of the one
-  /// page, or a PDF of them all, a page each.
+  /// page, or a PDF of them all, a page each. `platforms`: those whose fonts the pages' insets
+  /// (a sheet's cells) are drawn with, besides iOS.
   /// - Throws: `RenderError.graphics` when drawing fails, or for several pages in PNG or SVG.
-  public func renderPages(_ pages: [Scene], format: OutputFormat) throws(RenderError) -> Data {
-    let renderer = try self.renderer(forThemes: ThemeName.allCases)
+  public func renderPages(
+    _ pages: [Scene], format: OutputFormat, platforms: [Platform] = [.ios]
+  ) throws(RenderError) -> Data {
+    let renderer = try self.renderer(forThemes: ThemeName.allCases, platforms: platforms)
     do {
       switch format {
       case .pdf:

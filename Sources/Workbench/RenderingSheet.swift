@@ -22,8 +22,20 @@ public struct RenderingSheetStyle: Hashable, Sendable {
   public var captionPadding: Double = 10
   /// Colour behind the cells; nil leaves it transparent.
   public var sheetBackground: RGBAColor? = RGBAColor(red: 0xD6, green: 0xD6, blue: 0xD6)
-  /// Colour of the text drawn on the sheet's background: the heading and the audit figures.
+  /// Colour of the text drawn on the sheet's background: the heading, the audit legend, and the
+  /// audit figures of a transparent sheet.
   public var sheetText = RGBAColor(red: 0, green: 0, blue: 0)
+
+  /// The background and text colour of the figures `sheet --audit` writes under a cell of `mode`:
+  /// white and black under a light cell, black and white under a dark one. The sheet's own, never
+  /// the tokens under review, so that a broken text or background token cannot hide its figures;
+  /// OUDS's negative colours are made for these surfaces (light mode's on white, dark mode's on
+  /// black).
+  public func figureColors(_ mode: ColorMode) -> (background: RGBAColor, text: RGBAColor) {
+    let white = RGBAColor(red: 255, green: 255, blue: 255)
+    let black = RGBAColor(red: 0, green: 0, blue: 0)
+    return mode == .light ? (white, black) : (black, white)
+  }
 
   /// Creates the default sheet style.
   public init() {}
@@ -83,8 +95,9 @@ extension BulletListRenderer {
   /// Themes are rows and modes are columns; with several `platforms` (nil: `options.platform`
   /// alone), each mode has one column per platform, side by side, and captions name the
   /// platform. `options.background == .none` makes the whole sheet transparent (cells included).
-  /// A `heading` is drawn above the grid; with `audit`, each cell's WCAG contrast figures
-  /// (``auditSummary(_:)``) are written under it.
+  /// A `heading` is drawn above the grid; with `audit`, ``auditLegend`` follows it and each
+  /// cell's WCAG contrast figures (``auditFigures(_:)``) are written under it, a failing figure in
+  /// its theme's `color.content.status.negative` of its mode.
   public func sheetLayout(
     _ list: OUDSBulletList, themes names: [ThemeName] = ThemeName.allCases,
     modes: [ColorMode] = ColorMode.allCases, platforms: [Platform]? = nil,
@@ -134,6 +147,13 @@ extension BulletListRenderer {
       }
       y += style.gutter
     }
+    if audit, let first = names.first {
+      let placed = try sheetText(
+        Self.auditLegend, theme: first, bold: false, at: Point(x: style.margin, y: y),
+        width: sheetWidth - 2 * style.margin, color: style.sheetText)
+      panels.append(placed)
+      y += placed.rect.height + style.gutter
+    }
     for name in names {
       var rowHeight = 0.0
       var auditHeight = 0.0
@@ -175,9 +195,9 @@ extension BulletListRenderer {
         if audit {
           let audited = try self.audit(list, theme: name, mode: mode, options: cellOptions).audit
           audits.append(audited)
-          let placed = try sheetText(
-            Self.auditSummary(audited), theme: name, bold: false, at: Point(x: x, y: 0),
-            width: cellWidth, color: style.sheetText)
+          let placed = try auditFigures(
+            audited, theme: theme, at: Point(x: x, y: 0), width: cellWidth,
+            filled: options.background == .theme, style: style)
           auditHeight = max(auditHeight, placed.rect.height)
           figures = placed
         }
@@ -244,27 +264,104 @@ extension BulletListRenderer {
       caption: SceneText(origin: origin, wrapWidth: width, alignment: .left, content: content))
   }
 
-  /// The figures `sheet --audit` writes under a cell: the contrast of each colour the list
-  /// draws (`label 21.00:1 pass`), any colour of the theme that fails although the list does not
-  /// draw it, the link rule, and italic the brand forbids.
-  public static func auditSummary(_ audit: AccessibilityAudit) -> String {
-    var parts: [String] = []
+  /// What `sheet --audit` writes above the grid to explain the figures under the cells.
+  public static let auditLegend =
+    "Under each cell: the WCAG 2.2 contrast of each colour the list draws against the cell's"
+    + " color.bg.primary. A figure in the cell's color.content.status.negative (red) fails"
+    + " WCAG: text below 4.5:1 (1.4.3; large"
+    + " text 3:1), bullets and icons below 3:1 (1.4.11), links below 3:1 against the text when"
+    + " colour is their only cue (1.4.1), italic the brand forbids. The other figures pass."
+
+  /// One figure of a cell's audit: its words, and whether it fails.
+  public struct AuditFigure: Hashable, Sendable {
+    /// `label 21.00:1 pass`, `label 1.07:1 FAIL (needs 4.5)`, `italic FAIL 1`.
+    public var text: String
+    /// Whether the figure is a failure (drawn in `color.content.status.negative`).
+    public var fails: Bool
+  }
+
+  /// The figures `sheet --audit` writes under a cell, in order: the contrast of each colour the
+  /// list draws (`label 21.00:1 pass`), any colour of the theme that fails although the list does
+  /// not draw it, the link rule, and italic the brand forbids.
+  public static func auditFigures(_ audit: AccessibilityAudit) -> [AuditFigure] {
+    var figures: [AuditFigure] = []
     for check in audit.contrast where !check.rows.isEmpty || !check.passes {
       var part = "\(check.element.words) \(WCAGContrast.formatted(check.ratio)):1 "
       part += check.passes ? "pass" : "FAIL (needs \(check.requirement.minimumText))"
       if check.rows.isEmpty { part += " not in this list" }
-      parts.append(part)
+      figures.append(AuditFigure(text: part, fails: !check.passes))
     }
     let link = audit.linkDistinction
     if !link.rows.isEmpty || !link.passes {
-      parts.append(
-        "link vs text \(WCAGContrast.formatted(link.ratio)):1 "
-          + (link.requiresRatio
-            ? (link.passes ? "pass" : "FAIL (needs 3)") : "(\(AuditReport.cues(link)): not needed)")
-      )
+      figures.append(
+        AuditFigure(
+          text: "link vs text \(WCAGContrast.formatted(link.ratio)):1 "
+            + (link.requiresRatio
+              ? (link.passes ? "pass" : "FAIL (needs 3)")
+              : "(\(AuditReport.cues(link)): not needed)"),
+          fails: !link.passes))
     }
-    for finding in audit.italic { parts.append("italic FAIL \(finding.row)") }
-    return "WCAG contrast on \(audit.background.hex): " + parts.joined(separator: " · ")
+    for finding in audit.italic {
+      figures.append(AuditFigure(text: "italic FAIL \(finding.row)", fails: true))
+    }
+    return figures
+  }
+
+  /// The text of the figures under a cell (``auditFigures(_:)``):
+  /// `WCAG contrast on #FFFFFF: label 21.00:1 pass · branded bullet 3.27:1 pass`.
+  public static func auditSummary(_ audit: AccessibilityAudit) -> String {
+    auditPrefix(audit) + auditFigures(audit).map(\.text).joined(separator: auditSeparator)
+  }
+
+  private static func auditPrefix(_ audit: AccessibilityAudit) -> String {
+    "WCAG contrast on \(audit.background.hex): "
+  }
+
+  private static let auditSeparator = " · "
+
+  /// The figures under a cell as one paragraph in the body-medium style of the cell's theme:
+  /// passing figures in the text colour of ``RenderingSheetStyle/figureColors(_:)`` on its
+  /// background (`filled`; else in the sheet's text colour on the sheet), failing ones in the
+  /// theme's `color.content.status.negative` of the cell's mode.
+  /// - Throws: `RenderError.theme` when the theme does not define that colour.
+  private func auditFigures(
+    _ audit: AccessibilityAudit, theme: Theme, at origin: Point, width: Double, filled: Bool,
+    style: RenderingSheetStyle
+  ) throws(RenderError) -> ScenePanel {
+    let figures = Self.auditFigures(audit)
+    guard let negative = theme.colors.contentStatusNegative else {
+      let context = ThemeLibrary.contextName(theme.name, theme.mode)
+      throw .theme(
+        ThemeError(
+          file: ThemeLibrary.resolverFileName,
+          message:
+            "theme \(context) lacks \(ThemeLibrary.reviewTokenPaths[0]), the colour sheet --audit draws a failing figure in (add it to the brand's \(theme.mode.rawValue).tokens.json, as Themes/README.md shows)"
+        ))
+    }
+    var spans = [TextSpan(Self.auditPrefix(audit))]
+    for (index, figure) in figures.enumerated() {
+      if index > 0 { spans.append(TextSpan(Self.auditSeparator)) }
+      spans.append(TextSpan(figure.text, color: figure.fails ? negative : nil))
+    }
+    let typography = theme.typography.bodyMedium
+    let content = StyledText(
+      spans: spans,
+      appearance: TextAppearance(
+        fontFamilies: theme.fontFamilies, fontSize: typography.fontSize,
+        lineHeight: typography.lineHeight, letterSpacing: typography.letterSpacing,
+        weight: typography.regularWeight,
+        color: filled ? style.figureColors(theme.mode).text : style.sheetText, language: "en"),
+      direction: .ltr)
+    let inset = filled ? theme.paddingInline[level: 0] : 0
+    let padding = filled ? style.captionPadding / 2 : 0
+    let height = try textEngine(for: theme.name).measure(content, wrapWidth: width - 2 * inset)
+      .height
+    return ScenePanel(
+      rect: Rect(x: origin.x, y: origin.y, width: width, height: height + 2 * padding),
+      fill: filled ? style.figureColors(theme.mode).background : nil,
+      caption: SceneText(
+        origin: Point(x: origin.x + inset, y: origin.y + padding), wrapWidth: width - 2 * inset,
+        alignment: .left, content: content))
   }
 
   /// Renders a rendering sheet (see `sheetLayout`) as PNG, SVG or PDF; with `audit`, also

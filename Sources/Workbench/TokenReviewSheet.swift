@@ -15,12 +15,25 @@ import Themes
 
 /// The picture `sheet --compare-themes` draws: for each theme and mode, the changed tokens, then
 /// per platform before, after and diff side by side with the rows that moved or changed colour;
-/// a combination in which nothing differs is one line.
+/// a combination in which nothing differs is one line. As a document (a PDF), each changed
+/// combination has a page of its own and the unchanged ones share the first.
 public enum TokenReviewSheet {
   /// The space between pictures, in points.
   static let gap = 16.0
 
-  /// Lays the review out on one page (`pageHeight` nil) or on pages of that height.
+  /// The legend of the diff pictures.
+  static let diffLegend =
+    "diff: unchanged pixels ghosted in grey, changed ones in colour (the count in its caption)"
+
+  /// Lays the review out on one page as tall as its content (`pageSize` nil: a PNG or SVG), or
+  /// as a document on pages of `pageSize`, landscape.
+  ///
+  /// The document's first page has the title, both folders, the counts and a line per unchanged
+  /// combination; then each changed theme and mode starts a page titled with it, the legend, its
+  /// changed tokens and, per platform, before, after and diff side by side, shrunk (to half at
+  /// most) so that the combination fits one page; one that does not fit even so keeps its
+  /// pictures' size and goes on over the next pages, never cut.
+  /// Every page is numbered `N / M`.
   /// - Parameters:
   ///   - listName: the list's file name, for the title.
   ///   - renderer: the renderer of the current themes, whose fonts set the text.
@@ -28,9 +41,13 @@ public enum TokenReviewSheet {
   /// - Throws: `RenderError` when the fonts cannot be loaded or a picture cannot be encoded.
   public static func pages(
     _ review: TokenReview, listName: String, renderer: BulletListRenderer,
-    pageHeight: Double? = nil,
+    pageSize: PageSize? = nil,
     paths: SharedPaths = SharedPaths()
   ) throws(RenderError) -> [Scene] {
+    if let pageSize {
+      return try document(
+        review, listName: listName, renderer: renderer, pageSize: pageSize, paths: paths)
+    }
     let widest =
       review.combinations.flatMap(\.pictures).map { picture in
         Double(max(picture.before.width, picture.after.width)) / Double(picture.scale)
@@ -38,7 +55,6 @@ public enum TokenReviewSheet {
     let margin = 24.0
     var page = try PageComposer(
       renderer: renderer, width: (2 * margin + 3 * widest + 2 * gap).rounded(.up),
-      pageHeight: pageHeight,
       margin: margin)
     let changed = review.changed.count
     let tokens = review.tokenLines.count
@@ -88,6 +104,87 @@ public enum TokenReviewSheet {
       }
     }
     return page.pages()
+  }
+
+  /// The review as a document: see ``pages(_:listName:renderer:pageSize:paths:)``.
+  static func document(
+    _ review: TokenReview, listName: String, renderer: BulletListRenderer, pageSize: PageSize,
+    paths: SharedPaths
+  ) throws(RenderError) -> [Scene] {
+    let size = pageSize.size(landscape: true)
+    var page = try PageComposer(
+      renderer: renderer, width: size.width, pageHeight: size.height, margin: 28, numbered: true)
+    let changed = review.changed
+    let tokens = review.tokenLines.count
+    let folders =
+      "before: \(paths.folder(review.oldThemes.directory)) · after: \(paths.themes(review.newThemes))"
+    page.text("Token review: \(listName)", style: .title)
+    page.text(folders, style: .small)
+    page.text(
+      "\(changed.count) of \(review.combinations.count) theme and mode combination\(review.combinations.count == 1 ? "" : "s") changed; "
+        + "\(tokens) changed token value\(tokens == 1 ? "" : "s")",
+      style: .body)
+    page.space(8)
+    for combination in review.combinations {
+      let line =
+        combination.isUnchanged
+        ? "\(combination.title): unchanged (no token, row or pixel differs)"
+        : "\(combination.title): changed (its page follows)"
+      page.text(line, style: .small, color: combination.isUnchanged ? muted : nil)
+    }
+    let columns = tokenColumns(width: page.contentWidth)
+    for combination in changed {
+      // The largest picture scale (1 down to 0.5) at which the combination fits one page.
+      try page.fitting(smallest: 0.5) { before, after in
+        after.pageCount <= before.pageCount + 1
+      } _: { page, scale throws(RenderError) in
+        try combinationPage(
+          combination, of: review, listName: listName, legend: folders, scale: scale,
+          columns: columns, on: &page)
+      }
+    }
+    return page.pages()
+  }
+
+  /// One changed combination from the top of a page, its pictures at `scale`.
+  private static func combinationPage(
+    _ combination: ReviewedCombination, of review: TokenReview, listName: String, legend: String,
+    scale: Double, columns: [Double], on page: inout PageComposer
+  ) throws(RenderError) {
+    page.pageBreak()
+    page.text("Token review: \(listName) — \(combination.title)", style: .heading)
+    page.text(legend + " · " + diffLegend, style: .small, color: muted)
+    page.space(6)
+    if combination.tokenChanges.isEmpty {
+      page.text("No token of this theme and mode changed.", style: .small)
+    } else {
+      page.row(
+        [
+          PageCell("changed token", bold: true), PageCell("before", bold: true),
+          PageCell("after", bold: true), PageCell("file", bold: true),
+        ],
+        columns: columns)
+      for change in combination.tokenChanges {
+        page.row(cells(change), columns: columns)
+      }
+    }
+    for picture in combination.pictures {
+      page.space(6)
+      if combination.pictures.count > 1 || picture.platform != .ios {
+        page.text(picture.platform.displayName, style: .body, color: nil)
+      }
+      if picture.isUnchanged {
+        page.text("Pictures identical and no row moved or changed colour.", style: .small)
+        continue
+      }
+      let figures = try figures(picture)
+      // Before, after and diff on one line: shrunk together when wider than the page.
+      let width = figures.map { Double($0.pixelWidth) / Double($0.scale) }.reduce(0, +)
+      let fit = (page.contentWidth - Double(figures.count - 1) * gap - 1) / max(width, 1)
+      page.pictures(figures, gap: gap, scale: min(scale, fit))
+      for line in picture.summary { page.text(line, style: .small) }
+      for change in picture.rowChanges { page.text(change.description, style: .small) }
+    }
   }
 
   /// The before, after and diff pictures of one comparison, captioned.

@@ -56,8 +56,9 @@ struct AcceptCommandTests {
     let refused = try run(["snapshot", "accept", "out/shard-1", "out/shard-2"], in: root)
     #expect(refused.status == 1)
     #expect(
-      refused.stderr.hasPrefix("error: cannot accept: run.catalogueSHA256 is "), "\(refused.stderr)"
-    )
+      refused.stderr.hasPrefix(
+        "error: cannot accept: out/shard-1/results.json, out/shard-2/results.json: run.catalogueSHA256 is "
+      ), "\(refused.stderr)")
     #expect(
       try Data(contentsOf: root.appendingPathComponent("Snapshots/sample-3/orange-light@2x.png"))
         == before)

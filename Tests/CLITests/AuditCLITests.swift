@@ -1,4 +1,5 @@
 import Foundation
+import PNG
 import Primitives
 import Testing
 
@@ -231,13 +232,31 @@ struct AuditCLITests {
       sheet.stderr.hasSuffix(
         "\naudit: \(failures) accessibility checks failed; exit 0 (the figures under the cells say which; 'ouds-render audit --strict' fails on them)\n"
       ), "\(sheet.stderr)")
-    // Without --audit, or when every check passes: not a word.
+    // The failing figures (Orange and Orange Compact, light) are drawn in their theme's
+    // color.content.status.negative of light mode, OUDS Scarlet600; dark mode passes, so no
+    // Scarlet300 anywhere.
+    func pixels(_ hex: String, in path: String) throws -> Int {
+      let image = try PNGCodec.decode(try Data(contentsOf: URL(fileURLWithPath: path)))
+      var n = 0
+      for y in 0..<image.height {
+        for x in 0..<image.width {
+          let p = image.pixel(x: x, y: y)
+          if RGBAColor(red: p.red, green: p.green, blue: p.blue).hex == hex { n += 1 }
+        }
+      }
+      return n
+    }
+    #expect(try pixels("#DB0002", in: output) > 100)
+    #expect(try pixels("#FF8081", in: output) == 0)
+    // Without --audit, or when every check passes: not a word, and no red.
     let plain = try run([
       "sheet", Self.sample, "--themes", themes.path, "--scale", "1", "-o", output,
     ])
     #expect(plain.status == 0 && !plain.stderr.contains("failed"))
     let passing = try run(["sheet", Self.sample, "--audit", "--scale", "1", "-o", output])
     #expect(passing.status == 0 && !passing.stderr.contains("failed"), "\(passing.stderr)")
+    #expect(try pixels("#DB0002", in: output) == 0)
+    #expect(try pixels("#FF8081", in: output) == 0)
   }
 
   @Test("--json is one stable document: the same bytes twice")

@@ -91,6 +91,76 @@ final class GalleryCommandTests {
   }
 
   @Test(
+    "sheet --compare-themes -o X.pdf: a summary page, then one A4 landscape page per changed theme × mode, titled, numbered, its tokens and pictures on it"
+  )
+  func sheetReviewPages() throws {
+    let pdf = path("review-pages.pdf")
+    let result = try run(
+      ["sheet", list, "--themes", edited.path, "--compare-themes", "Themes", "-o", pdf])
+    #expect(result.status == 0, "\(result.stderr)")
+    let changed = [
+      ("Orange · light", "color.content.brand-primary"),
+      ("Orange Compact · light", "color.content.brand-primary"),
+      ("Sosh · light", "bullet-list.space.padding-inline.level-1"),
+      ("Sosh · dark", "bullet-list.space.padding-inline.level-1"),
+    ]
+    let sizes = try Poppler.pageSizes(pdf)
+    #expect(sizes.count == 1 + changed.count, "a summary page and one per changed combination")
+    #expect(sizes.allSatisfy { $0 == (841.89, 595.28) }, "A4 landscape: \(sizes)")
+    let summary = try Poppler.text(pdf, page: 1)
+    #expect(summary.hasPrefix("Token review: list.json\n"), "\(summary)")
+    #expect(summary.contains("4 of 8 theme and mode combinations changed; 4 changed token values"))
+    for unchanged in [
+      "Orange · dark", "Orange Compact · dark", "Wireframe · light", "Wireframe · dark",
+    ] {
+      #expect(summary.contains("\(unchanged): unchanged (no token, row or pixel differs)"))
+    }
+    #expect(summary.contains("\n1 / 5\n"))
+    for (index, (title, token)) in changed.enumerated() {
+      let text = try Poppler.text(pdf, page: index + 2)
+      #expect(text.hasPrefix("Token review: list.json — \(title)\n"), "\(text)")
+      #expect(text.contains("diff: unchanged pixels ghosted in grey"), "the legend")
+      #expect(text.contains(token), "its changed token")
+      #expect(
+        try Poppler.captionLine(pdf, page: index + 2) == 1, "before, after and diff side by side")
+      #expect(text.contains("\n\(index + 2) / 5\n"), "\(text)")
+    }
+  }
+
+  @Test(
+    "gallery --pdf: numbered A4 landscape pages, none nearly empty, a long case file folded with the count of lines left out"
+  )
+  func galleryPages() throws {
+    let snapshots = try snapshots()
+    let pdf = path("pages/gallery.pdf")
+    let result = try run(
+      [
+        "gallery", "--snapshots", snapshots.path, "--themes", "Themes", "-o", path("pages/g"),
+        "--pdf", pdf,
+      ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let sizes = try Poppler.pageSizes(pdf)
+    #expect(sizes.count >= 3 && sizes.allSatisfy { $0 == (841.89, 595.28) }, "\(sizes)")
+    var folds: [Int] = []
+    for page in 1...sizes.count {
+      let text = try Poppler.text(pdf, page: page)
+      #expect(text.contains("\n\(page) / \(sizes.count)\n"), "page \(page)")
+      folds += text.matches(of: /… (\d+) more lines/).compactMap { Int($0.1) }
+    }
+    // demo-unordered's file is longer than the 30 % of a page a case's file may take; sample-3's is not.
+    let lines = try String(
+      contentsOf: snapshots.appendingPathComponent("cases/demo-unordered.json"), encoding: .utf8
+    ).split(separator: "\n", omittingEmptySubsequences: false).count
+    #expect(folds.count == 1, "\(folds)")
+    let shown = lines - (folds.first ?? lines)
+    // 30 % of the 520 pt a numbered page holds, in 12 pt lines, the fold line included.
+    #expect(shown > 5 && shown <= 13, "\(shown) of \(lines) lines shown")
+    let used = try Poppler.usedHeights(pdf, footer: 28 + 19)
+    #expect(used.count == sizes.count)
+    #expect(used.allSatisfy { $0 >= 0.15 }, "no nearly empty page: \(used)")
+  }
+
+  @Test(
     "--compare-themes against an identical folder: one stdout line naming both folders, exit 0")
   func identicalFolders() throws {
     _ = try snapshots()

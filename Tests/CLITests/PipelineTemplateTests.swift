@@ -197,22 +197,6 @@ final class PipelineTemplateTests {
 
   // MARK: - The jobs, run
 
-  /// What one local run of the pipeline left.
-  struct PipelineRun {
-    var build: Shell.Result
-    var shards: [Shell.Result]
-    var merge: Shell.Result
-    /// The merge job's workspace (its `out/` is what the templates publish).
-    var mergeWorkspace: URL
-    /// The build job's workspace (its `dist/` is what it hands over).
-    var buildWorkspace: URL
-    /// What `scripts/ci-publish` wrote to the GitHub step summary, and to a GitLab job log.
-    var githubSummary: String
-    var gitlabLog: String
-    /// The arguments of every `apt-get` call of the jobs after the build, in order.
-    var aptCalls: [String]
-  }
-
   /// A fixture whose snapshots are the repository's, or with `changed`, whose case `sample-2` has
   /// another label (its 8 references then differ).
   func fixture(changed: Bool) throws -> PipelineFixture {
@@ -224,84 +208,6 @@ final class PipelineTemplateTests {
       try Data(text.replacingOccurrences(of: #""Label 2""#, with: #""Label two""#).utf8).write(
         to: file)
     }
-  }
-
-  /// A job's workspace: a fresh checkout (hard links: no job writes the checkout in place) with
-  /// `artifacts` copied in, as the services hand them over (the executable bit dropped). Jobs
-  /// after the build get no `scripts/setup` nor `scripts/package`: they install the package only.
-  func workspace(_ name: String, _ fixture: PipelineFixture, artifacts: [(URL, String)]) throws
-    -> URL
-  {
-    let folder = fixture.scratch.appendingPathComponent(name)
-    try Tree.copy(fixture.checkout, to: folder, hardLinks: true)
-    if !artifacts.isEmpty {
-      for script in ["scripts/setup", "scripts/package"] {
-        try FileManager.default.removeItem(at: folder.appendingPathComponent(script))
-      }
-    }
-    for (source, relative) in artifacts {
-      try Tree.copy(source, to: folder.appendingPathComponent(relative), mode: 0o644)
-    }
-    return folder
-  }
-
-  /// The run id every job of one pipeline sees, as GitHub sets `GITHUB_RUN_ID` (GitLab
-  /// `CI_PIPELINE_ID`) in each job: the merge refuses shards of another run.
-  static let runID = "4242"
-
-  /// Runs one script in `folder` with the jobs' environment: the build job with the toolchain
-  /// stand-in first on `PATH`, the others with the apt-get stand-in (and what it installed).
-  func job(
-    _ script: [String], in folder: URL, _ fixture: PipelineFixture,
-    extra: [String: String] = ["GITHUB_RUN_ID": PipelineTemplateTests.runID]
-  )
-    throws -> Shell.Result
-  {
-    let tools = script[0] == "scripts/ci-build" ? fixture.tools : fixture.runtime
-    return try Shell.run(
-      [folder.appendingPathComponent(script[0]).path] + script.dropFirst(), in: folder,
-      environment: PipelineFixture.environment(
-        path: tools.path + ":" + PipelineFixture.systemPath, extra: extra))
-  }
-
-  /// Runs build, `shards` verify jobs and the merge with its publishing step on `fixture`.
-  func runPipeline(_ fixture: PipelineFixture, shards: Int) throws -> PipelineRun {
-    let buildFolder = try workspace("build", fixture, artifacts: [])
-    let build = try job(["scripts/ci-build"], in: buildFolder, fixture)
-    let dist = buildFolder.appendingPathComponent("dist")
-    var results: [Shell.Result] = []
-    var outs: [(URL, String)] = []
-    for index in 1...shards {
-      let folder = try workspace("verify-\(index)", fixture, artifacts: [(dist, "dist")])
-      results.append(
-        try job(["scripts/ci-verify-shard", "\(index)", "\(shards)"], in: folder, fixture))
-      let out = folder.appendingPathComponent("out/shard-\(index)")
-      outs.append((out, "out/shard-\(index)"))
-    }
-    let mergeFolder = try workspace("merge", fixture, artifacts: [(dist, "dist")] + outs)
-    let merge = try job(["scripts/ci-merge"], in: mergeFolder, fixture)
-    let summaryFile = root.appendingPathComponent("step-summary.md")
-    try Data().write(to: summaryFile)
-    let github = try job(
-      ["scripts/ci-publish"], in: mergeFolder, fixture,
-      extra: [
-        "GITHUB_STEP_SUMMARY": summaryFile.path, "REPORT_URL": "https://github.invalid/report/1",
-        "GITHUB_RUN_ID": Self.runID,
-      ])
-    #expect(github.status == 0, "\(github.output)")
-    let gitlab = try job(
-      ["scripts/ci-publish"], in: mergeFolder, fixture,
-      extra: [
-        "CI_JOB_URL": "https://gitlab.invalid/project/-/jobs/7", "CI_PIPELINE_ID": Self.runID,
-      ])
-    #expect(gitlab.status == 0, "\(gitlab.output)")
-    let aptLog = fixture.runtime.appendingPathComponent("apt-get.log")
-    return PipelineRun(
-      build: build, shards: results, merge: merge, mergeWorkspace: mergeFolder,
-      buildWorkspace: buildFolder, githubSummary: try Self.text(summaryFile),
-      gitlabLog: gitlab.stdout,
-      aptCalls: Tree.exists(aptLog)
-        ? try Self.text(aptLog).split(separator: "\n").map(String.init) : [])
   }
 
   /// The number of references the repository's catalogue holds.
@@ -369,7 +275,7 @@ final class PipelineTemplateTests {
 
   @Test("references unchanged: every job passes, the summary and the review page are published")
   func pipelinePasses() throws {
-    let pipeline = try runPipeline(try fixture(changed: false), shards: 4)
+    let pipeline = try fixture(changed: false).runPipeline(shards: 4)
     try checkShards(pipeline, shards: 4)
     #expect(pipeline.merge.status == 0, "\(pipeline.merge.output)")
     let total = try catalogueSize()
@@ -393,7 +299,7 @@ final class PipelineTemplateTests {
   @Test("one case changed: the shards pass, the merge fails the run and publishes what changed")
   func pipelineFails() throws {
     let fixture = try fixture(changed: true)
-    let pipeline = try runPipeline(fixture, shards: 4)
+    let pipeline = try fixture.runPipeline(shards: 4)
     try checkShards(pipeline, shards: 4)
     #expect(pipeline.merge.status == 1, "\(pipeline.merge.output)")
     for theme in ["orange", "orange-compact", "sosh", "wireframe"] {
@@ -439,18 +345,18 @@ final class PipelineTemplateTests {
   @Test("a shard job fails at once on anything but differences with results, and on bad arguments")
   func shardFailsOnErrors() throws {
     let fixture = try fixture(changed: false)
-    let build = try workspace("build", fixture, artifacts: [])
-    #expect(try job(["scripts/ci-build"], in: build, fixture).status == 0)
-    let folder = try workspace(
-      "verify", fixture, artifacts: [(build.appendingPathComponent("dist"), "dist")])
-    let usage = try job(["scripts/ci-verify-shard", "5", "4"], in: folder, fixture)
+    let build = try fixture.workspace("build", artifacts: [])
+    #expect(try fixture.job(["scripts/ci-build"], in: build).status == 0)
+    let folder = try fixture.workspace(
+      "verify", artifacts: [(build.appendingPathComponent("dist"), "dist")])
+    let usage = try fixture.job(["scripts/ci-verify-shard", "5", "4"], in: folder)
     #expect(usage.status == 2)
     #expect(usage.stderr.contains("usage: scripts/ci-verify-shard INDEX COUNT"))
-    let zero = try job(["scripts/ci-verify-shard", "1", "0"], in: folder, fixture)
+    let zero = try fixture.job(["scripts/ci-verify-shard", "1", "0"], in: folder)
     #expect(zero.status == 2, "\(zero.output)")
     // No package (a build job that handed over nothing): the job fails, and writes no results.
     try FileManager.default.removeItem(at: folder.appendingPathComponent("dist"))
-    let missing = try job(["scripts/ci-verify-shard", "1", "4"], in: folder, fixture)
+    let missing = try fixture.job(["scripts/ci-verify-shard", "1", "4"], in: folder)
     #expect(missing.status == 1, "\(missing.output)")
     #expect(
       missing.stderr.contains(

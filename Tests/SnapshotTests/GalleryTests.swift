@@ -471,4 +471,86 @@ struct GalleryTests {
     let y = Int(picture.rect.y * 2) + source.height / 2
     #expect(page2.pixel(x: x, y: y) == source.pixel(x: source.width / 2, y: source.height / 2))
   }
+
+  /// The share of a page's height its content takes, from the top of the first block to the
+  /// bottom of the last; the page number (the last panel) is left out.
+  static func usedShare(_ page: Scene) -> Double {
+    let rects = page.panels.dropLast().map(\.rect) + page.pictures.map(\.rect)
+    guard let top = rects.map(\.y).min(), let bottom = rects.map({ $0.y + $0.height }).max()
+    else { return 0 }
+    return (bottom - top) / page.height
+  }
+
+  @Test(
+    "the PDF: a case that spills over a page by a little shrinks its pictures instead of leaving a nearly empty page"
+  )
+  func pdfNoNearlyEmptyPage() throws {
+    let written = try GalleryFixture.plain.get()
+    let renderer = try BulletListRenderer(themesDirectory: Repo.themes)
+    let sample = try #require(written.gallery.cases.first { $0.name == "sample-3" })
+    // Variants that failed: a line of text each after the pictures, what spills over a full page.
+    var failed = try #require(sample.items.first)
+    failed.png = nil
+    failed.error = "drawing failed"
+    var shrunk: [(pictures: Int, failures: Int)] = []
+    // Whichever the rows of a page, some count of pictures fills a page and some count of
+    // lines after them spills over by a little.
+    for pictures in 4...11 {
+      for failures in stride(from: 0, through: 12, by: 3) {
+        var gallery = written.gallery
+        var grown = sample
+        grown.items =
+          Array(Array(repeating: sample.items, count: 3).joined().prefix(pictures))
+          + Array(repeating: failed, count: failures)
+        gallery.cases = [grown]
+        let pages = try GalleryDocument.pages(gallery, renderer: renderer)
+        #expect(pages.map(\.pictures.count).reduce(0, +) == pictures, "every picture placed")
+        for (index, page) in pages.enumerated() {
+          #expect(
+            Self.usedShare(page) >= 0.15,
+            "\(pictures) pictures, \(failures) failures, page \(index + 1) of \(pages.count): \(Self.usedShare(page))"
+          )
+        }
+        let widths = pages.flatMap(\.pictures).map(\.rect.width)
+        if widths.contains(where: { $0 < 359.9 }) {
+          shrunk.append((pictures, failures))
+          #expect(widths.allSatisfy { $0 >= 180 - 1e-6 }, "never below half their size")
+        }
+      }
+    }
+    #expect(!shrunk.isEmpty, "some count of lines spilled over a little and was shrunk to fit")
+    #expect(
+      !shrunk.contains { $0.pictures == 4 && $0.failures == 0 },
+      "a case that fits its page keeps its pictures' size")
+  }
+
+  @Test(
+    "the PDF: a long case file is folded to 30 % of a page with the count of lines left out; a very long line is cut with …"
+  )
+  func pdfFoldsLongSources() throws {
+    let written = try GalleryFixture.plain.get()
+    let renderer = try BulletListRenderer(themesDirectory: Repo.themes)
+    var folded = try #require(written.gallery.cases.first { $0.name == "sample-3" })
+    let longLine = String(repeating: "x", count: 100_000)
+    folded.source = (["{ \(longLine)"] + (2...200).map { "  line \($0)" }).joined(separator: "\n")
+    folded.omittedLines = 5  // what the gallery's own limit already left out
+    var gallery = written.gallery
+    gallery.cases = [folded]
+    let pages = try GalleryDocument.pages(gallery, renderer: renderer)
+    let texts = pages.flatMap(\.panels).compactMap(\.caption).map {
+      $0.content.spans.map(\.text).joined()
+    }
+    let source = try #require(texts.first { $0.contains("more lines") })
+    let note = try #require(source.firstMatch(of: /… (\d+) more lines$/))
+    let kept = source.split(separator: "\n").dropLast()
+    #expect(kept.count >= 5, "\(kept.count) lines shown")
+    #expect(kept.count + (Int(note.1) ?? 0) == 205, "shown and left out add up to the file")
+    #expect(
+      kept.first == "{ " + longLine.prefix(PageComposer.foldedLineLength - 2) + "…",
+      "the long line is cut at 300 characters")
+    #expect(kept.dropFirst().enumerated().allSatisfy { $0.element == "  line \($0.offset + 2)" })
+    let panel = try #require(
+      pages.flatMap(\.panels).first { $0.caption?.content.spans.first?.text == source })
+    #expect(panel.rect.height <= (GalleryDocument.pageSize.height - 2 * 28 - 19) * 0.3 + 1)
+  }
 }

@@ -27,7 +27,9 @@ struct TokenDigestTests {
     return themes
   }
 
-  @Test("record writes the digest of every theme × mode's resolved tokens, whatever the selection")
+  @Test(
+    "record writes the digest of every theme × mode's tokens the renderer reads, whatever the selection"
+  )
   func recorded() throws {
     let folder = try recordedFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -110,6 +112,42 @@ struct TokenDigestTests {
     #expect(accepted.tokenDifference == nil)
     #expect(try SnapshotEnvironment.read(from: folder)?.tokensSHA256 == here)
     #expect(try engine.verify(engine.catalogue.references).succeeded)
+  }
+
+  @Test(
+    "the digest covers the tokens the renderer reads: one it does not read (a link's pressed colour, a new raw colour) leaves the references valid"
+  )
+  func unreadTokensKeepDigest() throws {
+    let folder = try recordedFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let recorded = try #require(try SnapshotEnvironment.read(from: folder)?.tokensSHA256)
+    let themes = try copyOfThemes()
+    defer { try? FileManager.default.removeItem(at: themes.deletingLastPathComponent()) }
+    // Orange's pressed link colour, which no picture shows, and a raw colour nothing aliases.
+    try edit(
+      themes.appendingPathComponent("brands/orange/light.tokens.json"),
+      replacing: #""pressed": {\#n        "$value": "{color.raw.orange.orange-550}""#,
+      with: #""pressed": {\#n        "$value": "{color.raw.functional.white}""#)
+    try edit(
+      themes.appendingPathComponent("core/color.tokens.json"),
+      replacing: #""functional": {"#,
+      with: ##""functional": {\##n        "unused": { "$value": { "hex": "#123456" } },"##)
+    let library = try ThemeLibrary(directory: themes)
+    #expect(SnapshotEnvironment.tokenDigest(of: library) == recorded)
+    #expect(library.tokenDigest != (try ThemeLibrary(directory: Repo.themes)).tokenDigest)
+    let unchanged = try engine(snapshots: folder, themes: themes)
+    let report = try unchanged.verify(unchanged.catalogue.references)
+    #expect(report.succeeded && report.tokenDifference == nil)
+    // A token it reads still fails verify (``differentTokensFail``), also through a raw alias.
+    try edit(
+      themes.appendingPathComponent("core/dimension.tokens.json"),
+      replacing: #""value": 68,"#, with: #""value": 60,"#)
+    let edited = try engine(snapshots: folder, themes: themes)
+    let changed = try edited.verify(edited.catalogue.references)
+    #expect(!changed.succeeded)
+    #expect(
+      changed.tokenDifference?.contains(
+        "orange/light bullet-list.space.padding-inline.level-2: 68px → 60px") == true)
   }
 
   @Test(

@@ -61,6 +61,7 @@ OUDS_FUNCTION(FONTCONFIG, FcChar8 *, FcStrListNext, (FcStrList *list), (list))
 
 OUDS_FUNCTION(HARFBUZZ, const char *, hb_version_string, (void), ())
 
+OUDS_PROCEDURE(CAIRO, cairo_clip, (cairo_t *cr), (cr))
 OUDS_PROCEDURE(CAIRO, cairo_close_path, (cairo_t *cr), (cr))
 OUDS_FUNCTION(CAIRO, cairo_t *, cairo_create, (cairo_surface_t *target), (target))
 OUDS_PROCEDURE(CAIRO, cairo_curve_to, (cairo_t *cr, double x1, double y1, double x2, double y2, double x3, double y3), (cr, x1, y1, x2, y2, x3, y3))

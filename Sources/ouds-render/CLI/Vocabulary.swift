@@ -1,6 +1,7 @@
 import Graphics
 import Layout
 import Primitives
+import Workbench
 
 /// The names and ranges the command line shares with lists, the catalogue and the Swift API: the
 /// names come from the value types (``Primitives/NamedValue``) and the ranges from
@@ -26,6 +27,8 @@ enum Vocabulary {
   static let backgrounds = Choices(BackgroundOption.self)
   /// `png`, `svg`, `pdf`.
   static let formats = Choices(OutputKind.self)
+  /// `a4`, `16:9`: the paper of a printed document.
+  static let pageSizes = Choices(PageSize.self)
   /// `json`, `markdown`: how a list file is written.
   static let listFormats = Choices(ListFormat.self)
   /// The shells `completion` writes scripts for.

@@ -1,18 +1,16 @@
+import BulletListRenderer
+import FileWatch
 import Graphics
+import LivePreview
 import PreviewServer
 import Primitives
 import SafeInput
+import Threads
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
   import Foundation
-#endif
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
 #endif
 
 /// `ouds-render preview`: a local web page that shows a list in every theme and mode, and draws
@@ -87,13 +85,10 @@ enum PreviewCommand {
     name: "render", abstract: "", arguments: [ListOptions.listArgument],
     argumentsInWords: "one list file", options: ListOptions.all + [ListOptions.scale])
 
-  /// The quiet time that ends a burst of changes: 50 ms (an editor's save is several events).
-  static let quietPeriod: UInt64 = 50_000_000
-
   /// Serves the preview until SIGINT or SIGTERM; exit status 0 once stopped.
   static func run(_ arguments: ParsedArguments) throws -> Int32 {
     let address = arguments.text(host) ?? "127.0.0.1"
-    guard let family = IPAddress.family(address) else {
+    guard IPAddress.family(address) != nil else {
       throw UsageError(
         "--host \(MessageText.quoted(address)) is not an IP address (such as 127.0.0.1, ::1 or 192.168.1.20)"
       )
@@ -103,78 +98,115 @@ enum PreviewCommand {
         "--host \(address) listens everywhere: give the address others reach this machine at (such as 192.168.1.20), which the page checks requests against"
       )
     }
-    let lists = try PreviewLists(arguments)
+    let target: (path: String, isFolder: Bool)
+    do {
+      target = try PreviewLists.target(arguments.positionals.first)
+    } catch {
+      throw UsageError(error.message)
+    }
+    let lists = try PreviewLists(
+      target: target.path, isFolder: target.isFolder, options: options(arguments),
+      drawing: PreviewPictures())
     defer { lists.removeTemporaryFolder() }
     try lists.checkStartingState()
     GraphicsLibraries.finishPreloading()
     // SIGINT and SIGTERM are blocked from here on, in the server's threads too
     let signals = try StopSignals()
-    let events = PreviewEvents(data: PreviewLists.changeData(""))
-    let queue = RenderQueue(limit: 16)
-    let site = PreviewSite(content: lists, events: events, queue: queue)
-    let server: HTTPServer
-    do {
-      server = try HTTPServer(
-        site: site, address: address, port: UInt16(arguments.integer(port) ?? 8740))
-    } catch {
-      throw PreviewError(description: "preview: \(error)")
-    }
-    defer {
-      events.stop()
-      queue.stop()
-      server.stop()
-    }
-    var names = ["127.0.0.1", "localhost"]
-    if !names.contains(address) { names.append(address) }
-    site.accept(names: names, port: server.port)
+    let session = try PreviewSession(
+      lists: lists, address: address, port: UInt16(arguments.integer(port) ?? 8740))
+    defer { session.stop() }
     if !IPAddress.isLoopback(address) {
       printError(
         "warning: --host \(address): anyone who can reach this address sees the lists and renders this preview serves"
       )
     }
-    let shown = family == AF_INET6 ? "[\(address)]" : address
-    let url = "http://\(shown):\(server.port)/"
+    let url = session.url
     try writeOutput(url + "\n")
-    let watch = PreviewWatch(lists: lists, events: events)
-    let updates = try watch.run(arguments, signals: signals, url: url)
+    var targets = lists.watchTargets
+    WatchOption.addThemes(
+      arguments, explicit: ListOptions.themesDirectory, snapshots: nil, to: &targets)
+    let watched = HelpText.words(
+      [WatchTargets.describe([lists.target]), "its icons"] + WatchOption.themesSummary(targets),
+      joinedBy: "or")
+    let updates = try PreviewWatch(lists: lists, events: session.events).run(
+      targets, signals: signals,
+      announcement:
+        "preview of \(lists.target) at \(url): drawn again when \(watched) change; Ctrl-C stops",
+      log: printError)
     let plural = updates == 1 ? "" : "s"
     printError(
       "stopped the preview (\(signals.firstSignalName ?? "SIGINT")) after \(updates) update\(plural)"
     )
     return ExitStatus.success
   }
+
+  /// The options of the page (its state, controls and starting state) and of the whole run.
+  static func options(_ arguments: ParsedArguments) -> PreviewOptions {
+    var state: [String: String] = [:]
+    let named = stateOptions.map { option in
+      let row = PreviewOption(name: option.key, isFlag: option.value == .flag)
+      if row.isFlag {
+        if arguments.has(option) { state[row.key] = "1" }
+      } else if let text = arguments.givenText(option) {
+        state[row.key] = text
+      }
+      return row
+    }
+    if state["theme"] == nil { state["theme"] = Vocabulary.all }
+    if state["mode"] == nil { state["mode"] = Vocabulary.all }
+    return PreviewOptions(
+      state: named,
+      fixedWords: fixedOptions.flatMap { option in
+        arguments.givenText(option).map { [option.key, $0] } ?? []
+      },
+      startingState: state, listFormatOption: ListOptions.inputFormat.key,
+      everyValue: Vocabulary.all)
+  }
 }
 
-/// The preview could not start: one line, exit 1.
-struct PreviewError: Error, CustomStringConvertible {
-  /// The message.
-  var description: String
-}
+/// The preview's pictures, drawn as `render` draws them: the words are parsed with `render`'s
+/// list options and read by ``ListJob``; the renderer is kept while the generation lasts.
+final class PreviewPictures: PreviewDrawing, @unchecked Sendable {
+  // The render thread's own: the renderer of the current generation, the lines printed.
+  private var renderer: (generation: Int, renderer: BulletListRenderer)?
+  private var printed: Set<String> = []
 
-/// IP address literals, as `--host` takes them (no name is looked up).
-enum IPAddress {
-  /// `AF_INET` or `AF_INET6` for an address literal, else nil.
-  static func family(_ text: String) -> Int32? {
-    var v4 = in_addr()
-    var v6 = in6_addr()
-    if inet_pton(AF_INET, text, &v4) == 1 { return AF_INET }
-    if inet_pton(AF_INET6, text, &v6) == 1 { return AF_INET6 }
+  func picture(words: [String], generation: Int, note: ([String]) -> Void) throws -> [UInt8] {
+    heldErrorLines.withLock { $0 = [] }
+    defer {
+      let lines = heldErrorLines.withLock { held in
+        defer { held = nil }
+        return held ?? []
+      }
+      for line in lines where printed.insert(line).inserted { printError(line) }
+    }
+    let arguments = try ParsedArguments(
+      words, spec: PreviewCommand.pictureSpec, command: "render")
+    if ListJob.isMatrix(arguments) {
+      throw PreviewFailure("one picture per request: give one theme, mode and platform")
+    }
+    let cached = renderer?.generation == generation ? renderer?.renderer : nil
+    let job = try ListJob(arguments: arguments, renderer: cached)
+    renderer = (generation, job.renderer)
+    note(job.inputFiles.paths)
+    let picture = try job.attributingErrors {
+      try job.renderer.render(
+        job.document.list, theme: job.themes.first ?? .orange, mode: job.modes.first ?? .light,
+        options: job.options, format: .png(scale: job.scale(arguments)))
+    }
+    return [UInt8](picture.data)
+  }
+
+  func checkPicture(_ words: [String]) throws {
+    _ = try ParsedArguments(words, spec: PreviewCommand.pictureSpec, command: "render")
+  }
+
+  func checkCommand(_ words: [String]) -> String? {
+    do {
+      _ = try ParsedArguments(words, spec: RenderCommand.spec, command: "render")
+    } catch {
+      return error.description
+    }
     return nil
-  }
-
-  /// Whether `text` is a loopback address (127.0.0.0/8, ::1): this machine alone.
-  static func isLoopback(_ text: String) -> Bool {
-    var v4 = in_addr()
-    if inet_pton(AF_INET, text, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
-    return text == "::1"
-  }
-
-  /// Whether `text` is 0.0.0.0 or `::` (every interface).
-  static func isUnspecified(_ text: String) -> Bool {
-    var v4 = in_addr()
-    if inet_pton(AF_INET, text, &v4) == 1 { return v4.s_addr == 0 }
-    var v6 = in6_addr()
-    guard inet_pton(AF_INET6, text, &v6) == 1 else { return false }
-    return withUnsafeBytes(of: &v6) { $0.allSatisfy { $0 == 0 } }
   }
 }

@@ -1,3 +1,4 @@
+import Graphics
 import Snapshot
 import Workbench
 
@@ -14,6 +15,13 @@ enum SheetCommand {
     names: ["--audit"], value: .flag,
     help: "write each cell's WCAG contrast figures under it (see 'ouds-render audit')")
 
+  /// `--page a4|16:9`: the paper of a PDF sheet.
+  static let page = OptionSpec(
+    names: ["--page"], value: .choice(Vocabulary.pageSizes, default: PageSize.standard.rawValue),
+    help:
+      "the paper of a PDF: one page per theme and mode, the cells scaled to fit (A4 turns landscape when that draws them larger; 16:9 is a 960x540 pt slide)"
+  )
+
   /// The command's table.
   static let spec = CommandSpec(
     name: "sheet",
@@ -21,7 +29,7 @@ enum SheetCommand {
     overview: """
       Render a theme rendering sheet: one list in every theme (rows) and mode (columns), side by \
       side, each cell captioned and on its mode's background. With --platform all, each mode has \
-      an iOS and an Android column side by side.
+      an iOS and an Android column side by side. A PDF has one page per theme and mode instead.
       """,
     arguments: [ListOptions.listArgument],
     argumentsInWords: "one list file",
@@ -31,8 +39,16 @@ enum SheetCommand {
       theme's font (the brand font or the substitute drawn). The SVG has them as <title> and
       <desc>, the PDF as its title and subject. Nothing depends on the date: the same inputs
       give the same bytes.
+
+      A PDF is a document of pages of --page (A4 by default): one per theme and mode, titled
+      with the list, theme, mode and platforms, the themes folder and fonts as legend, the cells
+      scaled to fit the page (still vector) and "N / M" at the foot. A theme and mode too tall
+      for a page even at 60 % of the scale that fits its width goes on several pages, cut
+      between rows. With --compare-themes, each changed theme and mode has a page of its own
+      (its changed tokens, before, after and diff), the unchanged ones share the first page.
+      PNG and SVG stay one picture.
       """,
-    options: [ListOptions.output, ListOptions.format, ListOptions.scale, audit]
+    options: [ListOptions.output, ListOptions.format, ListOptions.scale, page, audit]
       + ListOptions.all.map { option in
         option == ListOptions.theme || option == ListOptions.mode
           ? option.defaulting(to: Vocabulary.all) : option
@@ -41,7 +57,10 @@ enum SheetCommand {
     examples: [
       Example(
         command: "sheet list.json -o sheet.pdf",
-        explanation: "every theme and mode, side by side, as a PDF"),
+        explanation: "an A4 page per theme and mode, titled and numbered"),
+      Example(
+        command: "sheet list.json --platform all --page 16:9 -o slides.pdf",
+        explanation: "a 16:9 slide per theme and mode, iOS and Android side by side"),
       Example(
         command: "sheet list.json --platform all -o sheet.png",
         explanation: "iOS and Android columns side by side"),
@@ -71,15 +90,26 @@ enum SheetCommand {
   static func renderOnce(_ arguments: ParsedArguments) throws -> Int32 {
     if let old = arguments.text(CompareThemes.option) { return try review(arguments, against: old) }
     let picture = try PictureJob(arguments, matrixWritesFolder: false)
+    let pageSize = try Self.pageSize(arguments, format: picture.format)
     let job = picture.job
     let sheet = try job.attributingErrors {
       let heading = try job.renderer.sheetHeading(
         listName: URL(fileURLWithPath: job.listPath).lastPathComponent, themes: job.themes,
         platforms: job.platforms)
-      return try job.renderer.renderSheet(
+      if let pageSize {
+        let document = try job.renderer.sheetDocument(
+          job.document.list, themes: job.themes, modes: job.modes, platforms: job.platforms,
+          options: job.options, textSizes: job.textSizes, heading: heading,
+          audit: arguments.has(audit), pageSize: pageSize)
+        let data = try job.renderer.renderPages(
+          document.pages, format: .pdf, platforms: job.platforms)
+        return (data: data, warnings: document.warnings, audits: document.audits)
+      }
+      let drawn = try job.renderer.renderSheet(
         job.document.list, themes: job.themes, modes: job.modes, platforms: job.platforms,
         options: job.options, textSizes: job.textSizes, format: picture.format, heading: heading,
         audit: arguments.has(audit))
+      return (data: drawn.data, warnings: drawn.warnings, audits: drawn.audits)
     }
     try picture.destination.write(sheet.data, protecting: job.inputFiles)
     printError(picture.sources)
@@ -91,6 +121,19 @@ enum SheetCommand {
       )
     }
     return ExitStatus.success
+  }
+
+  /// The paper of a PDF (`--page`, else A4); nil for PNG and SVG, which refuse `--page`.
+  static func pageSize(_ arguments: ParsedArguments, format: OutputFormat) throws -> PageSize? {
+    guard format == .pdf else {
+      if arguments.isGiven(page) {
+        throw UsageError(
+          "--page sets the paper of a PDF; a \(format.fileExtension.uppercased()) sheet is one picture: give -o <file>.pdf or leave --page out"
+        )
+      }
+      return nil
+    }
+    return arguments.value(page, as: PageSize.self) ?? .standard
   }
 
   /// `--compare-themes`: the review of the token change as one picture, the changed tokens on
@@ -107,6 +150,7 @@ enum SheetCommand {
       )
     }
     let picture = try PictureJob(arguments, matrixWritesFolder: false)
+    let pageSize = try Self.pageSize(arguments, format: picture.format)
     let job = picture.job
     let before = try CompareThemes.renderer(old, like: job.renderer)
     var scale = 2
@@ -120,7 +164,7 @@ enum SheetCommand {
     let data = try job.attributingErrors {
       let pages = try TokenReviewSheet.pages(
         review, listName: URL(fileURLWithPath: job.listPath).lastPathComponent,
-        renderer: job.renderer)
+        renderer: job.renderer, pageSize: pageSize)
       return try job.renderer.renderPages(pages, format: picture.format)
     }
     let inputs = job.inputFiles.union(before.inputFiles(for: job.document.list, themes: job.themes))

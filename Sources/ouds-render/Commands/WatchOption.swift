@@ -1,3 +1,4 @@
+import FileWatch
 import SafeInput
 import Snapshot
 import Themes
@@ -62,7 +63,7 @@ enum WatchOption {
     let loop = WatchLoop(
       targets: targets, outputName: output,
       summary: HelpText.words(
-        [WatchLoop.describe([cases]), "the icons of the cases"] + themesSummary(targets),
+        [WatchTargets.describe([cases]), "the icons of the cases"] + themesSummary(targets),
         joinedBy: "and"))
     return try loop.run(render)
   }
@@ -102,7 +103,7 @@ enum WatchOption {
   /// `--compare-themes` folder.
   static func themesSummary(_ targets: WatchTargets) -> [String] {
     targets.trees.sorted { $0.key < $1.key }.map { root, what in
-      "\(what) \(WatchLoop.describe([root]))"
+      "\(what) \(WatchTargets.describe([root]))"
     }
   }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import FileWatch
 import Graphics
 import SafeInput
 import Threads
@@ -18,17 +19,15 @@ import Threads
 /// `--watch`: render once, then again whenever a file the render depends on changes, until
 /// SIGINT or SIGTERM.
 ///
-/// The loop waits on inotify (no polling): ``FolderWatcher`` watches the folders of the files,
-/// ``WatchTargets`` says which of their entries count. A burst of changes (an editor's save is
-/// several events) is one re-render once ``quietPeriod`` passes without another, or at most
-/// ``longestBurst`` after the first. Each re-render prints one line on stderr: what was written,
-/// how long it took and what changed; a failed one prints its error and the loop goes on (the
-/// output keeps its last good version: writes are atomic).
+/// The loop waits on inotify (no polling): ``FileWatch/FolderWatcher`` watches the folders of the
+/// files, ``FileWatch/WatchTargets`` says which of their entries count. A burst of changes (an
+/// editor's save is several events) is one re-render once ``quietPeriod`` passes without another,
+/// or at most ``FileWatch/FolderWatcher/longestBurst`` after the first. Each re-render prints one
+/// line on stderr: what was written, how long it took and what changed; a failed one prints its
+/// error and the loop goes on (the output keeps its last good version: writes are atomic).
 struct WatchLoop {
   /// The quiet time that ends a burst of changes: 100 ms.
   static let quietPeriod: UInt64 = 100_000_000
-  /// A burst that never goes quiet is rendered after 2 s all the same.
-  static let longestBurst: UInt64 = 2_000_000_000
 
   /// What counts as a change, before the render adds the files it read.
   var targets: WatchTargets
@@ -79,7 +78,7 @@ struct WatchLoop {
     }
 
     var count = 0
-    while let changed = try wait(watcher, signals) {
+    while let changed = try watcher.burst(signals, quietPeriod: Self.quietPeriod) {
       let before = try watcher.update(targets.adding(files: readFiles))
       let start = DispatchTime.now().uptimeNanoseconds
       let result = try Self.rendering(render, signals: signals)
@@ -102,7 +101,7 @@ struct WatchLoop {
       switch result.outcome {
       case .success:
         printError(
-          "re-rendered \(outputName) in \(milliseconds) ms (changed: \(Self.describe(changed))\(replaced))"
+          "re-rendered \(outputName) in \(milliseconds) ms (changed: \(WatchTargets.describe(changed))\(replaced))"
         )
         for line in result.lines where line.hasPrefix("error: ") { printError(line) }
         for line in result.lines where line.hasPrefix("warning: ") && !warnings.contains(line) {
@@ -153,78 +152,5 @@ struct WatchLoop {
       return files
     }
     return Rendered(outcome: outcome, lines: lines, files: files?.isEmpty == false ? files : nil)
-  }
-
-  /// Waits for changes that count and returns them once the burst is over, or nil when a stop
-  /// signal came.
-  private func wait(_ watcher: FolderWatcher, _ signals: StopSignals) throws(WatchError)
-    -> [String]?
-  {
-    var changed: [String] = []
-    var first: UInt64?
-    var last: UInt64 = 0
-    while true {
-      if signals.stopRequested { return nil }
-      var timeout: Int32 = -1
-      if let first {
-        let now = DispatchTime.now().uptimeNanoseconds
-        let end = min(last + Self.quietPeriod, first + Self.longestBurst)
-        if now >= end { return changed }
-        timeout = Int32(clamping: (end - now + 999_999) / 1_000_000)
-      }
-      switch try Self.wake(watcher, signals, timeout: timeout) {
-      case .stop: return nil
-      case .timeout: continue
-      case .events: break
-      }
-      let new = watcher.changes(in: watcher.inotify.pendingEvents())
-      guard !new.isEmpty else { continue }
-      for path in new where !changed.contains(path) { changed.append(path) }
-      last = DispatchTime.now().uptimeNanoseconds
-      if first == nil { first = last }
-    }
-  }
-
-  /// What woke a wait on a watcher and the stop signal.
-  enum Wakeup {
-    /// SIGINT or SIGTERM.
-    case stop
-    /// The watcher has events to read.
-    case events
-    /// The time ran out, or a signal other than a stop interrupted the wait.
-    case timeout
-  }
-
-  /// Waits up to `timeout` milliseconds (-1: without limit) for the watcher's events or a stop
-  /// signal; the one `poll` of `--watch` and `preview`.
-  static func wake(_ watcher: FolderWatcher, _ signals: StopSignals, timeout: Int32)
-    throws(WatchError) -> Wakeup
-  {
-    var descriptors = [
-      pollfd(fd: watcher.inotify.descriptor, events: Int16(POLLIN), revents: 0),
-      pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0),
-    ]
-    if poll(&descriptors, 2, timeout) < 0 {
-      if errno == EINTR { return .timeout }
-      throw WatchError(reason: "cannot wait for changes: \(WatchError.systemText(errno))")
-    }
-    if descriptors[1].revents != 0 { return .stop }
-    return descriptors[0].revents != 0 ? .events : .timeout
-  }
-
-  /// `list.json, Themes/brands/orange/light.tokens.json and 2 more`: paths relative to the
-  /// current folder when inside it.
-  ///
-  /// Paths that are gone (an editor's temporary file, renamed away) are left out, unless nothing
-  /// else changed (a deleted file).
-  static func describe(_ changed: [String]) -> String {
-    let here = WatchTargets.normalized(FileManager.default.currentDirectoryPath)
-    let present = changed.filter { $0 == "*" || UserFile.type(atPath: $0) != nil }
-    let names = (present.isEmpty ? changed : present).map { path -> String in
-      if path == "*" { return "more files than the kernel could queue" }
-      return path.hasPrefix(here + "/") ? String(path.dropFirst(here.count + 1)) : path
-    }
-    let shown = names.prefix(3).joined(separator: ", ")
-    return names.count > 3 ? "\(shown) and \(names.count - 3) more" : shown
   }
 }

@@ -227,3 +227,96 @@ struct PipelineFixture {
     return PipelineFixture(checkout: checkout, tools: tools, runtime: runtime, scratch: scratch)
   }
 }
+
+/// What one local run of the pipeline left.
+struct PipelineRun {
+  var build: Shell.Result
+  var shards: [Shell.Result]
+  var merge: Shell.Result
+  /// The merge job's workspace (its `out/` is what the templates publish).
+  var mergeWorkspace: URL
+  /// The build job's workspace (its `dist/` is what it hands over).
+  var buildWorkspace: URL
+  /// What `scripts/ci-publish` wrote to the GitHub step summary, and to a GitLab job log.
+  var githubSummary: String
+  var gitlabLog: String
+  /// The arguments of every `apt-get` call of the jobs after the build, in order.
+  var aptCalls: [String]
+}
+
+extension PipelineFixture {
+  /// The run id every job of one pipeline sees, as GitHub sets `GITHUB_RUN_ID` (GitLab
+  /// `CI_PIPELINE_ID`) in each job: the merge refuses shards of another run.
+  static let runID = "4242"
+
+  /// A job's workspace: a fresh checkout (hard links: no job writes the checkout in place) with
+  /// `artifacts` copied in, as the services hand them over (the executable bit dropped). Jobs
+  /// after the build get no `scripts/setup` nor `scripts/package`: they install the package only.
+  func workspace(_ name: String, artifacts: [(URL, String)]) throws -> URL {
+    let folder = scratch.appendingPathComponent(name)
+    try Tree.copy(checkout, to: folder, hardLinks: true)
+    if !artifacts.isEmpty {
+      for script in ["scripts/setup", "scripts/package"] {
+        try FileManager.default.removeItem(at: folder.appendingPathComponent(script))
+      }
+    }
+    for (source, relative) in artifacts {
+      try Tree.copy(source, to: folder.appendingPathComponent(relative), mode: 0o644)
+    }
+    return folder
+  }
+
+  /// Runs one script in `folder` with the jobs' environment: the build job with the toolchain
+  /// stand-in first on `PATH`, the others with the apt-get stand-in (and what it installed).
+  func job(
+    _ script: [String], in folder: URL,
+    extra: [String: String] = ["GITHUB_RUN_ID": PipelineFixture.runID]
+  ) throws -> Shell.Result {
+    let tools = script[0] == "scripts/ci-build" ? self.tools : runtime
+    return try Shell.run(
+      [folder.appendingPathComponent(script[0]).path] + script.dropFirst(), in: folder,
+      environment: Self.environment(path: tools.path + ":" + Self.systemPath, extra: extra))
+  }
+
+  /// Runs build, `shards` verify jobs and the merge with its publishing step, as GitHub (the step
+  /// summary) and as GitLab (the job log).
+  func runPipeline(shards: Int) throws -> PipelineRun {
+    let buildFolder = try workspace("build", artifacts: [])
+    let build = try job(["scripts/ci-build"], in: buildFolder)
+    let dist = buildFolder.appendingPathComponent("dist")
+    var results: [Shell.Result] = []
+    var outs: [(URL, String)] = []
+    for index in 1...shards {
+      let folder = try workspace("verify-\(index)", artifacts: [(dist, "dist")])
+      results.append(try job(["scripts/ci-verify-shard", "\(index)", "\(shards)"], in: folder))
+      let out = folder.appendingPathComponent("out/shard-\(index)")
+      outs.append((out, "out/shard-\(index)"))
+    }
+    let mergeFolder = try workspace("merge", artifacts: [(dist, "dist")] + outs)
+    let merge = try job(["scripts/ci-merge"], in: mergeFolder)
+    let summaryFile = scratch.appendingPathComponent("step-summary.md")
+    try Data().write(to: summaryFile)
+    let github = try job(
+      ["scripts/ci-publish"], in: mergeFolder,
+      extra: [
+        "GITHUB_STEP_SUMMARY": summaryFile.path, "REPORT_URL": "https://github.invalid/report/1",
+        "GITHUB_RUN_ID": Self.runID,
+      ])
+    #expect(github.status == 0, "\(github.output)")
+    let gitlab = try job(
+      ["scripts/ci-publish"], in: mergeFolder,
+      extra: [
+        "CI_JOB_URL": "https://gitlab.invalid/project/-/jobs/7", "CI_PIPELINE_ID": Self.runID,
+      ])
+    #expect(gitlab.status == 0, "\(gitlab.output)")
+    let aptLog = runtime.appendingPathComponent("apt-get.log")
+    return PipelineRun(
+      build: build, shards: results, merge: merge, mergeWorkspace: mergeFolder,
+      buildWorkspace: buildFolder,
+      githubSummary: try String(contentsOf: summaryFile, encoding: .utf8),
+      gitlabLog: gitlab.stdout,
+      aptCalls: Tree.exists(aptLog)
+        ? try String(contentsOf: aptLog, encoding: .utf8).split(separator: "\n").map(String.init)
+        : [])
+  }
+}

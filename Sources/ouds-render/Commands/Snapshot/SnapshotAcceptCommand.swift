@@ -1,4 +1,5 @@
 import BulletListRenderer
+import Graphics
 import PNG
 import SafeInput
 import Snapshot
@@ -33,12 +34,16 @@ enum SnapshotAcceptCommand {
       themes folders must be the ones the run verified (the catalogue digest, the token digest,
       the references' count and tolerances), so a render is never written over a reference it
       was not compared with. Each changed or missing reference then gets the run's actual.png and
-      actual.layout.json, checked (inside their folder, a PNG of the size the results say), under
-      the snapshots folder's record lock; ENVIRONMENT.json takes the run's token digest when the
-      tokens changed. A run whose render stack or font files differ from ENVIRONMENT.json is
+      actual.layout.json, checked (inside their folder, not through a link out of it, a PNG of the
+      size the results say, the SHA-256 results.json records of each), under the snapshots
+      folder's record lock; ENVIRONMENT.json takes the run's token digest when the tokens
+      changed. A run whose render stack or font files differ from ENVIRONMENT.json is
       refused: its pictures are not what verify compares here. References that failed with an
-      error, and a --filter that leaves nothing, are refused. Exit 0 when every selected change
-      was written; review the pictures (the run's review page) first, then commit.
+      error, and a --filter that leaves nothing, are refused. Every file is read and checked
+      before one is written: a refusal writes nothing. Exit 0 when every selected change was
+      written; review the pictures (the run's review page) first, then commit. The CI templates
+      publish the results folders with the review page: downloaded into the checkout's root,
+      they are out/shard-*.
       """,
     options: [SnapshotCommand.filter],
     examples: [
@@ -55,11 +60,15 @@ enum SnapshotAcceptCommand {
   static func run(_ arguments: ParsedArguments) throws -> Int32 {
     var parts: [SnapshotRunResults.Part] = []
     var folders: [String: URL] = [:]
+    var labels: [String: String] = [:]
     for label in arguments.positionals {
       let folder = URL(fileURLWithPath: label)
       let results = try SnapshotRunResults.read(from: folder)
       parts.append(SnapshotRunResults.Part(label: label, results: results))
-      for reference in results.references { folders[reference.id] = folder }
+      for reference in results.references {
+        folders[reference.id] = folder
+        labels[reference.id] = label
+      }
     }
     let merged: SnapshotRunResults
     do {
@@ -78,11 +87,31 @@ enum SnapshotAcceptCommand {
     let snapshots = ProtectedPlace("snapshots folder", snapshotsPath)
     let themes = merged.themes.map { ProtectedPlace("themes folder", root.absolute($0.folder)) }
     // The run verified this catalogue, these tokens, these references and tolerances.
+    // Said of the files handed in: the artifact is not of this catalogue.
+    let files = arguments.positionals.map {
+      MessageText.path(($0.hasSuffix("/") ? $0 : $0 + "/") + SnapshotRunResults.fileName)
+    }.joined(separator: ", ")
+    // Without a run (results written by hand) there is no catalogue digest to hold them against,
+    // and merge's check would only note it.
+    guard merged.run != nil else {
+      throw SnapshotError.cannotAccept(
+        reason:
+          "\(files): run is null: the results name no run nor the digest of the catalogue it verified, so nothing says they are of this catalogue; accept the results of a verify run (--results)"
+      )
+    }
     do {
-      try SnapshotMergeCommand.checkAgainstCheckout(
+      if let note = try SnapshotMergeCommand.checkAgainstCheckout(
         merged, snapshots: snapshots, themes: themes, root: root)
-    } catch {
-      throw Self.accepting(error)
+      {
+        throw SnapshotError.cannotAccept(reason: "\(files): \(note)")
+      }
+    } catch SnapshotError.cannotMerge(let reason) {
+      let reason =
+        reason.components(separatedBy: "; the shards do not describe").first ?? reason
+      throw SnapshotError.cannotAccept(
+        reason:
+          "\(files): \(reason): the run verified another catalogue than \(MessageText.path(root.relative(snapshots.path))) here (a case file, reference or theme changed since); nothing written"
+      )
     }
     if !merged.environmentDifferences.isEmpty {
       throw SnapshotError.cannotAccept(
@@ -135,6 +164,25 @@ enum SnapshotAcceptCommand {
           reason: "\(reference.id): actual.layout.json \(MessageText.path(layout)): \(problem)")
       }
       let layoutData = try UserFile.read(layoutPath, kind: .list)
+      // The bytes the run wrote, not a file changed or swapped since.
+      for (name, data) in [("actual.png", png), ("actual.layout.json", layoutData)] {
+        // As the folder was given (out/shard-2/…), as the user sees it.
+        let base = labels[reference.id].map { $0.hasSuffix("/") ? $0 : $0 + "/" } ?? ""
+        let path = base + (reference.artifacts[name] ?? name)
+        guard let recorded = reference.artifactDigests[name] else {
+          throw SnapshotError.cannotAccept(
+            reason:
+              "\(MessageText.path(path)): results.json holds no SHA-256 of \(reference.id)'s \(name) (written by an older ouds-render): run verify again"
+          )
+        }
+        let digest = SHA256Digest.hex(of: data)
+        guard digest == recorded else {
+          throw SnapshotError.cannotAccept(
+            reason:
+              "\(MessageText.path(path)): its SHA-256 is \(digest.prefix(12))…, but results.json says the run wrote \(recorded.prefix(12))…: the file was changed after the run"
+          )
+        }
+      }
       writes.append(
         (URL(fileURLWithPath: snapshotsPath).appendingPathComponent(reference.imagePath).path, png))
       writes.append(

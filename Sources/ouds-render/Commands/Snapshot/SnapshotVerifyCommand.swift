@@ -180,7 +180,7 @@ enum SnapshotVerifyCommand {
     }
     var data = SnapshotRunResults(
       result, root: root, selection: selection, acceptOptions: rootOptions,
-      artifacts: written.byReference)
+      artifacts: written.byReference, artifactDigests: written.digests)
     if let resultsFolder {
       data.run = RunIDOption.identity(runID, report: result)
       let path = try data.write(to: resultsFolder, protecting: result.inputFiles)

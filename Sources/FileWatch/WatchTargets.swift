@@ -16,33 +16,36 @@ import SafeInput
 /// folders, every entry below some folders (the themes folder), and outputs that never count.
 ///
 /// Paths are absolute and standardized (see ``normalized(_:)``).
-struct WatchTargets: Sendable, Equatable {
+public struct WatchTargets: Sendable, Equatable {
   /// Files that count by exact path: the list, its icons, the font files, case files…
-  var files: Set<String> = []
+  public var files: Set<String> = []
   /// Folders whose every entry counts (not below): the snapshots folder's `cases/`.
-  var folders: Set<String> = []
+  public var folders: Set<String> = []
   /// Folders whose every entry at any depth counts (the themes folders), with what each is in
   /// words (`the themes folder`).
-  var trees: [String: String] = [:]
+  public var trees: [String: String] = [:]
   /// Folders that must be watchable when watching starts (the list's, the case folder, the themes
   /// folder): without one of them, watch mode would wait for nothing.
-  var requiredFolders: Set<String> = []
+  public var requiredFolders: Set<String> = []
   /// Paths the command writes (a file, or a folder and all below it): never a change.
-  var outputs: Set<String> = []
+  public var outputs: Set<String> = []
 
   /// The most entries walked below one tree (files and folders): a bigger themes folder is refused.
-  static let maximumTreeEntries = 4096
+  public static let maximumTreeEntries = 4096
   /// The most folders watched at once.
-  static let maximumFolders = 512
+  public static let maximumFolders = 512
+
+  /// Nothing to watch yet.
+  public init() {}
 
   /// `path` made absolute (against the current folder) and standardized: `..` and `.` removed.
-  static func normalized(_ path: String) -> String {
+  public static func normalized(_ path: String) -> String {
     URL(fileURLWithPath: path).standardizedFileURL.path
   }
 
   /// Adds the file at `path`, and the file a symbolic link there points to (its edits happen
   /// there); with `required`, its folder must be watchable.
-  mutating func insert(file path: String, required: Bool = false) {
+  public mutating func insert(file path: String, required: Bool = false) {
     let file = Self.normalized(path)
     files.insert(file)
     if required { requiredFolders.insert(PathText.deletingLastComponent(file)) }
@@ -51,26 +54,26 @@ struct WatchTargets: Sendable, Equatable {
   }
 
   /// Adds the tree rooted at `path`, which is `what` in messages (`the themes folder`).
-  mutating func insert(tree path: String, what: String) {
+  public mutating func insert(tree path: String, what: String) {
     let root = Self.normalized(path)
     trees[root] = what
     requiredFolders.insert(root)
   }
 
   /// Adds the folder at `path`, which must be watchable.
-  mutating func insert(folder path: String) {
+  public mutating func insert(folder path: String) {
     let folder = Self.normalized(path)
     folders.insert(folder)
     requiredFolders.insert(folder)
   }
 
   /// Adds an output path.
-  mutating func insert(output path: String) {
+  public mutating func insert(output path: String) {
     outputs.insert(Self.normalized(path))
   }
 
   /// These targets with the files of `other` added.
-  func adding(files other: Set<String>) -> WatchTargets {
+  public func adding(files other: Set<String>) -> WatchTargets {
     var copy = self
     copy.files.formUnion(other)
     return copy
@@ -80,7 +83,7 @@ struct WatchTargets: Sendable, Equatable {
   /// folder of every file outside the trees. When one is replaced (moved away and made again, as a
   /// branch switch or a sync tool does), the new one is watched; when one is gone, watch mode says
   /// so.
-  var namedFolders: Set<String> {
+  public var namedFolders: Set<String> {
     let roots = trees.keys
     let fileFolders = files.map(PathText.deletingLastComponent).filter { folder in
       !roots.contains { folder == $0 || folder.hasPrefix($0 + "/") }
@@ -89,8 +92,8 @@ struct WatchTargets: Sendable, Equatable {
   }
 
   /// `the themes folder Themes`, `the folder icons`: a named folder in words.
-  func describe(folder path: String) -> String {
-    "\(trees[path] ?? "the folder") \(WatchLoop.describe([path]))"
+  public func describe(folder path: String) -> String {
+    "\(trees[path] ?? "the folder") \(Self.describe([path]))"
   }
 
   /// Whether a change of `path` (the entry `name` of a watched folder) calls for a re-render.

@@ -13,9 +13,9 @@ import Threads
 /// A signal never cuts a render short: the loop stops once the render in progress is written
 /// (so no temporary file is left behind), and says so at once. A second signal during that
 /// render stops the process at once, with exit status 130.
-final class StopSignals: @unchecked Sendable {
+public final class StopSignals: @unchecked Sendable {
   /// The end the watch loop polls: readable once a signal came.
-  let readEnd: Int32
+  public let readEnd: Int32
   private let writeEnd: Int32
   private let state = Locked(State())
 
@@ -27,7 +27,7 @@ final class StopSignals: @unchecked Sendable {
   /// Blocks SIGINT and SIGTERM in this thread (and so in every thread started after) and starts
   /// the thread that waits for them.
   /// - Throws: ``WatchError`` when the pipe cannot be made.
-  init() throws(WatchError) {
+  public init() throws(WatchError) {
     var ends: [Int32] = [-1, -1]
     guard pipe(&ends) == 0 else {
       throw WatchError.system(errno, "cannot wait for signals")
@@ -54,18 +54,23 @@ final class StopSignals: @unchecked Sendable {
   }
 
   /// The name of the first signal received (`SIGINT`), or nil.
-  var firstSignalName: String? {
+  public var firstSignalName: String? {
     state.withLock { $0.received.first }.map { $0 == SIGTERM ? "SIGTERM" : "SIGINT" }
   }
 
   /// Whether a stop was asked for.
-  var stopRequested: Bool { state.withLock { !$0.received.isEmpty } }
+  public var stopRequested: Bool { state.withLock { !$0.received.isEmpty } }
 
   /// Runs `body` as a render: a signal meanwhile waits for it to end.
-  func rendering<T>(_ body: () throws -> T) rethrows -> T {
+  public func rendering<T>(_ body: () throws -> T) rethrows -> T {
     state.withLock { $0.rendering = true }
     defer { state.withLock { $0.rendering = false } }
     return try body()
+  }
+
+  /// Writes `text` to standard error as it is (from the signal thread, which holds no lock).
+  private static func writeError(_ text: String) {
+    _ = Array(text.utf8).withUnsafeBytes { Descriptor.writeAll($0, to: 2) }
   }
 
   private func waitForSignals() {
@@ -79,10 +84,10 @@ final class StopSignals: @unchecked Sendable {
       }
       if rendering {
         if count == 1 {
-          writeErrorText(
+          Self.writeError(
             "stopping once this render is written (interrupt again to stop at once)\n")
         } else {
-          writeErrorText(
+          Self.writeError(
             "stopped at once during a render (exit 130): a temporary file .<name>.<id>.tmp may be left beside the output\n"
           )
           _exit(130)

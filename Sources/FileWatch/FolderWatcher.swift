@@ -9,9 +9,9 @@
 ///
 /// One inotify descriptor for the whole run; ``update(_:starting:)`` adds the folders newly asked
 /// for and removes the others, so re-renders never add descriptors and watches do not pile up.
-final class FolderWatcher {
+public final class FolderWatcher {
   /// The inotify instance.
-  let inotify: Inotify
+  public let inotify: Inotify
   /// The folders watched, by watch (two paths to one folder share a watch).
   private var folders: [Int32: Set<String>] = [:]
   /// The watch of each watched folder.
@@ -25,12 +25,12 @@ final class FolderWatcher {
 
   /// Opens the inotify instance.
   /// - Throws: ``WatchError`` naming the limit reached.
-  init() throws(WatchError) {
+  public init() throws(WatchError) {
     inotify = try Inotify()
   }
 
   /// The number of folders watched.
-  var folderCount: Int { watches.count }
+  public var folderCount: Int { watches.count }
 
   /// Watches what `targets` ask for and nothing else, and returns the named folders found
   /// replaced or gone since the last update. With `starting`, a required folder that cannot be
@@ -42,7 +42,9 @@ final class FolderWatcher {
   /// - Throws: ``WatchError`` for a limit (entries, folders, inotify watches) or, with `starting`,
   ///   a required folder that cannot be watched.
   @discardableResult
-  func update(_ targets: WatchTargets, starting: Bool = false) throws(WatchError) -> FolderReport {
+  public func update(_ targets: WatchTargets, starting: Bool = false) throws(WatchError)
+    -> FolderReport
+  {
     self.targets = targets
     var report = FolderReport()
     for path in targets.namedFolders.sorted() {
@@ -103,7 +105,7 @@ final class FolderWatcher {
   /// each once; a queue overflow counts as a change of everything (`*`). Watches the kernel ended
   /// (folder deleted) or that no longer name their path (folder moved) are dropped, to be made
   /// again by the next ``update(_:starting:)``.
-  func changes(in events: [FolderEvent]) -> [String] {
+  public func changes(in events: [FolderEvent]) -> [String] {
     var changed: [String] = []
     func note(_ path: String) {
       if !changed.contains(path) { changed.append(path) }
@@ -133,17 +135,17 @@ final class FolderWatcher {
 }
 
 /// What an update of the watches found about the named folders (``WatchTargets/namedFolders``).
-struct FolderReport: Equatable {
+public struct FolderReport: Equatable {
   /// Folders replaced by another of the same name: the new one is watched.
-  var replaced: [String] = []
+  public var replaced: [String] = []
   /// Folders back where they were after being gone: watched again.
-  var back: [String] = []
+  public var back: [String] = []
   /// Folders gone: the folder above each is watched for its return.
-  var gone: [String] = []
+  public var gone: [String] = []
 
   /// Both reports, each folder once, and no folder inside another of the same list (the folder
   /// holding it says it all).
-  func merged(with other: FolderReport) -> FolderReport {
+  public func merged(with other: FolderReport) -> FolderReport {
     func outermost(_ paths: [String]) -> [String] {
       var result: [String] = []
       for path in paths where !result.contains(path) {

@@ -14,25 +14,28 @@ import SafeInput
 #endif
 
 /// One change the kernel reported in a watched folder.
-struct FolderEvent: Hashable, Sendable {
+public struct FolderEvent: Hashable, Sendable {
   /// The watch the event belongs to; -1 for a queue overflow.
-  var watch: Int32
+  public var watch: Int32
   /// The inotify mask (`IN_CREATE`, `IN_MOVED_TO`…).
-  var mask: UInt32
+  public var mask: UInt32
   /// The entry of the folder it concerns; empty for the folder itself.
-  var name: String
+  public var name: String
 }
 
 /// Why watch mode cannot (or can no longer) watch: one line naming the folder or the limit, exit 1.
-struct WatchError: Error, CustomStringConvertible, Equatable {
+public struct WatchError: Error, CustomStringConvertible, Equatable {
   /// The message, after `--watch: `.
-  var reason: String
+  public var reason: String
 
   /// `--watch: <reason>`.
-  var description: String { "--watch: \(reason)" }
+  public var description: String { "--watch: \(reason)" }
+
+  /// The error of `reason`.
+  public init(reason: String) { self.reason = reason }
 
   /// A system limit named by its setting and value: `fs.inotify.max_user_watches = 8192`.
-  static func setting(_ name: String) -> String {
+  public static func setting(_ name: String) -> String {
     let file = "/proc/sys/" + name.replacingEvery(".", with: "/")
     let value = (try? String(contentsOfFile: file, encoding: .utf8))?
       .trimmingWhitespaceAndNewlines()
@@ -40,12 +43,12 @@ struct WatchError: Error, CustomStringConvertible, Equatable {
   }
 
   /// `ulimit -n = 1024`: the soft limit of open descriptors of this process.
-  static var openFileLimit: String {
+  public static var openFileLimit: String {
     "ulimit -n = \(openFileSoftLimit().map(String.init) ?? "unlimited")"
   }
 
   /// `inotify_init1` failed with `code`.
-  static func instance(_ code: Int32) -> WatchError {
+  public static func instance(_ code: Int32) -> WatchError {
     // EMFILE is the code of two limits: this process's descriptors, or the user's inotify
     // instances. Listing /proc/self/fd needs a descriptor too: when even that fails, they are
     // used up.
@@ -59,7 +62,7 @@ struct WatchError: Error, CustomStringConvertible, Equatable {
   }
 
   /// `what` failed with `code`; the limit reached when it is one of open files.
-  static func system(_ code: Int32, _ what: String) -> WatchError {
+  public static func system(_ code: Int32, _ what: String) -> WatchError {
     switch code {
     case EMFILE:
       return WatchError(
@@ -73,7 +76,7 @@ struct WatchError: Error, CustomStringConvertible, Equatable {
   }
 
   /// `inotify_add_watch` failed with `code` for a folder that had to be watched.
-  static func folder(_ path: String, _ code: Int32) -> WatchError {
+  public static func folder(_ path: String, _ code: Int32) -> WatchError {
     switch code {
     case ENOSPC:
       return WatchError(
@@ -91,7 +94,7 @@ struct WatchError: Error, CustomStringConvertible, Equatable {
   }
 
   /// The system's text for `code`, lower-case first: `no such file or directory`.
-  static func systemText(_ code: Int32) -> String {
+  public static func systemText(_ code: Int32) -> String {
     let text = String(cString: strerror(code))
     return text.prefix(1).lowercased() + text.dropFirst()
   }
@@ -124,7 +127,7 @@ enum WatchAddition {
   /// Folders, not files, are watched: an editor that saves by writing a temporary file and renaming
   /// it over the original replaces the file's inode, which would end a watch on the file, while the
   /// folder's watch reports the rename (`IN_MOVED_TO`) and lives on.
-  final class Inotify {
+  public final class Inotify {
     /// The events every folder is watched for: entries created, written, renamed in or out,
     /// deleted or touched, and the folder itself deleted or moved.
     static let folderMask =
@@ -133,14 +136,14 @@ enum WatchAddition {
       | UInt32(IN_MOVE_SELF) | UInt32(IN_ONLYDIR) | UInt32(IN_EXCL_UNLINK)
 
     /// The descriptor to poll; closed with the instance.
-    let descriptor: Int32
+    public let descriptor: Int32
     /// Where read events are put together (inotify hands out whole events only).
     private let buffer: UnsafeMutableRawPointer
     private static let bufferSize = 64 * 1024
 
     /// Opens an instance (non-blocking, closed on exec).
     /// - Throws: ``WatchError`` naming the limit reached.
-    init() throws(WatchError) {
+    public init() throws(WatchError) {
       let opened = inotify_init1(Int32(IN_CLOEXEC) | Int32(IN_NONBLOCK))
       guard opened >= 0 else { throw WatchError.instance(errno) }
       descriptor = opened
@@ -168,7 +171,7 @@ enum WatchAddition {
     }
 
     /// The events queued now, without waiting (empty when there are none).
-    func pendingEvents() -> [FolderEvent] {
+    public func pendingEvents() -> [FolderEvent] {
       var events: [FolderEvent] = []
       while true {
         let count = read(descriptor, buffer, Self.bufferSize)
@@ -193,11 +196,11 @@ enum WatchAddition {
   }
 #else
   /// Watch mode needs Linux's inotify; elsewhere it is refused with this message.
-  final class Inotify {
+  public final class Inotify {
     /// Never used.
-    let descriptor: Int32 = -1
+    public let descriptor: Int32 = -1
     /// Refuses: no inotify on this system.
-    init() throws(WatchError) {
+    public init() throws(WatchError) {
       throw WatchError(
         reason: "watch mode needs Linux (inotify); it is not available on this system")
     }
@@ -206,6 +209,6 @@ enum WatchAddition {
     /// Never used.
     func remove(_ watch: Int32) {}
     /// Never used.
-    func pendingEvents() -> [FolderEvent] { [] }
+    public func pendingEvents() -> [FolderEvent] { [] }
   }
 #endif

@@ -32,6 +32,7 @@ public enum GalleryDocument {
     var page = try PageComposer(
       renderer: renderer, width: pageSize.width, pageHeight: pageSize.height, margin: 28,
       numbered: true)
+    page.runningTitle = title
     let items = gallery.items
     page.text(title, style: .title)
     page.text(gallery.sharedSources, style: .small)
@@ -100,6 +101,8 @@ public enum GalleryDocument {
     throws(RenderError)
   {
     if startsPage { page.pageBreak() } else { page.space(24) }
+    // the pages this case continues on say which case they show
+    page.runningTitle = "\(galleryCase.name) (\(galleryCase.file))"
     page.text("\(galleryCase.name) (\(galleryCase.file))", style: .heading)
     page.foldedText(
       galleryCase.source, style: .code, maxHeight: page.pageRoom * sourceShare,

@@ -108,6 +108,14 @@ public struct PageComposer {
   private var pictures: [ScenePicture] = []
   private var insets: [SceneInset] = []
   private var y: Double
+  /// The running title of each finished page, and of the current one (``runningTitle`` when its
+  /// first content was placed).
+  private var finishedTitles: [String?] = []
+  private var currentTitle: String?
+
+  /// Written at the foot of every page begun from now on, left of its number, so that a page
+  /// continuing a case or a combination still says what it shows (with ``numbered``).
+  public var runningTitle: String?
 
   /// Creates a composer whose text is set in the brand families of the first theme that
   /// resolves (Orange's: its substitute, then the Arabic family).
@@ -175,6 +183,8 @@ public struct PageComposer {
   public mutating func pageBreak() {
     guard !panels.isEmpty || !pictures.isEmpty || !insets.isEmpty else { return }
     finished.append(page(height: pageHeight ?? (y + margin)))
+    finishedTitles.append(currentTitle)
+    currentTitle = nil
     panels = []
     pictures = []
     insets = []
@@ -252,6 +262,7 @@ public struct PageComposer {
     if size.height > room { pageBreak() }
     var inset = placed
     inset.origin = Point(x: margin + max(0, (contentWidth - size.width) / 2), y: y)
+    noteContent()
     panels.append(ScenePanel(rect: inset.rect.insetBy(-1), fill: Self.frameColor, caption: nil))
     insets.append(inset)
     y += size.height
@@ -324,6 +335,7 @@ public struct PageComposer {
     }
     let height = placed.map(\.height).max() ?? 0
     if height > room { pageBreak() }
+    noteContent()
     for item in placed {
       if let swatch = item.cell.swatch {
         let box = Rect(
@@ -353,6 +365,7 @@ public struct PageComposer {
       guard !line.isEmpty else { return }
       let height = line.map { $0.captionHeight + 4 + $0.size.height }.max() ?? 0
       if height > composer.room { composer.pageBreak() }
+      composer.noteContent()
       var x = composer.margin
       for item in line {
         let top = composer.y
@@ -395,11 +408,14 @@ public struct PageComposer {
   /// right.
   public func pages() -> [Scene] {
     var all = finished
+    var titles = finishedTitles
     if !panels.isEmpty || !pictures.isEmpty || !insets.isEmpty || all.isEmpty {
       all.append(page(height: pageHeight ?? (y + margin)))
+      titles.append(currentTitle)
     }
     guard numbered, let pageHeight else { return all }
     let lineHeight = PageTextStyle.small.metrics.lineHeight
+    let numberWidth = 72.0
     for index in all.indices {
       let top = pageHeight - margin - lineHeight
       all[index].panels.append(
@@ -409,8 +425,43 @@ public struct PageComposer {
             origin: Point(x: margin, y: top), wrapWidth: contentWidth, alignment: .right,
             content: styled(
               "\(index + 1) / \(all.count)", style: .small, bold: false, color: Self.mutedColor))))
+      guard let title = titles[index], contentWidth > numberWidth else { continue }
+      let wrap = contentWidth - numberWidth
+      all[index].panels.append(
+        ScenePanel(
+          rect: Rect(x: margin, y: top, width: wrap, height: lineHeight), fill: nil,
+          caption: SceneText(
+            origin: Point(x: margin, y: top), wrapWidth: wrap, alignment: .left,
+            content: styled(
+              Self.oneLine(title, fitting: wrap) { width(of: $0, style: .small) }, style: .small,
+              bold: false, color: Self.mutedColor))))
     }
     return all
+  }
+
+  /// `text` on one line no wider than `width` (by `measure`'s widths): printable, cut with `…`
+  /// when longer (the longest prefix that fits, found by halving).
+  static func oneLine(_ text: String, fitting width: Double, measure: (String) -> Double)
+    -> String
+  {
+    let clean = printable(text).replacingEvery("\n", with: " ")
+    guard measure(clean) > width else { return clean }
+    let characters = Array(clean)
+    var (low, high) = (0, characters.count)  // a prefix of `low` fits, of `high` does not
+    while high - low > 1 {
+      let middle = (low + high) / 2
+      if measure(String(characters[0..<middle]) + "…") <= width {
+        low = middle
+      } else {
+        high = middle
+      }
+    }
+    return String(characters[0..<low]) + "…"
+  }
+
+  /// Content is about to be placed: a page still empty takes the ``runningTitle``.
+  private mutating func noteContent() {
+    if panels.isEmpty, pictures.isEmpty, insets.isEmpty { currentTitle = runningTitle }
   }
 
   /// The colour of page numbers and notes that say less than the text round them.
@@ -430,6 +481,7 @@ public struct PageComposer {
     _ text: String, style: PageTextStyle, bold: Bool, color: RGBAColor?, x: Double, wrap: Double,
     height: Double
   ) {
+    noteContent()
     panels.append(
       ScenePanel(
         rect: Rect(x: x, y: y, width: wrap, height: height), fill: nil,
@@ -457,6 +509,11 @@ public struct PageComposer {
     SceneText(
       origin: Point(x: x, y: y), wrapWidth: wrap, alignment: .left,
       content: styled(text, style: style, bold: bold, color: color))
+  }
+
+  /// The width of `text` on one line.
+  private func width(of text: String, style: PageTextStyle) -> Double {
+    measurer.measure(styled(text, style: style, bold: false, color: nil), wrapWidth: nil).width
   }
 
   private func measure(_ text: String, style: PageTextStyle, bold: Bool, wrap: Double) -> Double {

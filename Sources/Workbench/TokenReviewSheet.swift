@@ -114,6 +114,7 @@ public enum TokenReviewSheet {
     let size = pageSize.size(landscape: true)
     var page = try PageComposer(
       renderer: renderer, width: size.width, pageHeight: size.height, margin: 28, numbered: true)
+    page.runningTitle = "Token review: \(listName)"
     let changed = review.changed
     let tokens = review.tokenLines.count
     let folders =
@@ -152,6 +153,7 @@ public enum TokenReviewSheet {
     scale: Double, columns: [Double], on page: inout PageComposer
   ) throws(RenderError) {
     page.pageBreak()
+    page.runningTitle = "Token review: \(listName) — \(combination.title)"
     page.text("Token review: \(listName) — \(combination.title)", style: .heading)
     page.text(legend + " · " + diffLegend, style: .small, color: muted)
     page.space(6)

@@ -145,6 +145,13 @@ final class GalleryCommandTests {
     for page in 1...sizes.count {
       let text = try Poppler.text(pdf, page: page)
       #expect(text.contains("\n\(page) / \(sizes.count)\n"), "page \(page)")
+      // every page says what it shows: the gallery, or the case it begins or continues (at its
+      // foot, beside the number)
+      let titles = text.matches(of: /[\w-]+ \(cases\/[\w.-]+\)/).map { String($0.0) }
+      #expect(
+        text.contains("OUDS bullet list gallery") || !titles.isEmpty,
+        "page \(page) names neither the gallery nor a case: \(text)")
+
       folds += text.matches(of: /… (\d+) more lines/).compactMap { Int($0.1) }
     }
     // demo-unordered's file is longer than the 30 % of a page a case's file may take; sample-3's is not.

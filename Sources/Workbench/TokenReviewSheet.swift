@@ -76,19 +76,7 @@ public enum TokenReviewSheet {
       }
       page.space(10)
       page.text(combination.title, style: .heading)
-      if combination.tokenChanges.isEmpty {
-        page.text("No token of this theme and mode changed.", style: .small)
-      } else {
-        page.row(
-          [
-            PageCell("changed token", bold: true), PageCell("before", bold: true),
-            PageCell("after", bold: true), PageCell("file", bold: true),
-          ],
-          columns: columns)
-        for change in combination.tokenChanges {
-          page.row(cells(change), columns: columns)
-        }
-      }
+      tokenTable(combination, columns: columns, on: &page)
       for picture in combination.pictures {
         page.space(6)
         if combination.pictures.count > 1 || picture.platform != .ios {
@@ -147,16 +135,11 @@ public enum TokenReviewSheet {
     return page.pages()
   }
 
-  /// One changed combination from the top of a page, its pictures at `scale`.
-  private static func combinationPage(
-    _ combination: ReviewedCombination, of review: TokenReview, listName: String, legend: String,
-    scale: Double, columns: [Double], on page: inout PageComposer
-  ) throws(RenderError) {
-    page.pageBreak()
-    page.runningTitle = "Token review: \(listName) — \(combination.title)"
-    page.text("Token review: \(listName) — \(combination.title)", style: .heading)
-    page.text(legend + " · " + diffLegend, style: .small, color: muted)
-    page.space(6)
+  /// The combination's changed tokens as a table (before, after, file), or a line saying none
+  /// changed.
+  private static func tokenTable(
+    _ combination: ReviewedCombination, columns: [Double], on page: inout PageComposer
+  ) {
     if combination.tokenChanges.isEmpty {
       page.text("No token of this theme and mode changed.", style: .small)
     } else {
@@ -170,6 +153,19 @@ public enum TokenReviewSheet {
         page.row(cells(change), columns: columns)
       }
     }
+  }
+
+  /// One changed combination from the top of a page, its pictures at `scale`.
+  private static func combinationPage(
+    _ combination: ReviewedCombination, of review: TokenReview, listName: String, legend: String,
+    scale: Double, columns: [Double], on page: inout PageComposer
+  ) throws(RenderError) {
+    page.pageBreak()
+    page.runningTitle = "Token review: \(listName) — \(combination.title)"
+    page.text("Token review: \(listName) — \(combination.title)", style: .heading)
+    page.text(legend + " · " + diffLegend, style: .small, color: muted)
+    page.space(6)
+    tokenTable(combination, columns: columns, on: &page)
     for picture in combination.pictures {
       page.space(6)
       if combination.pictures.count > 1 || picture.platform != .ios {

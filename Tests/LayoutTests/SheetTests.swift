@@ -152,19 +152,25 @@ struct SheetTests {
     }
   }
 
+  /// A new temporary folder holding a copy of the repository's Themes folder, to edit.
+  static func themesCopy() throws -> (folder: URL, themes: URL) {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ouds-sheet-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let themes = folder.appendingPathComponent("Themes")
+    try FileManager.default.copyItem(
+      at: repositoryRoot.appendingPathComponent("Themes"), to: themes)
+    return (folder, themes)
+  }
+
   @Test(
     "sheet --audit: a failing figure in the negative status colour of its cell's theme and mode, passing ones in the text colour"
   )
   func failingFigures() throws {
     // Orange's text colour made light grey in both modes: 1.16:1 on white fails in light mode,
     // 16.6:1 on #141414 passes in dark mode.
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "ouds-sheet-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let (folder, themes) = try Self.themesCopy()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let themes = folder.appendingPathComponent("Themes")
-    try FileManager.default.copyItem(
-      at: repositoryRoot.appendingPathComponent("Themes"), to: themes)
     let file = themes.appendingPathComponent("brands/orange/light.tokens.json")
     let old = #""default": {\#n        "$value": "{color.raw.functional.black}""#
     let text = try String(contentsOf: file, encoding: .utf8)
@@ -274,13 +280,8 @@ struct SheetTests {
     "a themes folder without color.content.status.negative renders, but sheet --audit names the theme that lacks it"
   )
   func auditNeedsNegativeColour() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "ouds-sheet-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let (folder, themes) = try Self.themesCopy()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let themes = folder.appendingPathComponent("Themes")
-    try FileManager.default.copyItem(
-      at: repositoryRoot.appendingPathComponent("Themes"), to: themes)
     let file = themes.appendingPathComponent("brands/sosh/dark.tokens.json")
     let text = try String(contentsOf: file, encoding: .utf8)
     #expect(text.components(separatedBy: #""status": {"#).count == 2)

@@ -461,29 +461,51 @@ public final class BulletListRenderer {
     options: LayoutOptions = LayoutOptions(), format: OutputFormat
   ) throws(RenderError) -> RenderedList {
     var iconsRead: [String: VectorOutline?] = [:]
-    return try render(
-      list, theme: theme, mode: mode, options: options, format: format, iconsRead: &iconsRead)
+    return try start(
+      list, theme: theme, mode: mode, options: options, format: format, iconsRead: &iconsRead
+    ).finish()
   }
 
-  /// ``render(_:theme:mode:options:format:)``, with the icon outlines earlier pictures read
-  /// (``iconOutlines(in:read:)``).
-  private func render(
+  /// A picture drawn, its encoding perhaps still going on (`SceneRenderer.start(_:as:)`).
+  private struct PendingList {
+    let list: RenderedList
+    let picture: PendingPicture
+
+    /// The picture with its bytes, once encoded.
+    func finish() throws(RenderError) -> RenderedList {
+      var done = list
+      do {
+        done.data = try picture.data()
+      } catch {
+        throw .graphics(error, RenderError.Context(theme: list.theme, mode: list.mode))
+      }
+      return done
+    }
+  }
+
+  /// Lays out and draws `list` as ``render(_:theme:mode:options:format:)`` does, with the icon
+  /// outlines earlier pictures read (``iconOutlines(in:read:)``), and returns before an opaque
+  /// PNG's last bands are encoded.
+  private func start(
     _ list: OUDSBulletList, theme: ThemeName, mode: ColorMode, options: LayoutOptions,
-    format: OutputFormat, iconsRead: inout [String: VectorOutline?]
-  ) throws(RenderError) -> RenderedList {
+    format: OutputFormat, iconsRead: inout [String: VectorOutline?],
+    encodingThread: BandEncodingThread? = nil
+  ) throws(RenderError) -> PendingList {
     let laidOut = try layout(
       list, theme: theme, mode: mode, options: Self.options(options, for: format))
     let renderer = try engine(for: theme, platform: options.platform, attributedTo: mode).renderer
     renderer.iconOutlines = Self.iconOutlines(in: laidOut.scene, read: &iconsRead)
-    let data: Data
+    let picture: PendingPicture
     do {
-      data = try renderer.render(laidOut.scene, as: format)
+      picture = try renderer.start(laidOut.scene, as: format, encodingThread: encodingThread)
     } catch {
       throw .graphics(error, RenderError.Context(theme: theme, mode: mode))
     }
-    return RenderedList(
-      theme: theme, mode: mode, platform: options.platform, data: data, scene: laidOut.scene,
-      warnings: laidOut.warnings)
+    return PendingList(
+      list: RenderedList(
+        theme: theme, mode: mode, platform: options.platform, data: Data(),
+        scene: laidOut.scene, warnings: laidOut.warnings),
+      picture: picture)
   }
 
   /// The options a picture in `format` is laid out with: a PNG's scale is the pixel grid of
@@ -559,11 +581,14 @@ public final class BulletListRenderer {
   ///
   /// Each picture is rendered as ``render(_:theme:mode:options:format:)`` renders it: an opaque
   /// PNG is drawn band by band while the other core encodes the bands already drawn, which keeps
-  /// both cores busy without a whole bitmap per picture. (Drawing each picture whole and
-  /// encoding it behind the next one's drawing, as this did before, took more time: 15,900 page
-  /// faults instead of 3,000 for the 8 pictures of `render --theme all --mode all`, and 6 to 12 %
-  /// more CPU time, `perf stat -r 10`, 2026-12-05.) The output order is the order of
-  /// `combinations`, each followed by its platforms in the order given.
+  /// both cores busy without a whole bitmap per picture. One encoding thread serves all the
+  /// pictures (`PNG.BandEncodingThread`): it encodes the last bands of one picture while this
+  /// thread lays out and draws the next, and each picture is collected once the next one is
+  /// drawn. (Drawing each picture whole and encoding it behind the next one's drawing, as this
+  /// did before, took more time: 15,900 page faults instead of 3,000 for the 8 pictures of
+  /// `render --theme all --mode all`, and 6 to 12 % more CPU time, `perf stat -r 10`,
+  /// 2026-12-05.) The output order is the order of `combinations`, each followed by its
+  /// platforms in the order given.
   /// - Throws: `RenderError` as ``render(_:theme:mode:options:format:)``, for the first
   ///   picture that fails.
   public func renderAll(
@@ -573,14 +598,28 @@ public final class BulletListRenderer {
   ) throws(RenderError) -> [RenderedList] {
     var pictures: [RenderedList] = []
     var iconsRead: [String: VectorOutline?] = [:]
+    // one picture in flight: its last bands are encoded by the encoding thread while this one
+    // lays out and draws the next
+    let encodingThread = BandEncodingThread()
+    defer { encodingThread.close() }
+    var inFlight: PendingList?
     for (theme, mode) in combinations {
       for platform in platforms ?? [options.platform] {
-        pictures.append(
-          try render(
+        let next: PendingList
+        do {
+          next = try start(
             list, theme: theme, mode: mode, options: options.on(platform), format: format,
-            iconsRead: &iconsRead))
+            iconsRead: &iconsRead, encodingThread: encodingThread)
+        } catch {
+          // the earlier picture's failure comes first
+          _ = try inFlight?.finish()
+          throw error
+        }
+        if let earlier = inFlight { pictures.append(try earlier.finish()) }
+        inFlight = next
       }
     }
+    if let last = inFlight { pictures.append(try last.finish()) }
     return pictures
   }
 }

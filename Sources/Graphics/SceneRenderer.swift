@@ -38,16 +38,36 @@ public final class SceneRenderer {
   /// - Throws: `GraphicsError` when an icon file is missing or unreadable, the canvas size or
   ///   scale is invalid, Cairo fails or cannot be loaded, or PNG encoding fails.
   public func render(_ scene: Scene, as format: OutputFormat) throws(GraphicsError) -> Data {
+    try start(scene, as: format).data()
+  }
+
+  /// Draws `scene` in `format` and returns it before an opaque PNG's last bands are encoded:
+  /// `encodingThread` (nil: a thread of the picture's own) goes on with them while this thread
+  /// lays out and draws the next picture, and ``PendingPicture/data()`` waits for them (and
+  /// helps).
+  /// - Throws: `GraphicsError` as ``render(_:as:)``, for what fails while drawing.
+  package func start(
+    _ scene: Scene, as format: OutputFormat, encodingThread: BandEncodingThread? = nil
+  ) throws(GraphicsError) -> PendingPicture {
     try GraphicsLibraries.load()
     switch format {
     case .png(let scale):
-      if let data = try renderInBands(scene, scale: scale) { return data }
-      return try PNGCodec.encode(surface: drawBitmap(scene, scale: scale))
+      if let encoder = try drawInBands(scene, scale: scale, encodingThread: encodingThread) {
+        return PendingPicture(encoding: encoder, scene: scene, scale: scale, renderer: self)
+      }
+      return PendingPicture(
+        done: try PNGCodec.encode(surface: drawBitmap(scene, scale: scale)))
     case .svg:
-      return try drawVector(scene, svg: true)
+      return PendingPicture(done: try drawVector(scene, svg: true))
     case .pdf:
-      return try drawVector(scene, svg: false)
+      return PendingPicture(done: try drawVector(scene, svg: false))
     }
+  }
+
+  /// An opaque PNG whose bands were all drawn, encoded whole from a fresh drawing instead: the
+  /// encoder found a pixel that is not opaque, or zlib failed on a band.
+  fileprivate func renderWhole(_ scene: Scene, scale: Int) throws(GraphicsError) -> Data {
+    try PNGCodec.encode(surface: drawBitmap(scene, scale: scale))
   }
 
   /// Draws `scene` into a bitmap with `scale` pixels per point (``PixelScale/supported``), to be encoded later, possibly on
@@ -313,6 +333,11 @@ public final class SceneRenderer {
     return icon
   }
 
+  /// ``drawInBands(_:scale:)`` and its encoding finished: the PNG file, or nil as that.
+  func renderInBands(_ scene: Scene, scale: Int) throws(GraphicsError) -> Data? {
+    try drawInBands(scene, scale: scale)?.finish()
+  }
+
   /// Draws an opaque scene band by band (``BandedPNGEncoder``), each band encoded on the other
   /// core as soon as it is drawn: a few bands in memory instead of the whole bitmap, each still in
   /// the processor's cache when it is encoded. Every band is the same rows of the same drawing as
@@ -321,8 +346,10 @@ public final class SceneRenderer {
   /// ``render(_:as:)``'s whole bitmap. Nil when the scene is drawn whole instead: no opaque
   /// background, panels or pictures (sheets), a bitmap icon (its scaled pixels may depend on the
   /// origin), a paragraph in several pieces, or an underline below where its row was expected to
-  /// end.
-  func renderInBands(_ scene: Scene, scale: Int) throws(GraphicsError) -> Data? {
+  /// end. The encoder returned may still be encoding the last bands (``BandedPNGEncoder/finish()``).
+  func drawInBands(_ scene: Scene, scale: Int, encodingThread: BandEncodingThread? = nil)
+    throws(GraphicsError) -> BandedPNGEncoder?
+  {
     guard PixelScale.supported.contains(scale), let background = scene.background,
       background.alpha == 255, scene.panels.isEmpty, scene.pictures.isEmpty, scene.insets.isEmpty
     else { return nil }
@@ -341,9 +368,10 @@ public final class SceneRenderer {
     guard word >> 24 == 0xFF,
       let encoder = BandedPNGEncoder(
         width: Self.pixels(scene.width, scale: scale),
-        height: Self.pixels(scene.height, scale: scale))
+        height: Self.pixels(scene.height, scale: scale), thread: encodingThread)
     else { return nil }
-    defer { encoder.stop() }
+    var drawn = false
+    defer { if !drawn { encoder.stop() } }
     let width = encoder.layout.width
     for band in 0..<encoder.bandCount {
       let rows = encoder.rows(ofBand: band)
@@ -372,7 +400,8 @@ public final class SceneRenderer {
       guard fits else { return nil }
       encoder.endBand(band)
     }
-    return encoder.finish()
+    drawn = true
+    return encoder
   }
 
   /// The pixel rows `top..<bottom` a row's drawing can reach at `scale`, with a margin of two
@@ -533,6 +562,38 @@ func fillOutline(_ outline: VectorOutline, in rect: Rect, on cr: OpaquePointer) 
     ouds_cairo_fill(cr)
   }
   ouds_cairo_restore(cr)
+}
+
+/// A picture drawn by ``SceneRenderer/start(_:as:encodingThread:)``: its bytes, or an opaque
+/// PNG whose last bands the encoding thread may still be encoding.
+package struct PendingPicture {
+  private enum State {
+    case done(Data)
+    case encoding(BandedPNGEncoder, scene: Scene, scale: Int, renderer: SceneRenderer)
+  }
+  private let state: State
+
+  fileprivate init(done data: Data) { state = .done(data) }
+
+  fileprivate init(
+    encoding encoder: BandedPNGEncoder, scene: Scene, scale: Int, renderer: SceneRenderer
+  ) {
+    state = .encoding(encoder, scene: scene, scale: scale, renderer: renderer)
+  }
+
+  /// The file's bytes, once every band is encoded (this thread encodes what is left). A
+  /// picture whose encoder gave up (a pixel not opaque, zlib out of memory) is drawn again
+  /// whole and encoded, with the renderer that started it, on this thread.
+  /// - Throws: `GraphicsError` as ``SceneRenderer/render(_:as:)``.
+  package func data() throws(GraphicsError) -> Data {
+    switch state {
+    case .done(let data):
+      return data
+    case .encoding(let encoder, let scene, let scale, let renderer):
+      if let data = encoder.finish() { return data }
+      return try renderer.renderWhole(scene, scale: scale)
+    }
+  }
 }
 
 /// A finished bitmap, owned alone: once drawn nothing else touches its pixels, so it may be

@@ -13,26 +13,103 @@ import Threads
   import Darwin
 #endif
 
+/// The thread that encodes the bands of opaque pictures drawn band by band
+/// (``BandedPNGEncoder``), in the order the pictures were begun.
+///
+/// One encoding thread serves every picture of a run: while the drawing thread lays out and
+/// draws the next picture, it goes on with the last bands of the one before. (A thread per
+/// picture did not: the next picture's thread and the one finishing the last picture took both
+/// cores from the drawing thread, and `render --theme all` was no faster.) The pictures share
+/// the thread's lock, so that it can pick the next band to encode among them.
+package final class BandEncodingThread: @unchecked Sendable {
+  /// The lock of the thread's queue and of every encoder on it.
+  let condition = ConditionLock()
+  private let group = ThreadGroup()
+  // guarded by `condition`
+  private var queue: [BandedPNGEncoder] = []
+  private var closed = false
+  /// Whether the thread runs (false when the system refused it: the drawing thread then encodes
+  /// every segment, which gives the same bytes).
+  private(set) var isRunning = false
+
+  /// Starts the thread (`workers` 1: none, and the drawing thread encodes everything). It runs
+  /// until ``close()``.
+  package init(workers: Int = 2) {
+    guard workers > 1 else { return }
+    group.enter()
+    isRunning = startThread { [self] in
+      run()
+      group.leave()
+    }
+    if !isRunning { group.leave() }
+  }
+
+  /// Ends the thread after the segment it is encoding, and waits for it. What is left of the
+  /// pictures on its queue is encoded by their ``BandedPNGEncoder/finish()``.
+  package func close() {
+    condition.lock()
+    closed = true
+    condition.broadcast()
+    condition.unlock()
+    group.wait()
+  }
+
+  /// Puts `encoder` at the end of the queue. Called with `condition` locked.
+  fileprivate func enqueue(_ encoder: BandedPNGEncoder) {
+    if isRunning { queue.append(encoder) }
+    condition.broadcast()
+  }
+
+  /// Takes `encoder` off the queue. Called with `condition` locked.
+  fileprivate func dequeue(_ encoder: BandedPNGEncoder) {
+    queue.removeAll { $0 === encoder }
+  }
+
+  private func run() {
+    while true {
+      condition.lock()
+      var taken: (BandedPNGEncoder, Int)?
+      while taken == nil, !closed {
+        // the first picture with a band ready (pictures leave the queue when stopped, never
+        // here: the last reference to one must not go inside this lock)
+        for encoder in queue {
+          if let index = encoder.takeSegment() {
+            taken = (encoder, index)
+            break
+          }
+        }
+        if taken == nil { condition.wait() }
+      }
+      condition.unlock()
+      guard let (encoder, index) = taken else { return }
+      encoder.encode(index)
+    }
+  }
+}
+
 /// Encodes an opaque picture drawn band by band, a few bands in memory at a time instead of the
 /// whole bitmap.
 ///
 /// The picture's rows are cut into bands of whole ``PNGEncoder`` segments (``segmentsPerBand``).
 /// The drawing thread asks for a band's memory (``beginBand(_:)``), draws it, and hands it over
-/// (``endBand(_:)``); a thread of the encoder's own encodes each segment of a handed-over band,
-/// and a band's memory is drawn again, for a later band, once its segments are encoded. The
-/// drawing thread encodes segments itself rather than wait for memory, and ``finish()``
-/// encodes the rest on both threads. Each band's memory holds, above its own rows, a copy of the
-/// last rows of the band before (``PNGEncoder/Layout/dictionaryRows``): the bytes that prime the
-/// deflate of the band's first segment. Every segment is encoded exactly as ``PNGEncoder``
-/// encodes the finished bitmap (as RGB, the opacity checked on the way), so the bytes are the
-/// same, whoever encodes which segment.
+/// (``endBand(_:)``); a ``BandEncodingThread`` encodes each segment of a handed-over band, and a
+/// band's memory is drawn again, for a later band, once its segments are encoded. The drawing
+/// thread encodes segments itself rather than wait for memory, and ``finish()`` encodes the
+/// rest on both threads. Each band's memory holds, above its own rows, a copy of the last rows
+/// of the band before (``PNGEncoder/Layout/dictionaryRows``): the bytes that prime the deflate
+/// of the band's first segment. Every segment is encoded exactly as ``PNGEncoder`` encodes the
+/// finished bitmap (as RGB, the opacity checked on the way), so the bytes are the same, whoever
+/// encodes which segment.
 package final class BandedPNGEncoder: @unchecked Sendable {
   /// Segments per band: a 1080-pixel row makes 80-row segments, so a band of a 1080×2160
   /// picture is 80 rows, 0.35 MB. One render of that picture, medians of 40 alternating runs:
   /// 23.3 ms with bands of one segment, 25.7 of two, 25.1 of four, 28.2 drawing it whole.
   static let segmentsPerBand = 1
-  /// Bands in memory at once: the one being drawn, the one being encoded, one to spare.
-  static let slotCount = 3
+  /// Bands in memory at once. With one ``BandEncodingThread`` for all the pictures of
+  /// `render --theme all --mode all` (8 of 1080×2160), medians of 30 alternating runs,
+  /// 2026-12-05: 86.4 ms with 4 bands, 87.3 with 8, 90.4 with 16; a thread per picture with 3
+  /// bands took 94.3 ms.
+  static let slotCount = 4
 
   /// The picture's size and cut into segments.
   package let layout: PNGEncoder.Layout
@@ -49,22 +126,29 @@ package final class BandedPNGEncoder: @unchecked Sendable {
   /// Bands in memory at once (``slotCount``, or fewer for a short picture), and each one's bytes.
   private let slots: Int
   private let slotBytes: Int
-  private let condition = ConditionLock()
-  private let helper = ThreadGroup()
+  /// The encoding thread, and its lock, which guards the state below.
+  private let thread: BandEncodingThread
+  private var condition: ConditionLock { thread.condition }
+  /// The encoding thread was made for this picture alone, and ends with it.
+  private let ownsThread: Bool
   // guarded by `condition`
   private var drawnBands = 0
   private var nextSegment = 0
+  /// Segments taken and not yet recorded.
+  private var encoding = 0
   private var segments: [PNGEncoder.Segment?]
   private var encodedInBand: [Int]
   /// A segment was found not to be opaque, or zlib failed on it.
   private var translucent = false
   private var stopped = false
 
-  /// Memory for the bands of a `width`×`height` picture, and the encoder's thread when
-  /// `workers` is 2 or more (with 1, or when the system refuses a thread, the drawing thread
-  /// encodes every segment: the bytes are the same); nil when the system has no memory for them
-  /// or the size is not one PNG can hold.
-  package init?(width: Int, height: Int, workers: Int = 2) {
+  /// Memory for the bands of a `width`×`height` picture, encoded by `thread` and the drawing
+  /// thread (nil: a thread of its own when `workers` is 2 or more; with 1, or when the system
+  /// refuses a thread, the drawing thread encodes every segment: the bytes are the same); nil
+  /// when the system has no memory for them or the size is not one PNG can hold.
+  package init?(
+    width: Int, height: Int, workers: Int = 2, thread: BandEncodingThread? = nil
+  ) {
     guard width > 0, height > 0, width <= (Int(Int32.max) - 1) / 4, height <= Int(Int32.max)
     else { return nil }
     layout = PNGEncoder.Layout(width: width, height: height, channels: 3)
@@ -78,18 +162,16 @@ package final class BandedPNGEncoder: @unchecked Sendable {
     self.memory = memory
     segments = Array(repeating: nil, count: layout.segmentCount)
     encodedInBand = Array(repeating: 0, count: bandCount)
-    guard workers > 1 else { return }
-    helper.enter()
-    if !startThread({ [self] in
-      work(waiting: true)
-      helper.leave()
-    }) {
-      helper.leave()  // no second thread: the drawing thread encodes every segment
-    }
+    ownsThread = thread == nil
+    self.thread = thread ?? BandEncodingThread(workers: workers)
+    condition.lock()
+    self.thread.enqueue(self)
+    condition.unlock()
   }
 
   deinit {
-    stop()
+    // stopped: off the thread's queue, no segment being encoded (the queue holds an encoder
+    // until it is stopped)
     free(memory)
   }
 
@@ -106,7 +188,7 @@ package final class BandedPNGEncoder: @unchecked Sendable {
   package func beginBand(_ band: Int) -> UnsafeMutablePointer<UInt32>? {
     if band >= slots {
       // the band that used this memory before must be encoded: encode its segments rather
-      // than wait for the helper
+      // than wait for the encoding thread
       let earlier = band - slots
       while true {
         condition.lock()
@@ -145,26 +227,38 @@ package final class BandedPNGEncoder: @unchecked Sendable {
     condition.unlock()
   }
 
-  /// Every band is drawn: encodes what is left on this thread and the helper's, and returns the
-  /// PNG file; nil when a pixel was not opaque or zlib failed.
+  /// Every band is drawn: encodes what is left, on this thread and the encoding thread, and
+  /// returns the PNG file, then stops (``stop()``); nil when a pixel was not opaque or zlib
+  /// failed.
   package func finish() -> Data? {
-    work(waiting: false)
-    helper.wait()
-    condition.lock()
-    let (isTranslucent, done) = (translucent, segments.compactMap { $0 })
-    condition.unlock()
-    guard !isTranslucent, done.count == segments.count, !done.isEmpty else { return nil }
-    return PNGEncoder.assemble(layout: layout, segments: done)
+    defer { stop() }
+    while true {
+      condition.lock()
+      guard let taken = takeSegment() else {
+        // nothing left to take: wait for the segments the encoding thread is on
+        while encoding > 0 { condition.wait() }
+        let (isTranslucent, done) = (translucent, segments.compactMap { $0 })
+        condition.unlock()
+        guard !isTranslucent, done.count == segments.count, !done.isEmpty else { return nil }
+        return PNGEncoder.assemble(layout: layout, segments: done)
+      }
+      condition.unlock()
+      encode(taken)
+    }
   }
 
-  /// Stops the helper, which takes no more segments, and waits for it (after ``finish()``, or
-  /// when the drawing failed).
+  /// Stops the encoding: no segment of this picture is taken any more; waits for those being
+  /// encoded, and takes the picture off the encoding thread's queue (and ends that thread when
+  /// it was this picture's own). Called after ``finish()`` (which calls it) or when the drawing
+  /// failed; every encoder is stopped before it goes.
   package func stop() {
     condition.lock()
     stopped = true
+    while encoding > 0 { condition.wait() }
+    thread.dequeue(self)
     condition.broadcast()
     condition.unlock()
-    helper.wait()
+    if ownsThread { thread.close() }
   }
 
   private func slotStart(_ band: Int) -> UnsafeMutableRawPointer {
@@ -178,16 +272,20 @@ package final class BandedPNGEncoder: @unchecked Sendable {
 
   /// The next segment whose band is drawn, taken; nil when there is none (yet). Called with
   /// `condition` locked.
-  private func takeSegment() -> Int? {
+  fileprivate func takeSegment() -> Int? {
     guard !translucent, !stopped, nextSegment < segments.count,
       nextSegment / Self.segmentsPerBand < drawnBands
     else { return nil }
-    defer { nextSegment += 1 }
+    defer {
+      nextSegment += 1
+      encoding += 1
+    }
     return nextSegment
   }
 
-  /// Encodes segment `index` from its band's memory, and records it.
-  private func encode(_ index: Int) {
+  /// Encodes segment `index`, taken by ``takeSegment()``, from its band's memory, and records
+  /// it. Called with `condition` unlocked.
+  fileprivate func encode(_ index: Int) {
     let band = index / Self.segmentsPerBand
     let source = BandRows(
       base: slotStart(band).assumingMemoryBound(to: UInt32.self), firstRow: band * bandRows,
@@ -202,24 +300,9 @@ package final class BandedPNGEncoder: @unchecked Sendable {
     } else {
       translucent = true
     }
+    encoding -= 1
     condition.broadcast()
     condition.unlock()
-  }
-
-  /// Takes segments whose band is drawn and encodes them, until none is left (or, when not
-  /// `waiting`, until none is ready).
-  private func work(waiting: Bool) {
-    while true {
-      condition.lock()
-      var taken = takeSegment()
-      while taken == nil, waiting, !translucent, !stopped, nextSegment < segments.count {
-        condition.wait()
-        taken = takeSegment()
-      }
-      condition.unlock()
-      guard let index = taken else { return }
-      encode(index)
-    }
   }
 }
 
@@ -233,6 +316,7 @@ private struct BandRows: PNGPixelRows, @unchecked Sendable {
   let height: Int
   var channels: Int { 3 }
   var assumesOpaque: Bool { true }
+  var isOpaqueARGB32: Bool { true }
 
   func row(_ y: Int) -> UnsafePointer<UInt32> { base + (y - firstRow + aboveRows) * width }
 

@@ -29,16 +29,22 @@ struct BandedRenderingTests {
 
   /// The picture `width`×`height` drawn band by band into `encoder` (``pixel(_:_:)``).
   private static func drawBands(_ encoder: BandedPNGEncoder) -> Data? {
+    drawAllBands(encoder) ? encoder.finish() : nil
+  }
+
+  /// Draws every band of ``pixel(_:_:)`` into `encoder` without finishing it; false when a
+  /// band was refused.
+  private static func drawAllBands(_ encoder: BandedPNGEncoder) -> Bool {
     let width = encoder.layout.width
     for band in 0..<encoder.bandCount {
       let rows = encoder.rows(ofBand: band)
-      guard let pixels = encoder.beginBand(band) else { return nil }
+      guard let pixels = encoder.beginBand(band) else { return false }
       for y in rows {
         for x in 0..<width { pixels[(y - rows.lowerBound) * width + x] = pixel(x, y) }
       }
       encoder.endBand(band)
     }
-    return encoder.finish()
+    return true
   }
 
   /// The same picture as one bitmap, encoded whole.
@@ -65,6 +71,43 @@ struct BandedRenderingTests {
       #expect(try #require(Self.drawBands(encoder)) == expected, "\(workers) workers")
       encoder.stop()
     }
+  }
+
+  @Test(
+    "pictures sharing one encoding thread, each finished after the next is drawn, give the bytes of their whole bitmaps"
+  )
+  func sharedThread() throws {
+    let sizes = [(300, 1100), (1080, 2160), (64, 1), (777, 413), (64, 81)]
+    let expected = try sizes.map { try Self.wholeEncoding(width: $0.0, height: $0.1) }
+    for workers in [1, 2] {
+      let thread = BandEncodingThread(workers: workers)
+      var files: [Data?] = []
+      var inFlight: BandedPNGEncoder?
+      for (width, height) in sizes {
+        // drawn while the encoding thread may still be on the picture before
+        let encoder = try #require(
+          BandedPNGEncoder(width: width, height: height, thread: thread))
+        #expect(Self.drawAllBands(encoder))
+        if let earlier = inFlight { files.append(earlier.finish()) }
+        inFlight = encoder
+      }
+      files.append(inFlight?.finish())
+      thread.close()
+      #expect(files == expected.map { Optional($0) }, "\(workers) workers")
+    }
+  }
+
+  @Test("closing the encoding thread with pictures left: their finish encodes the rest")
+  func closedWithPicturesLeft() throws {
+    let expected = try Self.wholeEncoding(width: 1080, height: 2160)
+    let thread = BandEncodingThread()
+    let first = try #require(BandedPNGEncoder(width: 1080, height: 2160, thread: thread))
+    let second = try #require(BandedPNGEncoder(width: 1080, height: 2160, thread: thread))
+    #expect(Self.drawAllBands(first))
+    thread.close()
+    #expect(Self.drawAllBands(second))
+    #expect(first.finish() == expected)
+    #expect(second.finish() == expected)
   }
 
   @Test("a translucent pixel in a band gives no file: the caller draws the picture whole")

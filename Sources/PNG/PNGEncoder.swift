@@ -31,6 +31,14 @@ protocol PNGPixelRows: Sendable {
   /// Whether the rows are taken to be opaque (RGB samples of ARGB words): the encoder then
   /// checks every alpha as it goes and gives up at the first that is not 255.
   var assumesOpaque: Bool { get }
+  /// Whether the words are Cairo's ARGB32 taken to be opaque and written as RGB
+  /// (``OpaqueARGB32Rows/rgbSamples(_:)``): the encoder then converts four pixels at a time.
+  var isOpaqueARGB32: Bool { get }
+}
+
+extension PNGPixelRows {
+  /// Other rows go pixel by pixel.
+  var isOpaqueARGB32: Bool { false }
 }
 
 /// Writes 8-bit RGB or RGBA PNG files with zlib, on several cores, with the same bytes for the
@@ -274,6 +282,11 @@ package enum PNGEncoder {
   ) -> Bool {
     out[0] = 0
     let raw = UnsafeMutableRawPointer(out + 1)
+    #if _endian(little)
+      if rows.isOpaqueARGB32 {
+        return OpaqueARGB32Rows.rgbRow(row, width: rows.width, into: raw)
+      }
+    #endif
     let channels = rows.channels
     var alphas: UInt32 = 0xFF00_0000
     for x in 0..<rows.width {
@@ -422,10 +435,47 @@ struct OpaqueARGB32Rows: PNGPixelRows, @unchecked Sendable {
   @inline(__always)
   func samples(_ word: UInt32) -> UInt32 { Self.rgbSamples(word) }
 
+  var isOpaqueARGB32: Bool { true }
+
   /// The R, G and B samples of an opaque ARGB32 word, R in the low byte.
   @inline(__always)
   static func rgbSamples(_ word: UInt32) -> UInt32 {
     (word >> 16 & 0xFF) | (word & 0xFF00) | (word & 0xFF) << 16
+  }
+
+  /// Writes the RGB samples of `width` ARGB32 words to `out` (which has 8 bytes to spare past
+  /// the row) and returns whether every alpha is 255: ``rgbSamples(_:)`` on four words at a
+  /// time, packed two pixels (6 bytes) to a 64-bit store. No library here converts ARGB32 to
+  /// packed RGB (pixman's 24-bit formats go through its generic path); this loop takes 0.75 ms
+  /// for a 1080×2000 bitmap where one pixel at a time took 1.6 ms (SSE2, best of 30). The bytes
+  /// are those of the pixel-at-a-time loop on a little-endian machine, the only kind it runs on.
+  @inline(__always)
+  static func rgbRow(_ row: UnsafePointer<UInt32>, width: Int, into out: UnsafeMutableRawPointer)
+    -> Bool
+  {
+    let words = UnsafeRawPointer(row)
+    var alphas = SIMD4<UInt32>(repeating: 0xFF00_0000)
+    var x = 0
+    while x &+ 4 <= width {
+      let word = words.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt32>.self)
+      alphas &= word
+      let samples = (word &>> 16 & 0xFF) | (word & 0xFF00) | (word & 0xFF) &<< 16
+      // lanes 0 and 1 in one 64-bit lane (lane 0 low on a little-endian machine): 6 bytes
+      let pairs = unsafeBitCast(samples, to: SIMD2<UInt64>.self)
+      let packed = (pairs & 0xFF_FFFF) | (pairs &>> 32) &<< 24
+      out.storeBytes(of: packed[0], toByteOffset: x &* 3, as: UInt64.self)
+      out.storeBytes(of: packed[1], toByteOffset: x &* 3 &+ 6, as: UInt64.self)
+      x &+= 4
+    }
+    var tail: UInt32 = 0xFF00_0000
+    while x < width {
+      let word = row[x]
+      tail &= word
+      out.storeBytes(of: rgbSamples(word), toByteOffset: x &* 3, as: UInt32.self)
+      x &+= 1
+    }
+    return alphas & SIMD4(repeating: 0xFF00_0000) == SIMD4(repeating: 0xFF00_0000)
+      && tail == 0xFF00_0000
   }
 }
 

@@ -236,6 +236,35 @@ struct PNGEncoderTests {
     #expect(straight.pixel(x: 1, y: 0) == (255, 255, 255, 255))
   }
 
+  @Test(
+    "four pixels at a time: each pixel's R, G, B bytes, and a translucent one found in any lane")
+  func rgbRowLanes() {
+    for width in 1...13 {
+      let words = (0..<width).map { 0xFF00_0000 | UInt32(truncatingIfNeeded: $0 &* 0x1F_3A_57) }
+      var out = [UInt8](repeating: 0xEE, count: width * 3 + 8)
+      let opaque = words.withUnsafeBufferPointer { row in
+        out.withUnsafeMutableBytes { raw in
+          OpaqueARGB32Rows.rgbRow(row.baseAddress!, width: width, into: raw.baseAddress!)
+        }
+      }
+      #expect(opaque, "width \(width)")
+      let expected = words.flatMap {
+        [UInt8($0 >> 16 & 0xFF), UInt8($0 >> 8 & 0xFF), UInt8($0 & 0xFF)]
+      }
+      #expect(Array(out[0..<width * 3]) == expected, "width \(width)")
+      for translucent in 0..<width {
+        var changed = words
+        changed[translucent] = 0xFE00_0000 | words[translucent] & 0xFF_FFFF
+        let found = changed.withUnsafeBufferPointer { row in
+          out.withUnsafeMutableBytes { raw in
+            OpaqueARGB32Rows.rgbRow(row.baseAddress!, width: width, into: raw.baseAddress!)
+          }
+        }
+        #expect(!found, "width \(width), pixel \(translucent)")
+      }
+    }
+  }
+
   @Test("the combined Adler-32 is the stream's: a wrong one makes libspng refuse the file")
   func adlerIsChecked() throws {
     let image = Self.image(width: 400, height: 900, alpha: false)

@@ -55,8 +55,7 @@ public final class SceneRenderer {
       if let encoder = try drawInBands(scene, scale: scale, encodingThread: encodingThread) {
         return PendingPicture(encoding: encoder, scene: scene, scale: scale, renderer: self)
       }
-      return PendingPicture(
-        done: try PNGCodec.encode(surface: drawBitmap(scene, scale: scale)))
+      return PendingPicture(done: try renderWhole(scene, scale: scale))
     case .svg:
       return PendingPicture(done: try drawVector(scene, svg: true))
     case .pdf:
@@ -64,8 +63,8 @@ public final class SceneRenderer {
     }
   }
 
-  /// An opaque PNG whose bands were all drawn, encoded whole from a fresh drawing instead: the
-  /// encoder found a pixel that is not opaque, or zlib failed on a band.
+  /// `scene` drawn into one bitmap and encoded: what bands cannot draw, and an opaque PNG whose
+  /// band encoder gave up (a pixel that is not opaque, zlib failing on a band).
   fileprivate func renderWhole(_ scene: Scene, scale: Int) throws(GraphicsError) -> Data {
     try PNGCodec.encode(surface: drawBitmap(scene, scale: scale))
   }

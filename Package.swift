@@ -60,7 +60,7 @@ let package = Package(
   ],
   targets: [
     // C libraries from Debian, reached through pkg-config, each behind one door: libcmark only in
-    // `Markdown`, libspng, zlib and libdeflate only in `PNG`, the others only in `Graphics`. SHA-256 is GLib's (loaded under Pango): font files
+    // `Markdown`, libspng, zlib and ISA-L only in `PNG`, the others only in `Graphics`. SHA-256 is GLib's (loaded under Pango): font files
     // are hashed only when the font hash cache does not know them, and linking libcrypto for its
     // faster digest cost every process ~0.8 ms of start-up.
     // The drawing libraries' headers, not linked (see `headersOnly`), and the loader that opens
@@ -76,12 +76,13 @@ let package = Package(
     .systemLibrary(name: "CSpng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
     .systemLibrary(
       name: "CCommonMark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
-    // zlib: the PNG encoder (PNGEncoder deflates one image in segments on several cores)
+    // zlib: the PNG file's checksums (CRC-32 of the chunks, adler32_combine joining the
+    // segments' Adler-32 sums), and libspng's inflating
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-    // libdeflate: only its Adler-32 (vectorised: 0.11 ms for a 1080×2160 render's 7 MB, zlib's
-    // 1.9 ms), joined by zlib's adler32_combine; the deflating stays zlib's
-    .systemLibrary(
-      name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+    // ISA-L's igzip: the PNG encoder's deflate and Adler-32 (PNGEncoder deflates one image in
+    // segments on several cores; igzip's level 1 takes 1.6 ms of CPU for a 1080×2160 render's
+    // 7 MB where zlib's level 1 takes 8-10 ms: the measurements are in PNGEncoder.level)
+    .systemLibrary(name: "CIsal", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
     // libmicrohttpd, `preview`'s HTTP server: its header only (see `headersOnly`), and the loader
     // that opens it when `preview` starts, so that no other command maps it (nor GnuTLS under it)
     .systemLibrary(
@@ -129,9 +130,9 @@ let package = Package(
     .target(name: "Scene", dependencies: ["Primitives"]),
     // model + theme -> scene
     .target(name: "Layout", dependencies: ["BulletList", "Themes", "Scene", "Primitives"]),
-    // PNG files <-> pixels: libspng decodes, zlib deflates on both cores (the door of libspng
-    // and zlib); no drawing library
-    .target(name: "PNG", dependencies: ["Threads", "SafeInput", "CSpng", "CZlib", "CDeflate"]),
+    // PNG files <-> pixels: libspng decodes, ISA-L deflates on both cores (the door of libspng,
+    // zlib and ISA-L); no drawing library
+    .target(name: "PNG", dependencies: ["Threads", "SafeInput", "CSpng", "CZlib", "CIsal"]),
     // scene -> pixels, vectors (the door of Cairo, Pango, fontconfig, GLib, librsvg)
     .target(
       name: "Graphics",
@@ -229,7 +230,7 @@ let package = Package(
       dependencies: [
         "PNG",
         "Threads",
-        "Scene", "Themes", "VectorAsset", "Graphics", "CSpng", "Primitives", "SafeInput",
+        "Scene", "Themes", "VectorAsset", "Graphics", "CSpng", "CZlib", "Primitives", "SafeInput",
       ]),
     .testTarget(
       name: "SnapshotTests",

@@ -1,4 +1,4 @@
-import CDeflate
+import CIsal
 import CZlib
 import Dispatch
 import SafeInput
@@ -42,19 +42,22 @@ extension PNGPixelRows {
   var isOpaqueARGB32: Bool { false }
 }
 
-/// Writes 8-bit RGB or RGBA PNG files with zlib, on several cores, with the same bytes for the
-/// same pixels whatever the number of cores.
+/// Writes 8-bit RGB or RGBA PNG files with ISA-L's igzip, on several cores, with the same bytes
+/// for the same pixels whatever the number of cores.
 ///
 /// Rows are not filtered (filter type None). The rows are cut into segments of a number of rows
 /// that depends only on the row length (``segmentRows(rowBytes:)``), never on the number of
 /// workers, and joined as pigz joins its blocks: each segment is raw deflate of its own
-/// (``level``, ``strategy``), primed with the 32 KiB of stream bytes before it
-/// (`deflateSetDictionary`), so its matches reach back into the previous segment as one deflate
-/// would; each but the last ends with a sync flush (byte-aligned, not final), the last with
-/// `Z_FINISH`. Each segment's Adler-32 is libdeflate's (`libdeflate_adler32`, vectorised: 0.11 ms
-/// for the 7 MB of a 1080×2160 render where zlib's `adler32` takes 1.9 ms, best of 30); the sums
-/// are joined by zlib's `adler32_combine` behind a zlib header into one zlib stream, written as IDAT chunks of at most ``idatChunkBytes``. No time or text chunk is
-/// written.
+/// (igzip's ``level``), primed with the 32 KiB of stream bytes before it
+/// (`isal_deflate_set_dict`), so its matches reach back into the previous segment as one deflate
+/// would; each but the last ends with a sync flush (byte-aligned, not final), the last with the
+/// stream's final block. Each segment's Adler-32 is igzip's (`isal_adler32`); the sums are
+/// joined by zlib's `adler32_combine` behind a zlib header into one zlib stream, written as IDAT
+/// chunks of at most ``idatChunkBytes``. No time or text chunk is written.
+///
+/// Why igzip and not zlib: zlib's fastest level takes 8 to 10 ms of CPU for the 7 MB of rows of
+/// a 1080×2160 render (see ``level``), which made `render` about 30 % slower than the encoder
+/// the project had written itself; igzip, a Debian library, takes 1.6 ms.
 package enum PNGEncoder {
   /// Uncompressed bytes aimed at per segment: enough that a block's code tables and the sync
   /// flush cost nothing measurable, small enough that a 1080×2160 render gives both cores work.
@@ -63,40 +66,25 @@ package enum PNGEncoder {
   static let dictionaryBytes = 32 << 10
   /// The largest IDAT chunk written.
   static let idatChunkBytes = 1 << 20
-  /// zlib's compression level, with ``strategy`` and ``memoryLevel`` chosen by measurement: the
-  /// 1080×2160 demo render (7.0 MB of unfiltered rows, 80-row segments with their dictionaries,
-  /// Adler-32 included), CPU time of one thread, best of 37 runs, zlib 1.2.13, 2026-12-03 at
-  /// load ≈17, memory level 8:
+  /// igzip's compression level, chosen by measurement: the 7.0 MB of unfiltered rows of the
+  /// 1080×2160 demo render, one thread, best of 21 runs, 2026-12-05, ISA-L 2.30 and zlib 1.2.13
+  /// from Debian 12, deflate alone:
   ///
-  /// | level | default | filtered | RLE |
-  /// |---|---|---|---|
-  /// | 1 | 14.38 ms, 185,503 B | 14.59 ms, 185,503 B | 14.96 ms, 260,242 B |
-  /// | 2 | 14.65 ms, 180,669 B | 14.93 ms, 180,669 B | 14.44 ms, 260,242 B |
-  /// | 6 | 31.32 ms, 145,805 B | 31.13 ms, 151,444 B | 14.58 ms, 260,242 B |
-  ///
-  /// Level 1 is as fast as any and RLE no faster but 40% larger; level 2 saves 2.6% for about
-  /// 2% more time, level 6 21% for twice the time. Rows filtered Up instead of None (one run of
-  /// 7): level 1 14.91 ms, 196,734 B; RLE 14.67 ms, 263,956 B; so rows stay unfiltered.
-  static let level: Int32 = 1
-  /// zlib's strategy (see ``level``).
-  static let strategy: Int32 = Z_DEFAULT_STRATEGY
-  /// zlib's memory level: the size of deflate's hash table and symbol buffer, which each
-  /// segment's `deflateInit2` clears and fills. Deflate alone (level 1, the segments and their
-  /// dictionaries as encoded, Adler-32 apart), CPU time of one thread, best of 15 runs, zlib
-  /// 1.2.13, 2026-12-05, four renders of the demo list at 3× (orange light and dark, sosh light,
-  /// wireframe dark):
-  ///
-  /// | memory level | time | bytes |
+  /// | encoder | one stream | 80-row segments with their dictionaries |
   /// |---|---|---|
-  /// | 8 (zlib's default) | 11.97, 11.99, 12.51, 12.56 ms | 185,503, 181,895, 191,083, 197,022 |
-  /// | 6 | 9.78, 9.63, 10.19, 10.34 ms | 185,208, 181,770, 190,879, 196,696 |
-  /// | 5 | 9.64, 9.92, 9.89, 10.47 ms | 183,904, 180,408, 189,748, 196,047 |
-  /// | 4 | 9.78, 9.59, 10.00, 11.20 ms | 181,865, 178,407, 188,120, 196,333 |
+  /// | igzip level 0 | 0.95 ms, 242,488 B | 1.22 ms, 245,510 B |
+  /// | igzip level 1 | 0.95 ms, 194,017 B | 1.63 ms, 193,615 B |
+  /// | igzip level 2 | 0.97 ms, 193,699 B | 1.66 ms, 193,238 B |
+  /// | igzip level 3 | 7.09 ms, 207,876 B | 8.41 ms, 207,599 B |
+  /// | zlib level 1, memory level 5 | 9.97 ms, 185,037 B | |
+  /// | libdeflate level 1 (one call) | 14.46 ms, 159,700 B | |
   ///
-  /// Memory level 5 is 19 % faster than 8 and 0.6 % smaller; 1 (12.18 ms) and 9 (13.12 ms) are
-  /// slower, and so are windows under 32 KiB (13 bits: 18.56 ms). Adler-32 of the same bytes:
-  /// 1.91 ms.
-  static let memoryLevel: Int32 = 5
+  /// Level 1 writes files 20 % smaller than level 0 for 0.4 ms; level 2 saves 0.2 % more for
+  /// 2 % more time. zlib's other levels, strategies, memory levels and `deflateTune` settings
+  /// were no faster than its level 1 (docs/performance.md).
+  static let level: UInt32 = 1
+  /// The working memory igzip wants at ``level`` (its `ISAL_DEF_LVL1_DEFAULT`).
+  static let levelBufferBytes = Int(ouds_isal_level1_buffer_bytes)
 
   /// The number of workers used when the caller does not say: one per active core.
   static var defaultWorkers: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
@@ -136,7 +124,7 @@ package enum PNGEncoder {
 
   /// Encodes `rows` as a PNG file.
   /// - Throws: `PNGError.encodingFailed` for an empty image, one too large for PNG, or
-  ///   when zlib fails (no memory).
+  ///   when igzip fails (no memory).
   static func encode<Rows: PNGPixelRows>(_ rows: Rows, workers: Int = defaultWorkers)
     throws(PNGError) -> Data
   {
@@ -155,7 +143,7 @@ package enum PNGEncoder {
 
   /// Encodes every segment on up to `workers` threads; nil when the rows assume opacity and a
   /// pixel is not opaque.
-  /// - Throws: `PNGError.encodingFailed` when zlib fails.
+  /// - Throws: `PNGError.encodingFailed` when igzip fails.
   static func encodeSegments<Rows: PNGPixelRows>(of rows: Rows, layout: Layout, workers: Int)
     throws(PNGError) -> [Segment]?
   {
@@ -204,8 +192,8 @@ package enum PNGEncoder {
   }
 
   /// Encodes segment `index`: its rows (and the rows of its dictionary) as the stream holds
-  /// them, then zlib; nil when the rows assume opacity and a pixel read is not opaque.
-  /// - Throws: `PNGError.encodingFailed` when zlib fails (no memory).
+  /// them, then igzip; nil when the rows assume opacity and a pixel read is not opaque.
+  /// - Throws: `PNGError.encodingFailed` when igzip fails (no memory).
   static func encodeSegment<Rows: PNGPixelRows>(_ index: Int, of rows: Rows, layout: Layout)
     throws(PNGError) -> Segment?
   {
@@ -213,7 +201,7 @@ package enum PNGEncoder {
     let end = min(layout.height, first + layout.segmentRows)
     let before = min(first, layout.dictionaryRows)
     let stride = layout.stride
-    // a segment is at most 256 KiB or one row (under 2^31 bytes): its length fits zlib's uInt
+    // a segment is at most 256 KiB or one row (under 2^31 bytes): its length fits a UInt32
     let inputLength = (end - first) * stride
     // 8 bytes to spare for the 4-byte stores of 3-byte pixels
     let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: (before + end - first) * stride + 8)
@@ -229,51 +217,60 @@ package enum PNGEncoder {
       dictionary: UnsafeBufferPointer(start: input - dictionaryLength, count: dictionaryLength),
       last: end == layout.height)
     return Segment(
-      bytes: bytes, adler: UInt(libdeflate_adler32(1, input, inputLength)), inputLength: inputLength
-    )
+      bytes: bytes, adler: UInt(isal_adler32(1, input, UInt64(inputLength))),
+      inputLength: inputLength)
   }
 
   /// Raw deflate of `input` primed with `dictionary`, ended by a sync flush or, when `last`, as
   /// the stream's final block.
-  /// - Throws: `PNGError.encodingFailed` when zlib fails (no memory).
+  /// - Throws: `PNGError.encodingFailed` when igzip fails (no memory).
   static func deflateSegment(
     _ input: UnsafeBufferPointer<UInt8>, dictionary: UnsafeBufferPointer<UInt8>, last: Bool
   ) throws(PNGError) -> [UInt8] {
-    var stream = z_stream()
-    guard
-      deflateInit2_(
-        &stream, level, Z_DEFLATED, -MAX_WBITS, memoryLevel, strategy, zlibVersion(),
-        Int32(MemoryLayout<z_stream>.size)) == Z_OK
-    else { throw .encodingFailed(reason: "zlib could not start (out of memory)") }
-    defer { deflateEnd(&stream) }
+    // the stream holds igzip's 64 KiB history: on the heap, not on a worker thread's stack
+    let stream = UnsafeMutablePointer<isal_zstream>.allocate(capacity: 1)
+    defer { stream.deallocate() }
+    let levelBuffer = UnsafeMutablePointer<UInt8>.allocate(capacity: levelBufferBytes)
+    defer { levelBuffer.deallocate() }
+    isal_deflate_init(stream)
+    stream.pointee.level = level
+    stream.pointee.level_buf = levelBuffer
+    stream.pointee.level_buf_size = UInt32(levelBufferBytes)
     if let start = dictionary.baseAddress, !dictionary.isEmpty {
-      guard deflateSetDictionary(&stream, start, UInt32(dictionary.count)) == Z_OK else {
-        throw .encodingFailed(reason: "zlib refused the segment's dictionary")
-      }
+      guard
+        isal_deflate_set_dict(
+          stream, UnsafeMutablePointer(mutating: start), UInt32(dictionary.count))
+          == COMP_OK
+      else { throw .encodingFailed(reason: "igzip refused the segment's dictionary") }
     }
-    // deflateBound covers one Z_FINISH call; a sync flush adds an empty stored block (5 bytes)
-    var capacity = Int(deflateBound(&stream, UInt(input.count))) + 64
+    stream.pointee.end_of_stream = last ? 1 : 0
+    stream.pointee.flush = UInt16(last ? NO_FLUSH : SYNC_FLUSH)
+    stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+    stream.pointee.avail_in = UInt32(input.count)
+    // stored blocks at worst (5 bytes a 64 KiB block) and a block header: grown if ever short
+    var capacity = input.count + input.count / 64 + 1024
     var output = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
     defer { output.deallocate() }
-    stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-    stream.avail_in = UInt32(input.count)
     while true {
-      stream.next_out = output + Int(stream.total_out)
-      stream.avail_out = UInt32(capacity - Int(stream.total_out))
-      let status = deflate(&stream, last ? Z_FINISH : Z_SYNC_FLUSH)
-      let done = last ? status == Z_STREAM_END : status == Z_OK && stream.avail_out > 0
-      if done { break }
-      guard status == Z_OK || status == Z_BUF_ERROR, stream.avail_out == 0 else {
-        throw .encodingFailed(reason: "zlib failed (status \(status))")
+      stream.pointee.next_out = output + Int(stream.pointee.total_out)
+      stream.pointee.avail_out = UInt32(capacity - Int(stream.pointee.total_out))
+      let status = isal_deflate(stream)
+      guard status == COMP_OK else {
+        throw .encodingFailed(reason: "igzip failed (status \(status))")
       }
-      // (not seen: the bound holds) more room, the bytes so far kept
+      // igzip returns with room left only once it has taken all the input and flushed it
+      if stream.pointee.avail_out > 0 { break }
+      // (not seen: the room above holds) more room, the bytes so far kept
       let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
-      larger.update(from: output, count: Int(stream.total_out))
+      larger.update(from: output, count: Int(stream.pointee.total_out))
       output.deallocate()
       output = larger
       capacity *= 2
     }
-    return Array(UnsafeBufferPointer(start: output, count: Int(stream.total_out)))
+    guard stream.pointee.avail_in == 0,
+      !last || stream.pointee.internal_state.state == ZSTATE_END
+    else { throw .encodingFailed(reason: "igzip stopped before the end of a segment") }
+    return Array(UnsafeBufferPointer(start: output, count: Int(stream.pointee.total_out)))
   }
 
   /// Writes one row as the zlib stream holds it, filter byte 0 then the samples, into `out`
@@ -302,10 +299,10 @@ package enum PNGEncoder {
     return alphas == 0xFF00_0000
   }
 
-  /// The zlib header for ``level``: deflate with a 32 KiB window, no preset dictionary, the
-  /// level's class in FLEVEL, and the check bits.
+  /// The zlib header: deflate with a 32 KiB window, no preset dictionary, FLEVEL 0 ("the
+  /// fastest algorithm", which igzip's level 1 is), and the check bits.
   static var zlibHeader: [UInt8] {
-    let flevel: UInt16 = level == 1 ? 0 : level < 6 ? 1 : level == 6 ? 2 : 3
+    let flevel: UInt16 = 0
     let header = UInt16(0x78) << 8 | flevel << 6
     let check = (31 - header % 31) % 31
     let value = header | check

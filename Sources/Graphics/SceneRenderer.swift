@@ -64,7 +64,7 @@ public final class SceneRenderer {
   }
 
   /// `scene` drawn into one bitmap and encoded: what bands cannot draw, and an opaque PNG whose
-  /// band encoder gave up (a pixel that is not opaque, zlib failing on a band).
+  /// band encoder gave up (a pixel that is not opaque, igzip failing on a band).
   fileprivate func renderWhole(_ scene: Scene, scale: Int) throws(GraphicsError) -> Data {
     try PNGCodec.encode(surface: drawBitmap(scene, scale: scale))
   }
@@ -581,7 +581,7 @@ package struct PendingPicture {
   }
 
   /// The file's bytes, once every band is encoded (this thread encodes what is left). A
-  /// picture whose encoder gave up (a pixel not opaque, zlib out of memory) is drawn again
+  /// picture whose encoder gave up (a pixel not opaque, igzip out of memory) is drawn again
   /// whole and encoded, with the renderer that started it, on this thread.
   /// - Throws: `GraphicsError` as ``SceneRenderer/render(_:as:)``.
   package func data() throws(GraphicsError) -> Data {

@@ -138,7 +138,7 @@ package final class BandedPNGEncoder: @unchecked Sendable {
   private var encoding = 0
   private var segments: [PNGEncoder.Segment?]
   private var encodedInBand: [Int]
-  /// A segment was found not to be opaque, or zlib failed on it.
+  /// A segment was found not to be opaque, or igzip failed on it.
   private var translucent = false
   private var stopped = false
 
@@ -182,7 +182,7 @@ package final class BandedPNGEncoder: @unchecked Sendable {
 
   /// The memory of band `band`'s first row, `rowStride` bytes a row, for the drawing thread to
   /// draw into until ``endBand(_:)``; nil once a segment was found not to be opaque (the picture
-  /// cannot be encoded as RGB: the caller draws it whole instead), zlib failed, or the encoder
+  /// cannot be encoded as RGB: the caller draws it whole instead), igzip failed, or the encoder
   /// was stopped.
   /// Bands are begun in order, each after the one before ended.
   package func beginBand(_ band: Int) -> UnsafeMutablePointer<UInt32>? {
@@ -228,7 +228,7 @@ package final class BandedPNGEncoder: @unchecked Sendable {
   }
 
   /// Every band is drawn: encodes what is left, on this thread and the encoding thread, and
-  /// returns the PNG file, then stops (``stop()``); nil when a pixel was not opaque or zlib
+  /// returns the PNG file, then stops (``stop()``); nil when a pixel was not opaque or igzip
   /// failed.
   package func finish() -> Data? {
     defer { stop() }
@@ -290,7 +290,7 @@ package final class BandedPNGEncoder: @unchecked Sendable {
     let source = BandRows(
       base: slotStart(band).assumingMemoryBound(to: UInt32.self), firstRow: band * bandRows,
       aboveRows: aboveRows, width: layout.width, height: layout.height)
-    // a zlib failure (no memory) gives no file, as a translucent pixel does: the caller draws
+    // an igzip failure (no memory) gives no file, as a translucent pixel does: the caller draws
     // the picture whole, whose encoding reports it
     let segment = try? PNGEncoder.encodeSegment(index, of: source, layout: layout)
     condition.lock()

@@ -13,7 +13,7 @@ import CSpng
 /// Fast, deterministic PNG encoding and decoding of ``RasterImage`` values.
 ///
 /// Encoding (``PNGEncoder``) writes 8-bit RGBA (RGB for fully opaque images), non-interlaced,
-/// with no row filter, deflated by zlib. One image's work is split over the cores in segments
+/// with no row filter, deflated by ISA-L's igzip. One image's work is split over the cores in segments
 /// whose cut does not depend on the number of cores, joined as pigz joins its blocks, and no
 /// time or text chunks are written, so the same pixels always give the same bytes. Decoding
 /// uses libspng.

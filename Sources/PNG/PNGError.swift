@@ -1,6 +1,6 @@
 /// Why a PNG could not be encoded or decoded, or was refused before decoding.
 public enum PNGError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// An image could not be encoded (empty, too large for PNG, or zlib out of memory).
+  /// An image could not be encoded (empty, too large for PNG, or igzip out of memory).
   case encodingFailed(reason: String)
   /// libspng could not decode the data.
   case decodingFailed(reason: String)

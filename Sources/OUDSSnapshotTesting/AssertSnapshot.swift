@@ -168,7 +168,19 @@ private func report(
   for attachment in failure.attachments {
     Attachment.record(attachment.bytes, named: attachment.name, sourceLocation: location)
   }
-  Issue.record(Comment(rawValue: failure.message), sourceLocation: location)
+  // Recorded as an error whose text is the message: Swift Testing then heads the issue with the
+  // message's first line (`Caught error: Snapshot changed: <name>`), where a comment would sit
+  // under a bare `Issue recorded`.
+  Issue.record(SnapshotTestIssue(message: failure.message), sourceLocation: location)
+}
+
+/// A snapshot failure as Swift Testing reports it: its text is the message, whose first line is
+/// `Snapshot changed: <name>` (or `missing`, `recorded`, `error`).
+public struct SnapshotTestIssue: Error, CustomStringConvertible, Sendable {
+  /// The whole message: the title line, the details, the one command that accepts it.
+  public var message: String
+  /// The message, as Swift Testing prints it.
+  public var description: String { message }
 }
 
 /// Checks (or records) a render of `list` and returns the failure message, or nil when it matches.
@@ -217,10 +229,11 @@ func checkSnapshot(
       theme: theme, mode: mode, scale: scale, suffix: variant, options: options),
     list: list)
 
-  // One way to record a test's own references, whatever the mode: the `CLI`'s `snapshot record`
-  // records the catalogue, not these.
-  let recordAdvice =
-    "record it by running this test with \(SnapshotRecordMode.environmentVariable)=missing, then commit \(directory.path)"
+  // Exactly one command per situation, on a line of its own: the same test, recording what
+  // failed (a missing reference with `missing`, a changed one with `failed`).
+  let filter = shellQuote(testFilter(fallback: name))
+  let existed = FileManager.default.fileExists(
+    atPath: directory.appendingPathComponent(reference.imagePath).path)
   let outcome: SnapshotOutcome
   do {
     outcome = try RendererPool.shared.withRenderer(
@@ -230,18 +243,23 @@ func checkSnapshot(
         reference, in: directory, renderer: renderer, mode: recordMode,
         options: settings.diffOptions,
         sourceDirectory: testFile.deletingLastPathComponent(), checkExisting: true,
-        recordAdvice: recordAdvice)
+        recordAdvice: "")
     }
   } catch {
-    return failure("\(reference.id): cannot make a renderer: \(error)")
+    return failure("Snapshot error: \(reference.id)\ncannot make a renderer: \(error)")
   }
   switch outcome.status {
   case .passed, .skipped:
     return nil
   case .recorded:
+    // Recording fails the test once, so that nothing is written silently.
+    let what =
+      existed
+      ? "rewrote the reference in \(directory.path)"
+      : "recorded a new reference in \(directory.path)"
     return failure(
-      "\(reference.id): recorded a new reference in \(directory.path) (\(outcome.message ?? "")); "
-        + "record mode \(recordMode): re-run the test to verify it")
+      "Snapshot recorded: \(reference.id)\n\(what) (\(outcome.message ?? "")); "
+        + "record mode \(recordMode): re-run the test to verify it, then commit \(directory.path)")
   case .changed, .missing, .error:
     let artifacts =
       settings.artifactsDirectory
@@ -251,7 +269,7 @@ func checkSnapshot(
     let title =
       outcome.status == .missing
       ? "Snapshot missing" : outcome.status == .error ? "Snapshot error" : "Snapshot changed"
-    var text = "\(title): \(reference.id): \(outcome.reason)"
+    var text = "\(title): \(reference.id)\n\(outcome.reason)"
     if outcome.status == .missing && recordMode == .never {
       text +=
         " [record mode never\(SnapshotRecordMode.isCI(environment) ? " because CI is set" : "")]"
@@ -260,10 +278,15 @@ func checkSnapshot(
       text +=
         "\n" + outcome.layoutDiff.prefix(SnapshotArtifacts.maxLayoutLines).joined(separator: "\n")
     }
-    // How to accept it: the same test, recording what failed.
-    if outcome.status != .error {
+    let variable = SnapshotRecordMode.environmentVariable
+    switch outcome.status {
+    case .missing:
       text +=
-        "\naccept, after reviewing it: \(SnapshotRecordMode.environmentVariable)=failed swift test --filter \(shellQuote(testFilter(fallback: name)))"
+        "\nrecord it, after reviewing actual.png: \(variable)=missing swift test --filter \(filter), then commit \(directory.path)"
+    case .changed:
+      text += "\naccept, after reviewing it: \(variable)=failed swift test --filter \(filter)"
+    default:
+      break
     }
     var attachments: [(name: String, bytes: [UInt8])] = []
     do {

@@ -120,7 +120,10 @@ extension SnapshotEngine {
         expectedLayout == nil ? reference.layoutPath : nil,
       ]
       .compactMap { $0 }
-      let note = "no reference: \(missing.joined(separator: " and ")) missing (\(recordAdvice))"
+      // An empty advice leaves the note bare: `assertSnapshot` gives its one command on a line of
+      // its own.
+      let advice = recordAdvice.isEmpty ? "" : " (\(recordAdvice))"
+      let note = "no reference: \(missing.joined(separator: " and ")) missing\(advice)"
       if kind == .error {
         message = [message, note].compactMap { $0 }.joined(separator: "; ")
       } else {

@@ -366,14 +366,38 @@ extension BulletListRenderer {
 
   /// Renders a rendering sheet (see `sheetLayout`) as PNG, SVG or PDF; with `audit`, also
   /// returns the audit of each cell whose figures it writes.
+  ///
+  /// A PDF is paged as `ouds-render sheet -o x.pdf` pages it (``sheetDocument(_:themes:modes:platforms:options:textSizes:heading:audit:pageSize:)``):
+  /// one page of `pageSize` per theme × mode, titled with `heading` (nil: the list named "list"
+  /// with the themes folder and fonts used), and its `scene` is the first page. PNG and SVG are
+  /// one picture of every cell, `scene` that picture's.
   public func renderSheet(
     _ list: OUDSBulletList, themes names: [ThemeName] = ThemeName.allCases,
     modes: [ColorMode] = ColorMode.allCases, platforms: [Platform]? = nil,
     options: LayoutOptions = LayoutOptions(), textSizes: SheetTextSizes = SheetTextSizes(),
-    format: OutputFormat, heading: SheetHeading? = nil, audit: Bool = false
+    format: OutputFormat, heading: SheetHeading? = nil, audit: Bool = false,
+    pageSize: PageSize = .standard
   ) throws(RenderError) -> (
     data: Data, scene: Scene, warnings: [String], audits: [AccessibilityAudit]
   ) {
+    if format == .pdf {
+      let platforms = platforms ?? [options.platform]
+      let heading =
+        try heading
+        ?? sheetHeading(listName: "list", themes: names, platforms: platforms)
+      let document = try sheetDocument(
+        list, themes: names, modes: modes, platforms: platforms, options: options,
+        textSizes: textSizes, heading: heading, audit: audit, pageSize: pageSize)
+      let data = try renderPages(document.pages, format: .pdf, platforms: platforms)
+      return (
+        data,
+        document.pages.first
+          ?? Scene(
+            width: 0, height: 0, direction: .ltr, themes: names, modes: modes,
+            platforms: platforms, background: nil, rows: []),
+        document.warnings, document.audits
+      )
+    }
     // Errors of the sheet as a whole (its fonts, drawing it) name the sheet; a cell's layout
     // errors already name the cell's theme and mode.
     let theme = names.count == 1 ? names.first : nil

@@ -302,3 +302,34 @@ struct SheetTests {
     }
   }
 }
+
+@Suite("A rendering sheet as PDF from code")
+struct SheetPDFTests {
+  @Test("renderSheet(format: .pdf) is paged as `sheet -o x.pdf`: one A4 page per theme × mode")
+  func pagedLikeTheCommand() throws {
+    let list = OUDSBulletList(type: .unordered()) {
+      OUDSBulletList.Item("Label 1")
+      OUDSBulletList.Item("Label 2")
+    }
+    let (pdf, first) = try SharedRenderer.shared.with { renderer -> (Data, Scene) in
+      let sheet = try renderer.renderSheet(list, format: .pdf)
+      return (sheet.data, sheet.scene)
+    }
+    let text = String(decoding: pdf, as: UTF8.self)
+    // Cairo writes each page's dictionary uncompressed: its /MediaBox is the page's size.
+    let boxes = text.matches(of: /\/MediaBox \[ ?0 0 ([0-9.]+) ([0-9.]+) ?\]/).map {
+      (Double($0.1) ?? 0, Double($0.2) ?? 0)
+    }
+    #expect(boxes.count == 8, "4 themes × 2 modes, one page each")
+    for (width, height) in boxes {
+      // A4 (595.28 × 841.89 pt), portrait or landscape, never one tall page of every cell
+      #expect(
+        Set([width.rounded(), height.rounded()]) == [595, 842], "\(width) × \(height)")
+    }
+    #expect(first.title?.hasPrefix("list · ") == true, "\(first.title ?? "nil")")
+    #expect(first.width.rounded() == boxes.first.map { $0.0.rounded() })
+    // PNG stays one picture of every cell.
+    let png = try SharedRenderer.shared.with { try $0.renderSheet(list, format: .png(scale: 1)) }
+    #expect(png.scene.panels.count == 8)
+  }
+}

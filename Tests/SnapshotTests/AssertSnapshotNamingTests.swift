@@ -36,7 +36,7 @@ struct AssertSnapshotNamingTests {
           directory: folder.appendingPathComponent("refs"), record: .never,
           artifactsDirectory: folder.appendingPathComponent("artifacts")))
     } matching: { issue in
-      let text = issue.comments.map(\.rawValue).joined()
+      let text = (issue.error as? SnapshotTestIssue)?.message ?? ""
       reported.withLock { $0.append(String(text.prefix { $0 != ":" })) }
       return text.hasPrefix("Snapshot missing: sweepReportsEachVariant/")
     }
@@ -56,7 +56,7 @@ struct AssertSnapshotNamingTests {
       artifactsDirectory: folder.appendingPathComponent("artifacts"))
     let recorded = verifySnapshot(
       of: Self.list, theme: .orange, mode: .light, named: "accept", settings: settings)
-    #expect(recorded?.contains("recorded a new reference") == true)
+    #expect(recorded?.contains("\nrecorded a new reference in ") == true)
     let other = OUDSBulletList(
       type: .ordered, textStyle: .bodyMedium, isBold: false,
       items: [OUDSBulletList.Item("First"), OUDSBulletList.Item("Third")])
@@ -66,7 +66,7 @@ struct AssertSnapshotNamingTests {
         settings: SnapshotTestSettings(
           directory: folder.appendingPathComponent("refs"), record: .never,
           artifactsDirectory: folder.appendingPathComponent("artifacts"))))
-    #expect(message.hasPrefix("Snapshot changed: accept/orange-light@2x: "), "\(message)")
+    #expect(message.hasPrefix("Snapshot changed: accept/orange-light@2x\n"), "\(message)")
     #expect(
       message.contains(
         "accept, after reviewing it: OUDS_SNAPSHOT_RECORD=failed swift test --filter changedSaysHowToAccept"

@@ -46,18 +46,20 @@ struct RecordModeTests {
         artifactsDirectory: folder.appendingPathComponent("artifacts")),
       environment: ["CI": "true"])
     let text = try #require(message)
-    #expect(
-      text.hasPrefix(
-        "Snapshot missing: two-items/orange-light@2x: no reference: two-items/orange-light@2x.png and two-items/orange-light.layout.json missing"
-      ))
-    #expect(text.contains("record mode never because CI is set"))
-    // One way to record the test's own references: the CLI's `snapshot record` records the
-    // catalogue, not these.
+    // The title names the reference; the reason follows; exactly one command records it (the
+    // CLI's `snapshot record` records the catalogue, not a test's own references).
     let refs = folder.appendingPathComponent("refs").path
+    let lines = text.split(separator: "\n").map(String.init)
+    #expect(lines.first == "Snapshot missing: two-items/orange-light@2x")
     #expect(
-      text.split(separator: "\n").first
-        == "Snapshot missing: two-items/orange-light@2x: no reference: two-items/orange-light@2x.png and two-items/orange-light.layout.json missing (record it by running this test with OUDS_SNAPSHOT_RECORD=missing, then commit \(refs)) [record mode never because CI is set]"
+      lines.dropFirst().first
+        == "no reference: two-items/orange-light@2x.png and two-items/orange-light.layout.json missing [record mode never because CI is set]"
     )
+    #expect(
+      lines.filter { $0.contains("OUDS_SNAPSHOT_RECORD=") }
+        == [
+          "record it, after reviewing actual.png: OUDS_SNAPSHOT_RECORD=missing swift test --filter missingUnderCI, then commit \(refs)"
+        ])
     #expect(!text.contains("ouds-render"))
     #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("refs").path))
     #expect(
@@ -78,7 +80,7 @@ struct RecordModeTests {
     let first = verifySnapshot(
       of: Self.list, theme: .sosh, mode: .dark, named: "two-items", settings: settings,
       environment: [:])
-    #expect(first?.contains("recorded a new reference") == true)
+    #expect(first?.hasPrefix("Snapshot recorded: two-items/sosh-dark@2x\nrecorded a new reference in ") == true)
     #expect(
       FileManager.default.fileExists(
         atPath: folder.appendingPathComponent("refs/two-items/sosh-dark@2x.png").path))
@@ -103,10 +105,16 @@ struct RecordModeTests {
     // record: .failed rewrites it, and says so.
     var recording = settings
     recording.record = .failed
+    let rewrote = verifySnapshot(
+      of: changed, theme: .sosh, mode: .dark, named: "two-items", settings: recording,
+      environment: [:])
     #expect(
-      verifySnapshot(
-        of: changed, theme: .sosh, mode: .dark, named: "two-items", settings: recording,
-        environment: [:])?.contains("recorded") == true)
+      rewrote?.hasPrefix("Snapshot recorded: two-items/sosh-dark@2x\nrewrote the reference in ")
+        == true, "\(rewrote ?? "nil")")
+    #expect(failure.split(separator: "\n").first == "Snapshot changed: two-items/sosh-dark@2x")
+    #expect(
+      failure.split(separator: "\n").filter { $0.contains("OUDS_SNAPSHOT_RECORD=") }
+        == ["accept, after reviewing it: OUDS_SNAPSHOT_RECORD=failed swift test --filter recordThenVerify"])
     #expect(
       verifySnapshot(
         of: changed, theme: .sosh, mode: .dark, named: "two-items", settings: settings,
@@ -167,11 +175,9 @@ struct RecordModeTests {
     } matching: { issue in
       issue.sourceLocation?.fileName == "RecordModeTests.swift"
         && issue.sourceLocation?.line == line
-        && issue.comments.contains {
-          $0.rawValue.hasPrefix(
-            "Snapshot missing: never-recorded/orange-dark@2x: no reference: never-recorded/orange-dark@2x.png"
-          )
-        }
+        && (issue.error as? SnapshotTestIssue)?.message.hasPrefix(
+          "Snapshot missing: never-recorded/orange-dark@2x\nno reference: never-recorded/orange-dark@2x.png"
+        ) == true
     }
     #expect(
       !FileManager.default.fileExists(atPath: folder.appendingPathComponent("never-recorded").path),

@@ -96,19 +96,10 @@ enum SheetCommand {
       let heading = try job.renderer.sheetHeading(
         listName: URL(fileURLWithPath: job.listPath).lastPathComponent, themes: job.themes,
         platforms: job.platforms)
-      if let pageSize {
-        let document = try job.renderer.sheetDocument(
-          job.document.list, themes: job.themes, modes: job.modes, platforms: job.platforms,
-          options: job.options, textSizes: job.textSizes, heading: heading,
-          audit: arguments.has(audit), pageSize: pageSize)
-        let data = try job.renderer.renderPages(
-          document.pages, format: .pdf, platforms: job.platforms)
-        return (data: data, warnings: document.warnings, audits: document.audits)
-      }
       let drawn = try job.renderer.renderSheet(
         job.document.list, themes: job.themes, modes: job.modes, platforms: job.platforms,
         options: job.options, textSizes: job.textSizes, format: picture.format, heading: heading,
-        audit: arguments.has(audit))
+        audit: arguments.has(audit), pageSize: pageSize ?? .standard)
       return (data: drawn.data, warnings: drawn.warnings, audits: drawn.audits)
     }
     try picture.destination.write(sheet.data, protecting: job.inputFiles)

@@ -477,15 +477,15 @@ public struct AccessibilityAudit: Codable, Hashable, Sendable {
     self.spoken = scene.rows.map { SpokenRow(row: $0.path, text: $0.accessibilityLabel) }
   }
 
-  /// Every failure, one line each: a contrast below its requirement (naming the token and its
-  /// file), text under ``minimumFontSize`` (naming its font-size token and file), links told by
-  /// colour alone below 3:1, italic the brand forbids.
+  /// Every failure, one line each: a contrast below its requirement of a colour the list draws
+  /// (naming the token and its file), text under ``minimumFontSize`` (naming its font-size token
+  /// and file), links told by colour alone below 3:1, italic the brand forbids. A colour the list
+  /// does not draw is never a failure: it is in ``notChecked``.
   public var failures: [String] {
     var lines: [String] = []
-    for check in contrast where !check.passes {
-      let used = check.rows.isEmpty ? " (not used by this list; the theme's colour)" : ""
+    for check in contrast where !check.passes && !check.rows.isEmpty {
       lines.append(
-        "\(check.element.words) \(check.token): \(check.color.hex) on \(background.hex) is \(WCAGContrast.formatted(check.ratio)):1, below the \(check.requirement.minimumText):1 WCAG \(check.requirement.criterion) requires for \(check.requirement.words)\(used)"
+        "\(check.element.words) \(check.token): \(check.color.hex) on \(background.hex) is \(WCAGContrast.formatted(check.ratio)):1, below the \(check.requirement.minimumText):1 WCAG \(check.requirement.criterion) requires for \(check.requirement.words)"
       )
     }
     for size in textSizes where !size.passes {
@@ -493,7 +493,7 @@ public struct AccessibilityAudit: Codable, Hashable, Sendable {
         "text \(size.token): \(TokenRange.format(size.fontSize)) px, below the \(TokenRange.format(Self.minimumFontSize)) px text needs to be seen (\(size.rows.count <= 3 ? size.rows.joined(separator: ", ") : "\(size.rows.count) rows from \(size.rows[0])"))"
       )
     }
-    if !linkDistinction.passes {
+    if !linkDistinction.passes && !linkDistinction.rows.isEmpty {
       lines.append(
         "links \(linkDistinction.linkToken) against text \(linkDistinction.textToken): \(WCAGContrast.formatted(linkDistinction.ratio)):1, below the 3:1 WCAG 1.4.1 requires when colour is the only cue"
       )
@@ -505,4 +505,27 @@ public struct AccessibilityAudit: Codable, Hashable, Sendable {
     }
     return lines
   }
+
+  /// The colours of the theme that this list does not draw, one line each (`branded bullet
+  /// color.…: not drawn by this list, not checked (2.10:1)`): never failures, whatever their ratio.
+  public var notChecked: [String] {
+    var lines = contrast.filter(\.rows.isEmpty).map { check in
+      "\(check.element.words) \(check.token): not drawn by this list, not checked (\(WCAGContrast.formatted(check.ratio)):1)"
+    }
+    if linkDistinction.rows.isEmpty && linkDistinction.requiresRatio {
+      lines.append(
+        "links \(linkDistinction.linkToken): no link in this list, not checked (\(WCAGContrast.formatted(linkDistinction.ratio)):1 against the text)"
+      )
+    }
+    return lines
+  }
+
+  /// Whether iOS draws this audit's markers at their token size although the text is scaled:
+  /// iOS under a Dynamic Type size other than `large` (ouds-ios sizes the marker assets from the
+  /// size tokens, with no `@ScaledMetric`).
+  public var markerKeepsTokenSize: Bool { platform == .ios && textSize != nil }
+
+  /// The line that says so, for legends and reports.
+  public static let markerSizeNote =
+    "iOS keeps the marker (bullet, tick, icon) at its token size under Dynamic Type, as ouds-ios does (its Bullet.swift sizes the asset from the size tokens, without @ScaledMetric): only the text grows."
 }

@@ -116,7 +116,7 @@ public struct AuditReport: Sendable {
           check.color == check.drawn ? check.drawn.hex : "\(check.color.hex)→\(check.drawn.hex)",
           WCAGContrast.formatted(check.ratio) + ":1",
           "\(check.requirement.minimumText):1 \(check.requirement.words)",
-          check.passes ? "pass" : "FAIL",
+          check.rows.isEmpty ? "not checked" : check.passes ? "pass" : "FAIL",
           Self.rowsText(check.rows),
           check.token.description,
         ])
@@ -126,7 +126,7 @@ public struct AuditReport: Sendable {
         "link vs text", "\(link.link.hex)/\(link.text.hex)",
         WCAGContrast.formatted(link.ratio) + ":1",
         link.requiresRatio ? "3:1 colour only" : "none: \(Self.cues(link))",
-        link.passes ? "pass" : "FAIL",
+        link.rows.isEmpty && link.requiresRatio ? "not checked" : link.passes ? "pass" : "FAIL",
         Self.rowsText(link.rows), "\(link.linkToken.path) vs \(link.textToken.path)",
       ])
       out += Self.aligned(table, indent: "  ")
@@ -135,6 +135,9 @@ public struct AuditReport: Sendable {
           "  text size: \(TokenRange.format(size.fontSize)) px, \(size.passes ? "pass" : "FAIL") (at least \(TokenRange.format(AccessibilityAudit.minimumFontSize)) px to be seen), \(Self.rowsText(size.rows)), \(size.token)\n"
       }
       out += "  links: \(link.rule)\n"
+      if audit.markerKeepsTokenSize {
+        out += "  marker: \(AccessibilityAudit.markerSizeNote)\n"
+      }
       if audit.allowsItalic {
         out += "  italic: allowed by the \(audit.theme.displayName) brand\n"
       } else if audit.italic.isEmpty {
@@ -175,7 +178,12 @@ public struct AuditReport: Sendable {
       out += Self.aligned(table, indent: "  ")
     }
     let failures = failures
+    let notChecked = audits.reduce(0) { $0 + $1.notChecked.count }
     out += "\n"
+    if notChecked > 0 {
+      out +=
+        "Not checked: \(notChecked) colour\(notChecked == 1 ? "" : "s") of the theme that this list does not draw (\"not checked\" above): never a failure.\n"
+    }
     if failures.isEmpty {
       out += "No failures in \(audits.count) audit\(audits.count == 1 ? "" : "s").\n"
     } else {

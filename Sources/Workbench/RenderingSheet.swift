@@ -154,6 +154,18 @@ extension BulletListRenderer {
       panels.append(placed)
       y += placed.rect.height + style.gutter
     }
+    // An iOS column at a Dynamic Type size draws its markers at their token size: say so, so
+    // that a tick smaller than its text is not read as a bug.
+    if let first = names.first,
+      columns.contains(where: { $0.options.platform == .ios && $0.options.contentSize != .large })
+    {
+      let placed = try sheetText(
+        AccessibilityAudit.markerSizeNote, theme: first, bold: false,
+        at: Point(x: style.margin, y: y), width: sheetWidth - 2 * style.margin,
+        color: style.sheetText)
+      panels.append(placed)
+      y += placed.rect.height + style.gutter
+    }
     for name in names {
       var rowHeight = 0.0
       var auditHeight = 0.0
@@ -270,7 +282,8 @@ extension BulletListRenderer {
     + " color.bg.primary. A figure in the cell's color.content.status.negative (red) fails"
     + " WCAG: text below 4.5:1 (1.4.3; large"
     + " text 3:1), bullets and icons below 3:1 (1.4.11), links below 3:1 against the text when"
-    + " colour is their only cue (1.4.1), italic the brand forbids. The other figures pass."
+    + " colour is their only cue (1.4.1), italic the brand forbids. A colour the list does not"
+    + " draw is not checked, never a failure. The other figures pass."
 
   /// One figure of a cell's audit: its words, and whether it fails.
   public struct AuditFigure: Hashable, Sendable {
@@ -287,12 +300,17 @@ extension BulletListRenderer {
     var figures: [AuditFigure] = []
     for check in audit.contrast where !check.rows.isEmpty || !check.passes {
       var part = "\(check.element.words) \(WCAGContrast.formatted(check.ratio)):1 "
+      // A colour the list does not draw is not judged: never a FAIL, whatever its ratio.
+      if check.rows.isEmpty {
+        part += "not checked (not in this list)"
+        figures.append(AuditFigure(text: part, fails: false))
+        continue
+      }
       part += check.passes ? "pass" : "FAIL (needs \(check.requirement.minimumText))"
-      if check.rows.isEmpty { part += " not in this list" }
       figures.append(AuditFigure(text: part, fails: !check.passes))
     }
     let link = audit.linkDistinction
-    if !link.rows.isEmpty || !link.passes {
+    if !link.rows.isEmpty {
       figures.append(
         AuditFigure(
           text: "link vs text \(WCAGContrast.formatted(link.ratio)):1 "

@@ -212,6 +212,49 @@ struct AuditCLITests {
   }
 
   @Test(
+    "a brand colour the list does not draw is 'not checked', never a FAIL, in audit, its counts and sheet --audit"
+  )
+  func undrawnColourNotChecked() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let themes = try copyOfThemes(in: folder)
+    // Near-white branded bullets and icons (1.07:1 on white): the bare sample list draws neither.
+    try edit(
+      themes, "brands/orange/light.tokens.json",
+      replacing: "\"$value\": \"{color.raw.orange.orange-550}\",\n        \"$description\": \"Branded bullets.\"",
+      with: "\"$value\": {\"hex\": \"#F8F8F8\"},\n        \"$description\": \"Branded bullets.\"")
+    let strict = try run([
+      "audit", Self.sample, "--themes", themes.path, "--theme", "orange", "--mode", "light",
+      "--strict",
+    ])
+    #expect(strict.status == 0, "\(strict.stdout)\(strict.stderr)")
+    let branded = try #require(
+      strict.stdout.split(separator: "\n").first { $0.hasPrefix("  branded bullet ") })
+    #expect(branded.contains(" not checked ") && !branded.contains("FAIL"), "\(branded)")
+    #expect(strict.stdout.contains("\nNo failures in 1 audit.\n"), "\(strict.stdout)")
+    #expect(
+      strict.stdout.contains("Not checked: "), "the report says how many colours it did not judge")
+    // The same list with branded bullets draws the colour: now it fails, and is counted.
+    let drawn = folder.appendingPathComponent("branded.json")
+    try Data(
+      #"{"type": {"unordered": {"asset": "bullet", "branded": true}}, "items": [{"label": "One"}]}"#.utf8
+    ).write(to: drawn)
+    let failing = try run([
+      "audit", drawn.path, "--themes", themes.path, "--theme", "orange", "--mode", "light",
+      "--strict",
+    ])
+    #expect(failing.status == 1, "\(failing.stderr)")
+    #expect(failing.stderr.contains("audit: 1 accessibility check failed (--strict: exit 1)"))
+    // sheet --audit: the undrawn colour's figure is not red and not counted.
+    let output = folder.appendingPathComponent("sheet.png").path
+    let sheet = try run([
+      "sheet", Self.sample, "--themes", themes.path, "--audit", "--scale", "1", "-o", output,
+    ])
+    #expect(sheet.status == 0, "\(sheet.stderr)")
+    #expect(!sheet.stderr.contains("accessibility check"), "\(sheet.stderr)")
+  }
+
+  @Test(
     "sheet --audit says on stderr how many checks failed, as audit counts them, and exits 0; nothing when all pass"
   )
   func sheetAuditFailures() throws {

@@ -6,10 +6,9 @@ import Snapshot
 import SnapshotReports
 import Themes
 
-/// The gallery as printable pages (A4 landscape): the token tables and fonts of each theme, then
-/// each case on pages of its own (the first under the tables when their last page would be
-/// nearly empty), its file's text (folded to ``sourceShare`` of a page) followed
-/// by its pictures; with an old themes folder, changed pictures as before, after and diff with
+/// The gallery as printable pages (A4 landscape): each case on pages of its own (the first under
+/// the title and totals), its file's text (folded to ``sourceShare`` of a page) followed by its
+/// pictures, then the token tables and fonts of each theme; with an old themes folder, changed pictures as before, after and diff with
 /// their row changes, unchanged ones as one line. A case whose last page would be nearly empty
 /// has its pictures shrunk (to half at most) until it is not (kept at their size when even half
 /// does not help). Every page is numbered `N / M`.
@@ -46,6 +45,17 @@ public enum GalleryDocument {
     for broken in gallery.brokenCases {
       page.text("\(broken.file): \(broken.message)", style: .small)
     }
+    for (index, galleryCase) in gallery.cases.enumerated() {
+      // The pictures open the document: the first case goes under the title and totals.
+      let startsPage = index > 0 || page.filled >= minimumFill
+      try page.fitting(smallest: smallestScale) { before, after in
+        after.pageCount - before.pageCount <= 1 || after.filled >= minimumFill
+      } _: { page, scale throws(RenderError) in
+        try casePages(galleryCase, scale: scale, startsPage: startsPage, on: &page)
+      }
+    }
+    // The token tables follow the pictures.
+    page.space(12)
     let columns = [0, page.contentWidth * 0.34, page.contentWidth * 0.53, page.contentWidth * 0.72]
     for table in gallery.themeTables {
       page.space(12)
@@ -79,15 +89,6 @@ public enum GalleryDocument {
       if gallery.oldThemes != nil {
         page.text(table.changes.isEmpty ? "No token changed." : "Changed tokens:", style: .small)
         for change in table.changes { page.text(change.line, style: .small, indent: 12) }
-      }
-    }
-    for (index, galleryCase) in gallery.cases.enumerated() {
-      // The first case goes under the token tables when their last page is nearly empty.
-      let startsPage = index > 0 || page.filled >= minimumFill
-      try page.fitting(smallest: smallestScale) { before, after in
-        after.pageCount - before.pageCount <= 1 || after.filled >= minimumFill
-      } _: { page, scale throws(RenderError) in
-        try casePages(galleryCase, scale: scale, startsPage: startsPage, on: &page)
       }
     }
     return page.pages()

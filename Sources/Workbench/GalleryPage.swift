@@ -20,7 +20,7 @@ import Themes
 ///
 /// Each case shows its file's text (escaped: markup and control characters stay text) beside its
 /// pictures, one card per variant; a tool bar filters the cards by case, theme, mode and platform
-/// (and, with an old themes folder, changed or not). Per theme, a table lists the tokens the
+/// (and, with an old themes folder, changed or not). After the pictures, per theme, a table lists the tokens the
 /// component reads in both modes (colours with a swatch and their hex, sizes, weights, font
 /// families) and the font files really drawn. With an old themes folder, a changed card shows
 /// before, after and diff with the rows that moved or changed colour, an unchanged card one line
@@ -132,11 +132,12 @@ public enum GalleryPage {
     }
     body += "</header>"
     body += toolbar(gallery, comparing: comparing)
+    // The pictures first; the token tables after them, folded.
     body += "<main>"
-    body += tokenSection(gallery, comparing: comparing)
     for galleryCase in gallery.cases {
       body += caseSection(galleryCase, comparing: comparing)
     }
+    body += tokenSection(gallery, comparing: comparing)
     body += "</main>"
     return HTMLPage.document(
       title: title, css: GalleryPageAssets.css,

@@ -122,14 +122,33 @@ public enum TokenReviewSheet {
       page.text(line, style: .small, color: combination.isUnchanged ? muted : nil)
     }
     let columns = tokenColumns(width: page.contentWidth)
-    for combination in changed {
+    for (index, combination) in changed.enumerated() {
+      // The cover carries the summary and, when it fits in the rest of it at a picture scale
+      // of 1 down to 0.5, the first changed combination: no cover page mostly empty.
+      if index == 0 {
+        var cover = page
+        var fitted = false
+        try cover.fitting(smallest: 0.5) { before, after in
+          fitted = after.pageCount == before.pageCount
+          return fitted
+        } _: { page, scale throws(RenderError) in
+          page.space(12)
+          try combinationPage(
+            combination, of: review, listName: listName, legend: folders, scale: scale,
+            columns: columns, startsPage: false, on: &page)
+        }
+        if fitted {
+          page = cover
+          continue
+        }
+      }
       // The largest picture scale (1 down to 0.5) at which the combination fits one page.
       try page.fitting(smallest: 0.5) { before, after in
         after.pageCount <= before.pageCount + 1
       } _: { page, scale throws(RenderError) in
         try combinationPage(
           combination, of: review, listName: listName, legend: folders, scale: scale,
-          columns: columns, on: &page)
+          columns: columns, startsPage: true, on: &page)
       }
     }
     return page.pages()
@@ -155,12 +174,13 @@ public enum TokenReviewSheet {
     }
   }
 
-  /// One changed combination from the top of a page, its pictures at `scale`.
+  /// One changed combination, its pictures at `scale`: from the top of a page with `startsPage`,
+  /// else under what is on the page (the cover).
   private static func combinationPage(
     _ combination: ReviewedCombination, of review: TokenReview, listName: String, legend: String,
-    scale: Double, columns: [Double], on page: inout PageComposer
+    scale: Double, columns: [Double], startsPage: Bool, on page: inout PageComposer
   ) throws(RenderError) {
-    page.pageBreak()
+    if startsPage { page.pageBreak() }
     page.runningTitle = "Token review: \(listName) — \(combination.title)"
     page.text("Token review: \(listName) — \(combination.title)", style: .heading)
     page.text(legend + " · " + diffLegend, style: .small, color: muted)

@@ -444,10 +444,18 @@ struct GalleryTests {
     #expect(text.matches(of: /\/Type \/Page[^s]/).count == pages.count)
     #expect(
       try renderer.renderPages(pages, format: .pdf) == pdf, "the same pages give the same bytes")
-    // The first page's swatches are drawn in the tokens' colours.
-    let first = try #require(pages.first)
-    let drawn = try PNGCodec.decode(renderer.renderPages([first], format: .png(scale: 1)))
+    // The document opens with pictures; the token tables follow them.
+    #expect(pages.first.map { !$0.pictures.isEmpty } == true, "the first page shows pictures")
     let theme = try ThemeLibrary(directory: Repo.themes).theme(.orange, mode: .light)
+    let firstTables = try #require(
+      pages.firstIndex {
+        $0.panels.contains { $0.fill == theme.colors.contentBrandPrimary && $0.caption == nil }
+      })
+    let lastPictures = try #require(pages.lastIndex { !$0.pictures.isEmpty })
+    #expect(firstTables >= lastPictures, "token tables after the last picture")
+    // The swatches are drawn in the tokens' colours.
+    let first = pages[firstTables]
+    let drawn = try PNGCodec.decode(renderer.renderPages([first], format: .png(scale: 1)))
     let swatches = first.panels.filter {
       $0.fill == theme.colors.contentBrandPrimary && $0.caption == nil
     }

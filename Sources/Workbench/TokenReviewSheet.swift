@@ -28,8 +28,9 @@ public enum TokenReviewSheet {
   /// Lays the review out on one page as tall as its content (`pageSize` nil: a PNG or SVG), or
   /// as a document on pages of `pageSize`, landscape.
   ///
-  /// The document's first page has the title, both folders, the counts and a line per unchanged
-  /// combination; then each changed theme and mode starts a page titled with it, the legend, its
+  /// The document's first page has the title, both folders, the counts and a line per
+  /// combination, and under them the first changed combination when it fits there (shrunk to half
+  /// at most); then each further changed theme and mode starts a page titled with it, the legend, its
   /// changed tokens and, per platform, before, after and diff side by side, shrunk (to half at
   /// most) so that the combination fits one page; one that does not fit even so keeps its
   /// pictures' size and goes on over the next pages, never cut.

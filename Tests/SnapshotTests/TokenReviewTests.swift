@@ -272,4 +272,31 @@ struct TokenReviewTests {
       mismatches == 0,
       "the sheet's diff picture differs from the engine's in \(mismatches) sampled pixels")
   }
+
+  @Test(
+    "the paged review: the cover carries the summary and the first changed combination, and no page is mostly empty but the last"
+  )
+  func pagedCover() throws {
+    let fixture = try TokenChangeFixture.fixture.get()
+    let review = try TokenChangeFixture.review.get()
+    let renderer = try BulletListRenderer(themesDirectory: fixture.edited)
+    let pages = try TokenReviewSheet.pages(
+      review, listName: "list.json", renderer: renderer, pageSize: .standard)
+    let changed = review.changed
+    #expect(changed.count == 4)
+    // The cover: the summary lines and the first changed combination's pictures.
+    let cover = try #require(pages.first)
+    let texts = cover.panels.compactMap { $0.caption?.content.plainText }
+    #expect(texts.contains { $0.hasPrefix("4 of 8 theme and mode combinations changed") })
+    #expect(texts.contains("Token review: list.json — \(changed[0].title)"), "\(texts)")
+    #expect(cover.pictures.count == 3, "before, after and diff of the first change")
+    // One page per further change, never more.
+    #expect(pages.count == changed.count)
+    // Each page but the last is at least 30 % used (from the top margin to its lowest block).
+    for (index, page) in pages.enumerated().dropLast() {
+      let bottom = (page.panels.dropLast().map(\.rect.maxY) + page.pictures.map(\.rect.maxY)).max()
+      let used = ((bottom ?? 0) - 28) / (page.height - 56)
+      #expect(used >= 0.3, "page \(index + 1): \(used)")
+    }
+  }
 }

@@ -400,12 +400,15 @@ extension BulletListRenderer {
   ) {
     if format == .pdf {
       let platforms = platforms ?? [options.platform]
-      let heading =
-        try heading
-        ?? sheetHeading(listName: "list", themes: names, platforms: platforms)
+      let titled: SheetHeading
+      if let heading {
+        titled = heading
+      } else {
+        titled = try sheetHeading(listName: "list", themes: names, platforms: platforms)
+      }
       let document = try sheetDocument(
         list, themes: names, modes: modes, platforms: platforms, options: options,
-        textSizes: textSizes, heading: heading, audit: audit, pageSize: pageSize)
+        textSizes: textSizes, heading: titled, audit: audit, pageSize: pageSize)
       let data = try renderPages(document.pages, format: .pdf, platforms: platforms)
       return (
         data,

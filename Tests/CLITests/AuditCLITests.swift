@@ -171,14 +171,19 @@ struct AuditCLITests {
     let failure =
       "Orange · light · iOS: label color.content.default (brands/orange/light.tokens.json): #999999 on #FFFFFF is \(ratio):1, below the 4.5:1 WCAG 1.4.3 requires for text"
     #expect(strict.stdout.contains("  " + failure + "\n"))
-    // Orange Compact reads the same file; the bullets (3:1) fail too; dark mode is untouched.
+    // Orange Compact reads the same file; dark mode is untouched. The bare sample draws no
+    // bullet: the bullet colour (the same token, 3:1 needed) is not checked, not a failure.
     #expect(
       strict.stdout.contains(
         "Orange Compact · light · iOS: label color.content.default (brands/orange/light.tokens.json)"
       ))
     #expect(
-      strict.stdout.contains(
+      !strict.stdout.contains(
         "Orange · light · iOS: bullet color.content.default (brands/orange/light.tokens.json)"))
+    #expect(
+      strict.stdout.split(separator: "\n").contains {
+        $0.hasPrefix("  bullet ") && $0.contains(" not checked ")
+      })
     #expect(!strict.stdout.contains("Orange · dark · iOS: label"))
     let failures = strict.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("  Orange") }
       .count

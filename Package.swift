@@ -5,8 +5,8 @@
 // Platforms. Tested: Debian 12 (x86_64) with the Swift 6 toolchain and the Debian packages below
 // (`scripts/setup` installs them). Should work, untested: other Linux distributions with the same
 // libraries (pkg-config names) and the fonts the manifests name, and macOS with Homebrew
-// (`brew install pango librsvg libspng cmark pkg-config`) with the font files put in a
-// folder given by `--font-dir` or `OUDS_FONT_DIRS`. Fonts are found by file name and SHA-256,
+// (`brew install pango librsvg libspng cmark isa-l libmicrohttpd pkg-config`) with the font
+// files put in a folder given by `--font-dir` or `OUDS_FONT_DIRS`. Fonts are found by file name and SHA-256,
 // never by a Debian path; Linux-only calls sit behind `#if os(Linux)`.
 
 import Foundation
@@ -15,7 +15,7 @@ import PackageDescription
 /// Debian packages that provide the C libraries; SwiftPM only prints them as a hint.
 let debianDevPackages = [
   "libcairo2-dev", "libpango1.0-dev", "libfontconfig-dev", "librsvg2-dev", "libspng-dev",
-  "libcmark-dev", "zlib1g-dev", "libmicrohttpd-dev",
+  "libcmark-dev", "zlib1g-dev", "libisal-dev", "libmicrohttpd-dev",
 ]
 
 /// Everything in the package folder but `Themes/` and `Sources/ThemesBundle/`, which the
@@ -40,8 +40,16 @@ let themesBundleExclusions: [String] = {
 /// never maps them, about 50 libraries and most of a process's start-up. The file, in the
 /// target's folder, requires the libraries' own pkg-config packages privately: SwiftPM resolves
 /// their compiler flags and links none of their libraries.
-func headersOnly(_ target: String, _ file: String) -> String {
-  Context.packageDirectory + "/Sources/" + target + "/" + file
+///
+/// SwiftPM takes the file by its absolute path, but splits a target's `pkgConfig` at every space
+/// (it may list several packages), so a checkout whose path holds a space (`~/My Projects/…`)
+/// cannot name its file: the path would be cut in two, no compiler flag found, and the build
+/// stopped at the first `#include <cairo.h>`. There, and only there, the libraries' own
+/// packages (`packages`) are named instead: same headers, but their libraries are linked, so
+/// every command maps them at start. Non-ASCII letters and symbolic links need nothing.
+func headersOnly(_ target: String, _ file: String, else packages: String) -> String {
+  let path = Context.packageDirectory + "/Sources/" + target + "/" + file
+  return path.contains(" ") ? packages : path
 }
 
 let package = Package(
@@ -67,10 +75,12 @@ let package = Package(
     // the libraries on first use and calls their functions through one table (`CGraphicsLoader`,
     // Graphics' door to them, generated from its `symbols.h`).
     .systemLibrary(
-      name: "CGraphics", pkgConfig: headersOnly("CGraphics", "ouds-graphics.pc"),
+      name: "CGraphics",
+      pkgConfig: headersOnly(
+        "CGraphics", "ouds-graphics.pc", else: "pangocairo pangoft2 fontconfig freetype2 harfbuzz"),
       providers: [.apt(debianDevPackages)]),
     .systemLibrary(
-      name: "CRsvg", pkgConfig: headersOnly("CRsvg", "ouds-rsvg.pc"),
+      name: "CRsvg", pkgConfig: headersOnly("CRsvg", "ouds-rsvg.pc", else: "librsvg-2.0"),
       providers: [.apt(["librsvg2-dev"])]),
     .target(name: "CGraphicsLoader", dependencies: ["CGraphics", "CRsvg"]),
     .systemLibrary(name: "CSpng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
@@ -86,7 +96,8 @@ let package = Package(
     // libmicrohttpd, `preview`'s HTTP server: its header only (see `headersOnly`), and the loader
     // that opens it when `preview` starts, so that no other command maps it (nor GnuTLS under it)
     .systemLibrary(
-      name: "CMicroHTTPD", pkgConfig: headersOnly("CMicroHTTPD", "ouds-microhttpd.pc"),
+      name: "CMicroHTTPD",
+      pkgConfig: headersOnly("CMicroHTTPD", "ouds-microhttpd.pc", else: "libmicrohttpd"),
       providers: [.apt(["libmicrohttpd-dev"])]),
     .target(name: "CHTTPLoader", dependencies: ["CMicroHTTPD"]),
 

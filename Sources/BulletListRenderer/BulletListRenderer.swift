@@ -54,6 +54,18 @@ public final class BulletListRenderer {
     [:]
   private var sheetRenderers: [[Platform]: SceneRenderer] = [:]
   private var fontWarnings: [String: [String]] = [:]
+  /// What ``fontNotes`` lists, in the order the font sets were made.
+  private var fontNoteLines: [String] = []
+
+  /// The machine's font files passed over for another file with the manifest's SHA-256, one line
+  /// each (`fonts/orange.fonts.json: passed over … (SHA-256 …, not the manifest's …); using …`),
+  /// for the font sets made so far.
+  ///
+  /// Not warnings: the manifest's file was found, so nothing drawn depends on them, and which
+  /// font packages a machine has installed must not change a line of output. Commands print them
+  /// under `--verbose`; `ouds-render themes` lists them too. A file passed over in a folder the
+  /// user named (`--font-dir`, `OUDS_FONT_DIRS`) is a warning instead.
+  public var fontNotes: [String] { fontNoteLines }
 
   /// Creates a renderer, finding the themes folder by `ThemesLocation`'s rules.
   /// - Parameters:
@@ -246,7 +258,8 @@ public final class BulletListRenderer {
   /// The line every rendering command prints: the themes folder and why, the font files
   /// (name and folder) of the themes in `names` on `platforms`, and the Android fallback rule
   /// when one of those sets follows it; builds their font sets when needed. With `paths`, the
-  /// folders are written as files people share write them (``SharedPaths``).
+  /// folders are written as files people share write them (``SharedPaths``). When the font hash
+  /// cache could not be written (a read-only home folder), the line ends saying so.
   public func sourcesLine(
     for names: [ThemeName], platforms: [Platform] = [.ios], paths: SharedPaths? = nil
   ) throws(RenderError) -> String {
@@ -263,8 +276,12 @@ public final class BulletListRenderer {
       }
     }
     let rules = platforms.contains(.android) ? RenderSources.androidRules(manifests) : []
-    return paths.map { $0.sourcesLine(themes: themesLocation, fonts: files, rules: rules) }
+    let line =
+      paths.map { $0.sourcesLine(themes: themesLocation, fonts: files, rules: rules) }
       ?? RenderSources.line(themes: themesLocation, fonts: files, rules: rules)
+    // A home folder that cannot be written (read-only): said once, here, not on each font.
+    guard let unwritable = fontLocator.hashCache?.unwritable else { return line }
+    return line + " · font hash cache not kept (\(unwritable)): font files are hashed on every run"
   }
 
   /// The files a render of `list` reads, which none of its outputs may replace: the list's icon
@@ -342,9 +359,13 @@ public final class BulletListRenderer {
     }
     // A brand folder's file passed over (hidden, unreadable, not a font) is named, not the
     // manifest: the manifest does not name it.
-    fontWarnings[setName] =
-      fonts.skipped.map(\.description)
-      + located.flatMap { Self.warnings(for: $0, manifestFile: manifestFile, locator: fontLocator) }
+    let said = located.map {
+      Self.messages(for: $0, manifestFile: manifestFile, locator: fontLocator)
+    }
+    fontWarnings[setName] = fonts.skipped.map(\.description) + said.flatMap(\.warnings)
+    for note in said.flatMap(\.notes) where !fontNoteLines.contains(note) {
+      fontNoteLines.append(note)
+    }
     let text = TextEngine(fonts: fonts)
     let made = (fonts, text, SceneRenderer(textEngine: text))
     engines[setName] = made
@@ -362,21 +383,34 @@ public final class BulletListRenderer {
     }
   }
 
-  /// What to say about a located file: a same-named file passed over for its hash, or a file
-  /// taken although no file has the manifest's hash.
-  private static func warnings(for font: LocatedFont, manifestFile: String, locator: FontLocator)
-    -> [String]
+  /// What to say about a located file: a file taken although no file has the manifest's hash
+  /// (a warning); a same-named file passed over for one with the manifest's hash, a warning when
+  /// it is in a folder the user named (`--font-dir`, `OUDS_FONT_DIRS`), else a note
+  /// (``fontNotes``): the machine's installed fonts are not the user's doing, and the right file
+  /// was found.
+  private static func messages(for font: LocatedFont, manifestFile: String, locator: FontLocator)
+    -> (warnings: [String], notes: [String])
   {
     let declared = font.declared
     func short(_ sha: String) -> String { String(sha.prefix(12)) + "…" }
-    if font.matchesManifest {
-      return font.otherCandidates.map { other in
+    guard font.matchesManifest else {
+      return (
+        [
+          "\(manifestFile): \(declared.fileName) in \(RenderSources.printable(font.url.deletingLastPathComponent().path)) has SHA-256 \(short(font.sha256)), the manifest says \(short(declared.sha256)), and no other file of that name has it: renders may differ from the references"
+        ], []
+      )
+    }
+    var warnings: [String] = []
+    var notes: [String] = []
+    for other in font.otherCandidates {
+      let line =
         "\(manifestFile): passed over \(RenderSources.printable(other.path)) (SHA-256 \(short(locator.sha256(of: other) ?? "")), not the manifest's \(short(declared.sha256))); using \(RenderSources.printable(font.url.path))"
+      switch locator.folder(containing: other)?.origin {
+      case .fontDirectory?, .environment?: warnings.append(line)
+      case .fontconfig?, nil: notes.append(line)
       }
     }
-    return [
-      "\(manifestFile): \(declared.fileName) in \(RenderSources.printable(font.url.deletingLastPathComponent().path)) has SHA-256 \(short(font.sha256)), the manifest says \(short(declared.sha256)), and no other file of that name has it: renders may differ from the references"
-    ]
+    return (warnings, notes)
   }
 
   /// A renderer whose font set holds every theme's fonts on iOS and `platforms`, for sheets that

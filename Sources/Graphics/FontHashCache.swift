@@ -27,7 +27,7 @@ import Threads
 /// of at most 1 MiB (a FIFO, a device or a larger file is ignored), and a file that does not parse
 /// line for line is ignored whole. It is rewritten atomically after a hash is recorded (never
 /// through a symbolic link, never over anything but a regular file), and a cache that cannot be
-/// read or written only costs the hashing. What it cannot see: a font rewritten with its size,
+/// read or written only costs the hashing (``unwritable`` says why it could not be written). What it cannot see: a font rewritten with its size,
 /// both times, device and inode unchanged, which takes setting the system clock back or writing
 /// the disk device; deleting the file makes every font be hashed again.
 ///
@@ -59,6 +59,8 @@ public final class FontHashCache: Sendable {
     var entries: [String: Entry] = [:]
     var loaded = false
     var hashed: [String] = []
+    /// Why the file could not be written, the first time.
+    var unwritable: String?
   }
 
   private let state = Locked(State())
@@ -86,6 +88,12 @@ public final class FontHashCache: Sendable {
     }
     return home.appendingPathComponent(folderName).appendingPathComponent(fileName)
   }
+
+  /// Why the cache file could not be written (`cannot write ~/.cache/ouds-render/font-hashes:
+  /// …`, a read-only home folder), the first time it could not; nil while it can be or was never
+  /// written. The cache then keeps its hashes for this process only and tries no more, so a run
+  /// says it once (``BulletListRenderer`` ends its sources line with it).
+  public var unwritable: String? { state.withLock { $0.unwritable } }
 
   /// The paths hashed by this process (cache misses), in order: what a test or a trace checks.
   public var hashedPaths: [String] { state.withLock { $0.hashed } }
@@ -170,9 +178,10 @@ public final class FontHashCache: Sendable {
   }
 
   /// Writes `entries` to the cache file atomically, dropping those whose file changed or is gone
-  /// and, over ``maxEntries``, the oldest; a failure is ignored (the cache only saves time).
+  /// and, over ``maxEntries``, the oldest; a failure is remembered in ``unwritable`` and ends the
+  /// writing (the cache only saves time).
   private func save(_ entries: [String: Entry]) {
-    guard let file else { return }
+    guard let file, state.withLock({ $0.unwritable == nil }) else { return }
     let kept =
       entries
       .filter { UserFile.identity(atPath: $0.key) == $0.value.identity }
@@ -185,7 +194,11 @@ public final class FontHashCache: Sendable {
       text +=
         "\(entry.sha256)\t\(id.size)\t\(id.modified)\t\(id.changed)\t\(id.device)\t\(id.inode)\t\(entry.recorded)\t\(path)\n"
     }
-    try? AtomicFile.write(
-      Data(text.utf8), to: file.path, createDirectories: true, protecting: InputFiles())
+    do {
+      try AtomicFile.write(
+        Data(text.utf8), to: file.path, createDirectories: true, protecting: InputFiles())
+    } catch {
+      state.withLock { $0.unwritable = $0.unwritable ?? error.description }
+    }
   }
 }

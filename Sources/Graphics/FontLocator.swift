@@ -277,6 +277,17 @@ public final class FontLocator: Sendable {
     return found
   }
 
+  /// The folder in whose tree the walk found `url` (the first in search order whose path
+  /// begins `url`'s), nil for a file outside every folder: tells a file of a folder the user
+  /// named (`--font-dir`, `OUDS_FONT_DIRS`) from one of the machine's fonts.
+  public func folder(containing url: URL) -> FontFolder? {
+    let path = url.path
+    return folders.first { folder in
+      let root = folder.url.path
+      return path.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+    }
+  }
+
   /// Whether the walk stopped at ``maxEntries`` before visiting every folder.
   public var searchWasTruncated: Bool { searchStoppedIn != nil }
 

@@ -199,8 +199,13 @@ extension SnapshotEngine {
       var wrote: [String] = []
       let protected = inputs.union(
         renderer.inputFiles(for: reference.list, themes: [reference.variant.theme]))
-      let png = try PNGCodec.encode(render.image)
-      if !(mode == .missing && imageExists), existing(imageURL, kind: .referenceImage) != png {
+      // Kept by pixels: a reference whose decoded pixels are the render's is left as it is, byte
+      // for byte, whatever encoder wrote it (the deflate's bytes depend on the machine: igzip
+      // picks its kernels by CPU), and counts as unchanged.
+      if !(mode == .missing && imageExists),
+        !Self.holdsPixels(of: render.image, existing(imageURL, kind: .referenceImage))
+      {
+        let png = try PNGCodec.encode(render.image)
         try AtomicFile.write(png, to: imageURL.path, createDirectories: true, protecting: protected)
         wrote.append(reference.imagePath)
       }
@@ -247,6 +252,13 @@ extension SnapshotEngine {
         )
       }
     }
+  }
+
+  /// Whether `png` (an existing reference's bytes) decodes to exactly the pixels of `image`: same
+  /// size, same RGBA values everywhere; false for nil or bytes that are not a readable PNG.
+  static func holdsPixels(of image: RasterImage, _ png: Data?) -> Bool {
+    guard let png, let decoded = try? PNGCodec.decode(png) else { return false }
+    return decoded == image
   }
 
   /// The bytes of an existing reference, or nil when it is absent or not a readable regular file.

@@ -277,6 +277,69 @@ struct SourcesTests {
   }
 
   @Test(
+    "a machine font passed over for the manifest's file is no warning: said under --verbose and by themes, same pixels"
+  )
+  func machineFontPassedOverQuietly() throws {
+    let root = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    // The machine's fonts: a folder listed by fontconfig before /usr/share/fonts, holding a
+    // same-named file with another hash (as Debian's fonts-liberation 1 beside fonts-liberation2).
+    let machine = root.appendingPathComponent("machine fonts")
+    try FileManager.default.createDirectory(at: machine, withIntermediateDirectories: true)
+    let impostor = machine.appendingPathComponent("LiberationSans-Regular.ttf")
+    let dejaVu = try #require(
+      FontLocator(environment: [:]).locate(
+        FontSource(fileName: "DejaVuSans.ttf", sha256: "", role: "")))
+    try FileManager.default.copyItem(at: dejaVu.url, to: impostor)
+    let impostorHash = try #require(SHA256Digest.hex(ofFileAt: impostor))
+    let conf = try write(
+      #"<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd"><fontconfig><dir>"#
+        + machine.path + "</dir><dir>/usr/share/fonts</dir></fontconfig>",
+      "machine.conf", in: root)
+    let regular = try Self.installed("LiberationSans-Regular.ttf")
+    let themes = repositoryRoot.appendingPathComponent("Themes").path
+    let environment = [
+      "FONTCONFIG_FILE": conf, "XDG_CACHE_HOME": root.appendingPathComponent("cache").path,
+    ]
+    let note =
+      "note: fonts/orange.fonts.json: passed over \(impostor.path) (SHA-256 \(impostorHash.prefix(12))…, not the manifest's 8d91388f1d36…); using \(regular.path)"
+
+    let quiet = try run(
+      ["render", Self.sample, "--themes", themes, "-o", "quiet.png"], in: root,
+      environment: environment, removing: [FontLocator.environmentVariable])
+    #expect(quiet.status == 0, "\(quiet.stderr)")
+    let quietLines = quiet.stderr.split(separator: "\n").map(String.init)
+    #expect(quietLines.count == 1, "only the sources line: \(quiet.stderr)")
+    #expect(quietLines.first?.hasPrefix("themes: \(themes) (--themes) · fonts: ") == true)
+    #expect(!quiet.stderr.contains("passed over"))
+
+    let verbose = try run(
+      ["render", Self.sample, "--themes", themes, "--verbose", "-o", "verbose.png"], in: root,
+      environment: environment, removing: [FontLocator.environmentVariable])
+    #expect(verbose.status == 0, "\(verbose.stderr)")
+    let verboseLines = verbose.stderr.split(separator: "\n").map(String.init)
+    // The sources line, then notes only: this one, and any of the machine's own same-named fonts.
+    #expect(verboseLines.first == quietLines.first)
+    #expect(verboseLines.contains(note), "\(verbose.stderr)")
+    #expect(verboseLines.dropFirst().allSatisfy { $0.hasPrefix("note: ") }, "\(verbose.stderr)")
+
+    for name in ["quiet.png", "verbose.png"] {
+      #expect(
+        FileManager.default.contents(atPath: root.appendingPathComponent(name).path)
+          == (try Data(contentsOf: Self.reference)), "\(name) is the reference's pixels")
+    }
+
+    let listing = try run(
+      ["themes", "--themes", themes], in: root, environment: environment,
+      removing: [FontLocator.environmentVariable])
+    #expect(listing.status == 0, "\(listing.stderr)")
+    #expect(
+      listing.stdout.contains(
+        "LiberationSans-Regular.ttf in \(regular.deletingLastPathComponent().path)\n      passed over \(impostor.path) (SHA-256 \(impostorHash.prefix(12))…, not the manifest's)\n"
+      ), "\(listing.stdout)")
+  }
+
+  @Test(
     "when only a same-named file with another SHA-256 exists, it is used with a warning, and the render shows it"
   )
   func wrongHashOnly() throws {

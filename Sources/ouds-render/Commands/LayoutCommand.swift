@@ -16,7 +16,7 @@ enum LayoutCommand {
       Under the Android rules the layout depends on --scale: glyph advances are whole pixels
       at that scale (a line can break differently at 1x and 3x).
       """,
-    options: ListOptions.all + [ListOptions.textScale],
+    options: ListOptions.all + [ListOptions.textScale, ListOptions.verbose],
     footer: ListOptions.sourcesFooter,
     examples: [
       Example(
@@ -59,6 +59,7 @@ enum LayoutCommand {
     try writeOutput([UInt8(ascii: "\n")])
     printError(sources)
     printWarnings(warnings)
+    printNotes(of: job.renderer, arguments)
     return ExitStatus.success
   }
 }

@@ -256,3 +256,10 @@ func printWarnings(_ warnings: [String]) {
     printError("warning: \(warning)")
   }
 }
+
+/// Under `--verbose`, prints the renderer's ``BulletListRenderer/fontNotes`` (`note: …`), after
+/// the warnings.
+func printNotes(of renderer: BulletListRenderer, _ arguments: ParsedArguments) {
+  guard arguments.has(ListOptions.verbose) else { return }
+  for note in renderer.fontNotes { printError("note: \(note)") }
+}

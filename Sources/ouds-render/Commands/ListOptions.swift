@@ -72,6 +72,12 @@ enum ListOptions {
     help:
       "a folder of font files, searched first for the manifests' files; its other fonts are licensed brand fonts (Helvetica Neue, Sosh, Shantell Sans) used instead of the open substitutes"
   )
+  /// `--verbose`: what was chosen and why, beyond the warnings.
+  static let verbose = OptionSpec(
+    names: ["--verbose"], value: .flag,
+    help:
+      "also say, after the warnings, each installed font file passed over for a same-named file with the manifest's SHA-256 (\"note: …\" lines; ouds-render themes lists them too)"
+  )
   /// `--themes <dir>`.
   static let themesDirectory = OptionSpec(
     names: ["--themes"], value: .text(placeholder: "dir", completion: .directory),

@@ -25,7 +25,7 @@ enum RenderCommand {
       ListOptions.output.describing(
         "file|dir", help: "where to write: a file, a folder with all, or - for standard output"),
       ListOptions.format, ListOptions.scale,
-    ] + ListOptions.all + [WatchOption.list],
+    ] + ListOptions.all + [ListOptions.verbose, WatchOption.list],
     footer: ListOptions.sourcesFooter,
     examples: [
       Example(
@@ -77,6 +77,7 @@ enum RenderCommand {
     }
     printError(picture.sources)
     printWarnings(rendered.flatMap(\.warnings))
+    printNotes(of: job.renderer, arguments)
     return ExitStatus.success
   }
 }

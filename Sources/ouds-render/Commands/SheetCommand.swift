@@ -52,7 +52,7 @@ enum SheetCommand {
       + ListOptions.all.map { option in
         option == ListOptions.theme || option == ListOptions.mode
           ? option.defaulting(to: Vocabulary.all) : option
-      } + [CompareThemes.option, WatchOption.list],
+      } + [ListOptions.verbose, CompareThemes.option, WatchOption.list],
     footer: ListOptions.sourcesFooter,
     examples: [
       Example(
@@ -105,6 +105,7 @@ enum SheetCommand {
     try picture.destination.write(sheet.data, protecting: job.inputFiles)
     printError(picture.sources)
     printWarnings(sheet.warnings)
+    printNotes(of: job.renderer, arguments)
     let failures = sheet.audits.reduce(0) { $0 + $1.failures.count }
     if failures > 0 {
       printError(
@@ -165,6 +166,7 @@ enum SheetCommand {
       themes: job.themes, modes: job.modes)
     printError(picture.sources)
     printWarnings(review.combinations.flatMap { $0.pictures.flatMap(\.warnings) })
+    printNotes(of: job.renderer, arguments)
     return ExitStatus.success
   }
 }

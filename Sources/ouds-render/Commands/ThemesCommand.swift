@@ -71,15 +71,22 @@ enum ThemesCommand {
     return ExitStatus.success
   }
 
-  /// `Name.ttf in <folder>`, with what is wrong when the file is missing or has another SHA-256.
+  /// `Name.ttf in <folder>`, with what is wrong when the file is missing or has another SHA-256,
+  /// then one line per same-named file passed over (`passed over <file> (SHA-256 …)`): the
+  /// machine's other copies, which renders do not warn about (`--verbose` notes).
   private static func describe(_ file: FontSource, locator: FontLocator) -> String {
     guard let found = locator.locate(file) else {
       return "\(file.fileName) MISSING (package \(file.package ?? "not named"))"
     }
     let folder = RenderSources.printable(found.url.deletingLastPathComponent().path)
-    if found.matchesManifest { return "\(file.fileName) in \(folder)" }
-    return
-      "\(file.fileName) in \(folder) (SHA-256 \(found.sha256.prefix(12))…, not the manifest's \(file.sha256.prefix(12))…)"
+    guard found.matchesManifest else {
+      return
+        "\(file.fileName) in \(folder) (SHA-256 \(found.sha256.prefix(12))…, not the manifest's \(file.sha256.prefix(12))…)"
+    }
+    return "\(file.fileName) in \(folder)"
+      + found.otherCandidates.map { other in
+        "\n      passed over \(RenderSources.printable(other.path)) (SHA-256 \((locator.sha256(of: other) ?? "").prefix(12))…, not the manifest's)"
+      }.joined()
   }
 
   private static func format(_ value: Double) -> String { HelpText.plain(value) }

@@ -77,7 +77,7 @@ public enum AcceptChecks {
     if let first = merged.caseErrors.first {
       let count = merged.caseErrors.count
       return
-        "\(files): the run has nothing to accept: its only failure\(count == 1 ? " is" : "s are") \(count) broken case file\(count == 1 ? "" : "s"), which \(count == 1 ? "has" : "have") no render (\(first.file): \(MessageText.value(first.message, limit: 200))); fix \(count == 1 ? "it" : "them") and run verify again"
+        "\(files): the run has nothing to accept: its only failure\(count == 1 ? " is" : "s are") \(count) broken case file\(count == 1 ? "" : "s"), which \(count == 1 ? "has" : "have") no render (\(MessageText.value(first.message, limit: 200))); fix \(count == 1 ? "it" : "them") and run verify again"
     }
     return
       "\(files): the run has nothing to accept: its \(merged.references.count) reference\(merged.references.count == 1 ? "" : "s") passed"

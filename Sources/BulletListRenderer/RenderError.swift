@@ -51,6 +51,10 @@ public enum RenderError: Error, Hashable, Sendable, CustomStringConvertible {
   /// brand font folder that does not exist, an unreadable icon (named), a canvas too large. The
   /// context is nil when no picture was being made yet (setting up the renderer or its fonts).
   case graphics(GraphicsError, Context?)
+  /// A sheet is refused before it is drawn: too many rows (items × cells) for its memory, or, on
+  /// pages (PDF), a row taller than a page, which would be cut through its label; `reason` says
+  /// which and the limit.
+  case sheetTooLarge(reason: String, Context)
   /// A font file that a theme's manifest (`fonts/<theme>.fonts.json`) names was found, but
   /// fontconfig cannot load it.
   case font(manifest: String, GraphicsError, Context?)
@@ -69,6 +73,7 @@ public enum RenderError: Error, Hashable, Sendable, CustomStringConvertible {
     case .layout(let error, let context): return line(context, error.description)
     case .graphics(let error, let context): return line(context, error.description)
     case .font(let manifest, let error, let context): return line(context, "\(manifest): \(error)")
+    case .sheetTooLarge(let reason, let context): return line(context, reason)
     }
   }
 
@@ -79,6 +84,7 @@ public enum RenderError: Error, Hashable, Sendable, CustomStringConvertible {
     case .theme: nil
     case .layout(_, let context): context.file
     case .graphics(_, let context), .font(_, _, let context): context?.file
+    case .sheetTooLarge(_, let context): context.file
     }
   }
 
@@ -98,6 +104,9 @@ public enum RenderError: Error, Hashable, Sendable, CustomStringConvertible {
       context.file = file
       return .font(manifest: manifest, error, context)
     case .graphics, .font: return self
+    case .sheetTooLarge(let reason, var context):
+      context.file = file
+      return .sheetTooLarge(reason: reason, context)
     }
   }
 

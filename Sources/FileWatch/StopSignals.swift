@@ -7,7 +7,7 @@ import Threads
   import Darwin
 #endif
 
-/// SIGINT and SIGTERM while watching: taken by one thread (`sigwait`), never by a handler, and
+/// SIGINT, SIGTERM, SIGHUP (a closed terminal) and SIGQUIT while watching: taken by one thread (`sigwait`), never by a handler, and
 /// passed to the watch loop through a pipe it polls beside the inotify descriptor.
 ///
 /// A signal never cuts a render short: the loop stops once the render in progress is written
@@ -24,7 +24,7 @@ public final class StopSignals: @unchecked Sendable {
     var rendering = false
   }
 
-  /// Blocks SIGINT and SIGTERM in this thread (and so in every thread started after) and starts
+  /// Blocks SIGINT, SIGTERM, SIGHUP and SIGQUIT in this thread (and so in every thread started after) and starts
   /// the thread that waits for them.
   /// - Throws: ``WatchError`` when the pipe cannot be made.
   public init() throws(WatchError) {
@@ -50,13 +50,20 @@ public final class StopSignals: @unchecked Sendable {
     sigemptyset(&set)
     sigaddset(&set, SIGINT)
     sigaddset(&set, SIGTERM)
+    sigaddset(&set, SIGHUP)
+    sigaddset(&set, SIGQUIT)
     return set
   }
 
   /// The name of the first signal received (`SIGINT`), or nil.
   public var firstSignalName: String? {
-    state.withLock { $0.received.first }.map { $0 == SIGTERM ? "SIGTERM" : "SIGINT" }
+    state.withLock { $0.received.first }.map { Self.names[$0] ?? "signal \($0)" }
   }
+
+  /// The names of the signals that stop a watch.
+  private static let names: [Int32: String] = [
+    SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT",
+  ]
 
   /// Whether a stop was asked for.
   public var stopRequested: Bool { state.withLock { !$0.received.isEmpty } }

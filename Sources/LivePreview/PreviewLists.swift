@@ -36,8 +36,9 @@ public final class PreviewLists: PreviewContent, @unchecked Sendable {
 
   /// The folder previewed when none is given: the snapshot catalogue's cases.
   public static let defaultFolder = "Snapshots/cases"
-  /// The most lists a folder may offer.
-  public static let maximumLists = 500
+  /// The most lists a folder offers (a design system's catalogue fits); the page and standard
+  /// error say how many more a folder holds.
+  public static let maximumLists = 10_000
   /// The name of the pasted list, in messages and the command line.
   public static let pastedName = "pasted.md"
 
@@ -53,7 +54,8 @@ public final class PreviewLists: PreviewContent, @unchecked Sendable {
     self.drawing = drawing
     let base =
       ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-    var template = Array((base + "/ouds-preview.XXXXXX").utf8CString)
+    Self.removeLeftovers(in: base)
+    var template = Array((base + "/ouds-preview.\(getpid()).XXXXXX").utf8CString)
     guard let made = mkdtemp(&template) else {
       throw PreviewError(
         description:
@@ -105,6 +107,25 @@ public final class PreviewLists: PreviewContent, @unchecked Sendable {
     "{\"changed\":\(JSONText.string(changed))}"
   }
 
+  /// Removes the `ouds-preview.<pid>.*` folders in `base` that this user's previews left when
+  /// they died (killed, the machine stopped): the process `<pid>` no longer runs.
+  static func removeLeftovers(in base: String) {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return }
+    for name in names where name.hasPrefix("ouds-preview.") {
+      let parts = name.split(separator: ".")
+      guard parts.count == 3, let pid = Int32(parts[1]), pid > 0, pid != getpid() else { continue }
+      let folder = base + "/" + name
+      var status = stat()
+      guard lstat(folder, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR,
+        status.st_uid == geteuid()
+      else { continue }
+      // Alive (or another user's process, which this user cannot signal): left alone.
+      if kill(pid, 0) == 0 || errno != ESRCH { continue }
+      unlink(folder + "/" + Self.pastedName)
+      rmdir(folder)
+    }
+  }
+
   /// Removes the pasted list's folder.
   public func removeTemporaryFolder() {
     unlink(temporaryFolder + "/" + Self.pastedName)
@@ -122,16 +143,30 @@ public final class PreviewLists: PreviewContent, @unchecked Sendable {
   /// A list file's limit.
   public var maximumPasteBytes: Int { UserFileKind.list.maximumBytes }
 
-  /// The lists of the folder (sorted file names), or none for a list file.
-  public func listNames() -> [String] {
+  /// The lists of the folder offered (sorted file names, the first ``maximumLists``), or none
+  /// for a list file.
+  public func listNames() -> [String] { Array(allListNames().prefix(Self.maximumLists)) }
+
+  /// Every list of the folder (sorted file names), or none for a list file.
+  private func allListNames() -> [String] {
     guard isFolder else { return [] }
     let names = (try? FileManager.default.contentsOfDirectory(atPath: target)) ?? []
-    return Array(
-      names.filter { name in
-        !name.hasPrefix(".")
-          && ["json", "md", "markdown"].contains(PathText.pathExtension(name).lowercased())
-          && UserFile.type(atPath: target + "/" + name) == .regular
-      }.sorted().prefix(Self.maximumLists))
+    return names.filter { name in
+      !name.hasPrefix(".")
+        && ["json", "md", "markdown"].contains(PathText.pathExtension(name).lowercased())
+        && UserFile.type(atPath: target + "/" + name) == .regular
+    }.sorted()
+  }
+
+  /// How many lists of the folder are not offered, and why in one line (nil when all are).
+  public func leftOut() -> (count: Int, reason: String)? {
+    let count = allListNames().count
+    guard count > Self.maximumLists else { return nil }
+    let more = count - Self.maximumLists
+    return (
+      more,
+      "\(more) list\(more == 1 ? "" : "s") of \(MessageText.path(target)) left out: the preview offers the first \(Self.maximumLists) of its \(count) lists (by name); preview a smaller folder to see the others"
+    )
   }
 
   /// The page's controls, its lists and the state it opens with, as one JSON object.
@@ -142,8 +177,9 @@ public final class PreviewLists: PreviewContent, @unchecked Sendable {
     let name = isFolder ? target + "/" : target
     let controls = PreviewControl.page(every: options.everyValue).map(\.json)
       .joined(separator: ",")
+    let left = leftOut()
     return
-      "{\"name\":\(JSONText.string(name)),\"lists\":\(JSONText.array(listNames())),\"generation\":\(generation.withLock { $0 }),\"controls\":[\(controls)],\"state\":{\(state.joined(separator: ","))}}"
+      "{\"name\":\(JSONText.string(name)),\"lists\":\(JSONText.array(listNames())),\"leftOut\":\(left?.count ?? 0),\"leftOutReason\":\(JSONText.string(left?.reason ?? "")),\"generation\":\(generation.withLock { $0 }),\"controls\":[\(controls)],\"state\":{\(state.joined(separator: ","))}}"
   }
 
   /// The list file `state` names: the list, a list of the folder, or the pasted one.
@@ -164,6 +200,11 @@ public final class PreviewLists: PreviewContent, @unchecked Sendable {
       throw PreviewFailure("\(MessageText.path(target)) holds no list (.json, .md or .markdown)")
     }
     guard names.contains(name) else {
+      if allListNames().contains(name) {
+        throw PreviewFailure(
+          "list \(MessageText.quoted(name)): not offered: the preview offers the first \(Self.maximumLists) lists of \(MessageText.path(target)) by name, and this one comes after them; preview a smaller folder"
+        )
+      }
       throw PreviewFailure(
         "list \(MessageText.quoted(name)): no such list in \(MessageText.path(target))")
     }

@@ -170,6 +170,13 @@ public final class HTTPServer: @unchecked Sendable {
     guard let pointer = state.pointee else {
       // the first call of a request: its headers are in, the body (if any) comes next
       state.pointee = Unmanaged.passRetained(RequestState()).toOpaque()
+      // A body declared over the limit is answered (413) now, before a byte of it is read.
+      if let declared = ouds_http_header_value(connection, "Content-Length").flatMap({
+        Int(String(cString: $0))
+      }), declared > site.maximumBodyBytes {
+        return answer(
+          connection, url: url, method: method, body: [], oversized: declared)
+      }
       return .YES
     }
     let received = Unmanaged<RequestState>.fromOpaque(pointer).takeUnretainedValue()
@@ -185,6 +192,16 @@ public final class HTTPServer: @unchecked Sendable {
       size.pointee = 0
       return .YES
     }
+    return answer(
+      connection, url: url, method: method, body: received.body,
+      oversized: received.length > site.maximumBodyBytes ? received.length : nil)
+  }
+
+  /// Hands the request to the site and queues its answer.
+  private func answer(
+    _ connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
+    body: [UInt8], oversized: Int?
+  ) -> MHD_Result {
     var headers: [String: String] = [:]
     var repeated: [String] = []
     for name in site.headerNames {
@@ -202,8 +219,7 @@ public final class HTTPServer: @unchecked Sendable {
     var request = HTTPRequest(
       method: method.map { String(cString: $0) } ?? "",
       path: url.map { String(cString: $0) } ?? "", headers: headers, query: query,
-      body: received.body,
-      oversizedBody: received.length > site.maximumBodyBytes ? received.length : nil)
+      body: body, oversizedBody: oversized)
     request.repeatedHeaders = repeated
     let answer = site.respond(to: request)
     let response: OpaquePointer?

@@ -30,4 +30,17 @@ public enum IPAddress {
     guard inet_pton(AF_INET6, text, &v6) == 1 else { return false }
     return withUnsafeBytes(of: &v6) { $0.allSatisfy { $0 == 0 } }
   }
+
+  /// The IPv4 address an IPv4-mapped IPv6 literal (`::ffff:127.0.0.1`, `::ffff:7f00:1`) stands
+  /// for, dotted (`127.0.0.1`); nil for any other text. The server listens on IPv6 addresses
+  /// alone (`IPV6_V6ONLY`), where a mapped address cannot be bound, so it listens on the IPv4 one.
+  public static func unmapped(_ text: String) -> String? {
+    var v6 = in6_addr()
+    guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
+    let bytes = withUnsafeBytes(of: &v6) { Array($0) }
+    guard bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF else {
+      return nil
+    }
+    return bytes[12...].map(String.init).joined(separator: ".")
+  }
 }

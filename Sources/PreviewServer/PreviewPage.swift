@@ -16,6 +16,7 @@ enum PreviewPage {
     <header>
     <h1>ouds-render preview <span id="list-name"></span></h1>
     <form id="controls" aria-label="what to show"></form>
+    <p id="left-out" class="error-text" hidden></p>
     <p class="command"><button type="button" id="copy-command">Copy command</button>
     <code id="command"></code></p>
     <p id="status" role="status"></p>
@@ -97,6 +98,9 @@ enum PreviewPage {
       const all = config.lists.length > 0
         ? [{ key: "list", label: "list", choices: config.lists, value: config.lists[0] }]
         : [];
+      const leftOut = document.getElementById("left-out");
+      leftOut.hidden = !config.leftOut;
+      leftOut.textContent = config.leftOut ? config.leftOutReason : "";
       for (const control of all.concat(config.controls)) {
         const label = element("label", {}, control.label + " ");
         let input;
@@ -201,7 +205,9 @@ enum PreviewPage {
 
     async function paste() {
       const text = document.getElementById("paste-text").value;
+      // same-origin: the page's no-referrer policy would make the Origin "null", which is refused
       const response = await fetch("/paste", { method: "POST", body: text,
+        referrerPolicy: "same-origin",
         headers: { "Content-Type": "text/markdown; charset=utf-8", "X-OUDS-Preview": "1" } });
       const errorText = document.getElementById("paste-error");
       if (!response.ok) {

@@ -96,7 +96,8 @@ public final class PreviewSite: HTTPSite, @unchecked Sendable {
         "this preview answers only to \(accepted.joined(separator: ", ")); the request named \(request.headers["Host"].map { "host '\(Self.printable($0))'" } ?? "no host")"
       )
     }
-    if let origin = request.headers["Origin"], origin != "null",
+    // "null" (a sandboxed frame, a file: page, a redirect) is no page of this preview either.
+    if let origin = request.headers["Origin"],
       !accepted.contains(where: { origin == "http://" + $0 })
     {
       return .text(

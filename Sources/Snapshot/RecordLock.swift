@@ -38,10 +38,15 @@ public final class SnapshotLock {
   }
 
   /// Takes the lock of `directory`, waiting up to `timeout` seconds while another process holds it.
-  /// - Parameter command: what the holder is doing, written into the lock file (e.g. `snapshot record`).
+  /// - Parameters:
+  ///   - command: what the holder is doing, written into the lock file (e.g. `snapshot record`).
+  ///   - waiting: called once, with who holds the lock, when the lock is not free at once.
   /// - Throws: `SnapshotError` naming the lock file and its holder when the wait times out, or
   ///   when the lock file cannot be opened.
-  public static func acquire(in directory: URL, timeout: TimeInterval, command: String)
+  public static func acquire(
+    in directory: URL, timeout: TimeInterval, command: String,
+    waiting: ((String) -> Void)? = nil
+  )
     throws(SnapshotError)
     -> SnapshotLock
   {
@@ -52,7 +57,7 @@ public final class SnapshotLock {
     guard descriptor >= 0 else {
       throw .lock(path: path, .cannotOpen(reason: String(cString: strerror(errno))))
     }
-    try wait(descriptor, path: path, operation: LOCK_EX, timeout: timeout)
+    try wait(descriptor, path: path, operation: LOCK_EX, timeout: timeout, waiting: waiting)
     let note = "pid \(getpid()) (\(command)) since \(utcTimestamp())\n"
     _ = ftruncate(descriptor, 0)
     _ = Array(note.utf8).withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
@@ -88,7 +93,8 @@ public final class SnapshotLock {
   /// Locks `descriptor` with `operation` (`LOCK_EX`, `LOCK_SH`), polling until `timeout`; closes
   /// the descriptor and throws when the file is not a regular file or the wait times out.
   private static func wait(
-    _ descriptor: Int32, path: String, operation: Int32, timeout: TimeInterval
+    _ descriptor: Int32, path: String, operation: Int32, timeout: TimeInterval,
+    waiting: ((String) -> Void)? = nil
   )
     throws(SnapshotError)
   {
@@ -98,6 +104,7 @@ public final class SnapshotLock {
       throw .lock(path: path, .notRegularFile)
     }
     let deadline = Date().addingTimeInterval(timeout)
+    var told = false
     while flock(descriptor, operation | LOCK_NB) != 0 {
       guard errno == EWOULDBLOCK || errno == EINTR else {
         let reason = String(cString: strerror(errno))
@@ -108,6 +115,10 @@ public final class SnapshotLock {
         let holder = holderDescription(descriptor, wantsExclusive: operation == LOCK_EX)
         close(descriptor)
         throw .lock(path: path, .held(by: holder, waitedSeconds: Int(timeout.rounded())))
+      }
+      if !told, let waiting {
+        told = true
+        waiting(holderDescription(descriptor, wantsExclusive: operation == LOCK_EX))
       }
       usleep(50_000)
     }

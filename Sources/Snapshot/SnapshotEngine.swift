@@ -79,6 +79,14 @@ public final class SnapshotEngine: Sendable {
     _ references: [SnapshotReference], caseErrors: [SnapshotCaseError] = [],
     progress: (@Sendable (SnapshotProgress) -> Void)? = nil
   ) throws -> SnapshotRunReport {
+    // An accept killed half-way is completed or rolled back first (under the exclusive lock).
+    if AcceptTransaction.isPending(in: configuration.snapshotsDirectory) {
+      let writer = try SnapshotLock.acquire(
+        in: configuration.snapshotsDirectory, timeout: configuration.lockTimeout,
+        command: "snapshot verify")
+      try AcceptTransaction.recoverTelling(in: configuration.snapshotsDirectory)
+      withExtendedLifetime(writer) {}
+    }
     // Read while no record or prune writes: other verify runs share the lock, a record makes
     // this wait (up to the lock timeout), then fail naming it.
     let lock = try SnapshotLock.acquireShared(
@@ -117,6 +125,7 @@ public final class SnapshotEngine: Sendable {
     let lock = try SnapshotLock.acquire(
       in: directory, timeout: configuration.lockTimeout, command: "snapshot record")
     defer { withExtendedLifetime(lock) {} }
+    try AcceptTransaction.recoverTelling(in: directory)
     let removed = AtomicFile.removeStaleTemporaryFiles(
       under: directory, olderThan: Self.staleTemporaryAge)
     let caseFiles = self.caseFiles

@@ -6,6 +6,12 @@ import SafeInput
   import Foundation
 #endif
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Which `Themes/` folder tokens and font manifests are read from, and why that one.
 ///
 /// ``resolve(explicit:snapshotsDirectory:environment:currentDirectory:packageCopyCandidates:)``
@@ -13,7 +19,10 @@ import SafeInput
 /// 1. the folder given explicitly (`--themes`, `themesDirectory:`);
 /// 2. the environment variable `OUDS_THEMES_DIR`;
 /// 3. for snapshot commands, the `Themes/` beside the snapshots folder (`<snapshots>/../Themes`);
-/// 4. a `Themes/` in the current folder or one of its parents;
+/// 4. a `Themes/` in the current folder or one of its parents, passing over (with one line on
+///    standard error) any that another user could have put there: not owned by this user or root,
+///    or writable by others (or by a group other than this user's own), as git refuses a
+///    repository owned by someone else (`safe.directory`);
 /// 5. the package's own copy, shipped as a SwiftPM resource bundle beside the executable.
 ///
 /// No path is ever taken from the build machine: a binary copied elsewhere finds its themes by
@@ -179,15 +188,63 @@ public struct ThemesLocation: Hashable, Sendable, CustomStringConvertible {
     return candidates
   }
 
-  /// The first `Themes/` holding a resolver in `start` or one of its parents.
+  /// The first `Themes/` holding a resolver in `start` or one of its parents that ``stranger(_:)``
+  /// does not refuse; each one passed over is said once on standard error.
   private static func findWalkingUp(from start: URL) -> URL? {
     var folder = start.standardizedFileURL
     while true {
       let candidate = folder.appendingPathComponent(folderName)
-      if isThemesFolder(candidate) { return candidate }
+      if isThemesFolder(candidate) {
+        guard let why = stranger(candidate) else { return candidate }
+        PassedOver.tell(
+          "note: passing over the themes folder \(MessageText.path(candidate.path)) found from the current folder: \(why); pass --themes \(MessageText.path(candidate.path)) or set \(environmentVariable) to use it"
+        )
+      }
       let parent = folder.deletingLastPathComponent()
       if parent.path == folder.path { return nil }
       folder = parent
     }
+  }
+
+  /// Why the themes folder `folder` (or its resolver file) may be another user's, or nil when it
+  /// is this user's or root's and only they can write it: the owner is not this user or root, or
+  /// others may write it, or a group other than this user's own may.
+  public static func stranger(_ folder: URL) -> String? {
+    let user = geteuid()
+    let group = getegid()
+    let paths = [
+      (folder.path, "it", false), (folder.path, "it", true),
+      (folder.appendingPathComponent(ThemeLibrary.resolverFileName).path,
+        ThemeLibrary.resolverFileName, true),
+    ]
+    for (path, what, follow) in paths {
+      var status = stat()
+      guard (follow ? stat(path, &status) : lstat(path, &status)) == 0 else { continue }
+      if status.st_uid != user && status.st_uid != 0 {
+        return "\(what) is owned by user id \(status.st_uid), not by you (\(user)) or root"
+      }
+      // A link's own mode bits mean nothing.
+      if !follow && (status.st_mode & S_IFMT) == S_IFLNK { continue }
+      if status.st_mode & S_IWOTH != 0 {
+        return "\(what) is writable by every user"
+      }
+      if status.st_mode & S_IWGRP != 0 && status.st_gid != group && status.st_gid != 0 {
+        return "\(what) is writable by the group id \(status.st_gid), not only by you"
+      }
+    }
+    return nil
+  }
+}
+
+/// The folders already said to be passed over, so that a run says it once.
+private enum PassedOver {
+  nonisolated(unsafe) static var told: Set<String> = []
+  nonisolated(unsafe) static var mutex = pthread_mutex_t()
+
+  static func tell(_ line: String) {
+    pthread_mutex_lock(&mutex)
+    defer { pthread_mutex_unlock(&mutex) }
+    guard told.insert(line).inserted else { return }
+    _ = Array((line + "\n").utf8).withUnsafeBytes { Descriptor.writeAll($0, to: 2) }
   }
 }

@@ -125,6 +125,7 @@ extension BulletListRenderer {
         textSizes.options(options.on(platform)).map { (mode: mode, options: $0) }
       }
     }
+    try checkSheetSize(list, cells: names.count * columns.count)
     let namesPlatform = platforms != [.ios]
     // An accessibility snapshot is wider than the list by its legend.
     let cellWidth =
@@ -245,6 +246,25 @@ extension BulletListRenderer {
     scene.title = heading?.title
     scene.notes = heading?.lines ?? []
     return (LayoutResult(scene: scene, warnings: warnings), audits)
+  }
+
+  /// The most rows (items × cells) a sheet lays out: 100,000. A row takes about 7 KB while the
+  /// sheet is laid out and drawn, so a sheet stays under about 700 MB; a larger one is refused
+  /// before anything is laid out.
+  public static let maximumSheetRows = 100_000
+
+  /// Refuses a sheet of `cells` cells of `list` over ``maximumSheetRows``.
+  func checkSheetSize(_ list: OUDSBulletList, cells: Int) throws(RenderError) {
+    func count(_ items: [OUDSBulletList.Item]) -> Int {
+      items.reduce(items.count) { $0 + count($1.subItems) }
+    }
+    let items = count(list.items)
+    let (rows, overflow) = items.multipliedReportingOverflow(by: max(1, cells))
+    guard overflow || rows > Self.maximumSheetRows else { return }
+    throw .sheetTooLarge(
+      reason:
+        "\(items) items in \(cells) cells make \(overflow ? "too many" : "\(rows)") rows, over the \(Self.maximumSheetRows) a sheet lays out (about 7 KB of memory each): choose fewer themes, modes, platforms or text sizes, or split the list",
+      RenderError.Context(theme: nil, mode: nil))
   }
 
   /// One paragraph of left-to-right text on the sheet's background, in the body-medium style

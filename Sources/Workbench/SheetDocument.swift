@@ -88,6 +88,21 @@ public struct SheetDocument: Sendable {
     return cuts.filter { $0 > 0 && $0 < scene.height }
   }
 
+  /// The tallest row of `scene` (label, marker and icon) and its item's path, nil without rows.
+  static func tallestRow(in scene: Scene) -> (path: String, height: Double)? {
+    var tallest: (path: String, height: Double)?
+    for row in scene.rows {
+      var top = min(row.label.y, row.marker.rect.y)
+      var bottom = max(row.label.y + row.label.height, row.marker.rect.y + row.marker.rect.height)
+      if let icon = row.icon {
+        top = min(top, icon.y)
+        bottom = max(bottom, icon.y + icon.height)
+      }
+      if bottom - top > tallest?.height ?? 0 { tallest = (row.path, bottom - top) }
+    }
+    return tallest
+  }
+
   /// For each of `slices` (top to bottom, one after the other), `scene` with only the rows and
   /// panels that reach into it: what the page showing that part draws, so that a long list's
   /// pages do not each hold every row clipped away (each row is placed by a binary search).
@@ -166,6 +181,10 @@ extension BulletListRenderer {
     options: LayoutOptions = LayoutOptions(), textSizes: SheetTextSizes = SheetTextSizes(),
     heading: SheetHeading, audit: Bool = false, pageSize: PageSize = .standard
   ) throws(RenderError) -> SheetDocument {
+    let perMode = (platforms ?? [options.platform]).flatMap {
+      textSizes.options(options.on($0))
+    }.count
+    try checkSheetSize(list, cells: names.count * modes.count * perMode)
     var cells: [(theme: ThemeName, mode: ColorMode, scene: Scene)] = []
     var warnings: [String] = []
     var audits: [AccessibilityAudit] = []
@@ -228,6 +247,14 @@ extension BulletListRenderer {
       var slices = [Rect(x: 0, y: 0, width: scene.width, height: scene.height)]
       if heightScale < widthScale * SheetDocument.shrinkLimit {
         scale = widthScale
+        // A row taller than a page would be drawn whole on every page it reaches (work growing
+        // with the square of its label): refused, as render -o x.pdf refuses a tall page.
+        if let tall = SheetDocument.tallestRow(in: scene), tall.height * scale > room {
+          throw .sheetTooLarge(
+            reason:
+              "item \(tall.path)'s row is \(Int(tall.height.rounded())) points tall (\(Int((tall.height * scale).rounded())) at the \(Int((scale * 100).rounded())) % a page draws it), more than the \(Int(room.rounded())) points a page holds: a paged sheet cuts a cell only between rows; draw the sheet as SVG or PNG (one tall page), or shorten the label",
+            RenderError.Context(theme: cell.theme, mode: cell.mode))
+        }
         slices = SheetDocument.slices(of: scene, height: room / scale)
       }
       smallest = min(smallest, scale)

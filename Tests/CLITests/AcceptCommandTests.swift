@@ -77,10 +77,18 @@ struct AcceptCommandTests {
     let result = try run(
       [
         "snapshot", "verify", "--snapshots", "s", "--themes",
-        repositoryRoot.appendingPathComponent("Themes").path,
+        repositoryRoot.appendingPathComponent("Themes").path, "--run-id", "ci-3", "--results",
+        "out",
       ], in: root)
     #expect(result.status == 1)
     #expect(result.stdout.contains("broken"), "\(result.stdout)")
     #expect(!result.stderr.contains("to accept every change"), "\(result.stderr)")
+    // Accepting it anyway says why there is nothing, not that a --filter matched nothing.
+    let accepted = try run(["snapshot", "accept", "out"], in: root)
+    #expect(accepted.status == 1)
+    #expect(
+      accepted.stderr
+        == "error: cannot accept: out/results.json: the run has nothing to accept: its only failure is 1 broken case file, which has no render (cases/broken.json: malformed JSON at line 1, column 14: expected a value, found '}'); fix it and run verify again\n",
+      "\(accepted.stderr)")
   }
 }

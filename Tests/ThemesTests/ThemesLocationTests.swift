@@ -98,6 +98,47 @@ struct ThemesLocationTests {
   }
 
   @Test(
+    "the search from the current folder passes over a Themes/ others may write or another user owns; --themes and OUDS_THEMES_DIR still take it"
+  )
+  func strangersThemes() throws {
+    let tree = try Tree()
+    defer { tree.remove() }
+    func resolve(explicit: URL? = nil, environment: [String: String] = [:]) throws
+      -> ThemesLocation
+    {
+      try ThemesLocation.resolve(
+        explicit: explicit, environment: environment, currentDirectory: tree.current,
+        packageCopyCandidates: [tree.bundle])
+    }
+    #expect(ThemesLocation.stranger(tree.currentThemes) == nil)
+    #expect(try resolve().source == .currentFolder)
+    // Writable by every user: /tmp/Themes made by anyone.
+    #expect(chmod(tree.currentThemes.path, 0o777) == 0)
+    #expect(ThemesLocation.stranger(tree.currentThemes) == "it is writable by every user")
+    #expect(try resolve().source == .package)
+    #expect(try resolve(explicit: tree.currentThemes).source == .explicit)
+    #expect(
+      try resolve(environment: [ThemesLocation.environmentVariable: tree.currentThemes.path])
+        .source == .environment)
+    // Its resolver file alone writable by others.
+    #expect(chmod(tree.currentThemes.path, 0o755) == 0)
+    let resolver = tree.currentThemes.appendingPathComponent(ThemeLibrary.resolverFileName)
+    #expect(chmod(resolver.path, 0o666) == 0)
+    #expect(
+      ThemesLocation.stranger(tree.currentThemes)
+        == "themes.resolver.json is writable by every user")
+    #expect(chmod(resolver.path, 0o644) == 0)
+    // Owned by another user (root can give it away).
+    if getuid() == 0 {
+      #expect(chown(tree.currentThemes.path, 65534, 65534) == 0)
+      #expect(
+        ThemesLocation.stranger(tree.currentThemes)
+          == "it is owned by user id 65534, not by you (0) or root")
+      #expect(try resolve().source == .package)
+    }
+  }
+
+  @Test(
     "a folder named explicitly or by OUDS_THEMES_DIR that is not a themes folder is an error, not a fallback"
   )
   func badNamedFolder() throws {

@@ -87,7 +87,11 @@ enum PreviewCommand {
 
   /// Serves the preview until SIGINT or SIGTERM; exit status 0 once stopped.
   static func run(_ arguments: ParsedArguments) throws -> Int32 {
-    let address = arguments.text(host) ?? "127.0.0.1"
+    var address = arguments.text(host) ?? "127.0.0.1"
+    if let ipv4 = IPAddress.unmapped(address) {
+      printError("note: --host \(address) is the IPv4 address \(ipv4): listening on \(ipv4)")
+      address = ipv4
+    }
     guard IPAddress.family(address) != nil else {
       throw UsageError(
         "--host \(MessageText.quoted(address)) is not an IP address (such as 127.0.0.1, ::1 or 192.168.1.20)"
@@ -109,8 +113,9 @@ enum PreviewCommand {
       drawing: PreviewPictures())
     defer { lists.removeTemporaryFolder() }
     try lists.checkStartingState()
+    if let left = lists.leftOut() { printError("note: " + left.reason) }
     GraphicsLibraries.finishPreloading()
-    // SIGINT and SIGTERM are blocked from here on, in the server's threads too
+    // SIGINT, SIGTERM, SIGHUP and SIGQUIT are blocked from here on, in the server's threads too
     let signals = try StopSignals()
     let session = try PreviewSession(
       lists: lists, address: address, port: UInt16(arguments.integer(port) ?? 8740))

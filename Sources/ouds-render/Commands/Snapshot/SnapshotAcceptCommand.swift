@@ -39,9 +39,15 @@ enum SnapshotAcceptCommand {
       folder's record lock; ENVIRONMENT.json takes the run's token digest when the tokens
       changed. A run whose render stack or font files differ from ENVIRONMENT.json is
       refused: its pictures are not what verify compares here. References that failed with an
-      error, and a --filter that leaves nothing, are refused. Every file is read and checked
-      before one is written: a refusal writes nothing. Exit 0 when every selected change was
-      written; review the pictures (the run's review page) first, then commit. The CI templates
+      error, and a --filter that leaves nothing, are refused; so is an entry whose artifacts are
+      not in its own folder. The record lock is taken before the catalogue is checked and held to
+      the last write. Every destination is checked (a regular file, no link, a folder this user
+      may write, free space) and every new file written beside it before one is put in place:
+      a refusal or a failure leaves the references as they were, and a killed accept leaves a
+      journal that the next accept, record or verify completes or rolls back. A reference whose
+      pixels and layout already equal the render is left untouched. Exit 0 when every selected
+      change was written (or already was); review the pictures (the run's review page) first,
+      then commit. The CI templates
       publish the results folders with the review page: downloaded into the checkout's root,
       they are out/shard-*.
       """,
@@ -86,39 +92,20 @@ enum SnapshotAcceptCommand {
     }
     let snapshots = ProtectedPlace("snapshots folder", snapshotsPath)
     let themes = merged.themes.map { ProtectedPlace("themes folder", root.absolute($0.folder)) }
-    // The run verified this catalogue, these tokens, these references and tolerances.
     // Said of the files handed in: the artifact is not of this catalogue.
     let files = arguments.positionals.map {
       MessageText.path(($0.hasSuffix("/") ? $0 : $0 + "/") + SnapshotRunResults.fileName)
     }.joined(separator: ", ")
     // Without a run (results written by hand) there is no catalogue digest to hold them against,
     // and merge's check would only note it.
-    guard merged.run != nil else {
+    guard let run = merged.run else {
       throw SnapshotError.cannotAccept(
         reason:
           "\(files): run is null: the results name no run nor the digest of the catalogue it verified, so nothing says they are of this catalogue; accept the results of a verify run (--results)"
       )
     }
-    do {
-      if let note = try SnapshotMergeCommand.checkAgainstCheckout(
-        merged, snapshots: snapshots, themes: themes, root: root)
-      {
-        throw SnapshotError.cannotAccept(reason: "\(files): \(note)")
-      }
-    } catch SnapshotError.cannotMerge(let reason) {
-      let reason =
-        reason.components(separatedBy: "; the shards do not describe").first ?? reason
-      throw SnapshotError.cannotAccept(
-        reason:
-          "\(files): \(reason): the run verified another catalogue than \(MessageText.path(root.relative(snapshots.path))) here (a case file, reference or theme changed since); nothing written"
-      )
-    }
-    if !merged.environmentDifferences.isEmpty {
-      throw SnapshotError.cannotAccept(
-        reason:
-          "the run's render stack or font files differ from \(SnapshotEnvironment.fileName) (\(merged.environmentDifferences.joined(separator: "; "))): its pictures are not what verify compares here; record in that stack"
-      )
-    }
+    // One entry, one picture, and counts that agree with the entries (the results alone).
+    try AcceptChecks.entries(merged, files: files)
     let filter = try arguments.text(SnapshotCommand.filter).map { text throws in
       do { return try SnapshotFilter(text) } catch { throw UsageError("\(error)") }
     }
@@ -135,12 +122,15 @@ enum SnapshotAcceptCommand {
       )
     }
     guard !changes.isEmpty || merged.tokenDifference != nil else {
-      throw SnapshotError.nothingMatches(
-        filter: arguments.text(SnapshotCommand.filter) ?? "a changed or missing reference")
+      if let given = arguments.text(SnapshotCommand.filter) {
+        throw SnapshotError.nothingMatches(filter: given)
+      }
+      throw SnapshotError.cannotAccept(reason: AcceptChecks.nothingToAccept(merged, files: files))
     }
-    // Every file is read and checked before anything is written.
+    // Every render is read and checked against the digests the run recorded (the results
+    // folders only: no lock needed yet).
     let images = ArtifactImages(folders: folders)
-    var writes: [(path: String, data: Data)] = []
+    var renders: [(reference: ReferenceResult, png: Data, layout: Data)] = []
     for reference in changes {
       guard let folder = folders[reference.id],
         let layout = reference.artifacts["actual.layout.json"]
@@ -183,37 +173,113 @@ enum SnapshotAcceptCommand {
           )
         }
       }
-      writes.append(
-        (URL(fileURLWithPath: snapshotsPath).appendingPathComponent(reference.imagePath).path, png))
-      writes.append(
-        (
-          URL(fileURLWithPath: snapshotsPath).appendingPathComponent(reference.layoutPath).path,
-          layoutData
-        ))
+      renders.append((reference, png, layoutData))
     }
+    // From here to the last write, under the record lock: the catalogue checked is the one written.
     let folder = URL(fileURLWithPath: snapshotsPath)
-    let lock = try SnapshotLock.acquire(in: folder, timeout: 10, command: "snapshot accept")
+    let lock = try SnapshotLock.acquire(
+      in: folder, timeout: 10, command: "snapshot accept",
+      waiting: { holder in
+        printError(
+          "waiting for \(MessageText.path(root.relative(snapshotsPath) + "/" + SnapshotLock.fileName)): another process is \(holder)"
+        )
+      })
     defer { withExtendedLifetime(lock) {} }
-    for write in writes {
-      try AtomicFile.write(
-        write.data, to: write.path, createDirectories: true, protecting: InputFiles())
+    // An accept killed half-way (this one, run again, or another) is finished or undone first.
+    if let note = try AcceptTransaction.recover(in: folder) { printError(note) }
+    // What the run wants written, against what is there now.
+    let environmentData = try merged.tokenDifference == nil ? nil : Self.environment(merged, themes, folder)
+    var writes: [AcceptWrite] = []
+    var unchanged: [String] = []
+    for render in renders {
+      let imagePath = render.reference.imagePath
+      let layoutPath = render.reference.layoutPath
+      let oldImage = Self.existing(folder, imagePath)
+      let oldLayout = Self.existing(folder, layoutPath)
+      // Kept by pixels, not bytes: a reference that already looks like the render stays.
+      if let oldImage, let oldLayout, oldLayout == render.layout,
+        SamePixels.equal(oldImage, render.png)
+      {
+        unchanged.append(render.reference.id)
+        continue
+      }
+      if oldImage == nil || oldImage.map({ !SamePixels.equal($0, render.png) }) == true {
+        writes.append(AcceptWrite(path: imagePath, data: render.png))
+      }
+      if oldLayout != render.layout, !writes.contains(where: { $0.path == layoutPath }) {
+        writes.append(AcceptWrite(path: layoutPath, data: render.layout))
+      }
     }
-    // The tokens the run verified become the recorded ones (record --failed does the same).
-    if merged.tokenDifference != nil, let themes {
-      let library = try ThemeLibrary(directory: URL(fileURLWithPath: themes.path))
-      var environment = merged.environment
-      environment.tokensSHA256 = SnapshotEnvironment.tokenDigest(of: library)
-      environment.tokens = SnapshotEnvironment.tokenValues(of: library)
-      let existing = try? SnapshotEnvironment.read(from: folder)
-      try (existing?.merging(environment, takingTokens: true) ?? environment).write(to: folder)
+    if let environmentData, Self.existing(folder, SnapshotEnvironment.fileName) != environmentData {
+      writes.append(AcceptWrite(path: SnapshotEnvironment.fileName, data: environmentData))
     }
-    for reference in changes {
-      try writeOutput("accepted \(reference.id) (\(reference.status.rawValue))\n")
+    let written = renders.filter { !unchanged.contains($0.reference.id) }
+    if writes.isEmpty {
+      // Another accept of this run (or this one, interrupted and finished) wrote it all.
+      try writeOutput(
+        "nothing left to accept: the \(changes.count) render\(changes.count == 1 ? "" : "s") of the run \(run.id) \(changes.count == 1 ? "is" : "are") already the reference\(changes.count == 1 ? "" : "s") in \(root.relative(snapshotsPath))\n"
+      )
+      return ExitStatus.success
     }
+    // The run verified this catalogue, these tokens, these references and tolerances: checked
+    // under the lock, so no case edited or reference re-recorded meanwhile slips through.
+    do {
+      if let note = try SnapshotMergeCommand.checkAgainstCheckout(
+        merged, snapshots: snapshots, themes: themes, root: root)
+      {
+        throw SnapshotError.cannotAccept(reason: "\(files): \(note)")
+      }
+    } catch SnapshotError.cannotMerge(let reason) {
+      let reason =
+        reason.components(separatedBy: "; the shards do not describe").first ?? reason
+      let differs = AcceptChecks.whatDiffers(
+        merged, snapshots: folder, themes: themes, root: root,
+        resultsTime: AcceptChecks.resultsTime(arguments.positionals))
+      throw SnapshotError.cannotAccept(
+        reason:
+          "\(files): \(reason): the run verified another catalogue than \(MessageText.path(root.relative(snapshots.path))) here (\(differs ?? "a case file, reference or theme changed since")); nothing written"
+      )
+    }
+    if !merged.environmentDifferences.isEmpty {
+      throw SnapshotError.cannotAccept(
+        reason:
+          "the run's render stack or font files differ from \(SnapshotEnvironment.fileName) (\(merged.environmentDifferences.joined(separator: "; "))): its pictures are not what verify compares here; record in that stack"
+      )
+    }
+    try AcceptTransaction.apply(writes, in: folder, run: run.id)
+    for render in written {
+      try writeOutput("accepted \(render.reference.id) (\(render.reference.status.rawValue))\n")
+    }
+    let same =
+      unchanged.isEmpty
+      ? ""
+      : ", \(unchanged.count) unchanged (the reference already has the render's pixels and layout)"
     try writeOutput(
-      "\(changes.count) reference\(changes.count == 1 ? "" : "s") accepted from the run \(merged.run?.id ?? "")\(merged.tokenDifference == nil ? "" : ", and its tokens in \(SnapshotEnvironment.fileName)"); review and commit \(root.relative(snapshotsPath))\n"
+      "\(written.count) reference\(written.count == 1 ? "" : "s") accepted from the run \(run.id)\(same)\(merged.tokenDifference == nil ? "" : ", and its tokens in \(SnapshotEnvironment.fileName)"); review and commit \(root.relative(snapshotsPath))\n"
     )
     return ExitStatus.success
+  }
+
+  /// The bytes of the file at `relative` under `folder`, nil when there is none (or it is not a
+  /// regular file: the transaction's checks name it).
+  private static func existing(_ folder: URL, _ relative: String) -> Data? {
+    let path = folder.appendingPathComponent(relative).path
+    guard UserFile.type(atPath: path) == .regular else { return nil }
+    return try? UserFile.read(path, kind: .list)
+  }
+
+  /// `ENVIRONMENT.json` with the tokens the run verified (record --failed does the same).
+  private static func environment(
+    _ merged: SnapshotRunResults, _ themes: ProtectedPlace?, _ folder: URL
+  ) throws -> Data? {
+    guard let themes else { return nil }
+    let library = try ThemeLibrary(directory: URL(fileURLWithPath: themes.path))
+    var environment = merged.environment
+    environment.tokensSHA256 = SnapshotEnvironment.tokenDigest(of: library)
+    environment.tokens = SnapshotEnvironment.tokenValues(of: library)
+    let existing = try? SnapshotEnvironment.read(from: folder)
+    return Data(
+      try (existing?.merging(environment, takingTokens: true) ?? environment).jsonText().utf8)
   }
 
   /// merge's refusal, said as accept's.

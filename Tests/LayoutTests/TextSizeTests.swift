@@ -151,8 +151,11 @@ struct TextSizeTests {
       ).scene
     }
     let captions = scene.panels.compactMap { $0.caption?.content.plainText }
+    // An iOS column at a Dynamic Type size: the sheet says first that iOS keeps the marker at
+    // its token size (the icons below: 20 pt at accessibility5, as at large).
     #expect(
       captions == [
+        AccessibilityAudit.markerSizeNote,
         "Orange · light · iOS · accessibility5", "Orange · light · Android · font scale 1",
         "Orange · light · Android · font scale 1.5", "Orange · light · Android · font scale 2",
       ])

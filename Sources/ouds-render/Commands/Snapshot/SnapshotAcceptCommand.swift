@@ -187,7 +187,8 @@ enum SnapshotAcceptCommand {
     // An accept killed half-way (this one, run again, or another) is finished or undone first.
     if let note = try AcceptTransaction.recover(in: folder) { printError(note) }
     // What the run wants written, against what is there now.
-    let environmentData = try merged.tokenDifference == nil ? nil : Self.environment(merged, themes, folder)
+    let environmentData =
+      try merged.tokenDifference == nil ? nil : Self.environment(merged, themes, folder)
     var writes: [AcceptWrite] = []
     var unchanged: [String] = []
     for render in renders {

@@ -122,7 +122,7 @@ public enum AcceptTransaction {
       rollBackStaging(journal, in: root)
       throw .cannotAccept(
         reason:
-          "\(MessageText.path(error.path)): \(error.reason) while writing the new files beside the references; nothing written"
+          "\(MessageText.path(root + "/" + error.path)): \(error.reason) while writing the new files beside the references; nothing written"
       )
     }
     journal.state = .ready

@@ -141,6 +141,42 @@ final class AcceptTransactionTests {
     #expect(Self.hidden(snapshots(copy)).isEmpty)
   }
 
+  /// Whether this process may make a file immutable (`chattr +i`: root, a file system with it).
+  static let immutableAllowed: Bool = {
+    guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr") else {
+      return false
+    }
+    let probe = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ouds-chattr-\(UUID().uuidString)")
+    guard FileManager.default.createFile(atPath: probe.path, contents: Data()) else { return false }
+    defer { try? FileManager.default.removeItem(at: probe) }
+    let root = URL(fileURLWithPath: "/")
+    guard (try? Shell.run(["/usr/bin/chattr", "+i", probe.path], in: root))?.status == 0 else {
+      return false
+    }
+    _ = try? Shell.run(["/usr/bin/chattr", "-i", probe.path], in: root)
+    return true
+  }()
+
+  @Test(
+    "a destination the system refuses to replace (immutable), found after three files were staged: all undone, nothing written",
+    .enabled(if: immutableAllowed, "needs root and a file system with chattr +i"))
+  func failureWhileWriting() throws {
+    let copy = try copy("immutable")
+    let reference = snapshots(copy).appendingPathComponent("sample-3/wireframe-light@2x.png")
+    let root = URL(fileURLWithPath: "/")
+    #expect(try Shell.run(["/usr/bin/chattr", "+i", reference.path], in: root).status == 0)
+    defer { _ = try? Shell.run(["/usr/bin/chattr", "-i", reference.path], in: root) }
+    let refused = try run(Self.accept, in: copy)
+    #expect(refused.status == 1)
+    #expect(
+      refused.stderr
+        == "error: cannot accept: \(snapshots(copy).path)/sample-3/wireframe-light@2x.png: Operation not permitted while writing the new files beside the references; nothing written\n",
+      "\(refused.stderr)")
+    #expect(try Self.contents(snapshots(copy)) == before)
+    #expect(Self.hidden(snapshots(copy)).isEmpty, "\(Self.hidden(snapshots(copy)))")
+  }
+
   /// Whether this process may mount a tmpfs (root with CAP_SYS_ADMIN), tried once.
   static let tmpfsAllowed: Bool = {
     guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/bin/mount") else {

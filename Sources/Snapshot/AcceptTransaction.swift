@@ -122,7 +122,7 @@ public enum AcceptTransaction {
       rollBackStaging(journal, in: root)
       throw .cannotAccept(
         reason:
-          "\(MessageText.path(error.path)): \(error.reason) while writing the new files beside the references; nothing written"
+          "\(MessageText.path(root + "/" + error.path)): \(error.reason) while writing the new files beside the references; nothing written"
       )
     }
     journal.state = .ready
@@ -238,7 +238,9 @@ public enum AcceptTransaction {
       }
       // The folder the file goes into (or its nearest existing parent) must be writable.
       var writable = PathText.deletingLastComponent(write.path)
-      while checkedFolders[writable] == false { writable = PathText.deletingLastComponent(writable) }
+      while checkedFolders[writable] == false {
+        writable = PathText.deletingLastComponent(writable)
+      }
       let folderPath = writable.isEmpty ? root : root + "/" + writable
       if access(folderPath, W_OK | X_OK) != 0 {
         throw refuse(
@@ -332,13 +334,17 @@ public enum AcceptTransaction {
   private static func read(_ path: String) throws(SnapshotError) -> Journal? {
     let data: Data
     do {
-      data = try UserFile.read(path, kind: UserFileKind(name: "accept journal", maximumBytes: 64 << 20))
+      data = try UserFile.read(
+        path, kind: UserFileKind(name: "accept journal", maximumBytes: 64 << 20))
     } catch {
       if case .missing = error.problem { return nil }
-      throw .cannotAccept(reason: "\(error); remove it only after restoring the references (git checkout)")
+      throw .cannotAccept(
+        reason: "\(error); remove it only after restoring the references (git checkout)")
     }
     guard let journal = try? JSONDecoder().decode(Journal.self, from: data), journal.version == 1,
-      journal.files.allSatisfy({ inside($0.path) && inside($0.staged) && ($0.kept.map(inside) ?? true) }),
+      journal.files.allSatisfy({
+        inside($0.path) && inside($0.staged) && ($0.kept.map(inside) ?? true)
+      }),
       journal.folders.allSatisfy(inside)
     else {
       throw .cannotAccept(

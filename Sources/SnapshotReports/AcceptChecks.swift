@@ -37,7 +37,8 @@ public enum AcceptChecks {
         let folder = PathText.deletingLastComponent(path)
         let owner =
           ids.contains(folder)
-          ? "an artifact of \(folder)" : "not in its own folder \(MessageText.path(reference.id + "/"))"
+          ? "an artifact of \(folder)"
+          : "not in its own folder \(MessageText.path(reference.id + "/"))"
         throw .cannotAccept(
           reason:
             "\(files): \(reference.id)'s \(name) is \(MessageText.path(path)), \(owner): each entry's artifacts are its own, named as verify names them; the results were edited, nothing written"
@@ -66,7 +67,10 @@ public enum AcceptChecks {
   public static func resultsTime(_ folders: [String]) -> Double? {
     folders.compactMap { folder -> Double? in
       var status = stat()
-      guard lstat(URL(fileURLWithPath: folder).appendingPathComponent(SnapshotRunResults.fileName).path, &status) == 0
+      guard
+        lstat(
+          URL(fileURLWithPath: folder).appendingPathComponent(SnapshotRunResults.fileName).path,
+          &status) == 0
       else { return nil }
       return Double(status.st_mtim.tv_sec)
     }.min()
@@ -101,7 +105,8 @@ public enum AcceptChecks {
         let changed = recorded.changedTokens(in: library), !changed.isEmpty
       {
         let shown = changed.prefix(3).joined(separator: "; ")
-        found.append("tokens changed: \(shown)\(changed.count > 3 ? "; … and \(changed.count - 3) more" : "")")
+        found.append(
+          "tokens changed: \(shown)\(changed.count > 3 ? "; … and \(changed.count - 3) more" : "")")
       } else {
         found.append("the tokens of \(MessageText.path(root.relative(themes.path))) changed")
       }

@@ -214,8 +214,10 @@ public struct ThemesLocation: Hashable, Sendable, CustomStringConvertible {
     let group = getegid()
     let paths = [
       (folder.path, "it", false), (folder.path, "it", true),
-      (folder.appendingPathComponent(ThemeLibrary.resolverFileName).path,
-        ThemeLibrary.resolverFileName, true),
+      (
+        folder.appendingPathComponent(ThemeLibrary.resolverFileName).path,
+        ThemeLibrary.resolverFileName, true
+      ),
     ]
     for (path, what, follow) in paths {
       var status = stat()

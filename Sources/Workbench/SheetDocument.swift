@@ -252,7 +252,7 @@ extension BulletListRenderer {
         if let tall = SheetDocument.tallestRow(in: scene), tall.height * scale > room {
           throw .sheetTooLarge(
             reason:
-              "item \(tall.path)'s row is \(Int(tall.height.rounded())) points tall (\(Int((tall.height * scale).rounded())) at the \(Int((scale * 100).rounded())) % a page draws it), more than the \(Int(room.rounded())) points a page holds: a paged sheet cuts a cell only between rows; draw the sheet as SVG or PNG (one tall page), or shorten the label",
+              "item \(tall.path)'s row is \(Int((tall.height * scale).rounded())) points tall at the \(Int((scale * 100).rounded())) % a page draws it, more than the \(Int(room.rounded())) points a page holds: a paged sheet cuts a cell only between rows; draw the sheet as SVG or PNG (one tall page), or shorten the label",
             RenderError.Context(theme: cell.theme, mode: cell.mode))
         }
         slices = SheetDocument.slices(of: scene, height: room / scale)

@@ -101,13 +101,16 @@ final class AcceptTransactionTests {
 
   func snapshots(_ copy: URL) -> URL { copy.appendingPathComponent("Snapshots") }
 
-  @Test("the run's four changes are accepted, then verify passes and the same accept finds nothing left")
+  @Test(
+    "the run's four changes are accepted, then verify passes and the same accept finds nothing left"
+  )
   func accepts() throws {
     let copy = try copy("plain")
     let accepted = try run(Self.accept, in: copy)
     #expect(accepted.status == 0, "\(accepted.stderr)")
     #expect(
-      accepted.stdout.hasSuffix("4 references accepted from the run ci-40; review and commit Snapshots\n"),
+      accepted.stdout.hasSuffix(
+        "4 references accepted from the run ci-40; review and commit Snapshots\n"),
       "\(accepted.stdout)")
     #expect(try Self.contents(snapshots(copy)) == wanted)
     #expect(Self.hidden(snapshots(copy)).isEmpty)
@@ -138,6 +141,42 @@ final class AcceptTransactionTests {
     #expect(Self.hidden(snapshots(copy)).isEmpty)
   }
 
+  /// Whether this process may make a file immutable (`chattr +i`: root, a file system with it).
+  static let immutableAllowed: Bool = {
+    guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr") else {
+      return false
+    }
+    let probe = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ouds-chattr-\(UUID().uuidString)")
+    guard FileManager.default.createFile(atPath: probe.path, contents: Data()) else { return false }
+    defer { try? FileManager.default.removeItem(at: probe) }
+    let root = URL(fileURLWithPath: "/")
+    guard (try? Shell.run(["/usr/bin/chattr", "+i", probe.path], in: root))?.status == 0 else {
+      return false
+    }
+    _ = try? Shell.run(["/usr/bin/chattr", "-i", probe.path], in: root)
+    return true
+  }()
+
+  @Test(
+    "a destination the system refuses to replace (immutable), found after three files were staged: all undone, nothing written",
+    .enabled(if: immutableAllowed, "needs root and a file system with chattr +i"))
+  func failureWhileWriting() throws {
+    let copy = try copy("immutable")
+    let reference = snapshots(copy).appendingPathComponent("sample-3/wireframe-light@2x.png")
+    let root = URL(fileURLWithPath: "/")
+    #expect(try Shell.run(["/usr/bin/chattr", "+i", reference.path], in: root).status == 0)
+    defer { _ = try? Shell.run(["/usr/bin/chattr", "-i", reference.path], in: root) }
+    let refused = try run(Self.accept, in: copy)
+    #expect(refused.status == 1)
+    #expect(
+      refused.stderr
+        == "error: cannot accept: \(snapshots(copy).path)/sample-3/wireframe-light@2x.png: Operation not permitted while writing the new files beside the references; nothing written\n",
+      "\(refused.stderr)")
+    #expect(try Self.contents(snapshots(copy)) == before)
+    #expect(Self.hidden(snapshots(copy)).isEmpty, "\(Self.hidden(snapshots(copy)))")
+  }
+
   /// Whether this process may mount a tmpfs (root with CAP_SYS_ADMIN), tried once.
   static let tmpfsAllowed: Bool = {
     guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/bin/mount") else {
@@ -147,7 +186,10 @@ final class AcceptTransactionTests {
       "ouds-tmpfs-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: probe, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: probe) }
-    let mounted = (try? Shell.run(["/bin/mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", probe.path], in: URL(fileURLWithPath: "/")))?.status == 0
+    let mounted =
+      (try? Shell.run(
+        ["/bin/mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", probe.path],
+        in: URL(fileURLWithPath: "/")))?.status == 0
     if mounted { _ = try? Shell.run(["/bin/umount", probe.path], in: URL(fileURLWithPath: "/")) }
     return mounted
   }()
@@ -176,14 +218,18 @@ final class AcceptTransactionTests {
     try Data(count: max(0, free - 3 * 4096)).write(to: disk.appendingPathComponent("filler"))
     let refused = try run(Self.accept, in: copy)
     #expect(refused.status == 1)
-    #expect(refused.stderr.hasPrefix("error: cannot accept: \(copy.path)/Snapshots: "), "\(refused.stderr)")
+    #expect(
+      refused.stderr.hasPrefix("error: cannot accept: \(copy.path)/Snapshots: "),
+      "\(refused.stderr)")
     #expect(refused.stderr.contains(" bytes are needed for the 4 new files, but the disk has "))
     #expect(refused.stderr.hasSuffix(" free; nothing written\n"), "\(refused.stderr)")
     #expect(try Self.contents(snapshots(copy)) == before)
     #expect(Self.hidden(snapshots(copy)).isEmpty)
   }
 
-  @Test("killed at every step, accept leaves the old or the new references or a journal the next command finishes")
+  @Test(
+    "killed at every step, accept leaves the old or the new references or a journal the next command finishes"
+  )
   func killedAtEveryStep() throws {
     // 1 journal, 4 staged files, 1 ready, 4 renames, 1 before clean-up: 11 steps.
     for step in 1...12 {
@@ -221,7 +267,8 @@ final class AcceptTransactionTests {
     }
   }
 
-  @Test("accept takes the lock before it checks the catalogue: a case edited while it waits is seen")
+  @Test(
+    "accept takes the lock before it checks the catalogue: a case edited while it waits is seen")
   func editedWhileWaiting() throws {
     let copy = try copy("waiting")
     let lockPath = snapshots(copy).appendingPathComponent(".record.lock").path
@@ -252,7 +299,9 @@ final class AcceptTransactionTests {
     let text = try String(contentsOf: caseFile, encoding: .utf8)
     try Data((text + "\n").utf8).write(to: caseFile)
     // Newer than the results by the clock's second.
-    var times = [timespec(tv_sec: time(nil) + 2, tv_nsec: 0), timespec(tv_sec: time(nil) + 2, tv_nsec: 0)]
+    var times = [
+      timespec(tv_sec: time(nil) + 2, tv_nsec: 0), timespec(tv_sec: time(nil) + 2, tv_nsec: 0),
+    ]
     utimensat(AT_FDCWD, caseFile.path, &times, 0)
     flock(descriptor, LOCK_UN)
     close(descriptor)
@@ -264,7 +313,9 @@ final class AcceptTransactionTests {
     #expect(lines.count == 2, "\(stderr)")
     #expect(
       lines.last.map {
-        $0.hasPrefix("error: cannot accept: out/shard-1/results.json, out/shard-2/results.json: run.catalogueSHA256 is ")
+        $0.hasPrefix(
+          "error: cannot accept: out/shard-1/results.json, out/shard-2/results.json: run.catalogueSHA256 is "
+        )
           && $0.hasSuffix(
             "the run verified another catalogue than Snapshots here (case file edited after the results: cases/sample-3.json); nothing written"
           )
@@ -300,12 +351,41 @@ final class AcceptTransactionTests {
       #expect(process.terminationStatus == 0, "\(text)")
       outputs.append(text)
     }
-    let wrote = outputs.filter { $0.hasSuffix("4 references accepted from the run ci-40; review and commit Snapshots\n") }
+    let wrote = outputs.filter {
+      $0.hasSuffix("4 references accepted from the run ci-40; review and commit Snapshots\n")
+    }
     let nothing = outputs.filter {
-      $0 == "nothing left to accept: the 4 renders of the run ci-40 are already the references in Snapshots\n"
+      $0
+        == "nothing left to accept: the 4 renders of the run ci-40 are already the references in Snapshots\n"
     }
     #expect(wrote.count == 1 && nothing.count == 1, "\(outputs)")
     #expect(try Self.contents(snapshots(copy)) == wanted)
+  }
+
+  @Test("a refused accept names what changed since the run: the tokens, a re-recorded reference")
+  func refusalNamesTheChange() throws {
+    let copy = try copy("changed")
+    let tokens = copy.appendingPathComponent("Themes/brands/wireframe/light.tokens.json")
+    let text = try String(contentsOf: tokens, encoding: .utf8)
+    let old = #""$value": "{color.raw.wireframe.functional-gray-dark-960}""#
+    try #require(text.contains(old))
+    try Data(
+      text.replacingOccurrences(
+        of: old, with: #""$value": "{color.raw.wireframe.royal-blue-800}""#
+      ).utf8
+    ).write(to: tokens)
+    let reference = snapshots(copy).appendingPathComponent("sample-3/orange-light@2x.png")
+    try FileManager.default.removeItem(at: reference)
+    try FileManager.default.copyItem(
+      at: snapshots(copy).appendingPathComponent("sample-3/sosh-light@2x.png"), to: reference)
+    let edited = try Self.contents(snapshots(copy))
+    let refused = try run(Self.accept, in: copy)
+    #expect(refused.status == 1)
+    #expect(
+      refused.stderr.contains(
+        "the run verified another catalogue than Snapshots here (tokens changed: wireframe/light color.content.default: #08090D → #223CAB (brands/wireframe/light.tokens.json); reference sample-3/orange-light@2x (re-recorded)); nothing written\n"
+      ), "\(refused.stderr)")
+    #expect(try Self.contents(snapshots(copy)) == edited)
   }
 
   /// The results file of the shard that holds `id`, its document and the entry's index.
@@ -331,7 +411,10 @@ final class AcceptTransactionTests {
     let changed = entries[changedIndex]
     let passedIndex = try #require(entries.firstIndex { $0["status"] as? String == "passed" })
     let passedID = try #require(entries[passedIndex]["id"] as? String)
-    for key in ["status", "reason", "message", "pixels", "layoutCompared", "layoutDiff", "images", "artifacts", "artifactsSHA256"] {
+    for key in [
+      "status", "reason", "message", "pixels", "layoutCompared", "layoutDiff", "images",
+      "artifacts", "artifactsSHA256",
+    ] {
       entries[passedIndex][key] = changed[key]
     }
     var edited = document
@@ -346,7 +429,8 @@ final class AcceptTransactionTests {
     #expect(try Self.contents(snapshots(copy)) == before)
   }
 
-  @Test("a reference whose pixels already equal the render keeps its bytes; only its layout is written")
+  @Test(
+    "a reference whose pixels already equal the render keeps its bytes; only its layout is written")
   func samePixelsKept() throws {
     // A PNG with a text chunk: other bytes, the same pixels.
     let copy = root.appendingPathComponent("pixels")
@@ -367,7 +451,8 @@ final class AcceptTransactionTests {
     }
     let accepted = try run(Self.accept, in: copy)
     #expect(accepted.status == 0, "\(accepted.stderr)")
-    #expect(accepted.stdout.contains("accepted sample-3/sosh-light@2x (changed)\n"), "\(accepted.stdout)")
+    #expect(
+      accepted.stdout.contains("accepted sample-3/sosh-light@2x (changed)\n"), "\(accepted.stdout)")
     #expect(try Data(contentsOf: png) == chunked, "the PNG keeps its bytes")
     #expect(try Data(contentsOf: layout) == original, "the layout is written")
   }
@@ -382,7 +467,10 @@ final class AcceptTransactionTests {
     }
     crc ^= 0xFFFF_FFFF
     func bigEndian(_ value: UInt32) -> [UInt8] {
-      [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+      [
+        UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF),
+        UInt8(value & 0xFF),
+      ]
     }
     let chunk = bigEndian(UInt32(body.count - 4)) + body + bigEndian(crc)
     // 8-byte signature, then IHDR: 4 length + 4 type + 13 data + 4 CRC.

@@ -138,7 +138,9 @@ func exchange(_ port: Int, _ request: [UInt8], address: String = "127.0.0.1") th
   defer { close(socket) }
   var sent = 0
   while sent < request.count {
-    let count = request[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
+    let count = request[sent...].withUnsafeBytes {
+      send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+    }
     if count <= 0 { break }  // the server may close early (a refused body)
     sent += count
   }

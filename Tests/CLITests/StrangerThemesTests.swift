@@ -9,7 +9,9 @@ import Testing
 /// line, when another user could have put it there (as `/tmp/Themes` made by anyone).
 @Suite("The themes search passes over a stranger's Themes/")
 struct StrangerThemesTests {
-  @Test("a Themes/ writable by every user above the current folder is passed over, saying so once; --themes still takes it")
+  @Test(
+    "a Themes/ writable by every user above the current folder is passed over, saying so once; --themes still takes it"
+  )
   func writableByEveryone() throws {
     let root = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: root) }

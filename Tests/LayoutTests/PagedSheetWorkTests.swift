@@ -55,7 +55,9 @@ struct PagedSheetWorkTests {
       } throws: { error in
         let text = "\(error)"
         return text.hasPrefix("theme orange (light): item items[0]'s row is ")
-          && text.contains(" points a page holds: a paged sheet cuts a cell only between rows; draw the sheet as SVG or PNG (one tall page), or shorten the label")
+          && text.contains(
+            " points a page holds: a paged sheet cuts a cell only between rows; draw the sheet as SVG or PNG (one tall page), or shorten the label"
+          )
           && !text.contains("\n")
       }
     }
@@ -75,7 +77,9 @@ struct PagedSheetWorkTests {
           list, platforms: [.ios, .android],
           textSizes: SheetTextSizes(
             fontScales: [1, 1.15, 1.3, 1.5, 1.8, 2, 2.5, 3],
-            contentSizes: [.xSmall, .small, .medium, .large, .xLarge, .xxLarge, .xxxLarge, .accessibility1]))
+            contentSizes: [
+              .xSmall, .small, .medium, .large, .xLarge, .xxLarge, .xxxLarge, .accessibility1,
+            ]))
       }
     }
   }

@@ -82,6 +82,11 @@ enum SnapshotAcceptCommand {
     } catch {
       throw Self.accepting(error)
     }
+    // One entry, one picture, and counts that agree with the entries (the results alone).
+    let files = arguments.positionals.map {
+      MessageText.path(($0.hasSuffix("/") ? $0 : $0 + "/") + SnapshotRunResults.fileName)
+    }.joined(separator: ", ")
+    try AcceptChecks.entries(merged, files: files)
     let root = RepositoryRoot.find()
     guard let snapshotsPath = merged.snapshots.map(root.absolute), PathText.isFolder(snapshotsPath)
     else {
@@ -92,10 +97,6 @@ enum SnapshotAcceptCommand {
     }
     let snapshots = ProtectedPlace("snapshots folder", snapshotsPath)
     let themes = merged.themes.map { ProtectedPlace("themes folder", root.absolute($0.folder)) }
-    // Said of the files handed in: the artifact is not of this catalogue.
-    let files = arguments.positionals.map {
-      MessageText.path(($0.hasSuffix("/") ? $0 : $0 + "/") + SnapshotRunResults.fileName)
-    }.joined(separator: ", ")
     // Without a run (results written by hand) there is no catalogue digest to hold them against,
     // and merge's check would only note it.
     guard let run = merged.run else {
@@ -104,8 +105,6 @@ enum SnapshotAcceptCommand {
           "\(files): run is null: the results name no run nor the digest of the catalogue it verified, so nothing says they are of this catalogue; accept the results of a verify run (--results)"
       )
     }
-    // One entry, one picture, and counts that agree with the entries (the results alone).
-    try AcceptChecks.entries(merged, files: files)
     let filter = try arguments.text(SnapshotCommand.filter).map { text throws in
       do { return try SnapshotFilter(text) } catch { throw UsageError("\(error)") }
     }
@@ -188,7 +187,8 @@ enum SnapshotAcceptCommand {
     // An accept killed half-way (this one, run again, or another) is finished or undone first.
     if let note = try AcceptTransaction.recover(in: folder) { printError(note) }
     // What the run wants written, against what is there now.
-    let environmentData = try merged.tokenDifference == nil ? nil : Self.environment(merged, themes, folder)
+    let environmentData =
+      try merged.tokenDifference == nil ? nil : Self.environment(merged, themes, folder)
     var writes: [AcceptWrite] = []
     var unchanged: [String] = []
     for render in renders {

@@ -268,6 +268,46 @@ public struct PageComposer {
     y += size.height
   }
 
+  /// Places parts of one scene side by side at the cursor, scaled by `scale`: each part (its
+  /// `source` rectangle of `scene`) at `x` points of the scene from the left of a grid
+  /// `sceneWidth` wide, centred between the margins as ``inset(_:source:scale:)`` centres a
+  /// scene, under its `caption` in small muted text when it has one. The row is as tall as its
+  /// tallest part and starts a new page when it does not fit the rest of this one.
+  public mutating func insetRow(
+    _ parts: [(scene: Scene, source: Rect, x: Double, caption: String?)], sceneWidth: Double,
+    scale: Double
+  ) {
+    let left = margin + max(0, (contentWidth - sceneWidth * scale) / 2)
+    let captionHeight =
+      parts.compactMap { part in
+        part.caption.map {
+          measure(Self.printable($0), style: .small, bold: false, wrap: part.source.width * scale)
+            + 2
+        }
+      }.max() ?? 0
+    let height = (parts.map { $0.source.height * scale }.max() ?? 0) + captionHeight
+    if height > room { pageBreak() }
+    noteContent()
+    for part in parts {
+      let x = left + part.x * scale
+      let wrap = part.source.width * scale
+      if let text = part.caption {
+        let line = Self.printable(text)
+        panels.append(
+          ScenePanel(
+            rect: Rect(x: x, y: y, width: wrap, height: captionHeight), fill: nil,
+            caption: caption(
+              line, style: .small, bold: false, color: Self.mutedColor, x: x, y: y, wrap: wrap)))
+      }
+      let inset = SceneInset(
+        scene: part.scene, source: part.source, origin: Point(x: x, y: y + captionHeight),
+        scale: scale)
+      panels.append(ScenePanel(rect: inset.rect.insetBy(-1), fill: Self.frameColor, caption: nil))
+      insets.append(inset)
+    }
+    y += height
+  }
+
   /// Writes a paragraph the full content width (less `indent`); text taller than a page is
   /// split between its lines. Control characters other than line feeds are escaped, tabs become
   /// spaces.

@@ -30,6 +30,10 @@ public struct SheetDocument: Sendable {
   /// A cell is shrunk to fit the page's height down to this share of the scale that fits its
   /// width; a taller one is cut between its rows onto several pages instead.
   public static let shrinkLimit = 0.6
+  /// Columns that flow into a page's column slots may be drawn down to this share of the scale
+  /// that fits the grid's width, when that takes fewer pages (a Dynamic Type sheet's
+  /// accessibility sizes beside `large`).
+  public static let flowShrinkLimit = 0.5
 
   /// One page's content: what it shows of which combination.
   struct Part {
@@ -147,6 +151,129 @@ public struct SheetDocument: Sendable {
     }
   }
 
+  /// The column of a sheet's grid: where it is and what it holds.
+  struct Column {
+    /// Its left edge and width in the scene.
+    var x: Double
+    var width: Double
+    /// The cell's caption (`Orange · light · iOS · accessibility5`).
+    var caption: String
+    /// The column's own content: its rows and panels, as tall as its content.
+    var scene: Scene
+    /// Where its cell begins: what is above (the sheet's margin and notes) is not drawn.
+    var top: Double
+  }
+
+  /// The columns of a one-theme, one-mode sheet `scene` laid out by `auditedSheetLayout`: `count`
+  /// cells `width` points wide, `style`'s margin and gutter apart. Each holds the rows and panels
+  /// inside it and is as tall as they reach, not as the grid row's tallest cell.
+  static func columns(
+    of scene: Scene, count: Int, width: Double, style: RenderingSheetStyle = RenderingSheetStyle()
+  ) -> [Column] {
+    (0..<count).compactMap { index -> Column? in
+      let x = style.margin + Double(index) * (width + style.gutter)
+      let inside = { (rect: Rect) in rect.x >= x - 0.5 && rect.maxX <= x + width + 0.5 }
+      guard
+        let head = scene.panels.filter({
+          $0.caption != nil && abs($0.rect.x - x) < 0.5 && abs($0.rect.width - width) < 0.5
+        }).min(by: { $0.rect.y < $1.rect.y })
+      else { return nil }
+      var column = scene
+      column.rows = scene.rows.filter { inside($0.label) || inside($0.marker.rect) }
+      column.panels = scene.panels.filter { inside($0.rect) }
+      var bottom =
+        (head.caption?.origin.y ?? head.rect.y) + (head.caption?.content.appearance.lineHeight ?? 0)
+      for row in column.rows {
+        bottom = max(bottom, row.label.y + row.label.height, row.marker.rect.maxY)
+        if let icon = row.icon { bottom = max(bottom, icon.maxY) }
+      }
+      // Panels without a fill (an accessibility snapshot's legend, audit figures) end a column.
+      for panel in column.panels where panel.fill == nil && panel.rect.y > head.rect.y + 0.5 {
+        bottom = max(bottom, panel.rect.maxY)
+      }
+      column.height = min(scene.height, bottom + style.captionPadding)
+      return Column(
+        x: x, width: width, caption: head.caption?.content.plainText ?? "", scene: column,
+        top: head.rect.y)
+    }
+  }
+
+  /// A grid of several columns, one of them taller than a page, flowed into the page's column
+  /// slots: each column is cut between its rows into parts a slot tall, the first part of each
+  /// column keeps its place on the first page, and the other parts follow in the free slots, left
+  /// to right, page after page, each captioned with its column's caption and part. The scale is
+  /// the largest, from the one that fits the grid's width down to ``flowShrinkLimit`` of it,
+  /// that needs the fewest pages. Nil for a single column (it is cut onto pages whole) or when a row
+  /// is taller than a slot at every scale.
+  static func flow(
+    _ scene: Scene, columns count: Int, cellWidth: Double, room: Double, contentWidth: Double
+  ) -> (pages: [[FlowPart]], scale: Double, gridWidth: Double)? {
+    let columns = columns(of: scene, count: count, width: cellWidth)
+    guard columns.count > 1, let first = columns.first else { return nil }
+    let margin = first.x
+    let width = first.width
+    let pitch = columns[1].x - first.x
+    let widthScale = min(1, contentWidth / max(scene.width, 1))
+    var best: (pages: [[FlowPart]], scale: Double, gridWidth: Double)?
+    var scale = widthScale
+    while scale >= widthScale * flowShrinkLimit - 1e-9 {
+      defer { scale *= 0.95 }
+      let slotHeight = room / scale
+      // The slots a page holds at this scale: the grid's margins, then columns a pitch apart.
+      let fitting = Int(((contentWidth / scale - 2 * margin - width) / pitch).rounded(.down)) + 1
+      let slots = max(columns.count, fitting)
+      let gridWidth = 2 * margin + Double(slots - 1) * pitch + width
+      guard columns.allSatisfy({ (tallestRow(in: $0.scene)?.height ?? 0) <= slotHeight }) else {
+        continue
+      }
+      // Each column cut between its rows into parts a slot tall, each part drawing only its rows.
+      let parts = columns.map { column -> [FlowPart] in
+        let cut = slices(of: column.scene, height: slotHeight)
+        let scenes =
+          cut.count > 1 ? SheetDocument.parts(of: column.scene, slices: cut) : [column.scene]
+        return cut.indices.map { index in
+          // The first part begins at the cell, not at the sheet's margin above it.
+          let top = index == 0 ? max(cut[index].y, column.top) : cut[index].y
+          return FlowPart(
+            scene: scenes[index],
+            source: Rect(
+              x: column.x, y: top, width: column.width,
+              height: cut[index].y + cut[index].height - top),
+            x: column.x,
+            caption: index == 0 ? nil : "\(column.caption) (\(index + 1)/\(cut.count))")
+        }
+      }
+      // The first page: each column's first part in its own slot; then the rest, in order.
+      var queue = parts.flatMap { $0.dropFirst() }
+      var page = parts.compactMap(\.first)
+      var pages: [[FlowPart]] = []
+      while true {
+        while page.count < slots, !queue.isEmpty {
+          var part = queue.removeFirst()
+          part.x = margin + Double(page.count) * pitch
+          page.append(part)
+        }
+        pages.append(page)
+        if queue.isEmpty { break }
+        page = []
+      }
+      if best.map({ pages.count < $0.pages.count }) ?? true {
+        best = (pages, scale, gridWidth)
+      }
+    }
+    return best
+  }
+
+  /// One part of a flowed column: the scene holding its rows, the rectangle of it drawn, where
+  /// in the page's grid it goes, and its caption (nil for a column's first part, which has its
+  /// cell's own).
+  struct FlowPart {
+    var scene: Scene
+    var source: Rect
+    var x: Double
+    var caption: String?
+  }
+
   /// The parts of `scene` a page each, `height` points of it at most: cut at the last ``cuts(in:)``
   /// that fits, else (a row taller than a page) where the page ends.
   static func slices(of scene: Scene, height: Double) -> [Rect] {
@@ -171,9 +298,12 @@ extension BulletListRenderer {
   /// that mode) scaled to fit (never enlarged), under a title naming the list, theme, mode and
   /// platforms, and the heading's lines as legend; each page numbered `N / M`.
   ///
-  /// An A4 document is landscape when that draws the cells larger. A theme × mode too tall to
-  /// be shrunk to ``SheetDocument/shrinkLimit`` of its width's scale is cut between its rows
-  /// onto several pages, each saying which part it is: nothing is cut off.
+  /// An A4 document is portrait or landscape, whichever takes fewer pages, then draws the cells
+  /// larger. A theme × mode too tall to be shrunk to ``SheetDocument/shrinkLimit`` of its
+  /// width's scale is cut between its rows onto several pages, each saying which part it is:
+  /// nothing is cut off. With several columns, they flow: the parts of a tall column after its
+  /// first go on in the page's free column slots, left to right, so that no page carries the
+  /// tail of one column beside empty ones.
   /// - Throws: `RenderError` as ``renderSheet(_:themes:modes:platforms:options:textSizes:format:heading:audit:)``.
   public func sheetDocument(
     _ list: OUDSBulletList, themes names: [ThemeName] = ThemeName.allCases,
@@ -201,8 +331,17 @@ extension BulletListRenderer {
     var best: (pages: [Scene], smallest: Double, landscape: Bool)?
     for landscape in pageSize.hasOrientations ? [false, true] : [true] {
       let (pages, smallest) = try sheetPages(
-        cells, heading: heading, textSizes: textSizes, size: pageSize.size(landscape: landscape))
-      if best.map({ smallest > $0.smallest + 1e-9 }) ?? true {
+        cells, heading: heading, textSizes: textSizes,
+        grid: (
+          perMode,
+          options.width + (options.accessibilitySnapshot ? AccessibilitySnapshot.extraWidth : 0)
+        ),
+        size: pageSize.size(landscape: landscape))
+      // Fewer pages first (columns that flow), then the cells drawn larger.
+      if best.map({
+        pages.count < $0.pages.count
+          || (pages.count == $0.pages.count && smallest > $0.smallest + 1e-9)
+      }) ?? true {
         best = (pages, smallest, landscape)
       }
     }
@@ -220,7 +359,8 @@ extension BulletListRenderer {
   /// The pages of `cells` on paper of `size`, and the smallest scale a cell is drawn at.
   private func sheetPages(
     _ cells: [(theme: ThemeName, mode: ColorMode, scene: Scene)], heading: SheetHeading,
-    textSizes: SheetTextSizes, size: (width: Double, height: Double)
+    textSizes: SheetTextSizes, grid: (columns: Int, cellWidth: Double),
+    size: (width: Double, height: Double)
   ) throws(RenderError) -> ([Scene], Double) {
     var page = try PageComposer(
       renderer: self, width: size.width, pageHeight: size.height, margin: SheetDocument.margin,
@@ -245,6 +385,29 @@ extension BulletListRenderer {
       let heightScale = room / max(scene.height, 1)
       var scale = min(widthScale, heightScale)
       var slices = [Rect(x: 0, y: 0, width: scene.width, height: scene.height)]
+      if heightScale < widthScale * SheetDocument.shrinkLimit,
+        let flow = SheetDocument.flow(
+          scene, columns: grid.columns, cellWidth: grid.cellWidth, room: room,
+          contentWidth: page.contentWidth)
+      {
+        // Several columns, one taller than a page: they flow into the page's column slots.
+        smallest = min(smallest, flow.scale)
+        for (index, parts) in flow.pages.enumerated() {
+          head(&page)
+          var note = "Drawn at \(Int((flow.scale * 100).rounded())) % of its size"
+          if flow.pages.count > 1 {
+            note += " · part \(index + 1) of \(flow.pages.count)"
+            if index + 1 < flow.pages.count { note += ", continued on the next page" }
+            note += "; a tall column goes on in the next slot, left to right"
+          }
+          page.text(note, style: .small, color: PageComposer.mutedColor)
+          page.space(6)
+          page.insetRow(
+            parts.map { ($0.scene, $0.source, $0.x, $0.caption) }, sceneWidth: flow.gridWidth,
+            scale: flow.scale)
+        }
+        continue
+      }
       if heightScale < widthScale * SheetDocument.shrinkLimit {
         scale = widthScale
         // A row taller than a page would be drawn whole on every page it reaches (work growing

@@ -226,7 +226,8 @@ struct AuditCLITests {
     // Near-white branded bullets and icons (1.07:1 on white): the bare sample list draws neither.
     try edit(
       themes, "brands/orange/light.tokens.json",
-      replacing: "\"$value\": \"{color.raw.orange.orange-550}\",\n        \"$description\": \"Branded bullets.\"",
+      replacing:
+        "\"$value\": \"{color.raw.orange.orange-550}\",\n        \"$description\": \"Branded bullets.\"",
       with: "\"$value\": {\"hex\": \"#F8F8F8\"},\n        \"$description\": \"Branded bullets.\"")
     let strict = try run([
       "audit", Self.sample, "--themes", themes.path, "--theme", "orange", "--mode", "light",
@@ -242,7 +243,8 @@ struct AuditCLITests {
     // The same list with branded bullets draws the colour: now it fails, and is counted.
     let drawn = folder.appendingPathComponent("branded.json")
     try Data(
-      #"{"type": {"unordered": {"asset": "bullet", "branded": true}}, "items": [{"label": "One"}]}"#.utf8
+      #"{"type": {"unordered": {"asset": "bullet", "branded": true}}, "items": [{"label": "One"}]}"#
+        .utf8
     ).write(to: drawn)
     let failing = try run([
       "audit", drawn.path, "--themes", themes.path, "--theme", "orange", "--mode", "light",

@@ -111,6 +111,37 @@ struct PagedPDFTests {
   }
 
   @Test(
+    "a Dynamic Type sheet: its tall accessibility5 column flows into the free column slots; at most 12 A4 pages for 8 theme × mode, none mostly empty"
+  )
+  func dynamicTypeSheetFlows() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let list = "Snapshots/cases/onboarding.md"
+    let sizes = ["--content-size", "large,xxxLarge,accessibility5"]
+    let a4 = folder.appendingPathComponent("a4.pdf").path
+    let result = try run(["sheet", list] + sizes + ["-o", a4])
+    #expect(result.status == 0, "\(result.stderr)")
+    let pages = try Poppler.pageSizes(a4)
+    #expect(pages.count <= 12, "\(pages.count) pages for 8 theme × mode")
+    // 16:9 slides: one slide holds three columns at the width that fits them, so the
+    // accessibility5 column goes on in the slots to its right, captioned with its part.
+    let slides = folder.appendingPathComponent("slides.pdf").path
+    let flowed = try run(["sheet", list] + sizes + ["--page", "16:9", "-o", slides])
+    #expect(flowed.status == 0, "\(flowed.stderr)")
+    let slideCount = try Poppler.pageSizes(slides).count
+    #expect(slideCount <= 12, "\(slideCount) slides")
+    let first = try Poppler.text(slides, page: 1)
+    #expect(first.contains("Orange · light · accessibility5 (2/"), "\(first)")
+    // Every page of a theme × mode but its last is at least 30 % used; here each takes one.
+    for (index, used) in try Poppler.usedHeights(slides, footer: 28 + 19).enumerated() {
+      #expect(used >= 0.3, "slide \(index + 1): \(used)")
+    }
+    for (index, used) in try Poppler.usedHeights(a4, footer: 28 + 19).enumerated() {
+      #expect(used >= 0.3, "page \(index + 1): \(used)")
+    }
+  }
+
+  @Test(
     "sheet -o X.pdf: one A4 portrait page per theme × mode, each with its title, the legend and N / M; vector only"
   )
   func sheetPages() throws {

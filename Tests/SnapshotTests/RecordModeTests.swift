@@ -80,7 +80,9 @@ struct RecordModeTests {
     let first = verifySnapshot(
       of: Self.list, theme: .sosh, mode: .dark, named: "two-items", settings: settings,
       environment: [:])
-    #expect(first?.hasPrefix("Snapshot recorded: two-items/sosh-dark@2x\nrecorded a new reference in ") == true)
+    #expect(
+      first?.hasPrefix("Snapshot recorded: two-items/sosh-dark@2x\nrecorded a new reference in ")
+        == true)
     #expect(
       FileManager.default.fileExists(
         atPath: folder.appendingPathComponent("refs/two-items/sosh-dark@2x.png").path))
@@ -114,7 +116,9 @@ struct RecordModeTests {
     #expect(failure.split(separator: "\n").first == "Snapshot changed: two-items/sosh-dark@2x")
     #expect(
       failure.split(separator: "\n").filter { $0.contains("OUDS_SNAPSHOT_RECORD=") }
-        == ["accept, after reviewing it: OUDS_SNAPSHOT_RECORD=failed swift test --filter recordThenVerify"])
+        == [
+          "accept, after reviewing it: OUDS_SNAPSHOT_RECORD=failed swift test --filter recordThenVerify"
+        ])
     #expect(
       verifySnapshot(
         of: changed, theme: .sosh, mode: .dark, named: "two-items", settings: settings,

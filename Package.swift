@@ -193,9 +193,13 @@ let package = Package(
       dependencies: [
         "PreviewServer", "FileWatch", "Threads", "SafeInput", "StrictJSON", "Primitives",
       ]),
+    // the command-line parser: option tables, typed values checked at parse time, `--help`,
+    // shell completions, the man page and the Markdown reference, all from the same tables
+    .target(name: "CLIKit", dependencies: ["Primitives", "SafeInput"]),
     .executableTarget(
       name: "ouds-render",
       dependencies: [
+        "CLIKit",
         "Threads", "PNG", "PixelDiff", "SnapshotReports", "Workbench", "PreviewServer",
         "LivePreview", "FileWatch",
         "BulletList", "BulletListRenderer", "Graphics", "Layout", "Scene", "Snapshot", "Themes",

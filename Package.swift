@@ -210,6 +210,7 @@ let package = Package(
     // executable so that SwiftPM builds `ouds-render` before the tests, which run that binary from
     // their own build folder (SnapshotTests runs the review page's accept command).
     .testTarget(name: "PrimitivesTests", dependencies: ["Primitives"]),
+    .testTarget(name: "CLIKitTests", dependencies: ["CLIKit"]),
     .testTarget(name: "SafeInputTests", dependencies: ["SafeInput", "Threads"]),
     .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
     .testTarget(name: "BulletListTests", dependencies: ["BulletList", "StrictJSON", "Primitives"]),
@@ -248,7 +249,7 @@ let package = Package(
     .testTarget(
       name: "CLITests",
       dependencies: [
-        "PNG",
+        "CLIKit", "PNG",
         "Threads",
         "BulletListRenderer", "Graphics", "Themes", "SafeInput", "Primitives", "ouds-render",
       ]),

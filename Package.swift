@@ -104,8 +104,12 @@ let package = Package(
     .target(name: "Primitives"),
     // a strict JSON parser with line/column errors, for lists, tokens and the catalogue
     .target(name: "StrictJSON", dependencies: ["SafeInput"]),
-    // a strict reader of SVG and VectorDrawable marker files into filled outlines (pure Swift)
+    // a strict reader of SVG and VectorDrawable marker files into filled outlines, the policy an
+    // SVG icon meets before librsvg reads it, and the normalizing of Cairo's SVG output (pure Swift)
     .target(name: "VectorAsset", dependencies: ["Primitives"]),
+    // the font files a theme names (file name and SHA-256, never a path), the font hash cache and
+    // the remembered fontconfig folders (pure Swift; Graphics hashes and hands fontconfig the files)
+    .target(name: "Fonts", dependencies: ["SafeInput", "Threads"]),
     // spec -> model
     .target(name: "BulletList", dependencies: ["StrictJSON", "SafeInput", "Primitives"]),
     // Markdown labels -> rich text, Markdown list files -> list outlines (libcmark's door)
@@ -137,7 +141,7 @@ let package = Package(
     .target(
       name: "Graphics",
       dependencies: [
-        "Threads",
+        "Threads", "Fonts", "VectorAsset",
         "Scene", "Primitives", "SafeInput", "PNG", "CGraphics", "CRsvg", "CGraphicsLoader",
       ]),
     // two pictures -> a verdict, changed regions and a diff picture
@@ -146,7 +150,7 @@ let package = Package(
     .target(
       name: "BulletListRenderer",
       dependencies: [
-        "Threads",
+        "Threads", "Fonts",
         "BulletList", "Markdown", "Themes", "Scene", "Layout", "Graphics", "PNG", "Primitives",
         "SafeInput", "VectorAsset",
       ]),
@@ -154,7 +158,7 @@ let package = Package(
     .target(
       name: "Snapshot",
       dependencies: [
-        "Threads", "PNG", "PixelDiff",
+        "Threads", "PNG", "PixelDiff", "Fonts",
         "BulletList", "BulletListRenderer", "Graphics", "Layout", "Scene", "StrictJSON", "Themes",
         "SafeInput", "Primitives",
       ]),
@@ -199,7 +203,7 @@ let package = Package(
     .executableTarget(
       name: "ouds-render",
       dependencies: [
-        "CLIKit",
+        "CLIKit", "Fonts",
         "Threads", "PNG", "PixelDiff", "SnapshotReports", "Workbench", "PreviewServer",
         "LivePreview", "FileWatch",
         "BulletList", "BulletListRenderer", "Graphics", "Layout", "Scene", "Snapshot", "Themes",
@@ -216,6 +220,7 @@ let package = Package(
     .testTarget(name: "BulletListTests", dependencies: ["BulletList", "StrictJSON", "Primitives"]),
     .testTarget(name: "MarkdownTests", dependencies: ["BulletList", "Markdown", "Primitives"]),
     .testTarget(name: "VectorAssetTests", dependencies: ["VectorAsset", "Primitives"]),
+    .testTarget(name: "FontsTests", dependencies: ["Fonts", "SafeInput", "Threads"]),
     // ReferenceTokens/ is read from the source tree (and hashed with Graphics' SHA-256), not bundled.
     .testTarget(
       name: "ThemesTests",
@@ -233,7 +238,7 @@ let package = Package(
     .testTarget(
       name: "GraphicsTests",
       dependencies: [
-        "PNG",
+        "PNG", "Fonts",
         "Threads",
         "Scene", "Themes", "VectorAsset", "Graphics", "CSpng", "CZlib", "Primitives", "SafeInput",
       ]),
@@ -249,7 +254,7 @@ let package = Package(
     .testTarget(
       name: "CLITests",
       dependencies: [
-        "CLIKit", "PNG",
+        "CLIKit", "Fonts", "PNG",
         "Threads",
         "BulletListRenderer", "Graphics", "Themes", "SafeInput", "Primitives", "ouds-render",
       ]),

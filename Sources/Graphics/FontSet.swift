@@ -1,5 +1,6 @@
 internal import CGraphics
 internal import CGraphicsLoader
+import Fonts
 import SafeInput
 import Threads
 

@@ -3,7 +3,7 @@ import SafeInput
 import Testing
 import Threads
 
-@testable import Graphics
+@testable import Fonts
 
 /// The remembered font folders of fontconfig's configuration: used while nothing the
 /// configuration was read from changed, read again as soon as anything did, and never trusted

@@ -220,7 +220,6 @@ let package = Package(
     .testTarget(name: "BulletListTests", dependencies: ["BulletList", "StrictJSON", "Primitives"]),
     .testTarget(name: "MarkdownTests", dependencies: ["BulletList", "Markdown", "Primitives"]),
     .testTarget(name: "VectorAssetTests", dependencies: ["VectorAsset", "Primitives"]),
-    .testTarget(name: "FontsTests", dependencies: ["Fonts", "SafeInput", "Threads"]),
     // ReferenceTokens/ is read from the source tree (and hashed with Graphics' SHA-256), not bundled.
     .testTarget(
       name: "ThemesTests",

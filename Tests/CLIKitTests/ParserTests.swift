@@ -91,7 +91,7 @@ struct ParserTests {
         ["a.txt", "--out", "x", "-c", "blue"],
         "unknown colour \"blue\" (known: red, green)"
       ),
-      (["a.txt", "--out", "x", "--levle", "2"], "unknown option \"--levle\" for 'ouds-render draw' (did you mean \"--level\"?)"),
+      (["a.txt", "--out", "x", "--levle", "2"], "unknown option --levle for 'ouds-render draw'; did you mean --level?"),
       (["a.txt"], "missing --out <dir>"),
       (["a.txt", "--out"], "--out needs a value"),
       (["a.txt", "--out", ""], "--out needs a folder name, got an empty one"),
@@ -133,7 +133,7 @@ struct ParserTests {
     } catch {
       #expect(
         error.description
-          == "unknown option \"--level\" for 'ouds-render erase' (it is an option of draw)")
+          == "unknown option --level for 'ouds-render erase' (it is an option of draw)")
     }
   }
 

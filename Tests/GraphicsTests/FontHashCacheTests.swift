@@ -1,8 +1,8 @@
-import Fonts
 import Foundation
 import SafeInput
 import Testing
 
+@testable import Fonts
 @testable import Graphics
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import CLIKit
 import Primitives
+import SafeInput
 
 /// What `--variant` names: a variant of a catalogue case file by its number (1 is the first) or
 /// by its name, with or without its scale (`orange-dark@2x`, `orange-dark`).

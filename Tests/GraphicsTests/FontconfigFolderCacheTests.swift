@@ -4,6 +4,7 @@ import Testing
 import Threads
 
 @testable import Fonts
+@testable import Graphics
 
 /// The remembered font folders of fontconfig's configuration: used while nothing the
 /// configuration was read from changed, read again as soon as anything did, and never trusted

@@ -215,7 +215,7 @@ let package = Package(
     // their own build folder (SnapshotTests runs the review page's accept command).
     .testTarget(name: "PrimitivesTests", dependencies: ["Primitives"]),
     .testTarget(name: "CLIKitTests", dependencies: ["CLIKit"]),
-    .testTarget(name: "SafeInputTests", dependencies: ["SafeInput", "Threads"]),
+    .testTarget(name: "SafeInputTests", dependencies: ["SafeInput", "Primitives", "Threads"]),
     .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
     .testTarget(name: "BulletListTests", dependencies: ["BulletList", "StrictJSON", "Primitives"]),
     .testTarget(name: "MarkdownTests", dependencies: ["BulletList", "Markdown", "Primitives"]),
@@ -241,6 +241,14 @@ let package = Package(
         "Threads",
         "Scene", "Themes", "VectorAsset", "Graphics", "CSpng", "CZlib", "Primitives", "SafeInput",
       ]),
+    // the PNG codec and encoder; RenderStackTests there reads the drawing libraries' versions
+    .testTarget(
+      name: "PNGTests", dependencies: ["PNG", "Graphics", "Threads", "CSpng", "CZlib"]),
+    .testTarget(
+      name: "PixelDiffTests",
+      dependencies: ["PixelDiff", "PNG", "Graphics", "Snapshot", "Primitives", "Threads"]),
+    // `preview`'s web site driven in process with request values (no socket, no browser)
+    .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "Threads"]),
     .testTarget(
       name: "SnapshotTests",
       dependencies: [

@@ -25,7 +25,9 @@ public enum Completion {
   }
 
   /// Every command under `spec` (itself first) with the words that reach it.
-  public static func walk(_ spec: CommandSpec, path: [String]) -> [(path: [String], spec: CommandSpec)] {
+  public static func walk(_ spec: CommandSpec, path: [String]) -> [(
+    path: [String], spec: CommandSpec
+  )] {
     [(path, spec)] + spec.subcommands.flatMap { walk($0, path: path + [$0.name]) }
   }
 

@@ -122,7 +122,8 @@ public struct OptionSpec: Sendable, Hashable {
   public var messageName: String { names.first ?? "" }
 
   /// `-h, --help`, which every command takes.
-  public static let help = OptionSpec(names: ["-h", "--help"], value: .flag, help: "show this help")
+  public static let help = OptionSpec(
+    names: ["-h", "--help"], value: .flag, help: "show this help")
 
   /// The same option with its value shown as `<placeholder>` and another help line.
   public func describing(_ placeholder: String, help: String) -> OptionSpec {

@@ -63,8 +63,10 @@ struct ParserTests {
   @Test("values come back typed, with their defaults")
   func typedValues() throws {
     let parsed = try ParsedArguments(
-      ["a.txt", "--out", "x", "--level=3", "-c", "GREEN", "--ratio", "0.25", "--even", "4",
-       "--quiet"],
+      [
+        "a.txt", "--out", "x", "--level=3", "-c", "GREEN", "--ratio", "0.25", "--even", "4",
+        "--quiet",
+      ],
       spec: Fixture.draw, command: "draw")
     #expect(parsed.positionals == ["a.txt"])
     #expect(parsed.integer(Fixture.level) == 3)
@@ -73,7 +75,8 @@ struct ParserTests {
     #expect(parsed[Fixture.even] == 4)
     #expect(parsed.text(Fixture.even.spec) == "4")
     #expect(parsed.has(Fixture.quiet))
-    let defaults = try ParsedArguments(["a.txt", "--out", "x"], spec: Fixture.draw, command: "draw")
+    let defaults = try ParsedArguments(
+      ["a.txt", "--out", "x"], spec: Fixture.draw, command: "draw")
     #expect(defaults.integer(Fixture.level) == 2)
     #expect(defaults.choice(Fixture.colour) == "red")
     #expect(defaults[Fixture.even] == nil)
@@ -91,7 +94,10 @@ struct ParserTests {
         ["a.txt", "--out", "x", "-c", "blue"],
         "unknown colour \"blue\" (known: red, green)"
       ),
-      (["a.txt", "--out", "x", "--levle", "2"], "unknown option --levle for 'ouds-render draw'; did you mean --level?"),
+      (
+        ["a.txt", "--out", "x", "--levle", "2"],
+        "unknown option --levle for 'ouds-render draw'; did you mean --level?"
+      ),
       (["a.txt"], "missing --out <dir>"),
       (["a.txt", "--out"], "--out needs a value"),
       (["a.txt", "--out", ""], "--out needs a folder name, got an empty one"),
@@ -121,7 +127,10 @@ struct ParserTests {
     let ended = try ParsedArguments(
       ["--out", "x", "--", "-a.txt"], spec: Fixture.draw, command: "draw")
     #expect(ended.positionals == ["-a.txt"])
-    #expect(try ParsedArguments(["-", "--out", "x"], spec: Fixture.draw, command: "draw").positionals == ["-"])
+    #expect(
+      try ParsedArguments(["-", "--out", "x"], spec: Fixture.draw, command: "draw").positionals == [
+        "-"
+      ])
   }
 
   @Test("an option of another command is named as such")
@@ -154,7 +163,9 @@ struct GeneratedTextTests {
   @Test("--help: usage, arguments, options with ranges and defaults, examples")
   func help() {
     let text = HelpText.text(for: Fixture.draw, path: ["draw"])
-    #expect(text.hasPrefix("OVERVIEW: Draw the input\n\nUSAGE: ouds-render draw <input.txt> --out <dir> [options]\n"))
+    #expect(
+      text.hasPrefix(
+        "OVERVIEW: Draw the input\n\nUSAGE: ouds-render draw <input.txt> --out <dir> [options]\n"))
     #expect(text.contains("\n  --level 1|2|3           how deep (default: 2)\n"))
     #expect(text.contains("\n  -c, --colour red|green  the colour (default: red)\n"))
     #expect(text.contains("\n  --ratio <r>             a share (0 to 1)\n"))

@@ -155,7 +155,8 @@ struct MarkdownCLITests {
     let result = try run(["render", list, "-o", "out.png"], in: folder)
     #expect(result.status == 0, "\(result.stderr)")
     // The scene's labels are regular, as in the JSON twin that says "isBold": false.
-    let twin = #"{"isBold": false, "items": [{"markdown": "Create your **account**"}, {"markdown": "Read *the* [terms](https://example.com)", "items": [{"markdown": "A *sub* item"}]}]}"#
+    let twin =
+      #"{"isBold": false, "items": [{"markdown": "Create your **account**"}, {"markdown": "Read *the* [terms](https://example.com)", "items": [{"markdown": "A *sub* item"}]}]}"#
     let json = try write(twin, "list.json", in: folder)
     let markdownScene = try run(["layout", list], in: folder)
     let jsonScene = try run(["layout", json], in: folder)

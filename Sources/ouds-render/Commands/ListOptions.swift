@@ -12,7 +12,9 @@ enum VariantChoice: Sendable, Hashable {
 
   /// The choice `text` names: a whole number from 1, else a name; an empty text is a usage error.
   init(parsing text: String) throws(UsageError) {
-    if text.isEmpty { throw UsageError("--variant needs a number or a variant name, got an empty one") }
+    if text.isEmpty {
+      throw UsageError("--variant needs a number or a variant name, got an empty one")
+    }
     if let number = DecimalNumber.integer(text), number >= 1 {
       self = .number(number)
     } else {

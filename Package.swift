@@ -115,8 +115,12 @@ let package = Package(
     .target(name: "Primitives"),
     // a strict JSON parser with line/column errors, for lists, tokens and the catalogue
     .target(name: "StrictJSON", dependencies: ["SafeInput"]),
-    // a strict reader of SVG and VectorDrawable marker files into filled outlines (pure Swift)
+    // a strict reader of SVG and VectorDrawable marker files into filled outlines, the policy an
+    // SVG icon meets before librsvg reads it, and the normalizing of Cairo's SVG output (pure Swift)
     .target(name: "VectorAsset", dependencies: ["Primitives"]),
+    // the font files a theme names (file name and SHA-256, never a path), the font hash cache and
+    // the remembered fontconfig folders (pure Swift; Graphics hashes and hands fontconfig the files)
+    .target(name: "Fonts", dependencies: ["SafeInput", "Threads"]),
     // spec -> model
     .target(name: "BulletList", dependencies: ["StrictJSON", "SafeInput", "Primitives"]),
     // Markdown labels -> rich text, Markdown list files -> list outlines (libcmark's door)
@@ -148,7 +152,7 @@ let package = Package(
     .target(
       name: "Graphics",
       dependencies: [
-        "Threads",
+        "Threads", "Fonts", "VectorAsset",
         "Scene", "Primitives", "SafeInput", "PNG", "CGraphics", "CRsvg", "CGraphicsLoader",
       ]),
     // two pictures -> a verdict, changed regions and a diff picture
@@ -157,7 +161,7 @@ let package = Package(
     .target(
       name: "BulletListRenderer",
       dependencies: [
-        "Threads",
+        "Threads", "Fonts",
         "BulletList", "Markdown", "Themes", "Scene", "Layout", "Graphics", "PNG", "Primitives",
         "SafeInput", "VectorAsset",
       ]),
@@ -165,7 +169,7 @@ let package = Package(
     .target(
       name: "Snapshot",
       dependencies: [
-        "Threads", "PNG", "PixelDiff",
+        "Threads", "PNG", "PixelDiff", "Fonts",
         "BulletList", "BulletListRenderer", "Graphics", "Layout", "Scene", "StrictJSON", "Themes",
         "SafeInput", "Primitives",
       ]),
@@ -204,9 +208,13 @@ let package = Package(
       dependencies: [
         "PreviewServer", "FileWatch", "Threads", "SafeInput", "StrictJSON", "Primitives",
       ]),
+    // the command-line parser: option tables, typed values checked at parse time, `--help`,
+    // shell completions, the man page and the Markdown reference, all from the same tables
+    .target(name: "CLIKit", dependencies: ["Primitives", "SafeInput"]),
     .executableTarget(
       name: "ouds-render",
       dependencies: [
+        "CLIKit", "Fonts",
         "Threads", "PNG", "PixelDiff", "SnapshotReports", "Workbench", "PreviewServer",
         "LivePreview", "FileWatch",
         "BulletList", "BulletListRenderer", "Graphics", "Layout", "Scene", "Snapshot", "Themes",
@@ -217,7 +225,8 @@ let package = Package(
     // executable so that SwiftPM builds `ouds-render` before the tests, which run that binary from
     // their own build folder (SnapshotTests runs the review page's accept command).
     .testTarget(name: "PrimitivesTests", dependencies: ["Primitives"]),
-    .testTarget(name: "SafeInputTests", dependencies: ["SafeInput", "Threads"]),
+    .testTarget(name: "CLIKitTests", dependencies: ["CLIKit"]),
+    .testTarget(name: "SafeInputTests", dependencies: ["SafeInput", "Primitives", "Threads"]),
     .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
     .testTarget(name: "BulletListTests", dependencies: ["BulletList", "StrictJSON", "Primitives"]),
     .testTarget(name: "MarkdownTests", dependencies: ["BulletList", "Markdown", "Primitives"]),
@@ -239,10 +248,18 @@ let package = Package(
     .testTarget(
       name: "GraphicsTests",
       dependencies: [
-        "PNG",
+        "PNG", "Fonts",
         "Threads",
         "Scene", "Themes", "VectorAsset", "Graphics", "CSpng", "CZlib", "Primitives", "SafeInput",
       ]),
+    // the PNG codec and encoder; RenderStackTests there reads the drawing libraries' versions
+    .testTarget(
+      name: "PNGTests", dependencies: ["PNG", "Graphics", "Threads", "CSpng", "CZlib"]),
+    .testTarget(
+      name: "PixelDiffTests",
+      dependencies: ["PixelDiff", "PNG", "Graphics", "Snapshot", "Primitives", "Threads"]),
+    // `preview`'s web site driven in process with request values (no socket, no browser)
+    .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "Threads"]),
     .testTarget(
       name: "SnapshotTests",
       dependencies: [
@@ -255,7 +272,7 @@ let package = Package(
     .testTarget(
       name: "CLITests",
       dependencies: [
-        "PNG",
+        "CLIKit", "Fonts", "PNG",
         "Threads",
         "BulletListRenderer", "Graphics", "Themes", "SafeInput", "Primitives", "ouds-render",
       ]),

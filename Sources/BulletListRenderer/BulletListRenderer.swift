@@ -1,4 +1,5 @@
 import BulletList
+import Fonts
 import Graphics
 import Layout
 import Markdown

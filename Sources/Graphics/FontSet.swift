@@ -1,5 +1,7 @@
 internal import CGraphics
 internal import CGraphicsLoader
+import Fonts
+import Primitives
 import SafeInput
 import Threads
 

@@ -5,6 +5,7 @@ import PNG
 import Primitives
 import SafeInput
 import Scene
+import VectorAsset
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -1,5 +1,6 @@
 internal import CGraphics
 internal import CGraphicsLoader
+import Fonts
 import Primitives
 import SafeInput
 
@@ -76,5 +77,21 @@ private final class Checksum {
     var length = gsize(32)
     ouds_g_checksum_get_digest(handle, &digest, &length)
     return Hex.string(Array(digest.prefix(Int(length))))
+  }
+}
+
+extension FontHashCache {
+  /// A cache kept in `file` (nil: in this process only) that hashes font files with GLib's
+  /// SHA-256 (``SHA256Digest``).
+  public convenience init(file: URL?) {
+    self.init(file: file, racyWindow: 2_000_000_000)
+  }
+
+  /// The same, trusting a hash only for a file unchanged `racyWindow` nanoseconds before it was
+  /// hashed (tests use 0).
+  convenience init(file: URL?, racyWindow: Int64) {
+    self.init(file: file, racyWindow: racyWindow) { path in
+      try SHA256Digest.hexAndIdentity(ofUserFile: path, kind: .font)
+    }
   }
 }

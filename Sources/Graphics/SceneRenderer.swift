@@ -3,6 +3,7 @@ internal import CGraphicsLoader
 import PNG
 import Primitives
 import Scene
+import VectorAsset
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -73,7 +73,7 @@ public struct DiffStatistics: PixelCounting {
 }
 
 /// What a pixel comparison counted, whether it just ran (``DiffStatistics``) or was read back
-/// from a `results.json` (``PixelCounts``).
+/// from a `results.json` (`PixelCounts` of SnapshotReports).
 public protocol PixelCounting: Hashable, Sendable {
   /// Size of both images.
   var size: PixelSize { get }
@@ -97,7 +97,8 @@ extension PixelCounting {
   }
 }
 
-/// The verdict of a pixel comparison: ``DiffResult`` as it runs, ``PixelComparison`` as data.
+/// The verdict of a pixel comparison: ``DiffResult`` as it runs, `PixelComparison` (of
+/// SnapshotReports) as data.
 public enum PixelVerdict<Statistics: PixelCounting>: Hashable, Sendable {
   /// Every pixel byte is equal.
   case identical

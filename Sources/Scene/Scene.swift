@@ -447,21 +447,7 @@ public struct SceneRow: Codable, Hashable, Sendable {
       accessibilityLabel
   }
 
-  /// Decodes a row.
-  public init(from decoder: any Decoder) throws {
-    let c = try decoder.container(keyedBy: CodingKeys.self)
-    path = try c.decode(String.self, forKey: .path)
-    level = try c.decode(Int.self, forKey: .level)
-    marker = try c.decode(SceneMarker.self, forKey: .marker)
-    icon = try c.decodeIfPresent(Rect.self, forKey: .icon)
-    glyph = try c.decodeIfPresent(SceneGlyph.self, forKey: .glyph)
-    markerText = try c.decodeIfPresent(SceneText.self, forKey: .markerText)
-    label = try c.decode(Rect.self, forKey: .label)
-    text = try c.decode(SceneText.self, forKey: .text)
-    lines = try c.decode(Int.self, forKey: .lines)
-    firstBaseline = try c.decode(Double.self, forKey: .firstBaseline)
-    accessibilityLabel = try c.decode(String.self, forKey: .accessibilityLabel)
-  }
+  // Decoding is synthesized (optional members may be absent or null); encoding is not:
 
   /// Encodes a row; `icon` is always present (null when there is none), numbers have 2 decimals.
   public func encode(to encoder: any Encoder) throws {

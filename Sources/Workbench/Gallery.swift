@@ -98,7 +98,7 @@ public struct Gallery: Sendable {
   /// The `themes: … · fonts: …` line of the renders, as the terminal shows it (absolute paths).
   public var sources: String
   /// How the page and the PDF name folders (relative to the current folder, see
-  /// ``BulletListRenderer/SharedPaths``).
+  /// `SharedPaths` of BulletListRenderer).
   public var paths: SharedPaths
   /// The `themes: … · fonts: …` line as the page and the PDF show it (folders written by
   /// ``paths``), so that they do not depend on where the checkout is.
@@ -138,7 +138,7 @@ public struct Gallery: Sendable {
     return groups.map { "\($0.caseName) (\($0.stems.joined(separator: ", "))): \($0.warning)" }
   }
 
-  /// Every changed token, one line each (``Themes/TokenChange/line``), theme by theme.
+  /// Every changed token, one line each (`TokenChange.line` of Themes), theme by theme.
   public var tokenLines: [String] { themeTables.flatMap { $0.changes.map(\.line) } }
 
   /// Renders the catalogue of `engine` (every case, each variant once whatever its scales) with

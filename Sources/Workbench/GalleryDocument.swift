@@ -12,7 +12,7 @@ import Themes
 /// their row changes, unchanged ones as one line. A case whose last page would be nearly empty
 /// has its pictures shrunk (to half at most) until it is not (kept at their size when even half
 /// does not help). Every page is numbered `N / M`.
-/// Draw them with ``BulletListRenderer/BulletListRenderer/renderPages(_:format:platforms:)`` as PDF.
+/// Draw them with `BulletListRenderer.renderPages(_:format:platforms:)` as PDF.
 public enum GalleryDocument {
   /// A4 landscape, in points.
   public static let pageSize = PageSize.a4.size(landscape: true)

@@ -82,7 +82,7 @@ public struct PageCell: Hashable, Sendable {
 /// Without a page height everything goes on one page as tall as its content (a sheet); with one,
 /// a block that does not fit the rest of a page starts the next one, and text taller than a page
 /// is split between lines (a printable document). Draw the pages with
-/// ``BulletListRenderer/renderPages(_:format:)``.
+/// `BulletListRenderer.renderPages(_:format:)`.
 public struct PageComposer {
   /// The page width in points.
   public let width: Double

@@ -55,7 +55,7 @@ public struct ReviewedPicture: Sendable {
   public var afterScene: Scene
   /// The exact pixel comparison of `after` with `before`.
   public var diff: DiffResult
-  /// The diff picture (``ImageDiff/diffImage(expected:actual:result:)``: `before` ghosted, changed
+  /// The diff picture (PixelDiff's `ImageDiff.diffImage(expected:actual:result:)`: `before` ghosted, changed
   /// pixels red); nil when the pictures are identical.
   public var diffImage: RasterImage?
   /// The rows that moved, changed size or colour, or appeared or disappeared.
@@ -153,7 +153,7 @@ public struct TokenReview: Sendable {
   /// Every theme × mode asked for, theme first.
   public var combinations: [ReviewedCombination]
 
-  /// Every changed token, one line each (``Themes/TokenChange/line``), in combination order.
+  /// Every changed token, one line each (`TokenChange.line` of Themes), in combination order.
   public var tokenLines: [String] { combinations.flatMap { $0.tokenChanges.map(\.line) } }
 
   /// The combinations in which something differs.

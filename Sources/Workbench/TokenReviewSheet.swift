@@ -36,8 +36,10 @@ public enum TokenReviewSheet {
   /// pictures' size and goes on over the next pages, never cut.
   /// Every page is numbered `N / M`.
   /// - Parameters:
+  ///   - review: the token review to print.
   ///   - listName: the list's file name, for the title.
   ///   - renderer: the renderer of the current themes, whose fonts set the text.
+  ///   - pageSize: the paper; nil takes the default page size.
   ///   - paths: how the themes folders are named (relative to the current folder by default).
   /// - Throws: `RenderError` when the fonts cannot be loaded or a picture cannot be encoded.
   public static func pages(

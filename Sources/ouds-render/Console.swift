@@ -1,3 +1,4 @@
+import CLIKit
 import SafeInput
 import Snapshot
 import SnapshotReports

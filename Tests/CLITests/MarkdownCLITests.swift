@@ -1,4 +1,5 @@
 import Foundation
+import PNG
 import Testing
 
 /// A Markdown list with front matter, links, emphasis, three levels and a sub-list override…
@@ -153,15 +154,23 @@ struct MarkdownCLITests {
       "list.md", in: folder)
     let result = try run(["render", list, "-o", "out.png"], in: folder)
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.png").path))
     // The scene's labels are regular, as in the JSON twin that says "isBold": false.
-    let json = try write(
-      #"{"isBold": false, "items": [{"markdown": "Create your **account**"}, {"markdown": "Read *the* [terms](https://example.com)", "items": [{"markdown": "A *sub* item"}]}]}"#,
-      "list.json", in: folder)
+    let twin =
+      #"{"isBold": false, "items": [{"markdown": "Create your **account**"}, {"markdown": "Read *the* [terms](https://example.com)", "items": [{"markdown": "A *sub* item"}]}]}"#
+    let json = try write(twin, "list.json", in: folder)
     let markdownScene = try run(["layout", list], in: folder)
     let jsonScene = try run(["layout", json], in: folder)
     #expect(markdownScene.status == 0, "\(markdownScene.stderr)")
     #expect(markdownScene.stdout == jsonScene.stdout)
+    // The picture: the pixels of the regular twin's render (a bold list cannot hold rich text).
+    let twinRender = try run(["render", json, "-o", "regular.png"], in: folder)
+    #expect(twinRender.status == 0, "\(twinRender.stderr)")
+    func pixels(_ name: String) throws -> RasterImage {
+      try PNGCodec.decode(Data(contentsOf: folder.appendingPathComponent(name)))
+    }
+    let picture = try pixels("out.png")
+    #expect(picture == (try pixels("regular.png")))
+    #expect(picture.width == 720, "a 360 pt canvas at scale 2")
   }
 
   @Test("the command line's --platform, --locale and --text-style override the front matter")

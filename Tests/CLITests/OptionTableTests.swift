@@ -1,3 +1,4 @@
+import CLIKit
 import Testing
 
 @testable import ouds_render
@@ -324,17 +325,6 @@ struct OptionTableTests {
       ["render"], ["l.json", "--theme", "sosh", "--theme=wireframe", "-o", "-"])
     #expect(twice.choice(ListOptions.theme) == "wireframe")
     #expect(twice.text(ListOptions.output) == "-")
-  }
-
-  @Test("edit distance: insertions, deletions, substitutions and swaps")
-  func distance() {
-    #expect(Suggestion.distance(Array("ornage"), Array("orange")) == 1)
-    #expect(Suggestion.distance(Array("kitten"), Array("sitting")) == 3)
-    #expect(Suggestion.distance(Array(""), Array("abc")) == 3)
-    #expect(Suggestion.distance(Array("same"), Array("same")) == 0)
-    #expect(Suggestion.closest(to: "xyz", among: ["render", "sheet"]) == nil)
-    #expect(Suggestion.closest(to: "snap", among: ["render", "snapshot"]) == "snapshot")
-    #expect(Suggestion.closest(to: String(repeating: "a", count: 100), among: ["a"]) == nil)
   }
 }
 

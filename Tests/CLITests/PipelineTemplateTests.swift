@@ -210,11 +210,13 @@ final class PipelineTemplateTests {
     }
   }
 
-  /// The number of references the repository's catalogue holds.
+  /// The number of references the fixture's catalogue holds (``PipelineFixture/fixtureCases``).
   func catalogueSize() throws -> Int {
-    let listed = try run(["snapshot", "list"])
-    #expect(listed.status == 0)
-    return listed.stdout.split(separator: "\n").count
+    let listed = try run(["snapshot", "list"], in: root.appendingPathComponent("repository"))
+    #expect(listed.status == 0, "\(listed.stderr)")
+    let count = listed.stdout.split(separator: "\n").count
+    #expect(count == 16, "sample-2 and onboarding: 8 references each")
+    return count
   }
 
   /// The `(index, count)` of the shard whose results are in `folder`, and its reference ids.

@@ -2,6 +2,7 @@ import Foundation
 import SafeInput
 import Testing
 
+@testable import Fonts
 @testable import Graphics
 
 #if canImport(Glibc)

@@ -3,6 +3,7 @@ import SafeInput
 import Testing
 import Threads
 
+@testable import Fonts
 @testable import Graphics
 
 /// The remembered font folders of fontconfig's configuration: used while nothing the

@@ -1,3 +1,4 @@
+import Fonts
 import Foundation
 import Graphics
 import Scene
@@ -106,6 +107,13 @@ struct TextEngineTests {
     let fallback = engine.measure(text, wrapWidth: nil).width
     let liberation = engine.measure(Fixtures.text("Label"), wrapWidth: nil).width
     #expect(fallback == liberation)
+    // …and the font both fell back to is Liberation Sans, not a font of the machine: its
+    // advances are Arial's (L, a, b, e 1139 and l 455 units of 2048), DejaVu Sans's are wider.
+    #expect(abs(liberation - 16 * Double(4 * 1139 + 455) / 2048) < 1, "\(liberation)")
+    let dejaVu = TextEngine(
+      fonts: try FontSet(sources: FontSourceList(owner: "test", sources: [Fixtures.dejaVuSans])))
+    let dejaVuWidth = dejaVu.measure(text, wrapWidth: nil).width
+    #expect(abs(dejaVuWidth - liberation) > 2, "DejaVu \(dejaVuWidth), Liberation \(liberation)")
   }
 
   @Test("a missing font file names the file, its Debian package and the folders searched")

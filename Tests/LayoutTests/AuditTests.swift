@@ -151,8 +151,26 @@ struct AuditTests {
   func shippedThemesPass() throws {
     for theme in ThemeName.allCases {
       for mode in ColorMode.allCases {
-        let (audit, _, _) = try audit(theme, mode)
+        let (audit, scene, _) = try audit(theme, mode)
         #expect(audit.failures.isEmpty, "\(theme) \(mode): \(audit.failures)")
+        // the checks ran: one contrast check per element, each passing by the WCAG ratio
+        // computed here from its colours, the text sizes, the link and the spoken rows
+        #expect(
+          audit.contrast.map(\.element) == [
+            .label, .orderedPrefix, .link, .bullet, .brandedBullet, .tick, .brandedTick, .icon,
+            .brandedIcon,
+          ], "\(theme) \(mode)")
+        for check in audit.contrast {
+          let ratio = referenceRatio(check.color, audit.background)
+          #expect(ratio >= check.requirement.minimum, "\(theme) \(mode) \(check.element): \(ratio)")
+          #expect(check.passes, "\(theme) \(mode) \(check.element)")
+        }
+        #expect(!audit.textSizes.isEmpty, "\(theme) \(mode)")
+        for size in audit.textSizes {
+          #expect(size.fontSize >= AccessibilityAudit.minimumFontSize && size.passes)
+        }
+        #expect(audit.linkDistinction.passes && audit.linkDistinction.rows == ["items[0]"])
+        #expect(audit.spoken.count == scene.rows.count && !scene.rows.isEmpty)
       }
     }
   }

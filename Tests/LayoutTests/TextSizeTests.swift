@@ -101,14 +101,25 @@ struct TextSizeTests {
     #expect(ContentSizeCategory.large.factor == 1)
   }
 
-  @Test("the default sizes change nothing, on either platform")
+  @Test("the default sizes change nothing, on either platform: Body Large stays 16/24")
   func defaultsUnchanged() throws {
     for platform in Platform.allCases {
-      let plain = try layout(unordered, .wireframe, options: LayoutOptions(platform: platform))
+      let plain = try layout(unordered, .orange, options: LayoutOptions(platform: platform))
       let explicit = try layout(
-        unordered, .wireframe,
+        unordered, .orange,
         options: LayoutOptions(platform: platform, fontScale: 1, contentSize: .large))
       #expect(plain == explicit)
+      // the defaults are the token sizes (SPEC §5: Body Large 16 on a 24 line, 0.2 spacing)…
+      let row = try firstRow(unordered, .orange, LayoutOptions(platform: platform))
+      #expect(row.fontSize == 16 && row.lineHeight == 24 && row.letterSpacing == 0.2, "\(platform)")
+      // …and a size other than the default is not ignored: the same list is laid out larger
+      let larger =
+        platform == .android
+        ? LayoutOptions(platform: platform, fontScale: 2)
+        : LayoutOptions(platform: platform, contentSize: .accessibility5)
+      let scaled = try firstRow(unordered, .orange, larger)
+      #expect(scaled.fontSize > 16 && scaled.lineHeight > 24, "\(platform)")
+      #expect(try layout(unordered, .orange, options: larger) != plain, "\(platform)")
     }
   }
 

@@ -7,3 +7,10 @@ func temporaryFolder() throws -> URL {
   try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
   return url
 }
+
+/// Writes `text` to the file `name` in `folder`; its path.
+func write(_ text: String, _ name: String, in folder: URL) throws -> String {
+  let url = folder.appendingPathComponent(name)
+  try Data(text.utf8).write(to: url)
+  return url.path
+}

@@ -147,7 +147,9 @@ struct RecordModeTests {
         ).path))
   }
 
-  @Test("assertSnapshot passes silently against a recorded reference (Swift Testing)")
+  @Test(
+    "assertSnapshot passes silently against a recorded reference and fails against another list's (Swift Testing)"
+  )
   func assertSnapshotPasses() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -158,10 +160,27 @@ struct RecordModeTests {
     assertSnapshot(
       of: Self.list, theme: .orangeCompact, mode: .dark, named: "assert",
       settings: SnapshotTestSettings(directory: folder, record: .never))
+    // It compared: the same call against a reference of another list records an issue (so a
+    // silent pass above is a match, not an assertSnapshot that checks nothing).
+    let other = OUDSBulletList(
+      type: .ordered, textStyle: .bodyMedium, isBold: false,
+      items: [OUDSBulletList.Item("First"), OUDSBulletList.Item("Changed")])
+    _ = verifySnapshot(
+      of: other, theme: .orangeCompact, mode: .dark, named: "assert-other",
+      settings: settings, environment: [:])
+    withKnownIssue("assertSnapshot must fail against another list's reference") {
+      assertSnapshot(
+        of: Self.list, theme: .orangeCompact, mode: .dark, named: "assert-other",
+        settings: SnapshotTestSettings(
+          directory: folder, record: .never,
+          artifactsDirectory: folder.appendingPathComponent("artifacts")))
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("assert-other/orange-compact-dark@2x") }
+    }
   }
 
-  /// The one deliberate expected failure of the suite: it checks that `assertSnapshot` fails the
-  /// calling test. Any other issue, or none, fails this test.
+  /// One of the two deliberate expected failures of the suite (with ``assertSnapshotPasses()``):
+  /// it checks that `assertSnapshot` fails the calling test. Any other issue, or none, fails it.
   @Test(
     "assertSnapshot records an Issue at the call site, saying what is missing, when there is no reference"
   )

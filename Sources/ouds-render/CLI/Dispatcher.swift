@@ -1,3 +1,4 @@
+import CLIKit
 import Graphics
 import SafeInput
 

@@ -1,3 +1,4 @@
+import CLIKit
 import Graphics
 import Layout
 import Primitives
@@ -9,7 +10,7 @@ import Workbench
 /// completion and message says what the rest of the pipeline accepts.
 enum Vocabulary {
   /// The word that selects every theme, mode or platform.
-  static let all = "all"
+  static let all = Choices.all
 
   /// `orange`, `orange-compact`, `sosh`, `wireframe`.
   static let themes = Choices(ThemeName.self)

@@ -1,4 +1,5 @@
 import BulletListRenderer
+import CLIKit
 import Workbench
 
 #if canImport(FoundationEssentials)

@@ -1,3 +1,4 @@
+import CLIKit
 import Graphics
 
 /// The whole command line: `ouds-render` and its subcommands.

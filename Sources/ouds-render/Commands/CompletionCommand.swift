@@ -1,3 +1,5 @@
+import CLIKit
+
 /// `ouds-render completion bash|zsh|fish`: prints a shell completion script made from the command
 /// tables.
 enum CompletionCommand {

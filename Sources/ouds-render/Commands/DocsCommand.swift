@@ -1,3 +1,5 @@
+import CLIKit
+
 /// `ouds-render docs markdown|man`: prints the option reference made from the command tables, as
 /// the Markdown of `docs/cli.md` or as the man page `ouds-render.1`.
 enum DocsCommand {

@@ -1,4 +1,5 @@
 import BulletListRenderer
+import CLIKit
 import SafeInput
 import Snapshot
 import Workbench

@@ -1,3 +1,4 @@
+import CLIKit
 import Scene
 import SnapshotReports
 

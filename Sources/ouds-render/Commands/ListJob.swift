@@ -1,5 +1,6 @@
 import BulletList
 import BulletListRenderer
+import CLIKit
 import Graphics
 import Layout
 import Primitives
@@ -185,7 +186,7 @@ struct ListJob {
   {
     let variants = file.variants
     let name = MessageText.path(PathText.lastComponent(path))
-    guard let text = arguments.text(ListOptions.variant) else {
+    guard let choice = arguments[ListOptions.variantOption] else {
       if file.hasVariantsKey {
         let count = variants.count
         printError(
@@ -194,13 +195,18 @@ struct ListJob {
       }
       return nil
     }
-    if let number = DecimalNumber.integer(text), variants.indices.contains(number - 1) {
+    let text = choice.text
+    switch choice {
+    case .number(let number) where variants.indices.contains(number - 1):
       return variants[number - 1]
+    case .number:
+      break
+    case .name(let name):
+      // A name, with or without its scale when that is unique.
+      if let named = variants.first(where: { $0.name == name }) { return named }
+      let stems = variants.filter { $0.stem == name }
+      if stems.count == 1 { return stems[0] }
     }
-    // A name, with or without its scale when that is unique.
-    if let named = variants.first(where: { $0.name == text }) { return named }
-    let stems = variants.filter { $0.stem == text }
-    if stems.count == 1 { return stems[0] }
     let listed = variants.prefix(6).enumerated().map { "\($0.offset + 1) \($0.element.name)" }
     throw UsageError(
       "--variant \(MessageText.quoted(text)): \(name) has no such variant; it has \(variants.count): "

@@ -1,4 +1,35 @@
+import CLIKit
 import Primitives
+import SafeInput
+
+/// What `--variant` names: a variant of a catalogue case file by its number (1 is the first) or
+/// by its name, with or without its scale (`orange-dark@2x`, `orange-dark`).
+enum VariantChoice: Sendable, Hashable {
+  /// The variant numbered so, from 1.
+  case number(Int)
+  /// The variant named so.
+  case name(String)
+
+  /// The choice `text` names: a whole number from 1, else a name; an empty text is a usage error.
+  init(parsing text: String) throws(UsageError) {
+    if text.isEmpty {
+      throw UsageError("--variant needs a number or a variant name, got an empty one")
+    }
+    if let number = DecimalNumber.integer(text), number >= 1 {
+      self = .number(number)
+    } else {
+      self = .name(text)
+    }
+  }
+
+  /// As the command line wrote it.
+  var text: String {
+    switch self {
+    case .number(let number): return String(number)
+    case .name(let name): return name
+    }
+  }
+}
 
 /// The options of the commands that read a list (`render`, `sheet`, `layout`) and of those that
 /// write pictures (`render`, `sheet`), one table row each.
@@ -86,14 +117,17 @@ enum ListOptions {
       "$OUDS_THEMES_DIR, else a Themes/ in the current folder or its parents, else the package's copy"
   )
 
-  /// `--variant <n>|<name>`: one variant of a catalogue case file.
-  static let variant = OptionSpec(
-    names: ["--variant"], value: .text(placeholder: "n|name", completion: .none),
+  /// `--variant <n>|<name>`: one variant of a catalogue case file, by number or name (which
+  /// variants the file has is checked once it is read).
+  static let variantOption = TypedOption<VariantChoice>(
+    names: ["--variant"], placeholder: "n|name",
     help:
       "for a catalogue case file (Snapshots/cases/): draw its variant n (1 is the first, in the order snapshot verify lists them) or the variant named (orange-dark@2x), with that variant's theme, mode, scale, width, background, locale, direction, text style, platform and text size; an option given on the command line wins over the variant",
     defaultDescription:
-      "none: the case's list is drawn with the options given, and stderr says once that its variants are not applied"
-  )
+      "none: the case's list is drawn with the options given, and stderr says once that its variants are not applied",
+    parse: VariantChoice.init(parsing:))
+  /// `--variant` as the tables list it.
+  static let variant = variantOption.spec
 
   /// The options of every command that reads a list.
   static let all: [OptionSpec] = [

@@ -1,4 +1,5 @@
 import BulletListRenderer
+import CLIKit
 import Graphics
 import SafeInput
 import Snapshot
@@ -113,9 +114,14 @@ struct PictureJob {
     }
     guard let named else {
       throw UsageError(
-        "cannot tell the format of \(MessageText.path(output)): end it in .png, .svg or .pdf, or give --format"
+        "cannot tell the format of \(MessageText.path(output)): end it in \(Self.extensionsInWords), or give --format"
       )
     }
     return named
+  }
+
+  /// `.png, .svg or .pdf`: the file extensions `-o` takes, from ``Graphics/OutputKind``.
+  static var extensionsInWords: String {
+    HelpText.words(OutputKind.allCases.map { ".\($0.rawValue)" }, joinedBy: "or")
   }
 }

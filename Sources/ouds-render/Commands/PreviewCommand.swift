@@ -1,4 +1,5 @@
 import BulletListRenderer
+import CLIKit
 import FileWatch
 import Graphics
 import LivePreview

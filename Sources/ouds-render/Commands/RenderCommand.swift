@@ -1,4 +1,5 @@
 import BulletListRenderer
+import CLIKit
 import SafeInput
 
 #if canImport(FoundationEssentials)

@@ -1,4 +1,6 @@
 import BulletListRenderer
+import CLIKit
+import Fonts
 import Graphics
 import Primitives
 import Themes

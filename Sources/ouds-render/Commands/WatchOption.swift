@@ -1,3 +1,4 @@
+import CLIKit
 import FileWatch
 import SafeInput
 import Snapshot

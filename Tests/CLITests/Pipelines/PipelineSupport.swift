@@ -165,6 +165,28 @@ struct PipelineFixture {
   /// Makes the fixture in `root`: a copy of the repository's `Snapshots/`, `Themes/`,
   /// `scripts/setup`, `scripts/package`, `scripts/ci-*` and what packaging reads (then `edit` may
   /// change the copy), and the toolchain and apt-get stand-ins.
+  /// The cases of the pipeline's small catalogue: a JSON case and a Markdown one, 16 references
+  /// in all. The pipelines test the jobs, not the catalogue (the shared run of SnapshotTests
+  /// renders the whole of it once per `swift test`).
+  static let fixtureCases = ["sample-2", "onboarding"]
+
+  /// Removes from the snapshots folder `snapshots` every case (its file and its references) but
+  /// `cases`.
+  static func keepOnly(_ cases: [String], in snapshots: URL) throws {
+    let caseFolder = snapshots.appendingPathComponent("cases")
+    for file in try FileManager.default.contentsOfDirectory(atPath: caseFolder.path) {
+      let name = (file as NSString).deletingPathExtension
+      guard ["json", "md"].contains((file as NSString).pathExtension), !cases.contains(name) else {
+        continue
+      }
+      try FileManager.default.removeItem(at: caseFolder.appendingPathComponent(file))
+      let references = snapshots.appendingPathComponent(name)
+      if FileManager.default.fileExists(atPath: references.path) {
+        try FileManager.default.removeItem(at: references)
+      }
+    }
+  }
+
   static func make(in root: URL, edit: (URL) throws -> Void = { _ in }) throws -> PipelineFixture {
     let checkout = root.appendingPathComponent("repository")
     let scripts = try FileManager.default.contentsOfDirectory(
@@ -178,6 +200,7 @@ struct PipelineFixture {
       try Tree.copy(
         repositoryRoot.appendingPathComponent(item), to: checkout.appendingPathComponent(item))
     }
+    try keepOnly(fixtureCases, in: checkout.appendingPathComponent("Snapshots"))
     try edit(checkout)
     let tools = root.appendingPathComponent("tools")
     let runtime = root.appendingPathComponent("runtime")

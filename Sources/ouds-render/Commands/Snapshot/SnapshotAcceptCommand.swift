@@ -1,4 +1,5 @@
 import BulletListRenderer
+import CLIKit
 import Graphics
 import PNG
 import SafeInput

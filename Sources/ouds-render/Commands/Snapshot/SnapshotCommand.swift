@@ -1,4 +1,5 @@
 import BulletListRenderer
+import CLIKit
 import PixelDiff
 import SafeInput
 import Snapshot
@@ -50,18 +51,26 @@ enum SnapshotCommand {
     help:
       "a folder searched first for the manifests' font files; its other fonts are licensed brand fonts used instead of the open substitutes"
   )
-  /// `--filter <patterns>`.
-  static let filter = OptionSpec(
-    names: ["--filter"], value: .text(placeholder: "patterns", completion: .none),
+  /// `--filter <patterns>`, parsed when the arguments are: a bad filter is a usage error.
+  static let filterOption = TypedOption<SnapshotFilter>(
+    names: ["--filter"], placeholder: "patterns",
     help:
       "comma-separated; a whole id <case>/<theme>-<mode>[-<variant>]@<scale>x selects that reference only, a glob (*, ?, [..]) matches the whole id, any other pattern a substring of the id"
-  )
-  /// `--shard <i>/<n>`.
-  static let shard = OptionSpec(
-    names: ["--shard"], value: .text(placeholder: "i/n", completion: .none),
+  ) { text throws(UsageError) in
+    do { return try SnapshotFilter(text) } catch { throw UsageError("\(error)") }
+  }
+  /// `--filter` as the tables list it.
+  static let filter = filterOption.spec
+  /// `--shard <i>/<n>`, parsed when the arguments are: a bad shard is a usage error.
+  static let shardOption = TypedOption<SnapshotShard>(
+    names: ["--shard"], placeholder: "i/n",
     help:
       "only shard i of n (round-robin over the ids sorted; the n shards together cover every reference exactly once)"
-  )
+  ) { text throws(UsageError) in
+    do { return try SnapshotShard(parsing: text) } catch { throw UsageError("\(error)") }
+  }
+  /// `--shard` as the tables list it.
+  static let shard = shardOption.spec
   /// `--jobs <n>`.
   static let jobs = OptionSpec(
     names: ["--jobs"], value: .integer(placeholder: "n", range: 1...256, default: nil),
@@ -93,27 +102,16 @@ enum SnapshotCommand {
   static func brokenCases(_ arguments: ParsedArguments, engine: SnapshotEngine)
     -> [SnapshotCaseError]
   {
-    let filter = arguments.text(filter).flatMap { try? SnapshotFilter($0) }
-    let shard = arguments.text(shard).flatMap { try? SnapshotShard(parsing: $0) }
-    return engine.catalogue.selectBroken(filter: filter, shard: shard)
+    engine.catalogue.selectBroken(filter: arguments[filterOption], shard: arguments[shardOption])
   }
 
-  /// The selected references, or a usage error for a bad filter or shard, or a failure when nothing matches.
+  /// The selected references, or a failure when nothing matches (a bad filter or shard was a
+  /// usage error when the arguments were parsed).
   static func selection(_ arguments: ParsedArguments, engine: SnapshotEngine) throws
     -> [SnapshotReference]
   {
-    let selectedFilter: SnapshotFilter?
-    let selectedShard: SnapshotShard?
-    do {
-      selectedFilter = try arguments.text(filter).map { text throws(SnapshotError) in
-        try SnapshotFilter(text)
-      }
-      selectedShard = try arguments.text(shard).map { text throws(SnapshotError) in
-        try SnapshotShard(parsing: text)
-      }
-    } catch {
-      throw UsageError("\(error)")
-    }
+    let selectedFilter = arguments[filterOption]
+    let selectedShard = arguments[shardOption]
     let selected = engine.catalogue.select(filter: selectedFilter, shard: selectedShard)
     if selected.isEmpty && selectedFilter != nil
       && engine.catalogue.selectBroken(filter: selectedFilter, shard: selectedShard).isEmpty
@@ -128,12 +126,8 @@ enum SnapshotCommand {
     -> SnapshotRunResults.Selection
   {
     SnapshotRunResults.Selection(
-      filter: try arguments.text(filter).map { text throws(SnapshotError) in
-        try SnapshotFilter(text).description
-      },
-      shard: try arguments.text(shard).map { text throws(SnapshotError) in
-        try SnapshotShard(parsing: text)
-      },
+      filter: arguments[filterOption]?.description,
+      shard: arguments[shardOption],
       catalogueReferences: engine.catalogue.references.count)
   }
 

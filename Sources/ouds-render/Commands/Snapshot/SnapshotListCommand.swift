@@ -1,3 +1,5 @@
+import CLIKit
+
 /// `ouds-render snapshot list`: prints the reference ids the catalogue produces.
 enum SnapshotListCommand {
   /// `--paths`.

@@ -1,3 +1,5 @@
+import CLIKit
+
 /// `ouds-render snapshot prune`: deletes references no case produces any more.
 enum SnapshotPruneCommand {
   /// `--dry-run`.

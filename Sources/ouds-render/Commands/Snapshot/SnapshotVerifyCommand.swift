@@ -1,4 +1,5 @@
 import BulletListRenderer
+import CLIKit
 import Primitives
 import SafeInput
 import Snapshot

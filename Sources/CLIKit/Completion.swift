@@ -1,7 +1,7 @@
 import Primitives
 
 /// A shell `ouds-render completion` writes a script for.
-enum Shell: String, CaseIterable, Sendable {
+public enum Shell: String, CaseIterable, Sendable {
   /// GNU bash (`complete -F`).
   case bash
   /// zsh (`compdef`, `_arguments`).
@@ -13,9 +13,9 @@ enum Shell: String, CaseIterable, Sendable {
 /// Shell completion scripts generated from the command tables: subcommands, options, the names
 /// choice options take, folders for folder options and files (of the right extension) for file
 /// options and arguments.
-enum Completion {
+public enum Completion {
   /// The script for `shell` completing the commands under `root`.
-  static func script(for shell: Shell, root: CommandSpec) -> String {
+  public static func script(for shell: Shell, root: CommandSpec) -> String {
     let commands = walk(root, path: [])
     switch shell {
     case .bash: return bash(commands)
@@ -25,7 +25,9 @@ enum Completion {
   }
 
   /// Every command under `spec` (itself first) with the words that reach it.
-  static func walk(_ spec: CommandSpec, path: [String]) -> [(path: [String], spec: CommandSpec)] {
+  public static func walk(_ spec: CommandSpec, path: [String]) -> [(
+    path: [String], spec: CommandSpec
+  )] {
     [(path, spec)] + spec.subcommands.flatMap { walk($0, path: path + [$0.name]) }
   }
 

@@ -32,7 +32,7 @@ import SafeInput
 /// read as a regular file of at most 256 KiB (a FIFO, a device or a larger file is ignored); a
 /// file that does not parse line for line is ignored whole. It is rewritten atomically after a
 /// configuration was read.
-struct FontconfigFolderCache {
+package struct FontconfigFolderCache {
   /// The cache file's name, in ``FontHashCache/folderName``.
   static let fileName = "fontconfig-folders"
   /// The first line of the file (its format).
@@ -55,7 +55,7 @@ struct FontconfigFolderCache {
   let racyWindow: Int64
 
   /// A cache for a process with `environment`: the file beside the font hash cache.
-  init(environment: [String: String]) {
+  package init(environment: [String: String]) {
     self.init(
       file: FontHashCache.defaultFile(environment: environment)?.deletingLastPathComponent()
         .appendingPathComponent(Self.fileName),
@@ -70,14 +70,22 @@ struct FontconfigFolderCache {
 
   /// What a reading of the configuration gives: the font folders, and the files and folders
   /// fontconfig read them from.
-  struct Reading: Equatable {
-    var folders: [String]
-    var configurationFiles: [String]
+  package struct Reading: Equatable {
+    /// The font folders (`FcConfigGetFontDirs`).
+    package var folders: [String]
+    /// The files the configuration was read from (`FcConfigGetConfigFiles`).
+    package var configurationFiles: [String]
+
+    /// A reading of `folders` from `configurationFiles`.
+    package init(folders: [String], configurationFiles: [String]) {
+      self.folders = folders
+      self.configurationFiles = configurationFiles
+    }
   }
 
   /// The font folders: the recorded ones while nothing they came from changed, else `read()`'s
   /// (recorded for the next run); none when `read` fails (nil, nothing recorded).
-  func folders(read: () -> Reading?) -> [String] {
+  package func folders(read: () -> Reading?) -> [String] {
     if let recorded = load() { return recorded }
     guard let reading = read() else { return [] }
     save(reading)

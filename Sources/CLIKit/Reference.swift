@@ -3,10 +3,10 @@ import Primitives
 /// The option reference of the whole command line, generated from the command tables like
 /// ``HelpText`` and ``Completion``: as Markdown (`docs/cli.md`, which a test keeps equal to this
 /// output) and as a man page (`ouds-render.1`, for packages).
-enum Reference {
+public enum Reference {
   /// Every command of `root` that runs or groups others, depth first, with the words that reach
   /// it (empty for the root).
-  static func commands(of root: CommandSpec) -> [(path: [String], spec: CommandSpec)] {
+  public static func commands(of root: CommandSpec) -> [(path: [String], spec: CommandSpec)] {
     var found: [(path: [String], spec: CommandSpec)] = []
     func visit(_ spec: CommandSpec, _ path: [String]) {
       found.append((path, spec))
@@ -18,7 +18,7 @@ enum Reference {
 
   /// The reference as Markdown: one section per command with its usage, arguments, options
   /// (values, ranges, defaults) and examples.
-  static func markdown(root: CommandSpec) -> String {
+  public static func markdown(root: CommandSpec) -> String {
     var text = """
       # Option reference
 
@@ -69,7 +69,7 @@ enum Reference {
   }
 
   /// The reference as a man page (section 1, `man` macros).
-  static func manPage(root: CommandSpec, version: String) -> String {
+  public static func manPage(root: CommandSpec, version: String) -> String {
     var text = """
       .TH OUDS-RENDER 1 "" "ouds-render \(version)" "User Commands"
       .SH NAME

@@ -64,15 +64,19 @@ public final class FontHashCache: Sendable {
   }
 
   private let state = Locked(State())
+  /// Reads a font file and gives its SHA-256 (lower-case hex) and the identity of the file read:
+  /// GLib's digest, handed in by Graphics (`FontHashCache(file:)`), which loads GLib.
+  private let hashing: @Sendable (String) throws -> (sha256: String, identity: FileIdentity)
 
-  /// A cache kept in `file` (nil: in this process only).
-  public convenience init(file: URL?) {
-    self.init(file: file, racyWindow: 2_000_000_000)
-  }
-
-  init(file: URL?, racyWindow: Int64) {
+  /// A cache kept in `file` (nil: in this process only) that hashes files with `hashing`; a hash
+  /// is trusted only for a file unchanged `racyWindow` nanoseconds before it was hashed.
+  public init(
+    file: URL?, racyWindow: Int64 = 2_000_000_000,
+    hashing: @escaping @Sendable (String) throws -> (sha256: String, identity: FileIdentity)
+  ) {
     self.file = file
     self.racyWindow = racyWindow
+    self.hashing = hashing
   }
 
   /// `$XDG_CACHE_HOME/ouds-render/font-hashes` when `XDG_CACHE_HOME` is an absolute path, else
@@ -116,7 +120,7 @@ public final class FontHashCache: Sendable {
     {
       return cached.sha256
     }
-    guard let (sha, identity) = try? SHA256Digest.hexAndIdentity(ofUserFile: path, kind: .font)
+    guard let (sha, identity) = try? hashing(path)
     else { return nil }
     let recorded = Self.now()
     let unchanged = identity == before && UserFile.identity(atPath: path) == identity

@@ -4,14 +4,14 @@ import Primitives
 ///
 /// Sections: OVERVIEW, USAGE, the discussion, ARGUMENTS, SUBCOMMANDS, OPTIONS (choices, ranges
 /// and defaults taken from the table), the footer and EXAMPLES. It always ends with a newline.
-enum HelpText {
+public enum HelpText {
   /// Lines are wrapped to this many columns.
-  static let width = 100
+  public static let width = 100
   /// Option help starts in this column (after a two-space indent and the names).
-  static let helpColumn = 26
+  public static let helpColumn = 26
 
   /// The help of `spec`, reached by `path` (the words after `ouds-render`).
-  static func text(for spec: CommandSpec, path: [String]) -> String {
+  public static func text(for spec: CommandSpec, path: [String]) -> String {
     var sections: [String] = []
     sections.append(
       wrap("OVERVIEW: " + (spec.overview.isEmpty ? spec.abstract : spec.overview), indent: ""))
@@ -39,7 +39,7 @@ enum HelpText {
   }
 
   /// `ouds-render render <list.json> -o <file|dir> [options]`.
-  static func usage(for spec: CommandSpec, path: [String]) -> String {
+  public static func usage(for spec: CommandSpec, path: [String]) -> String {
     var words = ["ouds-render"] + path
     if !spec.subcommands.isEmpty {
       let names = spec.subcommands.map(\.name).joined(separator: "|")
@@ -54,7 +54,7 @@ enum HelpText {
   }
 
   /// What follows an option's names: `<dir>`, `light|dark|all`, `<theme>|all`, `1|2|3`.
-  static func placeholder(_ value: OptionValue) -> String {
+  public static func placeholder(_ value: OptionValue) -> String {
     switch value {
     case .flag:
       return ""
@@ -84,38 +84,38 @@ enum HelpText {
   }
 
   /// `1, 2 or 3`, `a whole number from 1 to 256`, `a whole number of 0 or more`.
-  static func describe(_ range: ClosedRange<Int>) -> String {
+  public static func describe(_ range: ClosedRange<Int>) -> String {
     if listsValues(range) { return words(range.map(String.init), joinedBy: "or") }
     if range.upperBound == Int.max { return "a whole number of \(range.lowerBound) or more" }
     return "a whole number from \(range.lowerBound) to \(range.upperBound)"
   }
 
   /// `a number from 40 to 10000`.
-  static func describe(_ range: ClosedRange<Double>) -> String {
+  public static func describe(_ range: ClosedRange<Double>) -> String {
     "a number from \(plain(range.lowerBound)) to \(plain(range.upperBound))"
   }
 
   /// `a, b or c`.
-  static func words(_ list: [String], joinedBy conjunction: String) -> String {
+  public static func words(_ list: [String], joinedBy conjunction: String) -> String {
     guard let last = list.last else { return "" }
     if list.count == 1 { return last }
     return list.dropLast().joined(separator: ", ") + " \(conjunction) " + last
   }
 
   /// `40` for 40.0, `0.5` for 0.5: a number without a useless `.0`.
-  static func plain(_ value: Double) -> String {
+  public static func plain(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
   }
 
   /// `-o, --output <file|dir>`.
-  static func column(for option: OptionSpec) -> String {
+  public static func column(for option: OptionSpec) -> String {
     let value = placeholder(option.value)
     return option.names.joined(separator: ", ") + (value.isEmpty ? "" : " " + value)
   }
 
   /// The help line of `option`: its sentence, then the names it takes (when the column cannot show
   /// them), its range, its default and whether it is required.
-  static func help(for option: OptionSpec) -> String {
+  public static func help(for option: OptionSpec) -> String {
     var text = option.help
     var notes: [String] = []
     var defaultText = option.defaultDescription
@@ -166,7 +166,7 @@ enum HelpText {
   }
 
   /// `text` wrapped at ``width`` on spaces, each line starting with `indent`.
-  static func wrap(_ text: String, indent: String) -> String {
+  public static func wrap(_ text: String, indent: String) -> String {
     var lines: [String] = []
     var line = indent
     for word in text.split(separator: " ", omittingEmptySubsequences: true) {

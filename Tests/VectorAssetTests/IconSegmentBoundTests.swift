@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Graphics
+@testable import VectorAsset
 
 @Suite("An icon's paths have a segment bound")
 struct IconSegmentBoundTests {

@@ -4,11 +4,11 @@ import SafeInput
 /// A usage mistake on the command line: printed with a pointer to `--help`, exit code 2.
 ///
 /// The one usage-error type of every command.
-struct UsageError: Error, CustomStringConvertible {
+public struct UsageError: Error, CustomStringConvertible {
   /// The message, one line.
-  let description: String
+  public let description: String
   /// Creates an error with its message.
-  init(_ description: String) { self.description = description }
+  public init(_ description: String) { self.description = description }
 }
 
 /// The arguments of one command, parsed and checked against its ``CommandSpec``.
@@ -18,9 +18,9 @@ struct UsageError: Error, CustomStringConvertible {
 /// options, missing values, values outside their choices or range, a wrong number of arguments
 /// and missing required options are ``UsageError``s, found before the command touches a file.
 /// Numbers are strict decimals (``DecimalNumber``): `0x28`, `4e2` and `+2` are refused.
-struct ParsedArguments {
+public struct ParsedArguments {
   /// A value as checked by its ``OptionValue``.
-  enum Value: Hashable {
+  public enum Value: Hashable {
     case text(String)
     case choice(String)
     case integer(Int)
@@ -30,19 +30,21 @@ struct ParsedArguments {
   }
 
   /// The command path after `ouds-render`, as in messages: `render`, `snapshot verify`.
-  let command: String
+  public let command: String
   /// Whether `-h` or `--help` was given: the command prints its help and nothing is checked.
-  private(set) var helpRequested = false
+  public private(set) var helpRequested = false
   /// The positional arguments.
-  private(set) var positionals: [String] = []
+  public private(set) var positionals: [String] = []
   private var values: [String: Value] = [:]
+  /// The values of options with a ``ValueParser``, by key, as their parsers made them.
+  private var typedValues: [String: any Sendable] = [:]
   private var flags: Set<String> = []
   /// The command's own options by key, for their defaults (commands share options, not defaults).
   private let table: [String: OptionSpec]
 
   /// Parses `arguments` (those after the command's name) against `spec`; `tree` (the whole
   /// command line) lets an option of other commands be named as such.
-  init(_ arguments: [String], spec: CommandSpec, command: String, tree: CommandSpec? = nil)
+  public init(_ arguments: [String], spec: CommandSpec, command: String, tree: CommandSpec? = nil)
     throws(UsageError)
   {
     self.command = command
@@ -100,6 +102,7 @@ struct ParsedArguments {
     }
     for (option, _, text) in given {
       values[option.key] = try Self.check(text, for: option)
+      if let parser = option.parser { typedValues[option.key] = try parser.parse(text) }
     }
     try checkPositionals(spec)
     for option in spec.options where option.isRequired && values[option.key] == nil {
@@ -109,7 +112,7 @@ struct ParsedArguments {
 
   /// The commands under `tree` (paths after `ouds-render`, in tree order) that take the option
   /// `name` in their table (hidden ones and `--help` aside).
-  static func commands(taking name: String, in tree: CommandSpec) -> [String] {
+  public static func commands(taking name: String, in tree: CommandSpec) -> [String] {
     var found: [String] = []
     func visit(_ spec: CommandSpec, _ path: [String]) {
       if spec.options.contains(where: { !$0.isHidden && $0.names.contains(name) }) {
@@ -122,7 +125,7 @@ struct ParsedArguments {
   }
 
   /// `ouds-render <command>`, or `ouds-render` for the top level.
-  static func commandLine(_ command: String) -> String {
+  public static func commandLine(_ command: String) -> String {
     command.isEmpty ? "ouds-render" : "ouds-render \(command)"
   }
 
@@ -180,7 +183,7 @@ struct ParsedArguments {
   }
 
   /// The accepted word `text` names in `choices`, or the error listing the names.
-  static func choice(_ text: String, in choices: Choices) throws(UsageError) -> String {
+  public static func choice(_ text: String, in choices: Choices) throws(UsageError) -> String {
     if let match = choices.match(text) { return match }
     throw UsageError(
       "unknown \(choices.kind) \(MessageText.quoted(text)) (known: \(choices.names.joined(separator: ", ")))"
@@ -221,19 +224,24 @@ struct ParsedArguments {
   }
 
   /// Whether the flag `option` was given.
-  func has(_ option: OptionSpec) -> Bool { flags.contains(option.key) }
+  public func has(_ option: OptionSpec) -> Bool { flags.contains(option.key) }
 
   /// Whether `option` was given a value on the command line (its default does not count).
-  func isGiven(_ option: OptionSpec) -> Bool { values[option.key] != nil }
+  public func isGiven(_ option: OptionSpec) -> Bool { values[option.key] != nil }
+
+  /// The value given to the typed `option`, as its parser made it; nil when not given.
+  public subscript<Typed>(option: TypedOption<Typed>) -> Typed? {
+    typedValues[option.spec.key] as? Typed
+  }
 
   /// The text given to `option`, if any.
-  func text(_ option: OptionSpec) -> String? {
+  public func text(_ option: OptionSpec) -> String? {
     if case .text(let text)? = values[option.key] { return text }
     return nil
   }
 
   /// The choice given to `option` (as spelled in its ``Choices``), else its default.
-  func choice(_ option: OptionSpec) -> String? {
+  public func choice(_ option: OptionSpec) -> String? {
     if case .choice(let name)? = values[option.key] { return name }
     if case .choice(_, let fallback) = own(option).value { return fallback }
     return nil
@@ -241,24 +249,24 @@ struct ParsedArguments {
 
   /// The value of the choice `option` as the type it names (``Primitives/NamedValue``), else
   /// its default; nil when neither, or when `all` was given (see ``selection(_:as:)``).
-  func value<Value: NamedValue>(_ option: OptionSpec, as type: Value.Type) -> Value? {
-    guard let name = choice(option), name != Vocabulary.all else { return nil }
+  public func value<Value: NamedValue>(_ option: OptionSpec, as type: Value.Type) -> Value? {
+    guard let name = choice(option), name != Choices.all else { return nil }
     return try? Value.parse(name)
   }
 
   /// What the choice `option`, which also takes `all`, selects: every value for `all`, else the
   /// one named (or its default); nil when neither was given.
-  func selection<Value: NamedValue>(_ option: OptionSpec, as type: Value.Type) -> [Value]? {
+  public func selection<Value: NamedValue>(_ option: OptionSpec, as type: Value.Type) -> [Value]? {
     guard let name = choice(option) else { return nil }
-    if name == Vocabulary.all { return Value.allCases }
+    if name == Choices.all { return Value.allCases }
     return (try? Value.parse(name)).map { [$0] }
   }
 
   /// Whether `all` was given to the choice `option` (or is its default).
-  func selectsAll(_ option: OptionSpec) -> Bool { choice(option) == Vocabulary.all }
+  public func selectsAll(_ option: OptionSpec) -> Bool { choice(option) == Choices.all }
 
   /// The whole number given to `option`, else its default.
-  func integer(_ option: OptionSpec) -> Int? {
+  public func integer(_ option: OptionSpec) -> Int? {
     if case .integer(let value)? = values[option.key] { return value }
     if case .integer(_, _, let fallback) = own(option).value { return fallback }
     return nil
@@ -266,19 +274,19 @@ struct ParsedArguments {
 
   /// The numbers given to the list `option`, in the order given, without repeats; nil when not
   /// given.
-  func numbers(_ option: OptionSpec) -> [Double]? {
+  public func numbers(_ option: OptionSpec) -> [Double]? {
     if case .numbers(let value)? = values[option.key] { return value }
     return nil
   }
 
   /// The values the list `option` names, in the order given, without repeats; nil when not given.
-  func values<Value: NamedValue>(_ option: OptionSpec, as type: Value.Type) -> [Value]? {
+  public func values<Value: NamedValue>(_ option: OptionSpec, as type: Value.Type) -> [Value]? {
     guard case .choices(let names)? = values[option.key] else { return nil }
     return names.compactMap { try? Value.parse($0) }
   }
 
   /// The number given to `option`, else its default.
-  func number(_ option: OptionSpec) -> Double? {
+  public func number(_ option: OptionSpec) -> Double? {
     if case .number(let value)? = values[option.key] { return value }
     if case .number(_, _, let fallback) = own(option).value { return fallback }
     return nil
@@ -286,7 +294,7 @@ struct ParsedArguments {
 
   /// The value given to `option` as command-line text (a choice as its table spells it, numbers
   /// in their shortest form), nil when not given: what `preview` hands on to `render`.
-  func givenText(_ option: OptionSpec) -> String? {
+  public func givenText(_ option: OptionSpec) -> String? {
     switch values[option.key] {
     case .text(let text)?, .choice(let text)?: return text
     case .integer(let value)?: return String(value)
@@ -298,7 +306,7 @@ struct ParsedArguments {
   }
 
   /// `2`, `1.15`: a number as a command line writes it.
-  static func numberText(_ value: Double) -> String {
+  public static func numberText(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
   }
 }

@@ -1,5 +1,5 @@
 /// "Did you mean …": the known word closest to a mistyped one.
-enum Suggestion {
+public enum Suggestion {
   /// The candidate closest to `word`, or nil when none is close.
   ///
   /// Close means an edit distance (insertions, deletions, substitutions and swaps of two
@@ -7,7 +7,7 @@ enum Suggestion {
   /// to 8, else 3; or `word` (3 characters or more, dashes aside) being the start of exactly one
   /// candidate. Ties go to the candidate listed first. Words longer than 64 characters get no
   /// suggestion (the distance is quadratic).
-  static func closest(to word: String, among candidates: [String]) -> String? {
+  public static func closest(to word: String, among candidates: [String]) -> String? {
     let typed = Array(word.lowercased())
     guard !typed.isEmpty, typed.count <= 64 else { return nil }
     let core = typed.drop { $0 == "-" }.count
@@ -28,13 +28,13 @@ enum Suggestion {
   }
 
   /// `; did you mean <word>?` for the candidate closest to `word`, or an empty string.
-  static func clause(for word: String, among candidates: [String]) -> String {
+  public static func clause(for word: String, among candidates: [String]) -> String {
     closest(to: word, among: candidates).map { "; did you mean \($0)?" } ?? ""
   }
 
   /// The optimal string alignment distance between `a` and `b`: Levenshtein's edits plus the swap
   /// of two neighbouring characters.
-  static func distance(_ a: [Character], _ b: [Character]) -> Int {
+  public static func distance(_ a: [Character], _ b: [Character]) -> Int {
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
     var previous2 = [Int](repeating: 0, count: b.count + 1)

@@ -1,3 +1,5 @@
+import Primitives
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -9,11 +11,11 @@
 /// Cairo names surfaces and embedded images after process-wide counters (`id="surface42"`,
 /// `xlink:href="#surface42"`, `id="image7"`); the same scene would give different bytes in
 /// different runs. Each such name is renumbered 1, 2, 3… in order of first appearance.
-enum SVGNormalizer {
+public enum SVGNormalizer {
   /// The document with `<title>` and `<desc>` elements first inside its root `<svg>` (what the
   /// picture shows, in words: read by screen readers and found by a text search, since Cairo
   /// writes glyphs as outlines); the document as it is without a title or notes.
-  static func describing(_ data: Data, title: String?, notes: [String]) -> Data {
+  public static func describing(_ data: Data, title: String?, notes: [String]) -> Data {
     guard title != nil || !notes.isEmpty else { return data }
     let bytes = [UInt8](data)
     let open = Array("<svg".utf8)
@@ -45,7 +47,7 @@ enum SVGNormalizer {
   static let counterPrefixes = ["surface", "image"]
 
   /// The document with its counter-based ids renumbered.
-  static func normalize(_ data: Data) -> Data {
+  public static func normalize(_ data: Data) -> Data {
     var output = [UInt8]()
     output.reserveCapacity(data.count)
     let prefixes = counterPrefixes.map { Array($0.utf8) }

@@ -54,6 +54,29 @@ struct FontHashCacheTests {
     _ = utimensat(AT_FDCWD, url.path, &times, 0)
   }
 
+  @Test(
+    "a cache file that cannot be written (a read-only home) costs the hashing only, and says why once"
+  )
+  func unwritable() throws {
+    let scratch = try Scratch()
+    defer { scratch.remove() }
+    // A regular file where the cache's folder should be: no write can succeed, even as root.
+    let blocker = scratch.root.appendingPathComponent("cache")
+    try Data("not a folder".utf8).write(to: blocker)
+    let cache = scratch.makeCache()
+    #expect(cache.unwritable == nil)
+    Self.tick()
+    let expected = SHA256Digest.hex(of: scratch.bytes)
+    #expect(cache.sha256(of: scratch.font) == expected)
+    #expect(
+      cache.unwritable
+        == "cannot write \(scratch.cache.path): \(blocker.path) is a regular file, not a folder")
+    // Kept for this process: the same file is not hashed again.
+    #expect(cache.sha256(of: scratch.font) == expected)
+    #expect(cache.hashedPaths == [scratch.font.path])
+    #expect(try Data(contentsOf: blocker) == Data("not a folder".utf8))
+  }
+
   @Test("a second run reads no font: the hash comes from the cache file")
   func hit() throws {
     let scratch = try Scratch()

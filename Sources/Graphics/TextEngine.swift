@@ -311,6 +311,95 @@ struct TextLayout {
     return description
   }
 
+  /// Android's line growth under a fallback font (SPEC §6b, "Fallback fonts and line growth"):
+  /// a line holding a glyph of a fallback font takes the larger of its own and the fallback's
+  /// integer font metrics (`useLineSpacingFromFallbacks`; the font's hhea or typo ascent and
+  /// descent at the pixel size, rounded half up as Skia's `FontMetricsInt`), and Compose's
+  /// proportional line height only adds leading to it. Compose's `LineHeightStyleSpan` computes
+  /// the metrics once, from the paragraph's first line, and gives them to every line.
+  ///
+  /// Returns, for a first line holding a font whose ascent or descent exceeds the primary
+  /// font's: the line height (grown, or the text style's when the larger metrics still fit) and
+  /// the first baseline below the line's top, in pixels (`ceil(diff × descent / height)` pixels
+  /// below the baseline, as in ``FontMetrics/androidFirstBaseline(lineHeight:pixelScale:)``,
+  /// with the larger metrics), and the centre of the tallest font's line box relative to its
+  /// baseline, in Pango units of the layout in pixels; nil when the primary font's metrics hold
+  /// (the paragraph is set as before). Only text outside ASCII is looked at: every primary font
+  /// of the themes covers ASCII.
+  ///
+  /// Noto Naskh Arabic (1069 / −634 per 1000) in Body Large at 3×, a 48 px font on a 72 px
+  /// line: 51 + 30 = 81 px, the line grows by 9 px.
+  static func fallbackGrowth(
+    builder: PieceBuilder, bytes: [UInt8], limits: Limits, primary: FontMetrics, pixelScale: Int,
+    fractional: OpaquePointer, appearance: TextAppearance, language: OpaquePointer?
+  ) -> (line: Double, baseline: Double, centre: Int32)? {
+    guard bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+    let scale = Double(pixelScale)
+    func integer(_ metrics: FontMetrics, scale: Double) -> (ascent: Double, descent: Double) {
+      (
+        -((-metrics.ascent * scale) + 0.5).rounded(.down),
+        (metrics.descent * scale + 0.5).rounded(.down)
+      )
+    }
+    let own = integer(primary, scale: scale)
+    // The first line of the paragraph, laid out with the line height of the text style.
+    var end = paragraphEnd(in: bytes, from: 0).end
+    if end > limits.maxPieceBytes {
+      end = characterBoundary(in: bytes, atOrBefore: limits.maxPieceBytes, after: 0)
+    }
+    ouds_pango_context_set_base_dir(
+      builder.context, builder.text.direction == .rtl ? PANGO_DIRECTION_RTL : PANGO_DIRECTION_LTR)
+    ouds_pango_context_set_language(builder.context, builder.language)
+    let handle = builder.layout(0..<end)
+    defer { ouds_g_object_unref(UnsafeMutableRawPointer(handle)) }
+    guard let iterator = ouds_pango_layout_get_iter(handle) else { return nil }
+    defer { ouds_pango_layout_iter_free(iterator) }
+    var (ascent, descent) = own
+    var tallest: (height: Double, centre: Int32)?
+    var families: [String: (ascent: Double, descent: Double)] = [:]
+    while let run = ouds_pango_layout_iter_get_run_readonly(iterator) {
+      defer { _ = ouds_pango_layout_iter_next_run(iterator) }
+      guard let font = run.pointee.item?.pointee.analysis.font,
+        let pattern = ouds_pango_fc_font_get_pattern(
+          UnsafeMutableRawPointer(font).assumingMemoryBound(to: PangoFcFont.self))
+      else { continue }
+      var name: UnsafeMutablePointer<FcChar8>?
+      guard ouds_FcPatternGetString(pattern, FC_FAMILY, 0, &name) == FcResultMatch, let name
+      else { continue }
+      let family = String(cString: name)
+      let metrics =
+        families[family]
+        ?? {
+          var single = appearance
+          single.fontFamilies = [family]
+          // The font's own (unhinted) metrics at the pixel size: the layout's sizes are pixels.
+          return integer(
+            baseFontMetrics(context: fractional, appearance: single, language: language),
+            scale: 1)
+        }()
+      families[family] = metrics
+      var logical = PangoRectangle()
+      ouds_pango_layout_iter_get_run_extents(iterator, nil, &logical)
+      let baseline = ouds_pango_layout_iter_get_baseline(iterator)
+      let centre = logical.y + logical.height / 2 - baseline
+      ascent = max(ascent, metrics.ascent)
+      descent = max(descent, metrics.descent)
+      if metrics.ascent + metrics.descent > tallest?.height ?? -1 {
+        tallest = (metrics.ascent + metrics.descent, centre)
+      }
+    }
+    // Compose takes the ceiling of a line height in pixels that is a whole number but for the
+    // rounding of sp × density (as in `androidFirstBaseline`).
+    let lineHeight = (appearance.lineHeight - 1e-6).rounded(.up)
+    let height = ascent + descent
+    guard let tallest, height > 0, ascent > own.ascent || descent > own.descent else { return nil }
+    // The line's metrics are the larger ones; the leading left, if any, is shared out as in
+    // `androidFirstBaseline`: `ceil(diff × descent / height)` pixels below the baseline.
+    let line = max(lineHeight, height)
+    let below = ((line - height) * descent / height).rounded(.up)
+    return (line, line - descent - below, tallest.centre)
+  }
+
   init(
     contexts: Contexts, text: StyledText, language: OpaquePointer?, wrapWidth: Double?,
     alignment: TextAlignment, limits: Limits, memo: PieceMemo? = nil
@@ -337,7 +426,7 @@ struct TextLayout {
       laidOut.appearance.letterSpacing *= unit
     }
     let context = pixelScale == nil ? contexts.fractional : contexts.pixels
-    builder = PieceBuilder(
+    var builder = PieceBuilder(
       context: context, text: laidOut, bytes: bytes, language: language,
       wrapWidth: wrapWidth.map { $0 * unit }, alignment: alignment,
       seamCharacters: limits.seamCharacters, wordByWord: pixelScale != nil)
@@ -355,12 +444,25 @@ struct TextLayout {
       // metrics of the hinted context, in pixels.
       let font = Self.baseFontMetrics(
         context: contexts.fractional, appearance: appearance, language: language)
-      let hinted = Self.baseFontMetrics(
-        context: context, appearance: laidOut.appearance, language: language)
-      baselineShift =
-        font.androidFirstBaseline(lineHeight: appearance.lineHeight, pixelScale: pixelScale)
-        - hinted.firstBaseline(lineHeight: laidOut.appearance.lineHeight, leading: .even) / unit
+      if let growth = Self.fallbackGrowth(
+        builder: builder, bytes: bytes, limits: limits, primary: font, pixelScale: pixelScale,
+        fractional: contexts.fractional, appearance: laidOut.appearance, language: language)
+      {
+        // The first line holds a fallback font of larger metrics: every line takes them, and
+        // grows when they exceed the line height.
+        builder.growth = (pangoUnits(growth.line), growth.centre)
+        baselineShift =
+          (growth.baseline - (growth.line / 2 - Double(growth.centre) / Double(PANGO_SCALE)))
+          / unit
+      } else {
+        let hinted = Self.baseFontMetrics(
+          context: context, appearance: laidOut.appearance, language: language)
+        baselineShift =
+          font.androidFirstBaseline(lineHeight: appearance.lineHeight, pixelScale: pixelScale)
+          - hinted.firstBaseline(lineHeight: laidOut.appearance.lineHeight, leading: .even) / unit
+      }
     }
+    self.builder = builder
     var underlines: [(range: Range<Int>, color: RGBAColor)] = []
     var offset = 0
     for span in text.spans {
@@ -834,7 +936,7 @@ struct TextLayout {
   }
 
   /// Makes the PangoLayout of one slice of a paragraph.
-  private struct PieceBuilder {
+  struct PieceBuilder {
     let context: OpaquePointer
     let text: StyledText
     let bytes: [UInt8]
@@ -846,6 +948,10 @@ struct TextLayout {
     let seamCharacters: Int
     /// Android's setting: each word its own item, and no line break after a hyphen.
     let wordByWord: Bool
+    /// Android's line growth under a fallback font (``TextLayout/fallbackGrowth``): the height of
+    /// every line and the centre of the tallest font's line box relative to the baseline, in
+    /// Pango units; nil when the paragraph keeps its text style's line height.
+    var growth: (lineHeight: Int32, centre: Int32)?
 
     init(
       context: OpaquePointer, text: StyledText, bytes: [UInt8], language: OpaquePointer?,
@@ -874,7 +980,14 @@ struct TextLayout {
     /// Lays out `range`; keeps every line, or with `droppingLast` every line but the last (when
     /// there are two or more).
     func piece(_ range: Range<Int>, top: Int, droppingLast: Bool) -> Piece {
-      let handle = layout(range)
+      var handle = layout(range)
+      if let growth {
+        let overrides = runLineHeights(handle, growth: growth)
+        if !overrides.isEmpty {
+          ouds_g_object_unref(UnsafeMutableRawPointer(handle))
+          handle = layout(range, runLineHeights: overrides)
+        }
+      }
       let lineCount = Int(ouds_pango_layout_get_line_count(handle))
       var logical = PangoRectangle()
       ouds_pango_layout_get_extents(handle, nil, &logical)
@@ -898,8 +1011,54 @@ struct TextLayout {
         top: top, height: Int(bottom), nextStart: lastStart, drawsWhole: lastStart == range.count)
     }
 
-    /// The PangoLayout of the bytes in `range`, with the paragraph's font, attributes and width.
-    private func layout(_ range: Range<Int>) -> OpaquePointer {
+    /// Pango gives each run a line box of the absolute line height centred on its own font's
+    /// ascent and descent, and a line is the union of its runs' boxes: runs in fonts of another
+    /// centre would make a grown line taller than its height. Each such run gets a line height
+    /// that keeps its box inside the tallest font's: the byte ranges, relative to the layout's
+    /// text, and their line heights in Pango units.
+    private func runLineHeights(
+      _ handle: OpaquePointer, growth: (lineHeight: Int32, centre: Int32)
+    ) -> [(range: Range<Int>, lineHeight: Int32)] {
+      guard let iterator = ouds_pango_layout_get_iter(handle) else { return [] }
+      defer { ouds_pango_layout_iter_free(iterator) }
+      var overrides: [(range: Range<Int>, lineHeight: Int32)] = []
+      // The runs of the current line: their byte ranges and centres.
+      var line: [(range: Range<Int>, centre: Int32)] = []
+      func close() {
+        // Pango halves the leading in whole units: a unit or two is no other centre. A line
+        // without the tallest font keeps its first run's centre (and its full height).
+        let reference =
+          line.contains { abs($0.centre - growth.centre) <= 2 }
+          ? growth.centre : line.first?.centre ?? growth.centre
+        for run in line {
+          let offset = abs(run.centre - reference)
+          guard offset > 2 else { continue }
+          overrides.append((run.range, max(1, growth.lineHeight - 2 * offset)))
+        }
+        line = []
+      }
+      repeat {
+        guard let run = ouds_pango_layout_iter_get_run_readonly(iterator),
+          let item = run.pointee.item
+        else {
+          close()  // the end of a line
+          continue
+        }
+        var logical = PangoRectangle()
+        ouds_pango_layout_iter_get_run_extents(iterator, nil, &logical)
+        let centre = logical.y + logical.height / 2 - ouds_pango_layout_iter_get_baseline(iterator)
+        let start = Int(item.pointee.offset)
+        line.append((start..<(start + Int(item.pointee.length)), centre))
+      } while ouds_pango_layout_iter_next_run(iterator) != 0
+      close()
+      return overrides
+    }
+
+    /// The PangoLayout of the bytes in `range`, with the paragraph's font, attributes and width;
+    /// `runLineHeights` (relative to `range`) replace the line height where they are.
+    func layout(
+      _ range: Range<Int>, runLineHeights: [(range: Range<Int>, lineHeight: Int32)] = []
+    ) -> OpaquePointer {
       // pango_layout_new never returns NULL (GObject allocation aborts on failure).
       let handle: OpaquePointer = ouds_pango_layout_new(context)
       let appearance = text.appearance
@@ -932,9 +1091,15 @@ struct TextLayout {
         }
         let whole = Int(UInt32.max)  // PANGO_ATTR_INDEX_TO_TEXT_END
         add(
-          ouds_pango_attr_line_height_new_absolute(pangoUnits(appearance.lineHeight)), from: 0,
+          ouds_pango_attr_line_height_new_absolute(
+            growth?.lineHeight ?? pangoUnits(appearance.lineHeight)), from: 0,
           to: whole
         )
+        for (runRange, lineHeight) in runLineHeights {
+          add(
+            ouds_pango_attr_line_height_new_absolute(lineHeight), from: runRange.lowerBound,
+            to: runRange.upperBound)
+        }
         add(
           ouds_pango_attr_letter_spacing_new(pangoUnits(appearance.letterSpacing)), from: 0,
           to: whole)

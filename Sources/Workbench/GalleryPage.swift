@@ -226,7 +226,7 @@ public enum GalleryPage {
       s += "<h4>Font files really drawn</h4><ul class=\"fonts\">"
       for use in table.fonts {
         s +=
-          "<li data-text=\"\(html(use.text))\">\(html(use.text)) (<span lang=\"\(use.text.hasPrefix("Arabic") ? "ar" : "en")\">\(html(use.sample))</span>): "
+          "<li data-text=\"\(html(use.text))\">\(html(use.text)) (<span lang=\"\(use.text.contains("Arabic") ? "ar" : "en")\">\(html(use.sample))</span>): "
         s += use.files.map { font in
           "<code class=\"font-file\">\(html(font.fileName))</code>"
             + (font.family.isEmpty

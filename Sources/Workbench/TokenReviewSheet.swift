@@ -122,13 +122,24 @@ public enum TokenReviewSheet {
       page.text(line, style: .small, color: combination.isUnchanged ? muted : nil)
     }
     let columns = tokenColumns(width: page.contentWidth)
+    // A combination's page names the fonts of its own theme and of the platforms it shows.
+    var legends: [String] = []
     for combination in changed {
+      var platforms: [Platform] = []
+      for picture in combination.pictures where !platforms.contains(picture.platform) {
+        platforms.append(picture.platform)
+      }
+      let fonts = try renderer.fontLegend(
+        for: [combination.theme], platforms: platforms.isEmpty ? [.ios] : platforms)
+      legends.append(folders + " · Fonts: " + fonts.map(\.description).joined(separator: " · "))
+    }
+    for (combination, legend) in zip(changed, legends) {
       // The largest picture scale (1 down to 0.5) at which the combination fits one page.
       try page.fitting(smallest: 0.5) { before, after in
         after.pageCount <= before.pageCount + 1
       } _: { page, scale throws(RenderError) in
         try combinationPage(
-          combination, of: review, listName: listName, legend: folders, scale: scale,
+          combination, of: review, listName: listName, legend: legend, scale: scale,
           columns: columns, on: &page)
       }
     }

@@ -99,7 +99,11 @@ public struct ListLayout {
       y = placed.bottom
       // A wrapped label takes its whole wrap width (Compose's Text: the width of its constraints
       // once it wraps), a single line its own.
-      let labelWidth = label.metrics.lineCount > 1 ? label.wrapWidth : label.metrics.width
+      var labelWidth = label.metrics.lineCount > 1 ? label.wrapWidth : label.metrics.width
+      if let pixels = frame.androidPixelScale.map(Double.init) {
+        // Compose sizes a Text in whole device pixels, its width rounded up.
+        labelWidth = (labelWidth * pixels - 1e-9).rounded(.up) / pixels
+      }
       contentWidth = max(
         contentWidth, style.indent + marker.boxWidth, label.start + min(labelWidth, label.wrapWidth)
       )

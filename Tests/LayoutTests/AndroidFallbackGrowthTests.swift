@@ -121,6 +121,13 @@ struct AndroidFallbackGrowthTests {
     #expect(abs(scene.height * 3 - (36 * 3 + 9)) < 1e-6)
     // Its baseline is the grown ascent (51 px) below the line's top: no leading is left.
     #expect(abs(row.firstBaseline * 3 - 51) < 0.01)
+    // Compose gives every line the first line's metrics: a wrapped label's lines are 81 px each.
+    let long = OUDSBulletList(
+      type: .unordered(), textStyle: .bodyLarge, isBold: false,
+      items: [OUDSBulletList.Item(String(repeating: "عنصر القائمة ", count: 12))])
+    let wrapped = try #require(try layout(long, .orange, options: Self.android()).rows.first)
+    #expect(wrapped.lines > 2)
+    #expect(abs(wrapped.label.height * 3 - Double(wrapped.lines) * 81) < 1e-6)
   }
 
   /// The rows of the catalogue's Android right-to-left variants (Default's lists, SNAPSHOTS.md

@@ -291,6 +291,26 @@ struct GalleryTests {
     }
   }
 
+  @Test("each card names the font families of its own theme and platform")
+  func cardFonts() throws {
+    let written = try GalleryFixture.plain.get()
+    let html = try String(contentsOf: written.page, encoding: .utf8)
+    func caption(_ id: String) throws -> String {
+      let start = try #require(html.range(of: "id=\"\(id)\""), "\(id)")
+      let end = try #require(
+        html.range(of: "</figcaption>", range: start.upperBound..<html.endIndex))
+      return String(html[start.upperBound..<end.lowerBound])
+    }
+    let android = try caption("c-arabic-bare__orange-dark-android")
+    #expect(
+      android.contains("<span class=\"fonts\">Roboto, Noto Naskh Arabic</span>"), "\(android)")
+    let ios = try caption("c-arabic-bare__orange-dark")
+    #expect(
+      ios.contains("<span class=\"fonts\">Liberation Sans, Noto Sans Arabic UI</span>"), "\(ios)")
+    let sosh = try caption("c-sample-3__sosh-dark-android")
+    #expect(sosh.contains("<span class=\"fonts\">Inter, Noto Sans Arabic UI</span>"), "\(sosh)")
+  }
+
   @Test(
     "headless Chromium: every image of the page loads (naturalWidth > 0)",
     .enabled(

@@ -108,12 +108,17 @@ public final class TextEngine: TextMeasuring {
     TextLayout(
       contexts: contexts, text: text,
       language: ouds_pango_language_from_string(text.appearance.language),
-      wrapWidth: wrapWidth, alignment: alignment, limits: layoutLimits, memo: memo)
+      wrapWidth: wrapWidth, alignment: alignment, limits: layoutLimits, memo: memo,
+      fontMetricsCache: fontMetricsCache)
   }
 
   /// The last paragraphs laid out in one piece, kept for the next use of the same paragraph
   /// (a label is measured, then drawn with the same width and alignment).
   private let memo = PieceMemo()
+
+  /// The whole-pixel metrics of the fonts Android's line growth has looked up (a family's
+  /// metrics come through fontconfig, which costs more than the paragraph's layout).
+  private let fontMetricsCache = FontMetricsCache()
 
   /// How paragraphs are cut into pieces; tests compare with ``TextLayout/Limits/unbounded``.
   var layoutLimits = TextLayout.Limits.standard
@@ -331,8 +336,9 @@ struct TextLayout {
   /// line: 51 + 30 = 81 px, the line grows by 9 px.
   static func fallbackGrowth(
     builder: PieceBuilder, bytes: [UInt8], limits: Limits, primary: FontMetrics, pixelScale: Int,
-    fractional: OpaquePointer, appearance: TextAppearance, language: OpaquePointer?
-  ) -> (line: Double, baseline: Double, centre: Int32)? {
+    fractional: OpaquePointer, appearance: TextAppearance, language: OpaquePointer?,
+    cache: FontMetricsCache
+  ) -> FontMetricsCache.Growth? {
     guard bytes.contains(where: { $0 >= 0x80 }) else { return nil }
     let scale = Double(pixelScale)
     func integer(_ metrics: FontMetrics, scale: Double) -> (ascent: Double, descent: Double) {
@@ -367,8 +373,10 @@ struct TextLayout {
       guard ouds_FcPatternGetString(pattern, FC_FAMILY, 0, &name) == FcResultMatch, let name
       else { continue }
       let family = String(cString: name)
+      let key = FontMetricsCache.Key(
+        family: family, size: appearance.fontSize, weight: appearance.weight)
       let metrics =
-        families[family]
+        families[family] ?? cache.entries[key]
         ?? {
           var single = appearance
           single.fontFamilies = [family]
@@ -378,6 +386,7 @@ struct TextLayout {
             scale: 1)
         }()
       families[family] = metrics
+      cache.entries[key] = metrics
       var logical = PangoRectangle()
       ouds_pango_layout_iter_get_run_extents(iterator, nil, &logical)
       let baseline = ouds_pango_layout_iter_get_baseline(iterator)
@@ -397,12 +406,18 @@ struct TextLayout {
     // `androidFirstBaseline`: `ceil(diff × descent / height)` pixels below the baseline.
     let line = max(lineHeight, height)
     let below = ((line - height) * descent / height).rounded(.up)
-    return (line, line - descent - below, tallest.centre)
+    // The runs of the probe that need a line height of their own: the piece of the same range
+    // is laid out once, with them.
+    let overrides = builder.runLineHeights(handle, growth: (pangoUnits(line), tallest.centre))
+    return FontMetricsCache.Growth(
+      line: line, baseline: line - descent - below, centre: tallest.centre, probed: 0..<end,
+      overrides: overrides)
   }
 
   init(
     contexts: Contexts, text: StyledText, language: OpaquePointer?, wrapWidth: Double?,
-    alignment: TextAlignment, limits: Limits, memo: PieceMemo? = nil
+    alignment: TextAlignment, limits: Limits, memo: PieceMemo? = nil,
+    fontMetricsCache: FontMetricsCache = FontMetricsCache()
   ) {
     bytes = Array(text.plainText.utf8)
     self.memo = memo
@@ -444,13 +459,23 @@ struct TextLayout {
       // metrics of the hinted context, in pixels.
       let font = Self.baseFontMetrics(
         context: contexts.fractional, appearance: appearance, language: language)
-      if let growth = Self.fallbackGrowth(
-        builder: builder, bytes: bytes, limits: limits, primary: font, pixelScale: pixelScale,
-        fractional: contexts.fractional, appearance: laidOut.appearance, language: language)
-      {
+      // A paragraph is laid out for its measure, then again to be drawn: the growth is looked
+      // up once.
+      let growth: FontMetricsCache.Growth?
+      if let known = fontMetricsCache.growths[memoKey] {
+        growth = known
+      } else {
+        growth = Self.fallbackGrowth(
+          builder: builder, bytes: bytes, limits: limits, primary: font, pixelScale: pixelScale,
+          fractional: contexts.fractional, appearance: laidOut.appearance, language: language,
+          cache: fontMetricsCache)
+        fontMetricsCache.keep(growth, for: memoKey)
+      }
+      if let growth {
         // The first line holds a fallback font of larger metrics: every line takes them, and
         // grows when they exceed the line height.
         builder.growth = (pangoUnits(growth.line), growth.centre)
+        builder.probed = (growth.probed, growth.overrides)
         baselineShift =
           (growth.baseline - (growth.line / 2 - Double(growth.centre) / Double(PANGO_SCALE)))
           / unit
@@ -952,6 +977,9 @@ struct TextLayout {
     /// every line and the centre of the tallest font's line box relative to the baseline, in
     /// Pango units; nil when the paragraph keeps its text style's line height.
     var growth: (lineHeight: Int32, centre: Int32)?
+    /// The range the growth was looked up on and the line heights its runs need: a piece of
+    /// that range is laid out once, with them.
+    var probed: (range: Range<Int>, overrides: [(range: Range<Int>, lineHeight: Int32)])?
 
     init(
       context: OpaquePointer, text: StyledText, bytes: [UInt8], language: OpaquePointer?,
@@ -980,8 +1008,13 @@ struct TextLayout {
     /// Lays out `range`; keeps every line, or with `droppingLast` every line but the last (when
     /// there are two or more).
     func piece(_ range: Range<Int>, top: Int, droppingLast: Bool) -> Piece {
-      var handle = layout(range)
-      if let growth {
+      var handle: OpaquePointer
+      if growth != nil, let probed, probed.range == range {
+        handle = layout(range, runLineHeights: probed.overrides)
+      } else {
+        handle = layout(range)
+      }
+      if let growth, probed?.range != range {
         let overrides = runLineHeights(handle, growth: growth)
         if !overrides.isEmpty {
           ouds_g_object_unref(UnsafeMutableRawPointer(handle))
@@ -1016,7 +1049,7 @@ struct TextLayout {
     /// centre would make a grown line taller than its height. Each such run gets a line height
     /// that keeps its box inside the tallest font's: the byte ranges, relative to the layout's
     /// text, and their line heights in Pango units.
-    private func runLineHeights(
+    func runLineHeights(
       _ handle: OpaquePointer, growth: (lineHeight: Int32, centre: Int32)
     ) -> [(range: Range<Int>, lineHeight: Int32)] {
       guard let iterator = ouds_pango_layout_get_iter(handle) else { return [] }
@@ -1394,6 +1427,43 @@ func pangoUnits(_ value: Double) -> Int32 {
 /// Converts Pango units to points.
 func points(_ units: Int32) -> Double {
   Double(units) / Double(PANGO_SCALE)
+}
+
+/// Whole-pixel ascent and descent of fonts at a pixel size, by family, size and weight, kept by
+/// one ``TextEngine`` for Android's line growth (``TextLayout/fallbackGrowth``).
+final class FontMetricsCache {
+  /// A font as the growth looks it up.
+  struct Key: Hashable {
+    var family: String
+    var size: Double
+    var weight: Int
+  }
+
+  /// The metrics looked up so far (a few per theme: its families at its text sizes).
+  var entries: [Key: (ascent: Double, descent: Double)] = [:]
+
+  /// What ``TextLayout/fallbackGrowth`` found for a paragraph: the line height and first
+  /// baseline in pixels, the centre of the tallest font's box, the range it was looked up on
+  /// and the line heights of the runs of other centres there.
+  struct Growth {
+    var line: Double
+    var baseline: Double
+    var centre: Int32
+    var probed: Range<Int>
+    var overrides: [(range: Range<Int>, lineHeight: Int32)]
+  }
+
+  /// The growth of the last paragraphs looked up (nil: none), by their layout's key.
+  private(set) var growths: [PieceMemo.Key: Growth?] = [:]
+
+  /// The most paragraphs whose growth is kept; all are dropped when full.
+  static let capacity = 256
+
+  /// Keeps the growth of the paragraph of `key`.
+  func keep(_ growth: Growth?, for key: PieceMemo.Key) {
+    if growths.count >= Self.capacity { growths = [:] }
+    growths[key] = .some(growth)
+  }
 }
 
 /// Paragraphs laid out in one piece, kept between their uses by one ``TextEngine`` (measured

@@ -337,7 +337,7 @@ struct TextLayout {
   static func fallbackGrowth(
     builder: PieceBuilder, bytes: [UInt8], limits: Limits, primary: FontMetrics, pixelScale: Int,
     fractional: OpaquePointer, appearance: TextAppearance, language: OpaquePointer?,
-    cache: FontMetricsCache
+    cache: FontMetricsCache, memo: PieceMemo?, memoKey: PieceMemo.Key
   ) -> FontMetricsCache.Growth? {
     guard bytes.contains(where: { $0 >= 0x80 }) else { return nil }
     let scale = Double(pixelScale)
@@ -357,7 +357,8 @@ struct TextLayout {
       builder.context, builder.text.direction == .rtl ? PANGO_DIRECTION_RTL : PANGO_DIRECTION_LTR)
     ouds_pango_context_set_language(builder.context, builder.language)
     let handle = builder.layout(0..<end)
-    defer { ouds_g_object_unref(UnsafeMutableRawPointer(handle)) }
+    var keepsProbe = false
+    defer { if !keepsProbe { ouds_g_object_unref(UnsafeMutableRawPointer(handle)) } }
     guard let iterator = ouds_pango_layout_get_iter(handle) else { return nil }
     defer { ouds_pango_layout_iter_free(iterator) }
     var (ascent, descent) = own
@@ -401,7 +402,16 @@ struct TextLayout {
     // rounding of sp × density (as in `androidFirstBaseline`).
     let lineHeight = (appearance.lineHeight - 1e-6).rounded(.up)
     let height = ascent + descent
-    guard let tallest, height > 0, ascent > own.ascent || descent > own.descent else { return nil }
+    guard let tallest, height > 0, ascent > own.ascent || descent > own.descent else {
+      // The paragraph is set as before: a probe of the whole paragraph is its piece.
+      if end == bytes.count, let memo {
+        keepsProbe = true
+        memo.keep(
+          builder.piece(0..<end, top: 0, droppingLast: false, laidOut: handle), for: memoKey,
+          droppingLast: false)
+      }
+      return nil
+    }
     // The line's metrics are the larger ones; the leading left, if any, is shared out as in
     // `androidFirstBaseline`: `ceil(diff × descent / height)` pixels below the baseline.
     let line = max(lineHeight, height)
@@ -468,7 +478,7 @@ struct TextLayout {
         growth = Self.fallbackGrowth(
           builder: builder, bytes: bytes, limits: limits, primary: font, pixelScale: pixelScale,
           fractional: contexts.fractional, appearance: laidOut.appearance, language: language,
-          cache: fontMetricsCache)
+          cache: fontMetricsCache, memo: memo, memoKey: memoKey)
         fontMetricsCache.keep(growth, for: memoKey)
       }
       if let growth {
@@ -1007,9 +1017,13 @@ struct TextLayout {
 
     /// Lays out `range`; keeps every line, or with `droppingLast` every line but the last (when
     /// there are two or more).
-    func piece(_ range: Range<Int>, top: Int, droppingLast: Bool) -> Piece {
+    func piece(
+      _ range: Range<Int>, top: Int, droppingLast: Bool, laidOut: OpaquePointer? = nil
+    ) -> Piece {
       var handle: OpaquePointer
-      if growth != nil, let probed, probed.range == range {
+      if let laidOut {
+        handle = laidOut
+      } else if growth != nil, let probed, probed.range == range {
         handle = layout(range, runLineHeights: probed.overrides)
       } else {
         handle = layout(range)

@@ -691,7 +691,7 @@ public enum RenderSources {
   }
 
   /// The Android fallback rule of these manifests, as the sources line states it:
-  /// `android without brand font: orange, orange-compact → Roboto, Noto Naskh Arabic UI`, one
+  /// `android without brand font: orange, orange-compact → Roboto, Noto Naskh Arabic`, one
   /// entry per list of families; empty when no manifest states one.
   public static func androidRules(_ manifests: [FontManifest]) -> [String] {
     androidRules(

@@ -108,12 +108,17 @@ public final class TextEngine: TextMeasuring {
     TextLayout(
       contexts: contexts, text: text,
       language: ouds_pango_language_from_string(text.appearance.language),
-      wrapWidth: wrapWidth, alignment: alignment, limits: layoutLimits, memo: memo)
+      wrapWidth: wrapWidth, alignment: alignment, limits: layoutLimits, memo: memo,
+      fontMetricsCache: fontMetricsCache)
   }
 
   /// The last paragraphs laid out in one piece, kept for the next use of the same paragraph
   /// (a label is measured, then drawn with the same width and alignment).
   private let memo = PieceMemo()
+
+  /// The whole-pixel metrics of the fonts Android's line growth has looked up (a family's
+  /// metrics come through fontconfig, which costs more than the paragraph's layout).
+  private let fontMetricsCache = FontMetricsCache()
 
   /// How paragraphs are cut into pieces; tests compare with ``TextLayout/Limits/unbounded``.
   var layoutLimits = TextLayout.Limits.standard
@@ -311,9 +316,118 @@ struct TextLayout {
     return description
   }
 
+  /// Android's line growth under a fallback font (SPEC §6b, "Fallback fonts and line growth"):
+  /// a line holding a glyph of a fallback font takes the larger of its own and the fallback's
+  /// integer font metrics (`useLineSpacingFromFallbacks`; the font's hhea or typo ascent and
+  /// descent at the pixel size, rounded half up as Skia's `FontMetricsInt`), and Compose's
+  /// proportional line height only adds leading to it. Compose's `LineHeightStyleSpan` computes
+  /// the metrics once, from the paragraph's first line, and gives them to every line.
+  ///
+  /// Returns, for a first line holding a font whose ascent or descent exceeds the primary
+  /// font's: the line height (grown, or the text style's when the larger metrics still fit) and
+  /// the first baseline below the line's top, in pixels (`ceil(diff × descent / height)` pixels
+  /// below the baseline, as in ``FontMetrics/androidFirstBaseline(lineHeight:pixelScale:)``,
+  /// with the larger metrics), and the centre of the tallest font's line box relative to its
+  /// baseline, in Pango units of the layout in pixels; nil when the primary font's metrics hold
+  /// (the paragraph is set as before). Only text outside ASCII is looked at: every primary font
+  /// of the themes covers ASCII.
+  ///
+  /// Noto Naskh Arabic (1069 / −634 per 1000) in Body Large at 3×, a 48 px font on a 72 px
+  /// line: 51 + 30 = 81 px, the line grows by 9 px.
+  static func fallbackGrowth(
+    builder: PieceBuilder, bytes: [UInt8], limits: Limits, primary: FontMetrics, pixelScale: Int,
+    fractional: OpaquePointer, appearance: TextAppearance, language: OpaquePointer?,
+    cache: FontMetricsCache, memo: PieceMemo?, memoKey: PieceMemo.Key
+  ) -> FontMetricsCache.Growth? {
+    guard bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+    let scale = Double(pixelScale)
+    func integer(_ metrics: FontMetrics, scale: Double) -> (ascent: Double, descent: Double) {
+      (
+        -((-metrics.ascent * scale) + 0.5).rounded(.down),
+        (metrics.descent * scale + 0.5).rounded(.down)
+      )
+    }
+    let own = integer(primary, scale: scale)
+    // The first line of the paragraph, laid out with the line height of the text style.
+    var end = paragraphEnd(in: bytes, from: 0).end
+    if end > limits.maxPieceBytes {
+      end = characterBoundary(in: bytes, atOrBefore: limits.maxPieceBytes, after: 0)
+    }
+    ouds_pango_context_set_base_dir(
+      builder.context, builder.text.direction == .rtl ? PANGO_DIRECTION_RTL : PANGO_DIRECTION_LTR)
+    ouds_pango_context_set_language(builder.context, builder.language)
+    let handle = builder.layout(0..<end)
+    var keepsProbe = false
+    defer { if !keepsProbe { ouds_g_object_unref(UnsafeMutableRawPointer(handle)) } }
+    guard let iterator = ouds_pango_layout_get_iter(handle) else { return nil }
+    defer { ouds_pango_layout_iter_free(iterator) }
+    var (ascent, descent) = own
+    var tallest: (height: Double, centre: Int32)?
+    var families: [String: (ascent: Double, descent: Double)] = [:]
+    while let run = ouds_pango_layout_iter_get_run_readonly(iterator) {
+      defer { _ = ouds_pango_layout_iter_next_run(iterator) }
+      guard let font = run.pointee.item?.pointee.analysis.font,
+        let pattern = ouds_pango_fc_font_get_pattern(
+          UnsafeMutableRawPointer(font).assumingMemoryBound(to: PangoFcFont.self))
+      else { continue }
+      var name: UnsafeMutablePointer<FcChar8>?
+      guard ouds_FcPatternGetString(pattern, FC_FAMILY, 0, &name) == FcResultMatch, let name
+      else { continue }
+      let family = String(cString: name)
+      let key = FontMetricsCache.Key(
+        family: family, size: appearance.fontSize, weight: appearance.weight)
+      let metrics =
+        families[family] ?? cache.entries[key]
+        ?? {
+          var single = appearance
+          single.fontFamilies = [family]
+          // The font's own (unhinted) metrics at the pixel size: the layout's sizes are pixels.
+          return integer(
+            baseFontMetrics(context: fractional, appearance: single, language: language),
+            scale: 1)
+        }()
+      families[family] = metrics
+      cache.entries[key] = metrics
+      var logical = PangoRectangle()
+      ouds_pango_layout_iter_get_run_extents(iterator, nil, &logical)
+      let baseline = ouds_pango_layout_iter_get_baseline(iterator)
+      let centre = logical.y + logical.height / 2 - baseline
+      ascent = max(ascent, metrics.ascent)
+      descent = max(descent, metrics.descent)
+      if metrics.ascent + metrics.descent > tallest?.height ?? -1 {
+        tallest = (metrics.ascent + metrics.descent, centre)
+      }
+    }
+    // Compose takes the ceiling of a line height in pixels that is a whole number but for the
+    // rounding of sp × density (as in `androidFirstBaseline`).
+    let lineHeight = (appearance.lineHeight - 1e-6).rounded(.up)
+    let height = ascent + descent
+    guard let tallest, height > 0, ascent > own.ascent || descent > own.descent else {
+      // The paragraph is set as before: a probe of the whole paragraph is its piece.
+      if end == bytes.count, let memo {
+        keepsProbe = true
+        memo.keep(
+          builder.piece(0..<end, top: 0, droppingLast: false, laidOut: handle), for: memoKey,
+          droppingLast: false)
+      }
+      return nil
+    }
+    // The line's metrics are the larger ones; the leading left, if any, is shared out as in
+    // `androidFirstBaseline`: `ceil(diff × descent / height)` pixels below the baseline.
+    let line = max(lineHeight, height)
+    let below = ((line - height) * descent / height).rounded(.up)
+    // The runs of the probe that need a line height of their own: the piece of the same range
+    // is laid out once, with them.
+    let overrides = builder.runLineHeights(handle, growth: (pangoUnits(line), tallest.centre))
+    return FontMetricsCache.Growth(
+      line: line, baseline: line - descent - below, centre: tallest.centre, probed: 0..<end,
+      overrides: overrides)
+  }
+
   init(
     contexts: Contexts, text: StyledText, language: OpaquePointer?, wrapWidth: Double?,
-    alignment: TextAlignment, limits: Limits, memo: PieceMemo? = nil
+    alignment: TextAlignment, limits: Limits, memo: PieceMemo? = nil,
+    fontMetricsCache: FontMetricsCache = FontMetricsCache()
   ) {
     bytes = Array(text.plainText.utf8)
     self.memo = memo
@@ -337,7 +451,7 @@ struct TextLayout {
       laidOut.appearance.letterSpacing *= unit
     }
     let context = pixelScale == nil ? contexts.fractional : contexts.pixels
-    builder = PieceBuilder(
+    var builder = PieceBuilder(
       context: context, text: laidOut, bytes: bytes, language: language,
       wrapWidth: wrapWidth.map { $0 * unit }, alignment: alignment,
       seamCharacters: limits.seamCharacters, wordByWord: pixelScale != nil)
@@ -355,12 +469,35 @@ struct TextLayout {
       // metrics of the hinted context, in pixels.
       let font = Self.baseFontMetrics(
         context: contexts.fractional, appearance: appearance, language: language)
-      let hinted = Self.baseFontMetrics(
-        context: context, appearance: laidOut.appearance, language: language)
-      baselineShift =
-        font.androidFirstBaseline(lineHeight: appearance.lineHeight, pixelScale: pixelScale)
-        - hinted.firstBaseline(lineHeight: laidOut.appearance.lineHeight, leading: .even) / unit
+      // A paragraph is laid out for its measure, then again to be drawn: the growth is looked
+      // up once.
+      let growth: FontMetricsCache.Growth?
+      if let known = fontMetricsCache.growths[memoKey] {
+        growth = known
+      } else {
+        growth = Self.fallbackGrowth(
+          builder: builder, bytes: bytes, limits: limits, primary: font, pixelScale: pixelScale,
+          fractional: contexts.fractional, appearance: laidOut.appearance, language: language,
+          cache: fontMetricsCache, memo: memo, memoKey: memoKey)
+        fontMetricsCache.keep(growth, for: memoKey)
+      }
+      if let growth {
+        // The first line holds a fallback font of larger metrics: every line takes them, and
+        // grows when they exceed the line height.
+        builder.growth = (pangoUnits(growth.line), growth.centre)
+        builder.probed = (growth.probed, growth.overrides)
+        baselineShift =
+          (growth.baseline - (growth.line / 2 - Double(growth.centre) / Double(PANGO_SCALE)))
+          / unit
+      } else {
+        let hinted = Self.baseFontMetrics(
+          context: context, appearance: laidOut.appearance, language: language)
+        baselineShift =
+          font.androidFirstBaseline(lineHeight: appearance.lineHeight, pixelScale: pixelScale)
+          - hinted.firstBaseline(lineHeight: laidOut.appearance.lineHeight, leading: .even) / unit
+      }
     }
+    self.builder = builder
     var underlines: [(range: Range<Int>, color: RGBAColor)] = []
     var offset = 0
     for span in text.spans {
@@ -834,7 +971,7 @@ struct TextLayout {
   }
 
   /// Makes the PangoLayout of one slice of a paragraph.
-  private struct PieceBuilder {
+  struct PieceBuilder {
     let context: OpaquePointer
     let text: StyledText
     let bytes: [UInt8]
@@ -846,6 +983,13 @@ struct TextLayout {
     let seamCharacters: Int
     /// Android's setting: each word its own item, and no line break after a hyphen.
     let wordByWord: Bool
+    /// Android's line growth under a fallback font (``TextLayout/fallbackGrowth``): the height of
+    /// every line and the centre of the tallest font's line box relative to the baseline, in
+    /// Pango units; nil when the paragraph keeps its text style's line height.
+    var growth: (lineHeight: Int32, centre: Int32)?
+    /// The range the growth was looked up on and the line heights its runs need: a piece of
+    /// that range is laid out once, with them.
+    var probed: (range: Range<Int>, overrides: [(range: Range<Int>, lineHeight: Int32)])?
 
     init(
       context: OpaquePointer, text: StyledText, bytes: [UInt8], language: OpaquePointer?,
@@ -873,8 +1017,24 @@ struct TextLayout {
 
     /// Lays out `range`; keeps every line, or with `droppingLast` every line but the last (when
     /// there are two or more).
-    func piece(_ range: Range<Int>, top: Int, droppingLast: Bool) -> Piece {
-      let handle = layout(range)
+    func piece(
+      _ range: Range<Int>, top: Int, droppingLast: Bool, laidOut: OpaquePointer? = nil
+    ) -> Piece {
+      var handle: OpaquePointer
+      if let laidOut {
+        handle = laidOut
+      } else if growth != nil, let probed, probed.range == range {
+        handle = layout(range, runLineHeights: probed.overrides)
+      } else {
+        handle = layout(range)
+      }
+      if let growth, probed?.range != range {
+        let overrides = runLineHeights(handle, growth: growth)
+        if !overrides.isEmpty {
+          ouds_g_object_unref(UnsafeMutableRawPointer(handle))
+          handle = layout(range, runLineHeights: overrides)
+        }
+      }
       let lineCount = Int(ouds_pango_layout_get_line_count(handle))
       var logical = PangoRectangle()
       ouds_pango_layout_get_extents(handle, nil, &logical)
@@ -898,8 +1058,54 @@ struct TextLayout {
         top: top, height: Int(bottom), nextStart: lastStart, drawsWhole: lastStart == range.count)
     }
 
-    /// The PangoLayout of the bytes in `range`, with the paragraph's font, attributes and width.
-    private func layout(_ range: Range<Int>) -> OpaquePointer {
+    /// Pango gives each run a line box of the absolute line height centred on its own font's
+    /// ascent and descent, and a line is the union of its runs' boxes: runs in fonts of another
+    /// centre would make a grown line taller than its height. Each such run gets a line height
+    /// that keeps its box inside the tallest font's: the byte ranges, relative to the layout's
+    /// text, and their line heights in Pango units.
+    func runLineHeights(
+      _ handle: OpaquePointer, growth: (lineHeight: Int32, centre: Int32)
+    ) -> [(range: Range<Int>, lineHeight: Int32)] {
+      guard let iterator = ouds_pango_layout_get_iter(handle) else { return [] }
+      defer { ouds_pango_layout_iter_free(iterator) }
+      var overrides: [(range: Range<Int>, lineHeight: Int32)] = []
+      // The runs of the current line: their byte ranges and centres.
+      var line: [(range: Range<Int>, centre: Int32)] = []
+      func close() {
+        // Pango halves the leading in whole units: a unit or two is no other centre. A line
+        // without the tallest font keeps its first run's centre (and its full height).
+        let reference =
+          line.contains { abs($0.centre - growth.centre) <= 2 }
+          ? growth.centre : line.first?.centre ?? growth.centre
+        for run in line {
+          let offset = abs(run.centre - reference)
+          guard offset > 2 else { continue }
+          overrides.append((run.range, max(1, growth.lineHeight - 2 * offset)))
+        }
+        line = []
+      }
+      repeat {
+        guard let run = ouds_pango_layout_iter_get_run_readonly(iterator),
+          let item = run.pointee.item
+        else {
+          close()  // the end of a line
+          continue
+        }
+        var logical = PangoRectangle()
+        ouds_pango_layout_iter_get_run_extents(iterator, nil, &logical)
+        let centre = logical.y + logical.height / 2 - ouds_pango_layout_iter_get_baseline(iterator)
+        let start = Int(item.pointee.offset)
+        line.append((start..<(start + Int(item.pointee.length)), centre))
+      } while ouds_pango_layout_iter_next_run(iterator) != 0
+      close()
+      return overrides
+    }
+
+    /// The PangoLayout of the bytes in `range`, with the paragraph's font, attributes and width;
+    /// `runLineHeights` (relative to `range`) replace the line height where they are.
+    func layout(
+      _ range: Range<Int>, runLineHeights: [(range: Range<Int>, lineHeight: Int32)] = []
+    ) -> OpaquePointer {
       // pango_layout_new never returns NULL (GObject allocation aborts on failure).
       let handle: OpaquePointer = ouds_pango_layout_new(context)
       let appearance = text.appearance
@@ -932,9 +1138,15 @@ struct TextLayout {
         }
         let whole = Int(UInt32.max)  // PANGO_ATTR_INDEX_TO_TEXT_END
         add(
-          ouds_pango_attr_line_height_new_absolute(pangoUnits(appearance.lineHeight)), from: 0,
+          ouds_pango_attr_line_height_new_absolute(
+            growth?.lineHeight ?? pangoUnits(appearance.lineHeight)), from: 0,
           to: whole
         )
+        for (runRange, lineHeight) in runLineHeights {
+          add(
+            ouds_pango_attr_line_height_new_absolute(lineHeight), from: runRange.lowerBound,
+            to: runRange.upperBound)
+        }
         add(
           ouds_pango_attr_letter_spacing_new(pangoUnits(appearance.letterSpacing)), from: 0,
           to: whole)
@@ -1229,6 +1441,43 @@ func pangoUnits(_ value: Double) -> Int32 {
 /// Converts Pango units to points.
 func points(_ units: Int32) -> Double {
   Double(units) / Double(PANGO_SCALE)
+}
+
+/// Whole-pixel ascent and descent of fonts at a pixel size, by family, size and weight, kept by
+/// one ``TextEngine`` for Android's line growth (``TextLayout/fallbackGrowth``).
+final class FontMetricsCache {
+  /// A font as the growth looks it up.
+  struct Key: Hashable {
+    var family: String
+    var size: Double
+    var weight: Int
+  }
+
+  /// The metrics looked up so far (a few per theme: its families at its text sizes).
+  var entries: [Key: (ascent: Double, descent: Double)] = [:]
+
+  /// What ``TextLayout/fallbackGrowth`` found for a paragraph: the line height and first
+  /// baseline in pixels, the centre of the tallest font's box, the range it was looked up on
+  /// and the line heights of the runs of other centres there.
+  struct Growth {
+    var line: Double
+    var baseline: Double
+    var centre: Int32
+    var probed: Range<Int>
+    var overrides: [(range: Range<Int>, lineHeight: Int32)]
+  }
+
+  /// The growth of the last paragraphs looked up (nil: none), by their layout's key.
+  private(set) var growths: [PieceMemo.Key: Growth?] = [:]
+
+  /// The most paragraphs whose growth is kept; all are dropped when full.
+  static let capacity = 256
+
+  /// Keeps the growth of the paragraph of `key`.
+  func keep(_ growth: Growth?, for key: PieceMemo.Key) {
+    if growths.count >= Self.capacity { growths = [:] }
+    growths[key] = .some(growth)
+  }
 }
 
 /// Paragraphs laid out in one piece, kept between their uses by one ``TextEngine`` (measured

@@ -45,6 +45,11 @@ public struct LayoutOptions: Hashable, Sendable {
   /// A PNG drawn by `BulletListRenderer` replaces it with its own scale; SVG, PDF and the layout
   /// JSON use it as given. The iOS rules keep fractional positions and ignore it.
   public var textPixelScale: Int?
+  /// Whether the canvas is only as wide as the widest row needs, at most ``width`` (Paparazzi's
+  /// `RenderingMode.SHRINK`, swift-snapshot-testing's `.sizeThatFits`): rows are laid out, and
+  /// wrap, as on the full width; a wrapped label needs its whole wrap width, as a Compose `Text`
+  /// does. A right-to-left list keeps its right edge on the canvas's.
+  public var shrink: Bool
 
   /// Creates options; the defaults draw a 360-pt wide, left-to-right, English list with the
   /// iOS rules.
@@ -54,7 +59,7 @@ public struct LayoutOptions: Hashable, Sendable {
     direction: LayoutDirection? = nil, textStyleOverride: TextStyle? = nil,
     platform: Platform = .ios, fontScale: Double = FontScale.standard,
     contentSize: ContentSizeCategory = .large, accessibilitySnapshot: Bool = false,
-    textPixelScale: Int? = nil
+    textPixelScale: Int? = nil, shrink: Bool = false
   ) {
     self.width = width
     self.background = background
@@ -66,6 +71,7 @@ public struct LayoutOptions: Hashable, Sendable {
     self.contentSize = contentSize
     self.accessibilitySnapshot = accessibilitySnapshot
     self.textPixelScale = textPixelScale
+    self.shrink = shrink
   }
 
   /// These options with text set on `scale` pixels per point: what a bitmap drawn at `scale`

@@ -87,6 +87,7 @@ public struct ListLayout {
     var sceneRows: [SceneRow] = []
     sceneRows.reserveCapacity(rows.count)
     var y = 0.0
+    var contentWidth = 0.0
     for row in rows {
       try checkRanges(row)
       let style = rowStyle(row, frame: frame)
@@ -96,6 +97,16 @@ public struct ListLayout {
       let placed = place(row, marker: marker, label: label, style: style, top: y, frame: frame)
       sceneRows.append(placed.row)
       y = placed.bottom
+      // A wrapped label takes its whole wrap width (Compose's Text: the width of its constraints
+      // once it wraps), a single line its own.
+      var labelWidth = label.metrics.lineCount > 1 ? label.wrapWidth : label.metrics.width
+      if let pixels = frame.androidPixelScale.map(Double.init) {
+        // Compose sizes a Text in whole device pixels, its width rounded up.
+        labelWidth = (labelWidth * pixels - 1e-9).rounded(.up) / pixels
+      }
+      contentWidth = max(
+        contentWidth, style.indent + marker.boxWidth, label.start + min(labelWidth, label.wrapWidth)
+      )
     }
     var scene = Scene(
       width: options.width, height: y, direction: frame.direction, theme: theme.name,
@@ -103,6 +114,14 @@ public struct ListLayout {
       platform: frame.platform,
       background: options.background == .theme ? theme.colors.backgroundPrimary : nil,
       rows: sceneRows)
+    if options.shrink, contentWidth < options.width {
+      // Paparazzi's SHRINK: the canvas is cut to the content; a right-to-left list moves left
+      // with the canvas's right edge.
+      if frame.direction == .rtl {
+        scene = scene.translated(dx: contentWidth - options.width, dy: 0)
+      }
+      scene.width = contentWidth
+    }
     if options.accessibilitySnapshot {
       scene = accessibilitySnapshot(of: scene, frame: frame)
     }

@@ -137,6 +137,7 @@ extension PreviewControl {
       choices("direction", "direction", [""] + LayoutDirection.names, unset: "from the locale"),
       choices("text-style", "text style", [""] + TextStyle.names, unset: "the list's"),
       PreviewControl(key: "accessibility", label: "accessibility overlay", kind: .flag, value: ""),
+      PreviewControl(key: "shrink", label: "shrink to content", kind: .flag, value: ""),
     ]
   }
 }

@@ -11,7 +11,8 @@ import Themes
 /// `variants` is absent (every theme × both modes at scale 2), one object, or an array of objects;
 /// each object is a group with optional keys `name`, `themes`, `modes`, `scale`, `textStyle`,
 /// `locale`, `direction`, `width`, `background`, `platform`, `fontScale` (Android) and
-/// `contentSize` (iOS), `accessibility` (the accessibility snapshot), and the tolerance of its
+/// `contentSize` (iOS), `accessibility` (the accessibility snapshot), `shrink` (the canvas cut
+/// to the content's width), and the tolerance of its
 /// references, `maxDiffPixels` and `maxDiffRatio` (which do not change the variants' names).
 enum VariantParser {
   /// The key of a case file that holds the variants; the rest of the file is the list.
@@ -20,7 +21,8 @@ enum VariantParser {
   /// The keys of a variant group.
   static let allowedKeys = [
     "name", "themes", "modes", "scale", "textStyle", "locale", "direction", "width", "background",
-    "platform", "fontScale", "contentSize", "accessibility", "maxDiffPixels", "maxDiffRatio",
+    "platform", "fontScale", "contentSize", "accessibility", "shrink", "maxDiffPixels",
+    "maxDiffRatio",
   ]
 
   /// The variants of a case whose `variants` value is `value` (nil when absent) and whose list is
@@ -164,6 +166,12 @@ enum VariantParser {
         }
         options.accessibilitySnapshot = isOn
         if isOn { suffixParts.append("accessibility") }
+      case "shrink":
+        guard case .bool(let isOn) = member else {
+          throw fail(key, "expected true (the canvas only as wide as the content) or false")
+        }
+        options.shrink = isOn
+        if isOn { suffixParts.append("shrink") }
       case "maxDiffPixels":
         guard case .number(let n) = member, n.rounded() == n, n >= 0,
           n <= Double(SnapshotTolerance.largestPixelCount)

@@ -279,9 +279,9 @@ public struct FontManifest: Hashable, Sendable {
   public var android: AndroidFallback?
 
   /// What Android falls back to when the brand font is unavailable, e.g. Roboto for Orange
-  /// (Compose's `FontFamily.Default`) and Noto Naskh Arabic UI for Arabic.
+  /// (Compose's `FontFamily.Default`) and Noto Naskh Arabic for Arabic.
   public struct AndroidFallback: Hashable, Sendable {
-    /// The families asked for after the brand family, in order, e.g. `Roboto`, `Noto Naskh Arabic UI`.
+    /// The families asked for after the brand family, in order, e.g. `Roboto`, `Noto Naskh Arabic`.
     public var families: [String]
     /// The files of those families, in declaration order.
     public var files: [FontFile]

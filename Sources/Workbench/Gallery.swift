@@ -231,7 +231,8 @@ public struct Gallery: Sendable {
     if let oldLibrary { inputs.formUnion(InputFiles(oldLibrary.files.map(\.path))) }
     var tables: [ThemeTable] = []
     for theme in ThemeName.allCases {
-      tables.append(table(theme, library: library, old: oldLibrary, renderer: main))
+      tables.append(
+        table(theme, library: library, old: oldLibrary, renderer: main, platforms: platforms))
     }
     return Gallery(
       themes: location, oldThemes: oldLocation?.directory,
@@ -300,7 +301,8 @@ public struct Gallery: Sendable {
 
   /// The token table of one theme.
   static func table(
-    _ theme: ThemeName, library: ThemeLibrary, old: ThemeLibrary?, renderer: BulletListRenderer
+    _ theme: ThemeName, library: ThemeLibrary, old: ThemeLibrary?, renderer: BulletListRenderer,
+    platforms: [Platform] = [.ios]
   ) -> ThemeTable {
     var errors: [String] = []
     var current: [ColorMode: [String: ResolvedToken]] = [:]
@@ -330,7 +332,19 @@ public struct Gallery: Sendable {
     }
     var fonts: [FontUse] = []
     do {
-      fonts = try renderer.fontsUsed(by: theme)
+      // Each platform whose font set is its own (Android's fallback for Orange): its fonts too,
+      // named with the platform.
+      var sets: [String] = []
+      for platform in platforms {
+        let set = try renderer.fontSetName(for: theme, platform: platform)
+        guard !sets.contains(set) else { continue }
+        sets.append(set)
+        fonts += try renderer.fontsUsed(by: theme, platform: platform).map { use in
+          var use = use
+          if platform != .ios { use.text = "\(platform.displayName): \(use.text)" }
+          return use
+        }
+      }
     } catch {
       errors.append("fonts: \(error)")
     }

@@ -134,8 +134,9 @@ public enum GalleryPage {
     body += toolbar(gallery, comparing: comparing)
     // The pictures first; the token tables after them, folded.
     body += "<main>"
+    let fonts = cardFonts(gallery)
     for galleryCase in gallery.cases {
-      body += caseSection(galleryCase, comparing: comparing)
+      body += caseSection(galleryCase, comparing: comparing, fonts: fonts)
     }
     body += tokenSection(gallery, comparing: comparing)
     body += "</main>"
@@ -227,7 +228,7 @@ public enum GalleryPage {
       s += "<h4>Font files really drawn</h4><ul class=\"fonts\">"
       for use in table.fonts {
         s +=
-          "<li data-text=\"\(html(use.text))\">\(html(use.text)) (<span lang=\"\(use.text.hasPrefix("Arabic") ? "ar" : "en")\">\(html(use.sample))</span>): "
+          "<li data-text=\"\(html(use.text))\">\(html(use.text)) (<span lang=\"\(use.text.contains("Arabic") ? "ar" : "en")\">\(html(use.sample))</span>): "
         s += use.files.map { font in
           "<code class=\"font-file\">\(html(font.fileName))</code>"
             + (font.family.isEmpty
@@ -268,7 +269,29 @@ public enum GalleryPage {
   }
 
   /// One case: its file's text beside its cards.
-  private static func caseSection(_ galleryCase: Gallery.Case, comparing: Bool) -> String {
+  /// The font families each theme draws on each platform, as a card's caption names them
+  /// (`Roboto, Noto Naskh Arabic` for an Android card of Orange without its brand font), keyed
+  /// `<theme>/<platform>`: from the token tables' font files really drawn.
+  static func cardFonts(_ gallery: Gallery) -> [String: String] {
+    var result: [String: String] = [:]
+    for table in gallery.themeTables {
+      for platform in Platform.allCases {
+        let prefix = "\(platform.displayName): "
+        var uses = table.fonts.filter { $0.text.hasPrefix(prefix) }
+        if uses.isEmpty { uses = table.fonts.filter { !$0.text.contains(": ") } }
+        var families: [String] = []
+        for file in uses.flatMap(\.files) where !file.family.isEmpty {
+          if !families.contains(file.family) { families.append(file.family) }
+        }
+        result["\(table.theme.rawValue)/\(platform.rawValue)"] = families.joined(separator: ", ")
+      }
+    }
+    return result
+  }
+
+  private static func caseSection(
+    _ galleryCase: Gallery.Case, comparing: Bool, fonts: [String: String]
+  ) -> String {
     var s =
       "<section class=\"case\" id=\"case-\(html(galleryCase.name))\" data-case=\"\(html(galleryCase.name))\">"
     s += "<h2>\(html(galleryCase.name)) <small><code>\(html(galleryCase.file))</code></small></h2>"
@@ -279,13 +302,15 @@ public enum GalleryPage {
         "\n<span class=\"omitted\">… \(galleryCase.omittedLines) more line\(galleryCase.omittedLines == 1 ? "" : "s")</span>"
     }
     s += "</pre><div class=\"cards\">"
-    for item in galleryCase.items { s += card(item, comparing: comparing) }
+    for item in galleryCase.items { s += card(item, comparing: comparing, fonts: fonts) }
     s += "</div></div></section>"
     return s
   }
 
   /// One variant's card.
-  private static func card(_ item: Gallery.Item, comparing: Bool) -> String {
+  private static func card(_ item: Gallery.Item, comparing: Bool, fonts: [String: String])
+    -> String
+  {
     let reference = item.reference
     let variant = reference.variant
     let base = "images/\(reference.caseName)/\(variant.stem)"
@@ -302,6 +327,11 @@ public enum GalleryPage {
     s +=
       "<figcaption><b>\(html(variant.theme.displayName)) · \(variant.mode.rawValue) · \(variant.options.platform.displayName)</b>"
     s += " <span class=\"variant\">\(html(variant.stem))</span>"
+    if let families = fonts["\(variant.theme.rawValue)/\(variant.options.platform.rawValue)"],
+      !families.isEmpty
+    {
+      s += " <span class=\"fonts\">\(html(families))</span>"
+    }
     if comparing { s += " <span class=\"badge \(state)\">\(state)</span>" }
     s += "</figcaption>"
     if let error = item.error {

@@ -128,8 +128,46 @@ extension BulletListRenderer {
     try checkSheetSize(list, cells: names.count * columns.count)
     let namesPlatform = platforms != [.ios]
     // An accessibility snapshot is wider than the list by its legend.
-    let cellWidth =
+    var cellWidth =
       options.width + (options.accessibilitySnapshot ? AccessibilitySnapshot.extraWidth : 0)
+    /// A cell's caption: theme, mode, and the platform and text size when they vary.
+    func captionText(_ name: ThemeName, _ cell: (mode: ColorMode, options: LayoutOptions)) -> String
+    {
+      "\(name.displayName) · \(cell.mode.rawValue)"
+        + (namesPlatform ? " · \(cell.options.platform.displayName)" : "")
+        + (textSizes.caption(cell.options).map { " · \($0)" } ?? "")
+    }
+    /// The style of a cell's caption, in `theme`.
+    func captionAppearance(_ theme: Theme) -> TextAppearance {
+      let typography = theme.typography.bodyMedium
+      return TextAppearance(
+        fontFamilies: theme.fontFamilies, fontSize: typography.fontSize,
+        lineHeight: typography.lineHeight, letterSpacing: typography.letterSpacing,
+        weight: typography.strongWeight, color: theme.colors.contentDefault, language: "en")
+    }
+    if options.shrink {
+      // --shrink: every column as wide as the widest cell's content, or its caption on one
+      // line (each laid out once more here).
+      var widest = 0.0
+      for name in names {
+        let theme: Theme
+        do {
+          theme = try themes.theme(name, mode: .light)
+        } catch {
+          throw .theme(error)
+        }
+        for cell in columns {
+          let scene = try layout(list, theme: name, mode: cell.mode, options: cell.options).scene
+          let caption = try textEngine(for: name).measure(
+            StyledText(
+              spans: [TextSpan(captionText(name, cell))], appearance: captionAppearance(theme),
+              direction: .ltr), wrapWidth: nil)
+          widest = max(
+            widest, scene.width, caption.width + 2 * theme.paddingInline[level: 0] + 1)
+        }
+      }
+      cellWidth = min(cellWidth, widest)
+    }
     var rows: [SceneRow] = []
     var panels: [ScenePanel] = []
     var warnings: [String] = []
@@ -191,18 +229,14 @@ extension BulletListRenderer {
           origin: Point(x: x + indent, y: y + style.captionPadding),
           wrapWidth: cellWidth - 2 * indent, alignment: .left,
           content: StyledText(
-            spans: [
-              TextSpan(
-                "\(name.displayName) · \(mode.rawValue)"
-                  + (namesPlatform ? " · \(cell.options.platform.displayName)" : "")
-                  + (textSizes.caption(cell.options).map { " · \($0)" } ?? ""))
-            ],
-            appearance: TextAppearance(
-              fontFamilies: theme.fontFamilies, fontSize: typography.fontSize,
-              lineHeight: typography.lineHeight, letterSpacing: typography.letterSpacing,
-              weight: typography.strongWeight, color: theme.colors.contentDefault, language: "en"),
+            spans: [TextSpan(captionText(name, cell))], appearance: captionAppearance(theme),
             direction: .ltr))
-        let scene = result.scene.translated(dx: x, dy: y + captionHeight)
+        // A shrunk right-to-left cell narrower than its column keeps its right edge on the
+        // column's.
+        let inset =
+          options.shrink && result.scene.direction == .rtl
+          ? max(0, cellWidth - result.scene.width) : 0
+        let scene = result.scene.translated(dx: x + inset, dy: y + captionHeight)
         rowHeight = max(rowHeight, captionHeight + result.scene.height)
         var figures: ScenePanel?
         if audit {

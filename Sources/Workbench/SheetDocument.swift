@@ -374,7 +374,9 @@ extension BulletListRenderer {
       func head(_ page: inout PageComposer) {
         page.pageBreak()
         page.text(title, style: .heading)
-        for line in heading.lines { page.text(line, style: .small, color: PageComposer.mutedColor) }
+        for line in heading.lines(showing: [cell.theme]) {
+          page.text(line, style: .small, color: PageComposer.mutedColor)
+        }
         page.space(6)
       }
       var trial = page

@@ -125,7 +125,18 @@ public enum TokenReviewSheet {
       page.text(line, style: .small, color: combination.isUnchanged ? muted : nil)
     }
     let columns = tokenColumns(width: page.contentWidth)
-    for (index, combination) in changed.enumerated() {
+    // A combination's page names the fonts of its own theme and of the platforms it shows.
+    var legends: [String] = []
+    for combination in changed {
+      var platforms: [Platform] = []
+      for picture in combination.pictures where !platforms.contains(picture.platform) {
+        platforms.append(picture.platform)
+      }
+      let fonts = try renderer.fontLegend(
+        for: [combination.theme], platforms: platforms.isEmpty ? [.ios] : platforms)
+      legends.append(folders + " · Fonts: " + fonts.map(\.description).joined(separator: " · "))
+    }
+    for (index, (combination, legend)) in zip(changed, legends).enumerated() {
       // The cover carries the summary and, when it fits in the rest of it at a picture scale
       // of 1 down to 0.5, the first changed combination: no cover page mostly empty.
       if index == 0 {
@@ -137,7 +148,7 @@ public enum TokenReviewSheet {
         } _: { page, scale throws(RenderError) in
           page.space(12)
           try combinationPage(
-            combination, of: review, listName: listName, legend: folders, scale: scale,
+            combination, of: review, listName: listName, legend: legend, scale: scale,
             columns: columns, startsPage: false, on: &page)
         }
         if fitted {
@@ -150,7 +161,7 @@ public enum TokenReviewSheet {
         after.pageCount <= before.pageCount + 1
       } _: { page, scale throws(RenderError) in
         try combinationPage(
-          combination, of: review, listName: listName, legend: folders, scale: scale,
+          combination, of: review, listName: listName, legend: legend, scale: scale,
           columns: columns, startsPage: true, on: &page)
       }
     }

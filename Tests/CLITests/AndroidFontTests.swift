@@ -6,14 +6,14 @@ import Testing
 import Themes
 
 /// Android's fallback font (issue 26, point 2): with `--platform android`, Orange and Orange
-/// Compact draw in what Android draws without the brand font (Roboto, Noto Naskh Arabic UI), as
+/// Compact draw in what Android draws without the brand font (Roboto, Noto Naskh Arabic), as
 /// their font manifests state; brand fonts given with `--font-dir` still win; iOS is unchanged.
 @Suite("Android's fallback font", .serialized)
 struct AndroidFontTests {
   static let sample = repositoryRoot.appendingPathComponent("Snapshots/cases/sample-2.json").path
   static let androidFiles = [
-    "Roboto-Regular.ttf", "Roboto-Bold.ttf", "NotoNaskhArabicUI-Regular.ttf",
-    "NotoNaskhArabicUI-Bold.ttf",
+    "Roboto-Regular.ttf", "Roboto-Bold.ttf", "NotoNaskhArabic-Regular.ttf",
+    "NotoNaskhArabic-Bold.ttf",
   ]
 
   /// A copy of `Themes/` in `folder` whose `theme` manifest has no `android` key: Android then
@@ -58,9 +58,9 @@ struct AndroidFontTests {
     #expect(result.status == 0, "\(result.stderr)")
     let sources = String(result.stderr.split(separator: "\n").first ?? "")
     #expect(sources.contains(" · fonts: Roboto-Regular.ttf, Roboto-Bold.ttf in "), "\(sources)")
-    #expect(sources.contains("NotoNaskhArabicUI-Regular.ttf, NotoNaskhArabicUI-Bold.ttf in "))
+    #expect(sources.contains("NotoNaskhArabic-Regular.ttf, NotoNaskhArabic-Bold.ttf in "))
     #expect(
-      sources.hasSuffix(" · android without brand font: orange → Roboto, Noto Naskh Arabic UI"))
+      sources.hasSuffix(" · android without brand font: orange → Roboto, Noto Naskh Arabic"))
     #expect(!sources.contains("Liberation"), "the iOS substitute is not loaded: \(sources)")
 
     // The same render with the manifest's android key removed draws Liberation Sans, as iOS does.
@@ -90,7 +90,7 @@ struct AndroidFontTests {
       let expected =
         use.text.hasPrefix("Latin")
         ? (bold ? "Roboto-Bold.ttf" : "Roboto-Regular.ttf")
-        : (bold ? "NotoNaskhArabicUI-Bold.ttf" : "NotoNaskhArabicUI-Regular.ttf")
+        : (bold ? "NotoNaskhArabic-Bold.ttf" : "NotoNaskhArabic-Regular.ttf")
       #expect(names == [expected], "\(use.text): \(names)")
     }
     #expect(try renderer.fontSetName(for: .orange, platform: .android) == "orange/android")
@@ -136,7 +136,7 @@ struct AndroidFontTests {
     #expect(line.contains("LiberationSans-Regular.ttf") && line.contains("Roboto-Regular.ttf"))
     #expect(
       line.hasSuffix(
-        " · android without brand font: orange, orange-compact → Roboto, Noto Naskh Arabic UI"))
+        " · android without brand font: orange, orange-compact → Roboto, Noto Naskh Arabic"))
   }
 
   @Test(
@@ -195,8 +195,8 @@ struct AndroidFontTests {
         #"error: fonts/orange.fonts.json: androidd: unknown key "androidd"; a font manifest knows $comment, theme, version, files, android"#
       ),
       (
-        #""families": ["Roboto", "Noto Naskh Arabic UI"],"#,
-        #""families": ["Roboto", "Noto Naskh Arabic UI"], "familes": [],"#,
+        #""families": ["Roboto", "Noto Naskh Arabic"],"#,
+        #""families": ["Roboto", "Noto Naskh Arabic"], "familes": [],"#,
         #"error: fonts/orange.fonts.json: android.familes: unknown key "familes"; a font manifest knows $comment, families, files"#
       ),
       (
@@ -204,7 +204,7 @@ struct AndroidFontTests {
         #"error: fonts/orange.fonts.json: android.files[0].sha265: unknown key "sha265"; a font manifest knows $comment, role, family, file, sha256, package"#
       ),
       (
-        #""families": ["Roboto", "Noto Naskh Arabic UI"],"#, #""families": [],"#,
+        #""families": ["Roboto", "Noto Naskh Arabic"],"#, #""families": [],"#,
         #"error: fonts/orange.fonts.json: android.families: expected an array of 1 to 8 family names, such as ["Roboto"]"#
       ),
     ])
@@ -250,7 +250,7 @@ struct AndroidFontTests {
     #expect(android.status == 1)
     #expect(
       android.stderr
-        == "error: missing 4 font files: Roboto-Regular.ttf (package fonts-roboto-unhinted, for orange/android), Roboto-Bold.ttf (package fonts-roboto-unhinted, for orange/android), NotoNaskhArabicUI-Regular.ttf (package fonts-noto-ui-core, for orange/android), NotoNaskhArabicUI-Bold.ttf (package fonts-noto-ui-core, for orange/android); looked in \(fonts.path) (OUDS_FONT_DIRS); install the packages (apt-get install fonts-noto-ui-core fonts-roboto-unhinted) or put the files in a folder given with --font-dir or OUDS_FONT_DIRS\n"
+        == "error: missing 4 font files: Roboto-Regular.ttf (package fonts-roboto-unhinted, for orange/android), Roboto-Bold.ttf (package fonts-roboto-unhinted, for orange/android), NotoNaskhArabic-Regular.ttf (package fonts-noto-core, for orange/android), NotoNaskhArabic-Bold.ttf (package fonts-noto-core, for orange/android); looked in \(fonts.path) (OUDS_FONT_DIRS); install the packages (apt-get install fonts-noto-core fonts-roboto-unhinted) or put the files in a folder given with --font-dir or OUDS_FONT_DIRS\n"
     )
     #expect(android.stderr.split(separator: "\n").count == 1)
   }
@@ -267,18 +267,17 @@ struct AndroidFontTests {
         continue
       }
       let android = try #require(manifest.android)
-      #expect(android.families == ["Roboto", "Noto Naskh Arabic UI"])
+      #expect(android.families == ["Roboto", "Noto Naskh Arabic"])
       #expect(android.files.map(\.fileName) == Self.androidFiles)
       #expect(Set(android.files.compactMap(\.family)) == Set(android.families))
       #expect(
         android.files.map(\.debianPackage) == [
-          "fonts-roboto-unhinted", "fonts-roboto-unhinted", "fonts-noto-ui-core",
-          "fonts-noto-ui-core",
+          "fonts-roboto-unhinted", "fonts-roboto-unhinted", "fonts-noto-core", "fonts-noto-core",
         ])
       let brand = try library.theme(name, mode: .light).fontFamilies
       #expect(
         manifest.fontFamilies(on: .android, brandFamilies: brand)
-          == ["Helvetica Neue", "Roboto", "Noto Naskh Arabic UI"])
+          == ["Helvetica Neue", "Roboto", "Noto Naskh Arabic"])
       #expect(manifest.fontFamilies(on: .ios, brandFamilies: brand) == brand)
       for file in manifest.fontSources(on: .android).sources {
         let found = try #require(FontLocator(environment: [:]).locate(file), "\(file.fileName)")
@@ -293,7 +292,7 @@ struct AndroidFontTests {
   func resultsNameTheSets() throws {
     let fixture = try ShardRun.fixture.get()
     let rule =
-      " · android without brand font: orange, orange-compact → Roboto, Noto Naskh Arabic UI"
+      " · android without brand font: orange, orange-compact → Roboto, Noto Naskh Arabic"
     let singleLine = String(fixture.single.stdout.split(separator: "\n").first ?? "")
     let mergedLine = String(fixture.merge.stdout.split(separator: "\n").first ?? "")
     #expect(singleLine.hasSuffix(rule), "\(singleLine)")
@@ -312,7 +311,7 @@ struct AndroidFontTests {
     let listing = try run(["themes"])
     #expect(
       listing.stdout.contains(
-        "  fonts on android without the brand font: Helvetica Neue, Roboto, Noto Naskh Arabic UI\n"
+        "  fonts on android without the brand font: Helvetica Neue, Roboto, Noto Naskh Arabic\n"
           + "  android font files (\"android\" in fonts/orange.fonts.json):\n"
           + "    latin-regular: Roboto-Regular.ttf in "))
     #expect(!listing.stdout.contains("android font files (\"android\" in fonts/sosh.fonts.json)"))

@@ -400,7 +400,7 @@ struct AuditCLITests {
     #expect(
       desc == """
         Themes: Themes (found from the current folder), same tokens as the package's copy
-        Fonts: Orange: Liberation Sans, substitute for Helvetica Neue · Orange Compact: Liberation Sans, substitute for Helvetica Neue · Sosh: Inter, substitute for Sosh · Wireframe: Comic Neue, substitute for Shantell Sans
+        Fonts: Orange (iOS): Liberation Sans, substitute for Helvetica Neue · Orange (Android): Roboto, Arabic in Noto Naskh Arabic, Android's fallback for Helvetica Neue · Orange Compact (iOS): Liberation Sans, substitute for Helvetica Neue · Orange Compact (Android): Roboto, Arabic in Noto Naskh Arabic, Android's fallback for Helvetica Neue · Sosh: Inter, substitute for Sosh · Wireframe: Comic Neue, substitute for Shantell Sans
         """)
     #expect(!svg.contains("edited"))
   }

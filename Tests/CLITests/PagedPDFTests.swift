@@ -159,11 +159,21 @@ struct PagedPDFTests {
       #expect(text.hasPrefix(title + "\n"), "page \(index + 1): \(text)")
       #expect(text.contains("\n\(index + 1) / \(titles.count)\n"), "page \(index + 1): \(text)")
       #expect(text.contains("Themes: Themes (found from the current folder)"))
-      #expect(text.contains("Fonts: Orange: Liberation Sans, substitute for Helvetica Neue"))
       #expect(text.contains("Drawn at 100 % of its size"))
       // The cell: its caption and the list's three labels, each once.
       let theme = ThemeName.allCases[index / 2]
       let mode = ColorMode.allCases[index % 2]
+      // The legend names the fonts of the page's own theme, and of no other.
+      let fonts: [ThemeName: String] = [
+        .orange: "Liberation Sans, substitute for Helvetica Neue",
+        .orangeCompact: "Liberation Sans, substitute for Helvetica Neue",
+        .sosh: "Inter, substitute for Sosh", .wireframe: "Comic Neue, substitute for Shantell Sans",
+      ]
+      #expect(
+        text.contains("Fonts: \(theme.displayName): \(fonts[theme] ?? "")"), "page \(index + 1)")
+      for other in ThemeName.allCases where other != theme {
+        #expect(!text.contains("\(other.displayName): "), "page \(index + 1) names \(other)")
+      }
       #expect(text.contains("\(theme.displayName) · \(mode.rawValue)\nLabel 1\nLabel 2\nLabel 3\n"))
     }
     #expect(try Poppler.imageCount(pdf) == 0, "the cells are drawn as vector, never rasterised")

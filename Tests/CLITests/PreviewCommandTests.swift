@@ -297,8 +297,14 @@ final class PreviewCommandTests {
     #expect(
       keys == [
         "theme", "mode", "platform", "width", "font-scale", "content-size", "direction",
-        "text-style", "accessibility",
+        "text-style", "accessibility", "shrink",
       ])
+    // The shrink control: the picture only as wide as the list.
+    func width(_ png: Data) -> Int { png[16..<20].reduce(0) { $0 << 8 | Int($1) } }
+    let full = try get(port, "/picture.png?theme=orange&mode=light")
+    let shrunk = try get(port, "/picture.png?theme=orange&mode=light&shrink=1")
+    #expect(shrunk.status == 200, "\(shrunk.text)")
+    #expect(width(shrunk.body) < width(full.body))
     for theme in ["orange", "orange-compact", "sosh", "wireframe"] {
       for mode in ["light", "dark"] {
         let picture = try get(port, "/picture.png?theme=\(theme)&mode=\(mode)")

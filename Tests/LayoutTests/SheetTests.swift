@@ -333,3 +333,42 @@ struct SheetPDFTests {
     #expect(png.scene.panels.count == 8)
   }
 }
+
+/// The sheet's legend names the fonts of the platform and theme each cell is drawn in.
+@Suite("Font legends name what was drawn")
+struct FontLegendTests {
+  @Test("an Android sheet of Orange names Roboto and Noto Naskh Arabic, not Liberation Sans")
+  func androidLegend() throws {
+    let entries = try SharedRenderer.shared.with {
+      try $0.fontLegend(for: [.orange, .sosh], platforms: [.android])
+    }
+    #expect(
+      entries.map(\.description) == [
+        "Orange: Roboto, Arabic in Noto Naskh Arabic, Android's fallback for Helvetica Neue",
+        "Sosh: Inter, substitute for Sosh",
+      ])
+    let both = try SharedRenderer.shared.with {
+      try $0.fontLegend(for: [.orange, .sosh], platforms: [.ios, .android])
+    }
+    #expect(
+      both.map(\.description) == [
+        "Orange (iOS): Liberation Sans, substitute for Helvetica Neue",
+        "Orange (Android): Roboto, Arabic in Noto Naskh Arabic, Android's fallback for Helvetica Neue",
+        "Sosh: Inter, substitute for Sosh",
+      ])
+  }
+
+  @Test("a page lists only the themes it shows")
+  func pageLines() throws {
+    let heading = try SharedRenderer.shared.with {
+      try $0.sheetHeading(
+        listName: "list.json", themes: ThemeName.allCases, platforms: [.android])
+    }
+    #expect(heading.lines.count == 2)
+    #expect(
+      heading.lines(showing: [.sosh]) == [
+        heading.lines[0], "Fonts: Sosh: Inter, substitute for Sosh",
+      ])
+    #expect(heading.lines[1].contains("Wireframe: Comic Neue"))
+  }
+}

@@ -251,16 +251,31 @@ struct GalleryTests {
     for name in ThemeName.allCases {
       let table = try #require(section(html, id: "tokens-\(name.rawValue)"))
       let typography = try library.theme(name, mode: .light).typography.bodyLarge
-      let files = try renderer.fontSet(for: name).files
-      func file(_ roles: [String]) throws -> LoadedFont {
-        try #require(files.first { roles.contains($0.role) }, "\(name) \(roles)")
+      // The iOS set, then Android's own where the manifest states one (Orange, Orange Compact:
+      // the gallery has Android variants), its lines named with the platform.
+      var expected: [(String, LoadedFont)] = []
+      for platform in [Platform.ios, .android] {
+        if platform == .android,
+          try renderer.fontSetName(for: name, platform: .android) == name.rawValue
+        {
+          continue
+        }
+        let files = try renderer.fontSet(for: name, platform: platform).files
+        func file(_ roles: [String]) throws -> LoadedFont {
+          try #require(files.first { roles.contains($0.role) }, "\(name) \(roles)")
+        }
+        let prefix = platform == .ios ? "" : "Android: "
+        expected += [
+          (
+            "\(prefix)Latin, weight \(typography.regularWeight)",
+            try file(["latin-regular", "latin-medium"])
+          ),
+          ("\(prefix)Latin, weight \(typography.strongWeight)", try file(["latin-bold"])),
+          ("\(prefix)Arabic, weight \(typography.regularWeight)", try file(["arabic-regular"])),
+          ("\(prefix)Arabic, weight \(typography.strongWeight)", try file(["arabic-bold"])),
+        ]
       }
-      let expected: [(String, LoadedFont)] = [
-        ("Latin, weight \(typography.regularWeight)", try file(["latin-regular", "latin-medium"])),
-        ("Latin, weight \(typography.strongWeight)", try file(["latin-bold"])),
-        ("Arabic, weight \(typography.regularWeight)", try file(["arabic-regular"])),
-        ("Arabic, weight \(typography.strongWeight)", try file(["arabic-bold"])),
-      ]
+      #expect(expected.count == ([.orange, .orangeCompact].contains(name) ? 8 : 4))
       let table2 = try #require(written.gallery.themeTables.first { $0.theme == name })
       #expect(table2.fonts.map(\.text) == expected.map(\.0))
       for ((text, font), use) in zip(expected, table2.fonts) {
@@ -274,6 +289,26 @@ struct GalleryTests {
           ), "\(line)")
       }
     }
+  }
+
+  @Test("each card names the font families of its own theme and platform")
+  func cardFonts() throws {
+    let written = try GalleryFixture.plain.get()
+    let html = try String(contentsOf: written.page, encoding: .utf8)
+    func caption(_ id: String) throws -> String {
+      let start = try #require(html.range(of: "id=\"\(id)\""), "\(id)")
+      let end = try #require(
+        html.range(of: "</figcaption>", range: start.upperBound..<html.endIndex))
+      return String(html[start.upperBound..<end.lowerBound])
+    }
+    let android = try caption("c-arabic-bare__orange-dark-android")
+    #expect(
+      android.contains("<span class=\"fonts\">Roboto, Noto Naskh Arabic</span>"), "\(android)")
+    let ios = try caption("c-arabic-bare__orange-dark")
+    #expect(
+      ios.contains("<span class=\"fonts\">Liberation Sans, Noto Sans Arabic UI</span>"), "\(ios)")
+    let sosh = try caption("c-sample-3__sosh-dark-android")
+    #expect(sosh.contains("<span class=\"fonts\">Inter, Noto Sans Arabic UI</span>"), "\(sosh)")
   }
 
   @Test(

@@ -120,7 +120,8 @@ struct ListJob {
       textStyleOverride: selection(ListOptions.textStyle) { $0.options.textStyleOverride }?.first,
       platform: platforms.first ?? .ios,
       accessibilitySnapshot: arguments.has(ListOptions.accessibility)
-        || (variant?.options.accessibilitySnapshot ?? false))
+        || (variant?.options.accessibilitySnapshot ?? false),
+      shrink: arguments.has(ListOptions.shrink) || (variant?.options.shrink ?? false))
     textSizes = try Self.textSizes(
       arguments, document: document, variant: variant, platforms: platforms)
     options.fontScale = textSizes.fontScales?.first ?? FontScale.standard

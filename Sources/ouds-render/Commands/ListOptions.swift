@@ -97,6 +97,12 @@ enum ListOptions {
     help:
       "draw the accessibility snapshot: each spoken element's frame tinted in its own colour and, beside the list, what the screen reader says for each in reading order (VoiceOver under the iOS rules, TalkBack under the Android rules, in the locale's language)",
     defaultDescription: "a case variant's \"accessibility\", else off")
+  /// `--shrink`.
+  static let shrink = OptionSpec(
+    names: ["--shrink"], value: .flag,
+    help:
+      "make the canvas only as wide as the widest row needs, at most --width, as Paparazzi's RenderingMode.SHRINK: rows wrap as on the full width, a wrapped label takes its whole wrap width, a right-to-left list keeps its right edge on the canvas's",
+    defaultDescription: "a case variant's \"shrink\", else off")
   /// `--font-dir <dir>`.
   static let fontDirectory = OptionSpec(
     names: ["--font-dir"], value: .text(placeholder: "dir", completion: .directory),
@@ -122,7 +128,7 @@ enum ListOptions {
   static let variantOption = TypedOption<VariantChoice>(
     names: ["--variant"], placeholder: "n|name",
     help:
-      "for a catalogue case file (Snapshots/cases/): draw its variant n (1 is the first, in the order snapshot verify lists them) or the variant named (orange-dark@2x), with that variant's theme, mode, scale, width, background, locale, direction, text style, platform and text size; an option given on the command line wins over the variant",
+      "for a catalogue case file (Snapshots/cases/): draw its variant n (1 is the first, in the order snapshot verify lists them) or the variant named (orange-dark@2x), with that variant's theme, mode, scale, width, shrink, background, locale, direction, text style, platform and text size; an option given on the command line wins over the variant",
     defaultDescription:
       "none: the case's list is drawn with the options given, and stderr says once that its variants are not applied",
     parse: VariantChoice.init(parsing:))
@@ -132,7 +138,7 @@ enum ListOptions {
   /// The options of every command that reads a list.
   static let all: [OptionSpec] = [
     inputFormat, variant, theme, mode, width, background, locale, direction, textStyle, platform,
-    fontScale, contentSize, accessibility, fontDirectory, themesDirectory,
+    fontScale, contentSize, accessibility, shrink, fontDirectory, themesDirectory,
   ]
 
   /// `--format png|svg|pdf`.

@@ -35,7 +35,7 @@ enum PreviewCommand {
     ListOptions.theme.defaulting(to: Vocabulary.all),
     ListOptions.mode.defaulting(to: Vocabulary.all), ListOptions.platform, ListOptions.width,
     ListOptions.fontScale, ListOptions.contentSize, ListOptions.direction, ListOptions.textStyle,
-    ListOptions.accessibility, ListOptions.background, ListOptions.locale,
+    ListOptions.accessibility, ListOptions.shrink, ListOptions.background, ListOptions.locale,
   ]
   /// The rows that hold for the whole run.
   static let fixedOptions: [OptionSpec] = [

@@ -182,9 +182,9 @@ let package = Package(
         "BulletList", "BulletListRenderer", "Layout", "SafeInput", "Snapshot", "Themes",
         "Primitives",
       ]),
-    // `preview`'s web server: the page, its pictures and events, the request checks (libmicrohttpd's
-    // door); what it shows comes from the command
-    .target(name: "PreviewServer", dependencies: ["Threads", "CHTTPLoader"]),
+    // `preview`'s and `snapshot review`'s web server: the pages, pictures and events, the request
+    // checks (libmicrohttpd's door); what they show comes from the command
+    .target(name: "PreviewServer", dependencies: ["Threads", "CHTTPLoader", "StrictJSON"]),
     // what `preview` shows and when: the list, a folder's lists or the pasted one in the page's
     // state, the page's controls, the equivalent command line, and the watch that tells the pages;
     // the pictures are drawn by the command line (`PreviewDrawing`), which parses their options
@@ -246,7 +246,8 @@ let package = Package(
       dependencies: [
         "PNG",
         "Threads",
-        "BulletListRenderer", "Graphics", "Themes", "SafeInput", "Primitives", "ouds-render",
+        "BulletListRenderer", "Graphics", "Themes", "SafeInput", "Primitives", "PreviewServer",
+        "ouds-render",
       ]),
     // seeded, in-process fuzzing of the list reader, the token loader, the Markdown parser and
     // the results.json reader

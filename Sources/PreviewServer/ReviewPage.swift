@@ -24,12 +24,15 @@ enum ReviewPage {
     <label>Show <select id="show">
     <option value="remaining">remaining</option>
     <option value="all">all</option>
-    <option value="accepted">accepted</option>
+    <option value="accepted">accepted, to write</option>
+    <option value="written">written</option>
     <option value="rejected">rejected</option>
     </select></label>
     <button type="button" id="accept-shown">Accept all shown</button>
     <button type="button" id="reject-shown">Reject all shown</button>
     </form>
+    <p><button type="button" id="write">Write the accepted references</button>
+    <code id="to-write"></code></p>
     <p id="status" role="status"></p>
     </header>
     <main>
@@ -66,6 +69,7 @@ enum ReviewPage {
     main { padding: 0 16px 16px; }
     article { background: #fff; border: 1px solid #767676; padding: 8px; margin-bottom: 12px; }
     article.accepted { border-left: 6px solid #0a6e31; }
+    article.written { border-left: 6px solid #00457a; }
     article.rejected { border-left: 6px solid #555; }
     .pictures { display: flex; flex-wrap: wrap; gap: 12px; margin: 6px 0; }
     figure { margin: 0; }
@@ -103,7 +107,7 @@ enum ReviewPage {
 
     async function decide(action, ids) {
       const status = document.getElementById("status");
-      status.textContent = (action === "accept" ? "accepting " : "rejecting ") + ids.join(", ") + "…";
+      status.textContent = action + ": " + ids.join(", ") + "…";
       let text;
       try {
         const response = await fetch("/" + action, {
@@ -124,9 +128,10 @@ enum ReviewPage {
     function buttons(ids, canAccept, label) {
       const span = element("span");
       const accept = element("button", { type: "button", "aria-label": "Accept " + label }, "Accept");
-      accept.disabled = !canAccept;
+      accept.disabled = !canAccept || state.written;
       accept.addEventListener("click", () => decide("accept", ids));
       const reject = element("button", { type: "button", "aria-label": "Reject " + label }, "Reject");
+      reject.disabled = state.written;
       reject.addEventListener("click", () => decide("reject", ids));
       span.append(accept, reject);
       return span;
@@ -151,16 +156,21 @@ enum ReviewPage {
       const decided = (d) => state.items.filter((i) => i.decision === d).length;
       const remaining = state.items.filter((i) => !i.decision).length;
       document.getElementById("counts").textContent =
-        decided("accepted") + " accepted, " + decided("rejected") + " rejected, " +
-        remaining + " remaining of " + state.items.length + " failures";
+        decided("written") + " written, " + decided("accepted") + " accepted to write, " +
+        decided("rejected") + " rejected, " + remaining + " remaining of " +
+        state.items.length + " failures";
       const list = shown();
       const acceptable = list.filter((i) => i.canAccept && i.decision !== "accepted");
       const acceptShown = document.getElementById("accept-shown");
       acceptShown.textContent = "Accept all shown (" + acceptable.length + ")";
-      acceptShown.disabled = acceptable.length === 0;
+      acceptShown.disabled = acceptable.length === 0 || state.written;
       const rejectShown = document.getElementById("reject-shown");
       rejectShown.textContent = "Reject all shown (" + list.length + ")";
-      rejectShown.disabled = list.length === 0;
+      rejectShown.disabled = list.length === 0 || state.written;
+      const write = document.getElementById("write");
+      write.textContent = "Write the accepted references (" + decided("accepted") + ")";
+      write.disabled = decided("accepted") === 0 || state.written;
+      document.getElementById("to-write").textContent = state.toWrite || "";
 
       const groups = document.getElementById("groups");
       groups.replaceChildren();
@@ -207,6 +217,7 @@ enum ReviewPage {
     document.getElementById("accept-shown").addEventListener("click", () => {
       decide("accept", shown().filter((i) => i.canAccept && i.decision !== "accepted").map((i) => i.id));
     });
+    document.getElementById("write").addEventListener("click", () => decide("write", []));
     document.getElementById("reject-shown").addEventListener("click", () => {
       decide("reject", shown().map((i) => i.id));
     });

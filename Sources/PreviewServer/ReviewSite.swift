@@ -72,6 +72,11 @@ public protocol ReviewContent: AnyObject, Sendable {
 /// The review site of `snapshot review`: a page that shows a run's failures with Accept and
 /// Reject, their pictures and the decisions taken; nothing else.
 ///
+/// Accept and Reject mark failures; "Write" then accepts every failure marked Accept in one
+/// ``ReviewContent/accept(_:)``. One write per run: `snapshot accept` takes a run only while the
+/// catalogue is the one it verified, and writing references changes it; after the write, the
+/// rest waits for a new verify run.
+///
 /// Checks as ``PreviewSite`` does: the `Host` header (against DNS rebinding), repeated headers and
 /// methods; a request with an `Origin` other than the page's own is refused, and so is a POST with
 /// `Origin: null`. A POST (accept, reject) must also carry the secret generated at start, which
@@ -92,9 +97,10 @@ public final class ReviewSite: HTTPSite, @unchecked Sendable {
   /// The largest body of a POST (a list of ids, one a line).
   public static let maximumBody = 256 * 1024
 
-  /// What was decided, kept in memory.
+  /// What was decided, kept in memory: `accepted` (to write), `rejected`, `written`.
   struct ReviewState {
     var decisions: [String: String] = [:]
+    var written = false
     var log: [(action: String, ids: [String], succeeded: Bool, message: String, command: String)] =
       []
   }
@@ -121,12 +127,13 @@ public final class ReviewSite: HTTPSite, @unchecked Sendable {
     }
   }
 
-  /// How many ids were accepted and rejected.
-  public var counts: (accepted: Int, rejected: Int) {
+  /// How many failures were written, rejected, and accepted but not written.
+  public var counts: (written: Int, rejected: Int, unwritten: Int) {
     state.withLock { state in
-      (
-        state.decisions.values.filter { $0 == "accepted" }.count,
-        state.decisions.values.filter { $0 == "rejected" }.count
+      let values = state.decisions.values
+      return (
+        values.filter { $0 == "written" }.count, values.filter { $0 == "rejected" }.count,
+        values.filter { $0 == "accepted" }.count
       )
     }
   }
@@ -168,14 +175,18 @@ public final class ReviewSite: HTTPSite, @unchecked Sendable {
     case "/", "/review.js", "/review.css", "/state.json", "/image":
       guard reading else { return Self.notAllowed(method, "GET") }
       return read(request)
-    case "/accept", "/reject":
+    case "/accept", "/reject", "/write":
       guard method == "POST" else { return Self.notAllowed(method, "POST") }
       guard let given = request.headers[Self.secretHeader], Self.same(given, secret) else {
         return .text(
           403, "a decision must come from the review page (its secret, header \(Self.secretHeader))"
         )
       }
-      return decide(request.path == "/accept" ? "accept" : "reject", request)
+      if let size = request.oversizedBody {
+        return .text(
+          413, "the list of ids is \(size) bytes, over the limit of \(Self.maximumBody)")
+      }
+      return request.path == "/write" ? write() : decide(String(request.path.dropFirst()), request)
     default:
       return .text(404, "no such page: '\(PreviewSite.printable(request.path))'")
     }
@@ -214,11 +225,8 @@ public final class ReviewSite: HTTPSite, @unchecked Sendable {
     }
   }
 
-  /// Accepts or rejects the ids of the body (one a line).
+  /// Marks the ids of the body (one a line) as accepted (to write) or rejected.
   private func decide(_ action: String, _ request: HTTPRequest) -> HTTPResponse {
-    if let size = request.oversizedBody {
-      return .text(413, "the list of ids is \(size) bytes, over the limit of \(Self.maximumBody)")
-    }
     let ids = String(decoding: request.body, as: UTF8.self).split(separator: "\n").map {
       String($0)
     }.filter { !$0.isEmpty }
@@ -233,25 +241,49 @@ public final class ReviewSite: HTTPSite, @unchecked Sendable {
           422, "\(id) failed with an error: the run kept no render of it to accept")
       }
     }
-    if action == "reject" {
-      state.withLock { state in
-        for id in ids { state.decisions[id] = "rejected" }
-        state.log.append(("reject", ids, true, "marked as reviewed, nothing written", ""))
+    let verdict = action == "accept" ? "accepted" : "rejected"
+    return state.withLock { state in
+      if state.written {
+        return .text(409, Self.writtenAlready)
       }
-      return .text(200, "rejected \(ids.count)")
+      for id in ids { state.decisions[id] = verdict }
+      state.log.append(
+        (
+          action, ids, true,
+          action == "accept" ? "marked to write" : "marked as reviewed, nothing written", ""
+        ))
+      return .text(200, "\(verdict) \(ids.count)")
     }
-    let command = content.command(accepting: ids)
-    let outcome = accepting.withLock { _ in content.accept(ids) }
-    state.withLock { state in
-      if outcome.succeeded { for id in ids { state.decisions[id] = "accepted" } }
-      state.log.append(("accept", ids, outcome.succeeded, outcome.message, command))
+  }
+
+  private static let writtenAlready =
+    "the run's renders were written already: the catalogue changed since the run, so run verify again to review the rest"
+
+  /// Accepts every failure marked accepted, in one go.
+  private func write() -> HTTPResponse {
+    accepting.withLock { _ in
+      let (written, ids) = state.withLock { state in
+        (state.written, content.items.map(\.id).filter { state.decisions[$0] == "accepted" })
+      }
+      if written { return .text(409, Self.writtenAlready) }
+      guard !ids.isEmpty else { return .text(422, "nothing to write: accept a failure first") }
+      let command = content.command(accepting: ids)
+      let outcome = content.accept(ids)
+      state.withLock { state in
+        if outcome.succeeded {
+          state.written = true
+          for id in ids { state.decisions[id] = "written" }
+        }
+        state.log.append(("write", ids, outcome.succeeded, outcome.message, command))
+      }
+      return .text(outcome.succeeded ? 200 : 409, outcome.message)
     }
-    return .text(outcome.succeeded ? 200 : 409, outcome.message)
   }
 
   /// The run and the decisions, for the page.
   func stateJSON() -> String {
-    let (decisions, log) = state.withLock { ($0.decisions, $0.log) }
+    let (decisions, log, written) = state.withLock { ($0.decisions, $0.log, $0.written) }
+    let staged = content.items.map(\.id).filter { decisions[$0] == "accepted" }
     let items = content.items.map { item in
       """
       {"id":\(JSONText.string(item.id)),"status":\(JSONText.string(item.status)),\
@@ -270,7 +302,8 @@ public final class ReviewSite: HTTPSite, @unchecked Sendable {
     }
     return """
       {"title":\(JSONText.string(content.title)),"items":[\(items.joined(separator: ","))],\
-      "groups":[\(groups.joined(separator: ","))],"log":[\(entries.joined(separator: ","))]}
+      "groups":[\(groups.joined(separator: ","))],"log":[\(entries.joined(separator: ","))],\
+      "written":\(written),"toWrite":\(staged.isEmpty ? "null" : JSONText.string(content.command(accepting: staged)))}
       """
   }
 

@@ -5,7 +5,7 @@ Usage: review_page.py URL SNAPSHOTS_DIR CHROMIUM
 The run holds sample-2's 8 changed references. Forged requests (no secret, a wrong one, the
 secret from another origin or from Origin: null) are refused with 403 and change no file; then
 the page accepts sample-2/orange-light@2x with its own Accept, the two sosh ones together
-("Accept all shown" under a filter), and rejects wireframe-dark.
+("Accept all shown" under a filter), rejects wireframe-dark, and writes the three accepted.
 Prints one line per check passed ("ok: ...") and exits 0, or prints "failed: ..." and exits 1."""
 
 import hashlib
@@ -70,10 +70,10 @@ with sync_playwright() as playwright:
     wait_until(page, "() => document.querySelectorAll('article').length > 0")
     check(page.eval_on_selector_all("article h3", "hs => hs.length") == 8,
           "the page lists the run's 8 failures")
-    check(counts(page) == "0 accepted, 0 rejected, 8 remaining of 8 failures", counts(page))
+    check(counts(page) == "0 written, 0 accepted to write, 0 rejected, 8 remaining of 8 failures", counts(page))
     wait_until(page, "() => [...document.querySelectorAll('img')].every(i => i.complete && i.naturalWidth > 0)")
     widths = page.eval_on_selector_all(
-        "img", "is => is.map(i => [i.naturalWidth, i.getBoundingClientRect().width])")
+        "img", "is => is.map(i => [i.naturalWidth, i.clientWidth])")
     check(len(widths) == 24 and all(abs(w / 2 - shown) < 1 for w, shown in widths),
           f"each failure's expected, actual and diff pictures load, shown at 1x ({widths[:3]})")
 
@@ -87,37 +87,46 @@ with sync_playwright() as playwright:
         ("Origin: null", {"X-OUDS-Review-Secret": secret, "Origin": "null"}),
     ]
     for name, headers in forged:
-        status, body = post("/accept", headers)
-        check(status == 403 and body.count("\n") == 1, f"a forged accept ({name}) is refused: {status} {body.strip()}")
+        for path in ["/accept", "/write"]:
+            status, body = post(path, headers)
+            check(status == 403 and body.count("\n") == 1,
+                  f"a forged {path} ({name}) is refused: {status} {body.strip()}")
     check(references() == before, "the forged requests changed no reference")
     page.reload()
     wait_until(page, "() => document.querySelectorAll('article').length === 8")
-    check(counts(page) == "0 accepted, 0 rejected, 8 remaining of 8 failures",
+    check(counts(page) == "0 written, 0 accepted to write, 0 rejected, 8 remaining of 8 failures",
           "nothing is marked accepted after them")
 
     page.click('button[aria-label="Accept sample-2/orange-light@2x"]')
-    wait_until(page, "() => document.getElementById('counts').textContent.startsWith('1 accepted')")
-    status = page.text_content("#status")
-    check(status.startswith("1 reference accepted from the run review-1"), f"Accept of one failure: {status}")
+    wait_until(page, "() => document.getElementById('counts').textContent.includes('1 accepted')")
+    check(references() == before, "Accept marks; nothing is written yet")
 
     page.fill("#filter", "sample-2/sosh-")
     wait_until(page, "() => document.querySelectorAll('article').length === 2")
     label = page.text_content("#accept-shown")
     check(label == "Accept all shown (2)", label)
     page.click("#accept-shown")
-    wait_until(page, "() => document.getElementById('counts').textContent.startsWith('3 accepted')")
-    status = page.text_content("#status")
-    check(status.startswith("2 references accepted from the run review-1"), f"Accept of two together: {status}")
+    wait_until(page, "() => document.getElementById('counts').textContent.includes('3 accepted')")
     check(page.eval_on_selector_all("article", "as => as.length") == 0,
           "the accepted ones leave the remaining list")
 
     page.fill("#filter", "")
     page.click('button[aria-label="Reject sample-2/wireframe-dark@2x"]')
     wait_until(page, "() => document.getElementById('counts').textContent.includes('1 rejected')")
-    check(counts(page) == "3 accepted, 1 rejected, 4 remaining of 8 failures", counts(page))
+    check(counts(page) == "0 written, 3 accepted to write, 1 rejected, 4 remaining of 8 failures",
+          counts(page))
+    command = ("ouds-render snapshot accept out/r --filter "
+               "sample-2/orange-light@2x,sample-2/sosh-dark@2x,sample-2/sosh-light@2x")
+    check(page.text_content("#to-write") == command, "the page shows the command that writes them")
+
+    page.click("#write")
+    wait_until(page, "() => document.getElementById('counts').textContent.startsWith('3 written')")
+    status = page.text_content("#status")
+    check(status.startswith("3 references accepted from the run review-1"), f"Write: {status}")
+    check(counts(page) == "3 written, 0 accepted to write, 1 rejected, 4 remaining of 8 failures",
+          counts(page))
     commands = page.eval_on_selector_all("#log code", "cs => cs.map(c => c.textContent)")
-    check(commands[:2] == [
-        "ouds-render snapshot accept out/r --filter sample-2/orange-light@2x",
-        "ouds-render snapshot accept out/r --filter sample-2/sosh-dark@2x,sample-2/sosh-light@2x",
-    ], f"the page shows the equivalent command lines ({commands})")
+    check(commands == [command], f"the log shows the equivalent command line ({commands})")
+    check(page.is_disabled('button[aria-label="Accept sample-2/wireframe-light@2x"]'),
+          "after the write, the run is spent: Accept is disabled")
     browser.close()

@@ -69,7 +69,7 @@ final class ReviewCommandTests {
   }
 
   @Test(
-    "in Chromium: forged requests change nothing; one failure and two together are accepted, one rejected; verify then passes exactly those"
+    "in Chromium: forged requests change nothing; one failure and two together are accepted, one rejected, the accepted written in one go; verify then passes exactly those"
   )
   func browser() throws {
     let python = repositoryRoot.appendingPathComponent(".build/test-venv/bin/python").path
@@ -96,9 +96,9 @@ final class ReviewCommandTests {
     let report = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     driver.waitUntilExit()
     #expect(driver.terminationStatus == 0, "\(report)\nreview: \(review.stderr)")
-    #expect(report.split(separator: "\n").filter { $0.hasPrefix("ok: ") }.count == 15, "\(report)")
+    #expect(report.split(separator: "\n").filter { $0.hasPrefix("ok: ") }.count == 22, "\(report)")
     #expect(review.stop(with: SIGTERM) == 0)
-    #expect(review.lines.last == "stopped the review (SIGTERM): 3 accepted, 1 rejected")
+    #expect(review.lines.last == "stopped the review (SIGTERM): 3 written, 1 rejected")
 
     let accepted = ["sample-2/orange-light@2x", "sample-2/sosh-dark@2x", "sample-2/sosh-light@2x"]
     for id in Self.ids {
@@ -146,6 +146,6 @@ final class ReviewCommandTests {
         == "error: cannot listen on 127.0.0.1 port \(port): port \(port) is in use (give another with --port, or 0 for any)\n"
     )
     #expect(first.stop(with: SIGINT) == 0)
-    #expect(first.lines.last == "stopped the review (SIGINT): 0 accepted, 0 rejected")
+    #expect(first.lines.last == "stopped the review (SIGINT): 0 written, 0 rejected")
   }
 }

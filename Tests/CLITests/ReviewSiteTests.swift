@@ -97,7 +97,7 @@ struct ReviewSiteTests {
       [ReviewSite.secretHeader: Self.secret, "Origin": "http://127.0.0.1:8742"],
     ]
     for headers in cases {
-      for path in ["/accept", "/reject"] {
+      for path in ["/accept", "/reject", "/write"] {
         let answer = request("POST", path, "a/orange-light@2x", headers: headers)
         #expect(answer.status == 403, "\(headers)")
         #expect(answer.text.split(separator: "\n").count == 1 && answer.text.hasSuffix("\n"))
@@ -112,7 +112,7 @@ struct ReviewSiteTests {
       ).text
         == "requests from other sites are refused (origin 'null')\n")
     #expect(run.accepted.withLock { $0 }.isEmpty)
-    #expect(site.counts == (0, 0))
+    #expect(site.counts == (0, 0, 0))
   }
 
   @Test("another Host is refused (421), even with the secret; GET is refused on /accept (405)")
@@ -138,27 +138,42 @@ struct ReviewSiteTests {
   }
 
   @Test(
-    "accept and reject with the secret: the ids are accepted together, the state says so with the command"
+    "accept, reject, write with the secret: the accepted ids are written together, once; the state says so with the command"
   )
   func decisions() throws {
     let one = request("POST", "/accept", "a/orange-light@2x\nb/sosh-dark@2x\n", headers: signed)
-    #expect(one.status == 200)
-    #expect(one.text == "2 references accepted from the run t\n")
-    #expect(run.accepted.withLock { $0 } == [["a/orange-light@2x", "b/sosh-dark@2x"]])
+    #expect(one == (200, "accepted 2\n"))
+    #expect(run.accepted.withLock { $0 }.isEmpty, "marked, not written")
     // Without Origin (a script's request, not a browser's) the secret is enough.
     let rejected = request(
       "POST", "/reject", "c/orange-dark@2x", headers: [ReviewSite.secretHeader: Self.secret])
     #expect(rejected.status == 200)
-    #expect(site.counts == (2, 1))
-    let json = try #require(
-      try JSONSerialization.jsonObject(with: Data(request("GET", "/state.json").text.utf8))
-        as? [String: Any])
+    #expect(site.counts == (0, 1, 2))
+    var json = try state()
+    #expect(
+      json["toWrite"] as? String
+        == "ouds-render snapshot accept out/r --filter a/orange-light@2x,b/sosh-dark@2x")
+    let written = request("POST", "/write", headers: signed)
+    #expect(written == (200, "2 references accepted from the run t\n"))
+    #expect(run.accepted.withLock { $0 } == [["a/orange-light@2x", "b/sosh-dark@2x"]])
+    #expect(site.counts == (2, 1, 0))
+    json = try state()
     let items = try #require(json["items"] as? [[String: Any]])
-    #expect(items.map { $0["decision"] as? String } == ["accepted", "accepted", "rejected"])
+    #expect(items.map { $0["decision"] as? String } == ["written", "written", "rejected"])
     let log = try #require(json["log"] as? [[String: Any]])
     #expect(
-      log.first?["command"] as? String
+      log.last?["command"] as? String
         == "ouds-render snapshot accept out/r --filter a/orange-light@2x,b/sosh-dark@2x")
+    // The catalogue changed with the write: the run is spent.
+    #expect(request("POST", "/accept", "a/orange-light@2x", headers: signed).status == 409)
+    #expect(request("POST", "/write", headers: signed).status == 409)
+    #expect(run.accepted.withLock { $0 }.count == 1)
+  }
+
+  func state() throws -> [String: Any] {
+    try #require(
+      try JSONSerialization.jsonObject(with: Data(request("GET", "/state.json").text.utf8))
+        as? [String: Any])
   }
 
   @Test(
@@ -175,11 +190,15 @@ struct ReviewSiteTests {
       method: "POST", path: "/accept", headers: ["Host": "127.0.0.1:8741"].merging(signed) { $1 })
     big.oversizedBody = ReviewSite.maximumBody + 1
     #expect(site.respond(to: big).status == 413)
-    run.refusal = "error: cannot accept: the run verified another catalogue"
     #expect(
-      request("POST", "/accept", "a/orange-light@2x", headers: signed)
+      request("POST", "/write", headers: signed)
+        == (422, "nothing to write: accept a failure first\n"))
+    run.refusal = "error: cannot accept: the run verified another catalogue"
+    #expect(request("POST", "/accept", "a/orange-light@2x", headers: signed).status == 200)
+    #expect(
+      request("POST", "/write", headers: signed)
         == (409, "error: cannot accept: the run verified another catalogue\n"))
     #expect(run.accepted.withLock { $0 }.isEmpty)
-    #expect(site.counts == (0, 0))
+    #expect(site.counts == (0, 0, 1), "still accepted, to write once the refusal is dealt with")
   }
 }

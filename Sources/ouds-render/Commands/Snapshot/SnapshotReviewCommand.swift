@@ -46,12 +46,14 @@ enum SnapshotReviewCommand {
     ],
     argumentsInWords: "results folders of one run",
     discussion: """
-      Accept runs 'ouds-render snapshot accept <dir>... --filter <ids>' and shows its last line:
-      the run must be of this catalogue and unchanged since, exactly as for accept, and the
-      catalogue is found as accept finds it (run it from the checkout's root). Accept all shown
-      accepts the failures the filter shows, in one command. Reject writes nothing: it marks the
-      failure as reviewed, in the server's memory only (a restart shows it again). The page lists
-      what was done with the equivalent command line. A decision needs the secret the page holds
+      Accept and Reject mark a failure (Accept all shown: every failure the filter shows); Write
+      then runs 'ouds-render snapshot accept <dir>... --filter <the accepted ids>' and shows its
+      last line: the run must be of this catalogue and unchanged since, exactly as for accept,
+      and the catalogue is found as accept finds it (run it from the checkout's root). One write
+      per run: writing references changes the catalogue, so what remains waits for a new verify
+      run. Reject writes nothing. The marks live in the server's memory only (a restart shows
+      them again; what was written is on disk). The page lists what was done with the
+      equivalent command line. A decision needs the secret the page holds
       and a request from the page's own origin: another site cannot accept for you. Ctrl-C (or
       SIGTERM) stops the server, exit 0. See docs/snapshots.md.
       """,
@@ -108,9 +110,9 @@ enum SnapshotReviewCommand {
       "review of \(content.title) at \(url): \(content.items.count) failures; Ctrl-C stops")
     var wait = pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0)
     while !signals.stopRequested { _ = poll(&wait, 1, -1) }
-    let (accepted, rejected) = site.counts
+    let (written, rejected, unwritten) = site.counts
     printError(
-      "stopped the review (\(signals.firstSignalName ?? "SIGINT")): \(accepted) accepted, \(rejected) rejected"
+      "stopped the review (\(signals.firstSignalName ?? "SIGINT")): \(written) written, \(rejected) rejected\(unwritten == 0 ? "" : ", \(unwritten) accepted but not written")"
     )
     return ExitStatus.success
   }

@@ -185,6 +185,11 @@ let package = Package(
     // `preview`'s and `snapshot review`'s web server: the pages, pictures and events, the request
     // checks (libmicrohttpd's door); what they show comes from the command
     .target(name: "PreviewServer", dependencies: ["Threads", "CHTTPLoader", "StrictJSON"]),
+    // what `snapshot review` shows and does: a run's failures from its results folders, accepted
+    // by running `snapshot accept` itself
+    .target(
+      name: "SnapshotReview",
+      dependencies: ["PreviewServer", "SnapshotReports", "Snapshot", "SafeInput"]),
     // what `preview` shows and when: the list, a folder's lists or the pasted one in the page's
     // state, the page's controls, the equivalent command line, and the watch that tells the pages;
     // the pictures are drawn by the command line (`PreviewDrawing`), which parses their options
@@ -197,7 +202,7 @@ let package = Package(
       name: "ouds-render",
       dependencies: [
         "Threads", "PNG", "PixelDiff", "SnapshotReports", "Workbench", "PreviewServer",
-        "LivePreview", "FileWatch",
+        "LivePreview", "FileWatch", "SnapshotReview",
         "BulletList", "BulletListRenderer", "Graphics", "Layout", "Scene", "Snapshot", "Themes",
         "SafeInput", "StrictJSON", "Primitives",
       ]),

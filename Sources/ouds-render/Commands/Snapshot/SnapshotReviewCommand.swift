@@ -53,9 +53,9 @@ enum SnapshotReviewCommand {
       per run: writing references changes the catalogue, so what remains waits for a new verify
       run. Reject writes nothing. The marks live in the server's memory only (a restart shows
       them again; what was written is on disk). The page lists what was done with the
-      equivalent command line. A decision needs the secret the page holds
-      and a request from the page's own origin: another site cannot accept for you. Ctrl-C (or
-      SIGTERM) stops the server, exit 0. See docs/snapshots.md.
+      equivalent command line. A decision needs the secret the page holds and a request from
+      the page's own origin: another site cannot accept for you. Ctrl-C (or SIGTERM) stops the
+      server, exit 0. See docs/snapshots.md.
       """,
     options: [port, host],
     examples: [

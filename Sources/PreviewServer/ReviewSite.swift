@@ -252,7 +252,12 @@ public final class ReviewSite: HTTPSite, @unchecked Sendable {
           action, ids, true,
           action == "accept" ? "marked to write" : "marked as reviewed, nothing written", ""
         ))
-      return .text(200, "\(verdict) \(ids.count)")
+      let what = ids.count == 1 ? ids[0] : "\(ids.count) failures"
+      return .text(
+        200,
+        action == "accept"
+          ? "accepted \(what): Write the accepted references writes \(ids.count == 1 ? "it" : "them")"
+          : "rejected \(what): nothing written")
     }
   }
 

@@ -142,7 +142,7 @@ struct ReviewSiteTests {
   )
   func decisions() throws {
     let one = request("POST", "/accept", "a/orange-light@2x\nb/sosh-dark@2x\n", headers: signed)
-    #expect(one == (200, "accepted 2\n"))
+    #expect(one == (200, "accepted 2 failures: Write the accepted references writes them\n"))
     #expect(run.accepted.withLock { $0 }.isEmpty, "marked, not written")
     // Without Origin (a script's request, not a browser's) the secret is enough.
     let rejected = request(

@@ -197,9 +197,14 @@ let package = Package(
         "BulletList", "BulletListRenderer", "Layout", "SafeInput", "Snapshot", "Themes",
         "Primitives",
       ]),
-    // `preview`'s web server: the page, its pictures and events, the request checks (libmicrohttpd's
-    // door); what it shows comes from the command
-    .target(name: "PreviewServer", dependencies: ["Threads", "CHTTPLoader"]),
+    // `preview`'s and `snapshot review`'s web server: the pages, pictures and events, the request
+    // checks (libmicrohttpd's door); what they show comes from the command
+    .target(name: "PreviewServer", dependencies: ["Threads", "CHTTPLoader", "StrictJSON"]),
+    // what `snapshot review` shows and does: a run's failures from its results folders, accepted
+    // by running `snapshot accept` itself
+    .target(
+      name: "SnapshotReview",
+      dependencies: ["PreviewServer", "SnapshotReports", "Snapshot", "SafeInput"]),
     // what `preview` shows and when: the list, a folder's lists or the pasted one in the page's
     // state, the page's controls, the equivalent command line, and the watch that tells the pages;
     // the pictures are drawn by the command line (`PreviewDrawing`), which parses their options
@@ -216,7 +221,7 @@ let package = Package(
       dependencies: [
         "CLIKit", "Fonts",
         "Threads", "PNG", "PixelDiff", "SnapshotReports", "Workbench", "PreviewServer",
-        "LivePreview", "FileWatch",
+        "LivePreview", "FileWatch", "SnapshotReview",
         "BulletList", "BulletListRenderer", "Graphics", "Layout", "Scene", "Snapshot", "Themes",
         "SafeInput", "StrictJSON", "Primitives",
       ]),
@@ -254,7 +259,7 @@ let package = Package(
       ]),
     // the PNG codec and encoder; RenderStackTests there reads the drawing libraries' versions
     .testTarget(
-      name: "PNGTests", dependencies: ["PNG", "Graphics", "Threads", "CSpng", "CZlib"]),
+      name: "PNGTests", dependencies: ["PNG", "Graphics", "Scene", "Threads", "CSpng", "CZlib"]),
     .testTarget(
       name: "PixelDiffTests",
       dependencies: ["PixelDiff", "PNG", "Graphics", "Snapshot", "Primitives", "Threads"]),
@@ -274,7 +279,8 @@ let package = Package(
       dependencies: [
         "CLIKit", "Fonts", "PNG",
         "Threads",
-        "BulletListRenderer", "Graphics", "Themes", "SafeInput", "Primitives", "ouds-render",
+        "BulletListRenderer", "Graphics", "Themes", "SafeInput", "Primitives", "PreviewServer",
+        "ouds-render",
       ]),
     // seeded, in-process fuzzing of the list reader, the token loader, the Markdown parser and
     // the results.json reader

@@ -1,4 +1,5 @@
 import Graphics
+import Threads
 
 #if canImport(Glibc)
   import Glibc

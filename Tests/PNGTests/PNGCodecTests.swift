@@ -1,6 +1,7 @@
 import Foundation
 import Graphics
 import PNG
+import Scene
 import Testing
 
 @Suite("PNGCodec")

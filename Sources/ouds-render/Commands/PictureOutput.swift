@@ -2,6 +2,7 @@ import BulletListRenderer
 import CLIKit
 import Graphics
 import SafeInput
+import Scene
 import Snapshot
 
 #if canImport(FoundationEssentials)

@@ -1,5 +1,6 @@
 import CLIKit
 import Graphics
+import Scene
 import Snapshot
 import Workbench
 

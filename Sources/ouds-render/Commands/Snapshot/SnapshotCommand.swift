@@ -32,6 +32,7 @@ enum SnapshotCommand {
     subcommands: [
       SnapshotVerifyCommand.spec, SnapshotRecordCommand.spec, SnapshotPruneCommand.spec,
       SnapshotListCommand.spec, SnapshotMergeCommand.spec, SnapshotAcceptCommand.spec,
+      SnapshotReviewCommand.spec,
     ])
 
   // MARK: - Options the subcommands share

@@ -1,5 +1,3 @@
-internal import CGraphics
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

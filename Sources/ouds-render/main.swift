@@ -1,5 +1,4 @@
 import Graphics
-import Threads
 
 #if canImport(Glibc)
   import Glibc

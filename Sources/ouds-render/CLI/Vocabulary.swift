@@ -2,6 +2,7 @@ import CLIKit
 import Graphics
 import Layout
 import Primitives
+import Scene
 import Workbench
 
 /// The names and ranges the command line shares with lists, the catalogue and the Swift API: the

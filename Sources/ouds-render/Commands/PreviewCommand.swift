@@ -211,7 +211,7 @@ final class PreviewPictures: PreviewDrawing, @unchecked Sendable {
     do {
       _ = try ParsedArguments(words, spec: RenderCommand.spec, command: "render")
     } catch {
-      return error.description
+      return "\(error)"
     }
     return nil
   }

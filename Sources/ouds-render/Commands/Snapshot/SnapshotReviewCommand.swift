@@ -1,3 +1,4 @@
+import CLIKit
 import FileWatch
 import PreviewServer
 import Primitives

@@ -1,3 +1,5 @@
+internal import CGraphics
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

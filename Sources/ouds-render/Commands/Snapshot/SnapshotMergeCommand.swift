@@ -108,6 +108,7 @@ enum SnapshotMergeCommand {
       acceptRun: ReviewReport.Commands.acceptRunCommand)
     if let page { printError("review page: \(page)") }
     try SnapshotVerifyCommand.writeAnnotations(arguments, merged, root: root)
+    if arguments.isGiven(SnapshotVerifyCommand.list) { try writeOutput(merged.failureList) }
     if let unchecked { printError(unchecked) }
     // Broken case files alone have nothing to accept: their rows say what to fix.
     if !merged.failures.isEmpty || merged.tokenDifference != nil {

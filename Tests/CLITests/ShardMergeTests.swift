@@ -294,7 +294,7 @@ struct ShardMergeTests {
           with: Data(contentsOf: results.appendingPathComponent("results.json")))
           as? [String: Any])
       #expect(json["schema"] as? String == "ouds-render snapshot results")
-      #expect(json["schemaVersion"] as? Int == 3)
+      #expect(json["schemaVersion"] as? Int == 4)
       #expect(json["snapshots"] as? String == "Snapshots")
       let selection = try #require(json["selection"] as? [String: Any])
       #expect(selection["catalogueReferences"] as? Int == catalogue)

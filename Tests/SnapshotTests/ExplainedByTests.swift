@@ -80,6 +80,11 @@ struct ExplainedByTests {
       results.failureGroups.first?.headline(results)
         == "1 reference changed by color.content.brand-primary #DE034B → #DB0002 (sosh; light)")
 
+    // --list: every failing id, the unexplained first, an explained one with its causes.
+    #expect(
+      results.failureList
+        == "changed \(Self.painted)\nchanged \(light)  explained by color.content.brand-primary\n")
+
     // Terminal: one row for the group, one row of its own for the painted reference, with its
     // block and accept command.
     let text = SnapshotSummary.text(

@@ -171,6 +171,15 @@ enum SnapshotMergeCommand {
       throw refuse(
         "recordedEnvironment.tokensSHA256 is not what \(SnapshotEnvironment.fileName) records")
     }
+    // The causes each explanation names are this checkout's: a forged list could move a
+    // regression among the explained failures.
+    if let recorded, merged.tokenDifference != nil, let causes = recorded.tokenCauses(in: library),
+      causes != merged.tokenCauses
+    {
+      throw refuse(
+        "tokenCauses list \(merged.tokenCauses.count) changed tokens, the themes folder here against \(SnapshotEnvironment.fileName) gives \(causes.count)"
+      )
+    }
     let digest = CatalogueDigest.sha256(
       snapshots: folder, themes: location.directory, tokensSHA256: tokens)
     if digest != run.catalogueSHA256 {

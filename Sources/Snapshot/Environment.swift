@@ -131,6 +131,87 @@ public struct SnapshotEnvironment: Codable, Hashable, Sendable {
     return lines
   }
 
+  /// One cause of a token change, in one theme × mode: the token whose own value changed (the
+  /// furthest changed token of the alias chain of a token the renderer reads), with its values.
+  public struct TokenCause: Hashable, Sendable {
+    /// The theme × mode, `sosh/light`.
+    public var context: String
+    /// The token path, `color.content.brand-primary` or `color.raw.orange.orange-550`.
+    public var token: String
+    /// Its value in the references' `ENVIRONMENT.json`, `(none)` when absent.
+    public var before: String
+    /// Its value now, `(none)` when absent.
+    public var after: String
+    /// The token file that defines it now (relative to the themes folder), empty when absent.
+    public var file: String
+
+    /// Creates a record.
+    public init(context: String, token: String, before: String, after: String, file: String) {
+      self.context = context
+      self.token = token
+      self.before = before
+      self.after = after
+      self.file = file
+    }
+  }
+
+  /// Why the resolved tokens the renderer reads (``Themes/ThemeLibrary/componentTokenPaths``)
+  /// differ from the recorded values, per theme × mode: for each read token whose value changed,
+  /// the furthest token of its alias chain whose own value changed (re-aliasing
+  /// `color.content.brand-primary` names it; editing `color.raw.orange.orange-550` names the raw
+  /// token, once for every token that aliases it). Sorted by context then token; nil when no
+  /// values were recorded.
+  public func tokenCauses(in library: ThemeLibrary) -> [TokenCause]? {
+    guard let recorded = tokens else { return nil }
+    let read = Set(ThemeLibrary.componentTokenPaths)
+    var causes: [TokenCause] = []
+    for theme in ThemeName.allCases {
+      for mode in ColorMode.allCases {
+        let context = "\(theme.rawValue)/\(mode.rawValue)"
+        guard let now = try? library.tokens(theme, mode: mode) else { continue }
+        let before = recorded[context] ?? [:]
+        let after = Dictionary(now.map { ($0.path, $0) }, uniquingKeysWith: { _, last in last })
+        func changed(_ path: String) -> Bool { before[path] != after[path]?.value.displayText }
+        var names = Set<String>()
+        for path in read where changed(path) {
+          let chain = [path] + (after[path]?.aliasChain ?? [])
+          names.insert(chain.last(where: changed) ?? path)
+        }
+        for name in names.sorted() {
+          causes.append(
+            TokenCause(
+              context: context, token: name, before: before[name] ?? "(none)",
+              after: after[name]?.value.displayText ?? "(none)", file: after[name]?.file ?? ""))
+        }
+      }
+    }
+    return causes
+  }
+
+  /// What a reference drawn with the font set `fontSet` (`sosh`, `orange/android`) is changed
+  /// by among `differences` (lines of ``differences(from:)``): the library of each render-stack
+  /// line (`pango`), and `<set> font <role>` (or `<set>`) of each line about its own font set.
+  public static func stackAndFontCauses(_ differences: [String], fontSet: String) -> [String] {
+    differences.compactMap { line in
+      guard isFontDifference(line) else { return line.split(separator: " ").first.map(String.init) }
+      return fontSetOfDifference(line) == fontSet ? differenceName(line) : nil
+    }
+  }
+
+  /// The name a line of ``differences(from:)`` is blamed by: the library (`pango`) of a stack
+  /// line, the text before `:` of a font line (`sosh font latin-regular`, `sosh`).
+  public static func differenceName(_ line: String) -> String {
+    guard isFontDifference(line) else {
+      return line.split(separator: " ").first.map(String.init) ?? line
+    }
+    return line.split(separator: ":", maxSplits: 1).first.map(String.init) ?? line
+  }
+
+  /// The font set a font line of ``differences(from:)`` is about: its first word.
+  static func fontSetOfDifference(_ line: String) -> String {
+    String(line.prefix { $0 != " " && $0 != ":" })
+  }
+
   /// The token digest of a theme library: SHA-256 of the resolved tokens its renderer reads
   /// (``Themes/ThemeLibrary/renderTokenText()``).
   public static func tokenDigest(of library: ThemeLibrary) -> String {

@@ -76,9 +76,11 @@ public final class SnapshotEngine: Sendable {
   /// report, where each fails the run as an error row.
   /// `progress` is called after each reference, from the worker that finished it (see ``SnapshotProgress``).
   /// - Throws: an error when no renderer can be made (e.g. an unreadable `Themes/`).
+  ///
+  /// `evidence`, when given, takes each failure as it is made (see ``EvidenceSink``).
   public func verify(
     _ references: [SnapshotReference], caseErrors: [SnapshotCaseError] = [],
-    progress: (@Sendable (SnapshotProgress) -> Void)? = nil
+    progress: (@Sendable (SnapshotProgress) -> Void)? = nil, evidence: EvidenceSink? = nil
   ) throws -> SnapshotRunReport {
     // An accept killed half-way is completed or rolled back first (under the exclusive lock).
     if AcceptTransaction.isPending(in: configuration.snapshotsDirectory) {
@@ -93,7 +95,8 @@ public final class SnapshotEngine: Sendable {
     let lock = try SnapshotLock.acquireShared(
       in: configuration.snapshotsDirectory, timeout: configuration.lockTimeout)
     defer { withExtendedLifetime(lock) {} }
-    var report = try run(references, progress: progress) { renderer, reference in
+    var report = try run(references, progress: progress, evidence: evidence) {
+      renderer, reference in
       Self.check(
         reference, in: self.configuration.snapshotsDirectory, renderer: renderer,
         options: self.configuration.diffOptions, sourceDirectory: self.casesDirectory)
@@ -233,6 +236,7 @@ public final class SnapshotEngine: Sendable {
   /// Runs `work` for every reference on `jobs` threads, each with its own renderer, and fingerprints the stack.
   private func run(
     _ references: [SnapshotReference], progress: (@Sendable (SnapshotProgress) -> Void)? = nil,
+    evidence: EvidenceSink? = nil,
     _ work: @escaping @Sendable (BulletListRenderer, SnapshotReference) -> SnapshotOutcome
   ) throws -> SnapshotRunReport {
     let start = DispatchTime.now().uptimeNanoseconds
@@ -290,7 +294,8 @@ public final class SnapshotEngine: Sendable {
         let setName =
           (try? library.fontManifest(for: theme).fontSetName(on: platform))
           ?? theme.rawValue
-        let outcome = work(renderer, reference)
+        var outcome = work(renderer, reference)
+        if outcome.isFailure, let evidence { outcome = evidence(outcome, inputs) }
         let (fontsKnown, done) = shared.withLock { state in
           state.outcomes[index] = outcome
           state.completed += 1
@@ -328,18 +333,35 @@ public final class SnapshotEngine: Sendable {
     var differences: [String] = []
     var tokenDifference: String?
     var recordedEnvironment: SnapshotEnvironment?
+    var causes: [SnapshotEnvironment.TokenCause] = []
     do {
       if let recorded = try SnapshotEnvironment.read(from: configuration.snapshotsDirectory) {
         recordedEnvironment = recorded
         differences = recorded.differences(from: environment)
         tokenDifference = recorded.tokenDifference(
           from: environment, themes: location, library: library)
+        if tokenDifference != nil { causes = recorded.tokenCauses(in: library) ?? [] }
       } else if !references.isEmpty {
         tokenDifference =
           "tokens: no \(SnapshotEnvironment.fileName) in \(RenderSources.printable(configuration.snapshotsDirectory.path)) records which tokens the references were made from (record to create it)"
       }
     } catch {
       tokenDifference = "tokens: \(error)"
+    }
+    // Each changed reference is blamed only on what its own theme, mode and font set read.
+    if !causes.isEmpty || !differences.isEmpty {
+      var byContext: [String: [String]] = [:]
+      for cause in causes { byContext[cause.context, default: []].append(cause.token) }
+      for index in outcomes.indices where outcomes[index].status == .changed {
+        let variant = outcomes[index].reference.variant
+        let context = "\(variant.theme.rawValue)/\(variant.mode.rawValue)"
+        let fontSet =
+          (try? library.fontManifest(for: variant.theme).fontSetName(on: variant.options.platform))
+          ?? variant.theme.rawValue
+        outcomes[index].explainedBy =
+          (byContext[context] ?? [])
+          + SnapshotEnvironment.stackAndFontCauses(differences, fontSet: fontSet)
+      }
     }
     var report = SnapshotRunReport(
       outcomes: outcomes, environmentDifferences: differences, environment: environment,
@@ -355,6 +377,7 @@ public final class SnapshotEngine: Sendable {
     report.snapshotsDirectory = configuration.snapshotsDirectory
     report.themesLocation = location
     report.loadedFonts = state.fonts
+    report.tokenCauses = causes
     // The token values served the token difference; the results carry the fingerprint without them.
     report.recordedEnvironment = recordedEnvironment.map {
       var fingerprint = $0

@@ -51,6 +51,13 @@ public struct SnapshotOutcome: Sendable {
   /// variant replacing its own; exact unless one was set.
   public var tolerance: SnapshotTolerance
 
+  /// What explains a `changed` reference: the changed tokens its own theme and mode read
+  /// (``SnapshotEnvironment/TokenCause/token``), then the render-stack libraries and the font
+  /// files of its own font set that differ from `ENVIRONMENT.json`
+  /// (``SnapshotEnvironment/stackAndFontCauses(_:fontSet:)``). Empty when none does: the change
+  /// is the reference's own, and no token or font change may hide it.
+  public var explainedBy: [String] = []
+
   /// The result without its details.
   public var status: Status {
     switch result {
@@ -158,8 +165,11 @@ public struct SnapshotFailure: Sendable {
   public var layoutDiff: [String]
   /// A one-line explanation (always set for `missing` and `error`).
   public var message: String?
-  /// The render and the reference, when the render succeeded.
+  /// The render and the reference, when the render succeeded and they are still in memory.
   public var evidence: FailureEvidence?
+  /// The artifact files the evidence was written to as the run made it (then ``evidence`` is
+  /// nil: a run keeps no failure's pictures in memory), or nil.
+  public var written: WrittenEvidence?
 
   /// Creates a failure.
   public init(
@@ -201,6 +211,39 @@ public struct FailureEvidence: Sendable {
   }
 }
 
+/// What is left of a failure's evidence once its artifact files are written: their names and
+/// digests, and the pictures' sizes (the review page lays out with them).
+public struct WrittenEvidence: Hashable, Sendable {
+  /// The files written into the reference's artifact folder (``SnapshotArtifacts/folder(for:)``),
+  /// by name (`expected.png`…), with the SHA-256 of each (lower-case hex).
+  public var digests: [String: String]
+  /// The size of the fresh render.
+  public var actualSize: PixelSize
+  /// The size of the decoded reference, when its pixels were compared.
+  public var expectedSize: PixelSize?
+  /// Whether the reference PNG existed (and was copied as `expected.png`).
+  public var hasExpectedPNG: Bool
+  /// Whether a reference layout JSON was read.
+  public var hasExpectedLayout: Bool
+
+  /// Creates a record.
+  public init(
+    digests: [String: String], actualSize: PixelSize, expectedSize: PixelSize?,
+    hasExpectedPNG: Bool, hasExpectedLayout: Bool
+  ) {
+    self.digests = digests
+    self.actualSize = actualSize
+    self.expectedSize = expectedSize
+    self.hasExpectedPNG = hasExpectedPNG
+    self.hasExpectedLayout = hasExpectedLayout
+  }
+}
+
+/// Takes each failure as a run makes it (from the worker that made it), with the files the run
+/// reads, and returns the outcome to keep: `verify` writes the evidence to disk and keeps
+/// ``WrittenEvidence`` in its place, so memory does not grow with the number of failures.
+public typealias EvidenceSink = @Sendable (SnapshotOutcome, InputFiles) -> SnapshotOutcome
+
 /// The result of a verify or record run over a selection of the catalogue.
 public struct SnapshotRunReport: Sendable {
   /// One outcome per selected reference, sorted by id.
@@ -236,6 +279,9 @@ public struct SnapshotRunReport: Sendable {
   public var loadedFonts: [String: [LoadedFont]] = [:]
   /// `ENVIRONMENT.json` as the run read it, nil when there was none or it could not be read.
   public var recordedEnvironment: SnapshotEnvironment?
+  /// The tokens whose change explains failures (``SnapshotEnvironment/tokenCauses(in:)``);
+  /// empty when the tokens are the references' or no values were recorded.
+  public var tokenCauses: [SnapshotEnvironment.TokenCause] = []
 
   /// Creates a report.
   public init(

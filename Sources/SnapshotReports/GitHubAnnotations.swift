@@ -9,7 +9,8 @@ import Snapshot
 #endif
 
 /// GitHub Actions workflow commands for a run's failures (`verify --annotations github`): one
-/// `::error file=…,line=…,title=…::…` line per failing reference and broken case file, which a
+/// `::error file=…,line=…,title=…::…` line per failing reference and broken case file (the
+/// failures no token, font or stack difference explains before the explained ones), which a
 /// workflow step's output turns into annotations on the pull request's files. GitLab reads the
 /// JUnit file instead (`--junit`, `artifacts:reports:junit`).
 public enum GitHubAnnotations {
@@ -30,7 +31,8 @@ public enum GitHubAnnotations {
         command(file: file, line: 1, title: "broken case \(caseError.name)", [caseError.message]))
     }
     var located: [String: (file: String, line: Int)] = [:]
-    for reference in results.failures {
+    // GitHub shows 10 annotations a step: the failures nothing explains come first.
+    for reference in results.unexplainedFailures + results.failureGroups.flatMap(\.references) {
       let place =
         located[reference.caseName]
         ?? caseFile(reference.caseName, snapshots: results.snapshots, root: root)
@@ -41,10 +43,16 @@ public enum GitHubAnnotations {
       located[reference.caseName] = place
       var message = [reference.reason]
       if let detail = reference.message, detail != reference.reason { message.append(detail) }
-      lines.append(
-        command(
-          file: place.file, line: place.line,
-          title: "snapshot \(reference.displayStatus): \(reference.id)", message))
+      var title = "snapshot \(reference.displayStatus): \(reference.id)"
+      if reference.isExplained {
+        message.append("explained by: \(reference.explainedBy.joined(separator: ", "))")
+        title += " (explained)"
+      } else if reference.status == .changed,
+        results.tokenDifference != nil || !results.environmentDifferences.isEmpty
+      {
+        message.append("not explained by the environment difference")
+      }
+      lines.append(command(file: place.file, line: place.line, title: title, message))
     }
     let shown = lines.prefix(limit)
     var text = shown.joined()

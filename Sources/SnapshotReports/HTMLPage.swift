@@ -32,16 +32,25 @@ package enum HTMLPage {
     JUnitXML.escape(text, attribute: false)
   }
 
-  /// JavaScript defining `settleImages(body)`: once every image has settled, the body's
-  /// `data-images-total`, `data-images-loaded` and `data-state` (`ready` when all loaded, else
-  /// `broken-images`).
+  /// JavaScript defining `settleImages(body)`: the body's `data-images-total` (images that have
+  /// settled), `data-images-loaded`, `data-images-pending` (lazy images not requested yet: below
+  /// the fold, in a closed group or a hidden view) and `data-state` (`ready` when every settled
+  /// image loaded, else `broken-images`), updated again as each pending image settles.
   package static let settleImagesScript = #"""
     function settleImages(body) {
       const images = Array.from(document.images);
-      const loaded = images.filter(i => i.complete && i.naturalWidth > 0).length;
-      body.dataset.imagesTotal = String(images.length);
+      const settled = images.filter(i => i.complete);
+      const loaded = settled.filter(i => i.naturalWidth > 0).length;
+      body.dataset.imagesTotal = String(settled.length);
       body.dataset.imagesLoaded = String(loaded);
-      body.dataset.state = loaded === images.length ? 'ready' : 'broken-images';
+      body.dataset.imagesPending = String(images.length - settled.length);
+      body.dataset.state = loaded === settled.length ? 'ready' : 'broken-images';
+      images.filter(i => !i.complete && !i.dataset.watched).forEach(i => {
+        i.dataset.watched = '1';
+        const again = () => settleImages(body);
+        i.addEventListener('load', again);
+        i.addEventListener('error', again);
+      });
     }
     """#
 }

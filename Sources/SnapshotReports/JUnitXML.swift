@@ -1,3 +1,4 @@
+import Primitives
 import SafeInput
 import Snapshot
 
@@ -40,9 +41,12 @@ public enum JUnitXML {
     }
     var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     xml += "<testsuites name=\"\(escape(suiteName))\" \(counts)>\n"
-    xml += "  <testsuite name=\"\(escape(suiteName))\" \(counts) skipped=\"\(skipped)\">\n"
+    // The time of a suite is the sum of its test cases' (the shards of a merge ran apart).
+    let time = String(cFormat: "%.3f", results.references.map(\.seconds).reduce(0, +))
+    xml +=
+      "  <testsuite name=\"\(escape(suiteName))\" \(counts) skipped=\"\(skipped)\" time=\"\(time)\">\n"
     var properties: [(String, String)] = []
-    if let sources = results.sources { properties.append(("sources", sources)) }
+    if let sources = results.sourcesSummary { properties.append(("sources", sources)) }
     if let tokens = results.tokenDifference { properties.append(("environment-tokens", tokens)) }
     for (index, line) in results.environmentDifferences.enumerated() {
       properties.append(("environment-difference-\(index + 1)", line))
@@ -59,7 +63,7 @@ public enum JUnitXML {
       xml +=
         "    <testcase classname=\"environment\" name=\"tokens\" file=\"\(file(SnapshotEnvironment.fileName))\">\n"
       xml += "      <failure type=\"environment-differs\" message=\"\(escape(oneLine(message)))\">"
-      xml += escape(results.sources.map { $0 + "\n" } ?? "", attribute: false)
+      xml += escape(results.sourcesSummary.map { $0 + "\n" } ?? "", attribute: false)
       xml += escape(message, attribute: false)
       xml += "</failure>\n    </testcase>\n"
     }
@@ -74,6 +78,7 @@ public enum JUnitXML {
       xml +=
         "    <testcase classname=\"\(escape(reference.caseName))\" name=\"\(escape(reference.variant))\""
       xml += " file=\"\(file(reference.imagePath))\""
+      xml += " time=\"\(String(cFormat: "%.3f", reference.seconds))\""
       let element: String
       let type: String
       switch reference.status {
@@ -125,10 +130,18 @@ public enum JUnitXML {
     MessageText.escaped(text)
   }
 
+  /// The text of a failure: its own reason first. An explained change then names what explains it
+  /// and the environment difference; an unexplained one says that the difference does not.
   private static func details(_ reference: ReferenceResult, environment: String?) -> String {
-    var lines: [String] = []
-    if let environment { lines.append(environment) }
-    lines.append("\(reference.id): \(reference.reason)")
+    var lines: [String] = ["\(reference.id): \(reference.reason)"]
+    if reference.isExplained {
+      lines.append("explained by: \(reference.explainedBy.joined(separator: ", "))")
+      if let environment { lines.append(environment) }
+    } else if environment != nil, reference.status == .changed {
+      lines.append(
+        "not explained by the environment difference: \(reference.theme)/\(reference.mode) reads no changed token, and its fonts and render stack are the references'"
+      )
+    }
     if let message = reference.message, !reference.reason.contains(message) {
       lines.append(message)
     }

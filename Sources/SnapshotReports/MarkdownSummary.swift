@@ -45,12 +45,25 @@ public enum MarkdownSummary {
         rows.append(
           "| error | \(code(caseError.id)) | \(text(caseError.message)) | fix \(code(file)) |")
       }
-      for reference in failures {
-        let accept =
-          tokensChanged && reference.status == .changed
-          ? "with the tokens, below" : code(commands.accept(reference))
+      // Unexplained failures first, each with its own command: no token, font or stack
+      // difference of its own explains it, so accepting the others must not accept it.
+      for reference in results.unexplainedFailures {
+        let reason =
+          reference.status == .changed && (tokensChanged || !results.environmentDifferences.isEmpty)
+          ? "\(reference.reason) (not explained by the environment difference)" : reference.reason
         rows.append(
-          "| \(reference.displayStatus) | \(code(reference.id)) | \(text(reference.reason)) | \(accept) |"
+          "| \(reference.displayStatus) | \(code(reference.id)) | \(text(reason)) | \(code(commands.accept(reference))) |"
+        )
+      }
+      // One row per cause for the explained ones, its first references named.
+      for group in results.failureGroups {
+        let shown = group.references.prefix(SnapshotSummary.EnvironmentRow.idsShown)
+        let more =
+          group.references.count > shown.count
+          ? " and \(group.references.count - shown.count) more" : ""
+        let accept = tokensChanged ? "with the tokens, below" : code(commands.acceptAll)
+        rows.append(
+          "| changed | \(shown.map { code($0.id) }.joined(separator: ", "))\(text(more)) | \(text(group.headline(results))) | \(accept) |"
         )
       }
       blocks.append(rows.joined(separator: "\n"))

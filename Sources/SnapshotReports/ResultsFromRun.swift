@@ -52,6 +52,7 @@ extension SnapshotRunResults {
           artifactDigests: artifactDigests[$0.reference.id] ?? [:])
       })
     self.environmentDifferences = report.environmentDifferences.map(text)
+    self.tokenCauses = report.tokenCauses
     self.tolerance = report.tolerance
   }
 }
@@ -81,6 +82,21 @@ extension ReferenceResult {
         images[.diff] = PixelSize(
           width: max(expected.width, actual.width), height: max(expected.height, actual.height))
       }
+    } else if let written = outcome.failure?.written {
+      // The same sizes, from the record the evidence left when it was written to disk.
+      let actual = written.actualSize
+      images[.actual] = actual
+      if written.hasExpectedPNG {
+        if let expected = written.expectedSize {
+          images[.expected] = expected
+        } else if outcome.diff?.passes == true {
+          images[.expected] = actual
+        }
+      }
+      if let expected = written.expectedSize, outcome.diff != nil {
+        images[.diff] = PixelSize(
+          width: max(expected.width, actual.width), height: max(expected.height, actual.height))
+      }
     }
     self.init(
       caseName: reference.caseName, variant: reference.variant.name,
@@ -91,9 +107,11 @@ extension ReferenceResult {
       message: outcome.message.map(text),
       pixels: outcome.diff.map(PixelComparison.init),
       layoutCompared: outcome.status == .passed || outcome.status == .changed
-        || outcome.evidence?.expectedLayout != nil,
+        || outcome.evidence?.expectedLayout != nil
+        || outcome.failure?.written?.hasExpectedLayout == true,
       layoutDiff: outcome.layoutDiff, seconds: SnapshotRunResults.rounded(outcome.seconds),
       images: images,
       artifacts: artifacts, artifactDigests: artifactDigests, tolerance: outcome.tolerance)
+    self.explainedBy = outcome.explainedBy
   }
 }

@@ -89,6 +89,17 @@ extension SnapshotRunResults {
       ("recordedEnvironment", recordedEnvironment.map(Self.json) ?? .null),
       ("environmentDifferences", .array(environmentDifferences.map(JSONValue.string))),
       ("tokenDifference", string(tokenDifference)),
+      (
+        "tokenCauses",
+        .array(
+          tokenCauses.map {
+            .object([
+              ("context", .string($0.context)), ("token", .string($0.token)),
+              ("before", .string($0.before)), ("after", .string($0.after)),
+              ("file", .string($0.file)),
+            ])
+          })
+      ),
       ("acceptOptions", .string(acceptOptions)),
       ("tolerance", tolerance.jsonValue),
       ("seconds", .number(Self.rounded(seconds))),
@@ -165,6 +176,7 @@ extension ReferenceResult {
       ("layout", .string(layoutPath)),
       ("status", .string(status.rawValue)),
       ("reason", .string(reason)),
+      ("explainedBy", .array(explainedBy.map(JSONValue.string))),
       ("message", message.map(JSONValue.string) ?? .null),
       ("pixels", pixels.map(\.jsonValue) ?? .null),
       ("layoutCompared", .bool(layoutCompared)),

@@ -137,6 +137,13 @@ extension SnapshotRunResults {
         a, b, "token checks",
         "\(a.results.tokenDifference ?? "") / \(b.results.tokenDifference ?? "")")
     }
+    if let a = verdicts.first,
+      let b = verdicts.first(where: { $0.results.tokenCauses != a.results.tokenCauses })
+    {
+      throw differ(
+        a, b, "changed tokens",
+        "\(a.results.tokenCauses.count) / \(b.results.tokenCauses.count) token causes")
+    }
 
     // Shards: disjoint and complete.
     if parts.count > 1, let index = parts.firstIndex(where: { $0.results.selection.shard == nil }) {
@@ -210,6 +217,7 @@ extension SnapshotRunResults {
       caseErrors: parts.flatMap(\.results.caseErrors), references: references)
     merged.run = first.results.run
     merged.tolerance = first.results.tolerance
+    merged.tokenCauses = verdicts.first?.results.tokenCauses ?? []
     return merged
   }
 }

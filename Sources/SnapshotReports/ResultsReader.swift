@@ -43,9 +43,17 @@ struct ResultsReader {
     let version = value["schemaVersion"]?.numberValue
     guard version == Double(SnapshotRunResults.schemaVersion) else {
       let found = version.map { $0.rounded() == $0 ? String(Int64($0)) : "\($0)" } ?? "none"
+      // An older version is refused by name, with what it lacks and what to do.
+      let older = version.flatMap { Int(exactly: $0) }.flatMap {
+        SnapshotRunResults.olderSchemaVersions[$0]
+      }
       throw fail(
         "schemaVersion",
         "schema version \(MessageText.value(found)); this ouds-render reads version \(SnapshotRunResults.schemaVersion)"
+          + (older.map {
+            " (version \(found) is an older ouds-render's: \($0); run verify again with this one)"
+          }
+            ?? "")
       )
     }
     let root = try object(
@@ -53,7 +61,8 @@ struct ResultsReader {
       keys: [
         "schema", "schemaVersion", "run", "snapshots", "selection", "themes", "environment",
         "recordedEnvironment",
-        "environmentDifferences", "tokenDifference", "acceptOptions", "tolerance", "seconds",
+        "environmentDifferences", "tokenDifference", "tokenCauses", "acceptOptions", "tolerance",
+        "seconds",
         "caseErrors",
         "references",
       ])
@@ -123,6 +132,30 @@ struct ResultsReader {
     let tokenDifference = try optional(root["tokenDifference"], "tokenDifference") {
       v, p throws(SnapshotError) in try line(v, p)
     }
+    var seenCauses = Set<String>()
+    let tokenCauses = try array(root["tokenCauses"], "tokenCauses") {
+      v, p throws(SnapshotError) in
+      let members = try object(v, p, keys: ["context", "token", "before", "after", "file"])
+      let cause = SnapshotEnvironment.TokenCause(
+        context: try line(members["context"], p + ".context", limit: 64),
+        token: try line(members["token"], p + ".token", limit: 512),
+        before: try line(members["before"], p + ".before", limit: 4096),
+        after: try line(members["after"], p + ".after", limit: 4096),
+        file: try line(members["file"], p + ".file", limit: 4096))
+      let parts = cause.context.split(separator: "/", omittingEmptySubsequences: false)
+      guard parts.count == 2, ThemeName(rawValue: String(parts[0])) != nil,
+        ColorMode(rawValue: String(parts[1])) != nil
+      else {
+        throw fail(p + ".context", "\(MessageText.quoted(cause.context)) is not <theme>/<mode>")
+      }
+      guard seenCauses.insert(cause.context + " " + cause.token).inserted else {
+        throw fail(p, "\(cause.context) \(cause.token) is listed twice")
+      }
+      return cause
+    }
+    if !tokenCauses.isEmpty, tokenDifference == nil {
+      throw fail("tokenCauses", "lists changed tokens, but tokenDifference is null")
+    }
     let acceptOptions = try line(root["acceptOptions"], "acceptOptions", limit: 16384)
     // They are pasted into every accept command a reviewer copies: only what verify writes.
     guard Self.isAcceptOptions(acceptOptions) else {
@@ -160,6 +193,7 @@ struct ResultsReader {
       acceptOptions: acceptOptions, seconds: seconds, caseErrors: caseErrors, references: references
     )
     results.run = run
+    results.tokenCauses = tokenCauses
     results.tolerance = try tolerance(root["tolerance"], "tolerance")
     // What merge and the summaries show is computed from the environment: a list that says
     // otherwise was edited.
@@ -171,6 +205,19 @@ struct ResultsReader {
       )
     }
     results.environmentDifferences = differences
+    // Each explanation names a changed token of the reference's own theme and mode, or a line of
+    // the environment differences: a made-up one would hide a failure among the explained.
+    let environmentNames = Set(differences.map(SnapshotEnvironment.differenceName))
+    for (index, reference) in results.references.enumerated() {
+      let context = "\(reference.theme)/\(reference.mode)"
+      for name in reference.explainedBy
+      where !seenCauses.contains(context + " " + name) && !environmentNames.contains(name) {
+        throw fail(
+          "references[\(index)].explainedBy",
+          "\(MessageText.quoted(name)) is neither a changed token of \(context) (tokenCauses) nor an environment difference"
+        )
+      }
+    }
     // Likewise the token verdict: verify writes one exactly when the digest it resolved differs
     // from the recorded one. A null verdict over different digests would pass a token change.
     if let recorded, let here = tokens {
@@ -239,6 +286,7 @@ struct ResultsReader {
         "id", "case", "variant", "theme", "mode", "png", "layout", "status", "reason", "message",
         "pixels",
         "layoutCompared", "layoutDiff", "tolerance", "seconds", "images", "artifacts",
+        "explainedBy",
       ],
       // Results written before the digests were kept have none: accept then refuses their renders.
       optionalKeys: ["artifactsSHA256"])
@@ -311,7 +359,7 @@ struct ResultsReader {
         p + ".images", "lists the \(image.rawValue) picture, but artifacts has no \(image.fileName)"
       )
     }
-    let result = ReferenceResult(
+    var result = ReferenceResult(
       caseName: caseName, variant: variant,
       theme: try name(m["theme"], p + ".theme", ThemeName.self),
       mode: try name(m["mode"], p + ".mode", ColorMode.self), imagePath: imagePath,
@@ -330,6 +378,21 @@ struct ResultsReader {
       seconds: try number(m["seconds"], p + ".seconds", 0...1e9), images: images,
       artifacts: artifacts, artifactDigests: digests,
       tolerance: try tolerance(m["tolerance"], p + ".tolerance"))
+    var explained = Set<String>()
+    result.explainedBy = try array(m["explainedBy"], p + ".explainedBy") {
+      v, q throws(SnapshotError) in
+      let name = try line(v, q, limit: 512)
+      guard explained.insert(name).inserted else {
+        throw fail(q, "\(MessageText.quoted(name)) is listed twice")
+      }
+      return name
+    }
+    if !result.explainedBy.isEmpty, result.status != .changed {
+      throw fail(
+        p + ".explainedBy",
+        "only a changed reference is explained by a token or environment difference, not a \(result.status.rawValue) one"
+      )
+    }
     try checkVerdicts(result, p)
     return result
   }

@@ -20,6 +20,9 @@ enum ReviewPageAssets {
     .environment { background: #fff3cd; color: #5c4400; padding: 6px 10px; border-radius: 4px; }
     .sources { font-family: ui-monospace, monospace; font-size: 12px; color: var(--muted); overflow-wrap: anywhere; }
     .ok { color: #0a7d32; font-weight: bold; }
+    .causes ul { margin: 4px 0; padding-left: 20px; } .causes li { margin: 2px 0; }
+    .group-title { margin: 20px 0 8px; font-family: system-ui, sans-serif; }
+    details.more ul.rest { font-family: ui-monospace, monospace; font-size: 12px; }
     code { background: rgba(127,127,127,.15); padding: 2px 6px; border-radius: 3px; }
     .accept code, #selected-command { user-select: all; }
     .keys { color: var(--muted); margin: 4px 0; }

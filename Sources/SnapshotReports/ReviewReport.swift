@@ -157,6 +157,9 @@ public enum ReviewReport {
     id.replacingEvery("/", with: "__")
   }
 
+  /// The cards drawn for each group of one cause; its other references are listed on demand.
+  public static let cardsPerGroup = 3
+
   /// The statuses a person reads (``SnapshotSummary/displayStatus(_:)``), in the order the chips show them.
   static let statusOrder = ["changed", "layout", "missing", "error"]
 
@@ -165,7 +168,7 @@ public enum ReviewReport {
     let failures = report.failures
     var body = "<header id=\"top\"><h1>\(html(title))</h1>"
     body += "<p class=\"totals\" id=\"totals\">\(html(SnapshotSummary.counts(report)))</p>"
-    if let sources = report.sources {
+    if let sources = report.sourcesSummary {
       body += "<p class=\"sources\" id=\"sources\">\(html(sources))</p>"
     }
     if let headline = report.environmentHeadline {
@@ -191,14 +194,34 @@ public enum ReviewReport {
       body += "the environment differs (above). Once reviewed, record again: "
       body += "<code>\(html(commands.acceptAll))</code></p>"
     }
+    let groups = report.failureGroups
+    let unexplained = report.unexplainedFailures
+    if !groups.isEmpty {
+      // The causes and their counts come before any picture.
+      body += "<section class=\"causes\" id=\"causes\"><h2>Causes</h2><ul>"
+      if !unexplained.isEmpty {
+        body += "<li class=\"cause unexplained\"><a href=\"#unexplained\">"
+        body +=
+          "\(FailureGroup.grouped(unexplained.count)) failure\(unexplained.count == 1 ? "" : "s") that no token, font or stack difference explains</a>"
+        body += " <span class=\"badge changed\">review each</span></li>"
+      }
+      for (index, group) in groups.enumerated() {
+        body += "<li class=\"cause\" data-count=\"\(group.references.count)\">"
+        body += "<a href=\"#g\(index)\">\(html(group.headline(report)))</a></li>"
+      }
+      body += "</ul></section>"
+    }
     if !failures.isEmpty {
       body +=
         "<p class=\"keys\">keys: <kbd>/</kbd> filter · <kbd>j</kbd>/<kbd>k</kbd> next/previous failure · "
       body +=
         "<kbd>x</kbd> select it · <kbd>1</kbd>/<kbd>2</kbd>/<kbd>3</kbd> side by side/slider/toggle · "
       body += "<kbd>t</kbd> flip · <kbd>z</kbd> fit/actual size</p>"
+      // The cards the page draws: every unexplained failure, and the first few of each group;
+      // the rest of a group is a list that opens on demand.
+      let shown = unexplained + groups.flatMap { $0.references.prefix(cardsPerGroup) }
       body += "<nav id=\"index\" aria-label=\"failures\"><ol>"
-      for (index, reference) in failures.enumerated() {
+      for (index, reference) in shown.enumerated() {
         let status = reference.displayStatus
         body += "<li data-for=\"f\(index)\"><a href=\"#f\(index)\">\(html(reference.id))</a> "
         body += "<span class=\"badge \(status)\">\(status)</span></li>"
@@ -208,9 +231,41 @@ public enum ReviewReport {
     body += "</header>"
     if !failures.isEmpty { body += toolbar(failures, commands: commands) }
     body += "<main>"
-    for (index, reference) in failures.enumerated() {
+    var index = 0
+    if !groups.isEmpty && !unexplained.isEmpty {
+      body +=
+        "<h2 class=\"group-title\" id=\"unexplained\">Not explained by the environment difference: review each</h2>"
+    }
+    for reference in unexplained {
       body += card(
         reference, index: index, command: commands.accept(reference), snapshots: report.snapshots)
+      index += 1
+    }
+    for (number, group) in groups.enumerated() {
+      body += "<section class=\"group\" id=\"g\(number)\" data-count=\"\(group.references.count)\">"
+      body += "<h2 class=\"group-title\">\(html(group.headline(report)))</h2>"
+      for reference in group.references.prefix(cardsPerGroup) {
+        body += card(
+          reference, index: index, command: commands.accept(reference),
+          snapshots: report.snapshots)
+        index += 1
+      }
+      let rest = group.references.dropFirst(cardsPerGroup)
+      if !rest.isEmpty {
+        body +=
+          "<details class=\"more\"><summary>\(FailureGroup.grouped(rest.count)) more reference\(rest.count == 1 ? "" : "s") with this cause</summary><ul class=\"rest\">"
+        for reference in rest {
+          let folder = "images/" + imageFolder(reference.id)
+          body +=
+            "<li data-id=\"\(html(reference.id))\">\(html(reference.id)): \(html(reference.reason))"
+          for image in ReferenceResult.Image.allCases where reference.images[image] != nil {
+            body += " <a href=\"\(folder)/\(image.fileName)\">\(image.rawValue)</a>"
+          }
+          body += "</li>"
+        }
+        body += "</ul></details>"
+      }
+      body += "</section>"
     }
     let passed = report.references.filter { !$0.isFailure }
     if !passed.isEmpty {
@@ -348,16 +403,17 @@ public enum ReviewReport {
     if both {
       // Slider: actual over expected, clipped from the left by the range input.
       s += "<div class=\"view slider\"><div class=\"stack\">"
-      s += "<img class=\"shot under\" src=\"\(folder)/expected.png\"\(sizeAttributes(expectedSize))"
+      s +=
+        "<img class=\"shot under\" loading=\"lazy\" src=\"\(folder)/expected.png\"\(sizeAttributes(expectedSize))"
       s += " alt=\"expected \(id)\">"
       s += "<div class=\"over\" style=\"clip-path: inset(0 0 0 50%)\">"
       s +=
-        "<img class=\"shot\" src=\"\(folder)/actual.png\"\(sizeAttributes(actualSize)) alt=\"actual \(id)\"></div>"
+        "<img class=\"shot\" loading=\"lazy\" src=\"\(folder)/actual.png\"\(sizeAttributes(actualSize)) alt=\"actual \(id)\"></div>"
       s += "</div></div>"
       // Toggle: one image, flipped by the button, the t key or a click on the image.
       s += "<div class=\"view toggle\">"
       s +=
-        "<img class=\"shot flipped\" src=\"\(folder)/expected.png\"\(sizeAttributes(expectedSize)) "
+        "<img class=\"shot flipped\" loading=\"lazy\" src=\"\(folder)/expected.png\"\(sizeAttributes(expectedSize)) "
       s +=
         "data-expected=\"\(folder)/expected.png\" data-actual=\"\(folder)/actual.png\" alt=\"expected\"></div>"
     }
@@ -383,7 +439,7 @@ public enum ReviewReport {
     _ label: String, _ src: String, _ size: PixelSize?, _ reference: ReferenceResult
   ) -> String {
     "<figure class=\"\(label)\"><figcaption>\(label)</figcaption>"
-      + "<img class=\"shot\" src=\"\(src)\"\(sizeAttributes(size)) alt=\"\(label) \(html(reference.id))\"></figure>"
+      + "<img class=\"shot\" loading=\"lazy\" src=\"\(src)\"\(sizeAttributes(size)) alt=\"\(label) \(html(reference.id))\"></figure>"
   }
 
   /// ` width="W" height="H"` when the size is known, so the page lays out before the images load.

@@ -44,25 +44,34 @@ extension SnapshotArtifacts {
   /// Per-reference folders left by an earlier run in a folder this tool wrote are removed first, so
   /// the folder only shows the failures of this run.
   /// - Returns: the files written.
+  ///
+  /// Failures whose evidence `streamed` already wrote (``StreamingArtifacts``) are not written again.
   @discardableResult
   public static func write(
     _ report: SnapshotRunReport, to directory: URL, suiteName: String = "ouds-snapshots",
-    acceptCommand: (ReferenceResult) -> String = { _ in "" }, root: RepositoryRoot = .find()
+    acceptCommand: (ReferenceResult) -> String = { _ in "" }, root: RepositoryRoot = .find(),
+    streamed: StreamingArtifacts? = nil
   ) throws -> Written {
-    if FileManager.default.fileExists(atPath: directory.appendingPathComponent(markerFileName).path)
-    {
-      removeStaleFolders(in: directory)
-    }
     let inputs = report.inputFiles
-    try AtomicFile.write(
-      Data(), to: directory.appendingPathComponent(markerFileName).path, createDirectories: true,
-      protecting: inputs)
+    if let streamed {
+      try streamed.prepare(inputs: inputs)
+    } else {
+      try prepare(directory, inputs: inputs)
+    }
     let failures = report.failures
     let written = Locked<[(reference: String, name: String, path: String, sha256: String)]>([])
     let errors = Locked<[WriteFailure]>([])
     DispatchQueue.concurrentPerform(iterations: failures.count) { index in
       let outcome = failures[index]
       let relativeFolder = folder(for: outcome.reference)
+      if let record = outcome.failure?.written {
+        written.withLock { list in
+          for (name, digest) in record.digests.sorted(by: { $0.key < $1.key }) {
+            list.append((outcome.reference.id, name, relativeFolder + "/" + name, digest))
+          }
+        }
+        return
+      }
       let folder = directory.appendingPathComponent(relativeFolder)
       do {
         for (name, data) in try files(for: outcome) {
@@ -113,6 +122,17 @@ extension SnapshotArtifacts {
     return Written(files: paths + [junit, summary], byReference: byReference, digests: digests)
   }
 
+  /// Clears what an earlier run left in `directory` (when this tool wrote it) and marks it.
+  static func prepare(_ directory: URL, inputs: InputFiles) throws {
+    if FileManager.default.fileExists(atPath: directory.appendingPathComponent(markerFileName).path)
+    {
+      removeStaleFolders(in: directory)
+    }
+    try AtomicFile.write(
+      Data(), to: directory.appendingPathComponent(markerFileName).path, createDirectories: true,
+      protecting: inputs)
+  }
+
   /// Removes the per-reference folders an earlier run wrote into `directory`, and nothing else: a
   /// `<case>/<variant>/` folder (real folders, not links) that holds only artifact files
   /// (``fileNames``) goes, then its case folder if that is left empty, and the run's own
@@ -146,6 +166,66 @@ extension SnapshotArtifacts {
     }
   }
 
+}
+
+/// Writes the artifact files of each failure as the run makes it (``EvidenceSink``), so that no
+/// failure's pictures stay in memory until the end of the run: the engine keeps the
+/// ``WrittenEvidence`` instead. The folder is cleared of an earlier run's files once, before the
+/// first failure is written (or by ``SnapshotArtifacts/write(_:to:suiteName:acceptCommand:root:streamed:)``
+/// when nothing failed). A failure whose files cannot be written keeps its evidence, and the
+/// final write reports the error.
+public final class StreamingArtifacts: Sendable {
+  /// The artifacts folder.
+  public let directory: URL
+  private let prepared = Locked<Bool>(false)
+
+  /// A writer into `directory`.
+  public init(directory: URL) {
+    self.directory = directory
+  }
+
+  /// Clears and marks the folder, once.
+  func prepare(inputs: InputFiles) throws {
+    try prepared.withLock { (done: inout Bool) throws in
+      guard !done else { return }
+      try SnapshotArtifacts.prepare(directory, inputs: inputs)
+      done = true
+    }
+  }
+
+  /// The sink to hand to ``Snapshot/SnapshotEngine/verify(_:caseErrors:progress:evidence:)``.
+  public var sink: EvidenceSink {
+    { [self] outcome, inputs in
+      guard var failure = outcome.failure, let evidence = failure.evidence else { return outcome }
+      let folder = directory.appendingPathComponent(
+        SnapshotArtifacts.folder(for: outcome.reference))
+      do {
+        try prepare(inputs: inputs)
+        var digests: [String: String] = [:]
+        for (name, data) in try SnapshotArtifacts.files(for: outcome) {
+          try AtomicFile.write(
+            data, to: folder.appendingPathComponent(name).path, createDirectories: true,
+            protecting: inputs)
+          digests[name] = SHA256Digest.hex(of: data)
+        }
+        failure.written = WrittenEvidence(
+          digests: digests,
+          actualSize: PixelSize(
+            width: evidence.actualImage.width, height: evidence.actualImage.height),
+          expectedSize: evidence.expectedImage.map {
+            PixelSize(width: $0.width, height: $0.height)
+          },
+          hasExpectedPNG: evidence.expectedPNG != nil,
+          hasExpectedLayout: evidence.expectedLayout != nil)
+        failure.evidence = nil
+      } catch {
+        return outcome
+      }
+      var kept = outcome
+      kept.result = .failed(failure)
+      return kept
+    }
+  }
 }
 
 /// How a run's text summary is laid out for its reader: colours for a terminal, and how many
@@ -240,16 +320,17 @@ public enum SnapshotSummary {
   /// cut at `format.rowLimit` rows, followed by `… and N more, see <elsewhere>`: the details stay
   /// in the artifacts and the report.
   ///
-  /// When the tokens differ from the references' (or the font files do and references changed),
-  /// the changed references are one `environment` row naming what differs, without accept
-  /// commands of their own: re-recording one of them cannot fix the others. `acceptAll`, when
+  /// The references that a token, font or stack difference of their own explains
+  /// (``ReferenceResult/explainedBy``) are one `environment` row per cause, without accept commands
+  /// of their own: re-recording one of them cannot fix the others. Every other failure keeps its
+  /// own row, block and accept command, and says that no difference explains it. `acceptAll`, when
   /// given, is the command that records them all if the change is intended.
   public static func text(
     _ results: SnapshotRunResults, acceptCommand: (ReferenceResult) -> String = { _ in "" },
     acceptAll: String? = nil, format: SummaryFormat = .full
   ) -> String {
     var lines: [String] = []
-    if let sources = results.sources { lines.append(sources) }
+    if let sources = results.sourcesSummary { lines.append(sources) }
     let environment = EnvironmentRow(results)
     // With the row, the headline keeps only what the row does not say (library versions).
     if let headline = environment == nil ? results.environmentHeadline : environment?.headline {
@@ -257,16 +338,21 @@ public enum SnapshotSummary {
     }
     let failures = environment?.others ?? results.failures
     lines += table(
-      failures, caseErrors: results.caseErrors, environment: environment?.what, format: format)
-    let rows = failures.count + results.caseErrors.count + (environment == nil ? 0 : 1)
+      failures, caseErrors: results.caseErrors, environment: environment?.what ?? [],
+      format: format)
+    let rows = failures.count + results.caseErrors.count + (environment?.what.count ?? 0)
+    // The groups' headlines are said even when the table stands alone: they are the causes.
     guard rows <= format.detailLimit else {
+      lines += (environment?.headlines ?? []).map { format.paint("CAUSE  ", .failure) + " " + $0 }
       lines.append(totals(results, format: format))
       return lines.joined(separator: "\n") + "\n"
     }
     if let environment {
-      lines.append(format.paint("ENVIRONMENT", .failure) + " \(environment.what)")
+      let what = environment.groups.isEmpty ? "tokens" : "explained failures"
+      lines.append(format.paint("ENVIRONMENT", .failure) + " \(what)")
       lines += environment.details(acceptAll: acceptAll).map { "        " + $0 }
     }
+    let explaining = environment != nil || !results.environmentDifferences.isEmpty
     for caseError in results.caseErrors {
       lines.append(format.paint("ERROR  ", .failure) + " \(caseError.id)")
       lines.append("        \(caseError.message)")
@@ -297,6 +383,11 @@ public enum SnapshotSummary {
         lines.append("        pixels: identical")
       }
       if let message = reference.message { lines.append("        \(message)") }
+      if explaining, reference.status == .changed {
+        lines.append(
+          "        not explained by the environment difference: \(reference.theme)/\(reference.mode) reads no changed token, and its fonts and render stack are the references'"
+        )
+      }
       if !reference.layoutDiff.isEmpty {
         lines.append("        layout JSON (\(reference.layoutPath)):")
         for line in reference.layoutDiff.prefix(maxLayoutLines) {
@@ -343,38 +434,51 @@ public enum SnapshotSummary {
     ReferenceResult(outcome).displayStatus
   }
 
-  /// The one row that stands for every reference changed by a token or font difference.
+  /// The rows that stand for the references a token, font or stack difference of their own
+  /// explains: one per group of one cause (``SnapshotRunResults/failureGroups``), or one
+  /// `environment tokens` row when the tokens differ and no reference changed with them.
   struct EnvironmentRow {
-    /// `tokens`, `fonts` or `tokens, fonts`: the REFERENCE cell of the row.
-    var what: String
+    /// The REFERENCE cell of each row: `tokens`, or `1,248 references: <first cause>`.
+    var what: [String]
     /// The token difference, when the tokens differ.
     var tokens: String?
     /// The lines about font files.
     var fonts: [String]
     /// The environment lines left for the headline (library versions), nil when none.
     var headline: String?
-    /// The references the difference changed, folded into the row.
-    var changed: [ReferenceResult]
-    /// The failures the row does not stand for (missing references, errors).
+    /// The explained references, one group per cause.
+    var groups: [FailureGroup]
+    /// The failures no difference explains (regressions, missing references, errors): each keeps
+    /// its own row and accept command.
     var others: [ReferenceResult]
+    /// The groups' headlines (``FailureGroup/headline(_:)``).
+    var headlines: [String]
 
-    /// The row of `results`, or nil when the tokens are the references' and no font difference
-    /// comes with changed references.
+    /// The rows of `results`, or nil when the tokens are the references' and no difference
+    /// explains a changed reference.
     init?(_ results: SnapshotRunResults) {
       tokens = results.tokenDifference
       fonts = results.environmentDifferences.filter(SnapshotEnvironment.isFontDifference)
-      changed = results.failures.filter { $0.status == .changed }
-      others = results.failures.filter { $0.status != .changed }
-      guard tokens != nil || (!fonts.isEmpty && !changed.isEmpty) else { return nil }
-      what = [tokens == nil ? nil : "tokens", fonts.isEmpty ? nil : "fonts"].compactMap { $0 }
-        .joined(separator: ", ")
+      groups = results.failureGroups
+      others = results.unexplainedFailures
+      guard tokens != nil || !groups.isEmpty else { return nil }
+      headlines = groups.map { $0.headline(results) }
+      what =
+        groups.isEmpty
+        ? ["tokens"]
+        : groups.map { group in
+          "\(FailureGroup.grouped(group.references.count)) reference\(group.references.count == 1 ? "" : "s"): "
+            + (group.cause.first ?? "")
+            + (group.cause.count > 1 ? " and \(group.cause.count - 1) more" : "")
+        }
       let stack = results.environmentDifferences.filter {
         !SnapshotEnvironment.isFontDifference($0)
       }
       headline = stack.isEmpty ? nil : "environment differs: " + stack.joined(separator: "; ")
     }
 
-    /// The lines under the row: what differs, one line each, the changed references, and what to do.
+    /// The lines under the rows: what differs, one line each, each group's headline and first
+    /// references, and what to do.
     func details(acceptAll: String?) -> [String] {
       var lines: [String] = []
       if let tokens {
@@ -387,14 +491,17 @@ public enum SnapshotSummary {
       }
       if !fonts.isEmpty {
         lines.append("font files differ from the references' (ENVIRONMENT.json):")
-        lines += fonts.map { "  " + $0 }
+        lines += fonts.prefix(SnapshotEnvironment.changedTokensShown).map { "  " + $0 }
+        if fonts.count > SnapshotEnvironment.changedTokensShown {
+          lines.append("  … and \(fonts.count - SnapshotEnvironment.changedTokensShown) more")
+        }
       }
-      if !changed.isEmpty {
-        let ids = changed.prefix(8).map(\.id).joined(separator: ", ")
-        let more = changed.count > 8 ? " and \(changed.count - 8) more" : ""
-        lines.append(
-          "\(changed.count) reference\(changed.count == 1 ? "" : "s") changed with \(tokens == nil ? "them" : "the tokens"): \(ids)\(more)"
-        )
+      for (group, headline) in zip(groups, headlines) {
+        let shown = group.references.prefix(EnvironmentRow.idsShown)
+        let more =
+          group.references.count > shown.count
+          ? " and \(group.references.count - shown.count) more (--list prints every one)" : ""
+        lines.append("\(headline): \(shown.map(\.id).joined(separator: ", "))\(more)")
       }
       if !fonts.isEmpty {
         lines.append(
@@ -407,6 +514,9 @@ public enum SnapshotSummary {
       }
       return lines
     }
+
+    /// References named under a group's headline, at most.
+    static let idsShown = 8
   }
 
   /// The table of ``table(_:caseErrors:format:)-swift.type.method`` for outcomes.
@@ -425,15 +535,15 @@ public enum SnapshotSummary {
   /// At most `format.rowLimit` rows are shown, then `… and N more, see <elsewhere>`; the status
   /// cells are painted by `format`.
   ///
-  /// `environment` (`tokens`, `fonts`), when given, is one `environment` row first, standing for
-  /// the references a token or font difference changed.
+  /// Each of `environment` (`tokens`, `1,248 references: <cause>`) is an `environment` row first,
+  /// standing for a group of references that a token, font or stack difference explains.
   public static func table(
     _ failures: [ReferenceResult], caseErrors: [SnapshotCaseError] = [],
-    environment: String? = nil, format: SummaryFormat = .full
+    environment: [String] = [], format: SummaryFormat = .full
   ) -> [String] {
-    guard !failures.isEmpty || !caseErrors.isEmpty || environment != nil else { return [] }
+    guard !failures.isEmpty || !caseErrors.isEmpty || !environment.isEmpty else { return [] }
     var rows = [["STATUS", "REFERENCE", "PIXELS", "RATIO", "REGIONS", "LAYOUT"]]
-    if let environment { rows.append(["environment", environment, "-", "-", "-", "-"]) }
+    for what in environment { rows.append(["environment", what, "-", "-", "-", "-"]) }
     let shownErrors = caseErrors.prefix(max(0, format.rowLimit))
     let shownFailures = failures.prefix(max(0, format.rowLimit - shownErrors.count))
     let omitted = caseErrors.count + failures.count - shownErrors.count - shownFailures.count

@@ -20,7 +20,11 @@ import Themes
 /// results made on several machines combine into the outputs one run would have written.
 public struct SnapshotRunResults: Hashable, Sendable {
   /// The version of the `results.json` layout this tool writes and reads.
-  public static let schemaVersion = 3
+  public static let schemaVersion = 4
+  /// The versions before ``schemaVersion`` and what each lacks, for the one-line refusal.
+  public static let olderSchemaVersions: [Int: String] = [
+    3: "it has no explainedBy: it blames every failure on any token change"
+  ]
   /// The value of the file's `schema` member, which says what the file is.
   public static let schemaName = "ouds-render snapshot results"
   /// The file's name inside a results folder.
@@ -107,6 +111,10 @@ public struct SnapshotRunResults: Hashable, Sendable {
   public var recordedEnvironment: SnapshotEnvironment?
   /// Why the tokens are not the ones the references were recorded with; fails the run.
   public var tokenDifference: String?
+  /// The changed tokens that explain failures, per theme × mode
+  /// (``SnapshotEnvironment/tokenCauses(in:)``): what each reference's ``ReferenceResult/explainedBy``
+  /// names and what the groups of failures are headed by. Empty when the tokens match.
+  public var tokenCauses: [SnapshotEnvironment.TokenCause] = []
   /// How this machine's render stack and fonts differ from `ENVIRONMENT.json`, one line each
   /// (``SnapshotEnvironment/differences(from:)`` of ``recordedEnvironment`` and ``environment``).
   public var environmentDifferences: [String]
@@ -193,6 +201,21 @@ public struct SnapshotRunResults: Hashable, Sendable {
       rules: RenderSources.androidRules(sets: androidSets))
   }
 
+  /// The short form of ``sources`` that the terminal, the review page and JUnit show:
+  /// `themes: Themes (beside the snapshots folder) · fonts: orange 4 files, orange/android 2 files`,
+  /// each font set once with how many files it loaded (the files themselves are in `results.json`
+  /// and in `ouds-render themes`); nil when the themes folder is unknown.
+  public var sourcesSummary: String? {
+    guard let themes else { return nil }
+    let sets = SnapshotEnvironment.fontSetOrder(Set(fonts.map(\.theme))).map { set in
+      let count = fonts.filter { $0.theme == set }.count
+      return "\(RenderSources.printable(set)) \(count) file\(count == 1 ? "" : "s")"
+    }
+    return
+      "themes: \(RenderSources.printable(themes.folder)) (\(themes.reason)) · fonts: "
+      + (sets.isEmpty ? "none loaded" : sets.joined(separator: ", "))
+  }
+
   /// The references that fail the run.
   public var failures: [ReferenceResult] { references.filter(\.isFailure) }
 
@@ -248,6 +271,13 @@ public struct ReferenceResult: Hashable, Sendable {
   /// The tolerance its pixels were held to (exact unless `--max-diff-pixels`, `--max-diff-ratio`
   /// or the case file's keys set one).
   public var tolerance: SnapshotTolerance
+  /// What explains a `changed` reference (``SnapshotOutcome/explainedBy``): the changed tokens
+  /// its own theme and mode read, the differing render-stack libraries and the differing font
+  /// files of its own font set. Empty when none does (always, for any other status).
+  public var explainedBy: [String] = []
+
+  /// Whether its change is explained by a token, stack or font difference of its own.
+  public var isExplained: Bool { isFailure && !explainedBy.isEmpty }
 
   /// Creates a result.
   public init(

@@ -468,7 +468,8 @@ struct SourcesTests {
     let lines = edited.stdout.split(separator: "\n").map(String.init)
     #expect(lines.first?.hasPrefix("themes: \(beside) · fonts: ") == true)
     // One environment row naming the changed token, not a digest.
-    #expect(lines.dropFirst(2).first?.hasPrefix("environment  tokens ") == true, "\(lines)")
+    #expect(
+      lines.dropFirst(2).first?.hasPrefix("environment  1 reference: color.") == true, "\(lines)")
     #expect(
       lines.contains(
         "        tokens: \(beside) differ from the values the references were recorded with:"),
@@ -477,7 +478,9 @@ struct SourcesTests {
       lines.contains {
         $0.hasPrefix("          sosh/dark ") && $0.contains(" → ")
       }, "\(lines)")
-    #expect(edited.stdout.contains("1 reference changed with the tokens: sample-3/sosh-dark@2x"))
+    #expect(
+      edited.stdout.contains(
+        "(sosh; dark): sample-3/sosh-dark@2x"), "\(edited.stdout)")
     #expect(!edited.stdout.contains("accept:"))
     #expect(
       lines.last?.hasPrefix("8 references: 7 passed, 1 failed (1 changed, 0 missing, 0 errors)")

@@ -17,7 +17,7 @@ struct ResultsFuzzTests {
   static let richSeed = #"""
     {
      "schema": "ouds-render snapshot results",
-     "schemaVersion": 3,
+     "schemaVersion": 4,
      "run": {
       "id": "ci-1234",
       "idSource": "GITHUB_RUN_ID",
@@ -85,6 +85,15 @@ struct ResultsFuzzTests {
       "orange font regular: LiberationSans-Regular.ttf sha256 bbbbbbbbbbbb… in the references, aaaaaaaaaaaa… here"
      ],
      "tokenDifference": "tokens differ: sha256 cccccccccccc… recorded, cd26d16f84dc… now",
+     "tokenCauses": [
+      {
+       "context": "sosh/dark",
+       "token": "color.content.brand-primary",
+       "before": "#F15E00",
+       "after": "#7B2FBE",
+       "file": "brands/orange/light.tokens.json"
+      }
+     ],
      "acceptOptions": "--themes 'edited Themes' --font-dir ../fonts",
      "tolerance": {
       "maxDiffPixels": null,
@@ -109,6 +118,7 @@ struct ResultsFuzzTests {
        "layout": "sample-1/orange-light.layout.json",
        "status": "missing",
        "reason": "no reference: sample-1/orange-light@2x.png missing",
+       "explainedBy": [],
        "message": "no reference: sample-1/orange-light@2x.png missing",
        "pixels": null,
        "layoutCompared": false,
@@ -138,6 +148,7 @@ struct ResultsFuzzTests {
        "layout": "sample-1/sosh-dark.layout.json",
        "status": "changed",
        "reason": "12 pixels differ (0.300%) in 1 region",
+       "explainedBy": ["color.content.brand-primary", "orange font regular"],
        "message": null,
        "pixels": {
         "result": "different",

@@ -128,7 +128,10 @@ struct RegressionTests {
       report, acceptCommand: { "ouds-render snapshot record --failed --filter \($0.id)" })
     let lines = text.split(separator: "\n").map(String.init)
     #expect(lines.dropFirst().first?.hasPrefix("STATUS ") == true, "\(text)")
-    #expect(lines.dropFirst(2).first?.hasPrefix("environment  fonts ") == true, "\(text)")
+    #expect(
+      lines.dropFirst(2).first?.hasPrefix("environment  ") == true
+        && lines.dropFirst(2).first?.contains("references: sosh font latin-bold") == true, "\(text)"
+    )
     #expect(!lines.contains { $0.hasPrefix("changed ") || $0.hasPrefix("CHANGED ") })
     #expect(!text.contains("accept:"))
     #expect(

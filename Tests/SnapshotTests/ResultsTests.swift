@@ -144,7 +144,7 @@ struct ResultsFileTests {
       ),
       (#""tokensSHA256": "abab"#, #""tokensSHA256": "zzab"#, #"environment.tokensSHA256: "zzab"#),
       (
-        #""schemaVersion": 3,"#, #""schemaVersion": 3, "schemaVersion": 3,"#,
+        #""schemaVersion": 4,"#, #""schemaVersion": 4, "schemaVersion": 4,"#,
         #"duplicate key "schemaVersion""#
       ),
       // A false pass: the status says passed, the pixel verdict says different.
@@ -588,7 +588,8 @@ struct JUnitRowsTests {
     #expect(
       document.contains(
         "<system-out>[[ATTACHMENT|out/report/images/b/orange-light@2x/diff.png]]\n</system-out>"))
-    #expect(!document.contains("time="))
+    #expect(document.contains(#"<testcase classname="f" name="(case file)""#))
+    #expect(document.contains(#" time=""#), "each reference's test case carries its time")
     for message in document.matches(of: #/ message="([^"]*)"/#) {
       #expect(!message.1.contains("&#10;"), "\(message.1)")
     }

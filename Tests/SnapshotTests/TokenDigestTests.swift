@@ -77,7 +77,7 @@ struct TokenDigestTests {
       .split(separator: "\n").map(String.init)
     #expect(
       lines.first?.hasPrefix(
-        "themes: \(themes.path) (--themes) · fonts: LiberationSans-Regular.ttf") == true)
+        "themes: \(themes.path) (--themes) · fonts: orange 4 files") == true)
     // One environment row, its block naming each token, and the one command that can accept it.
     #expect(
       Array(lines.dropFirst().prefix(4)) == [
@@ -151,7 +151,7 @@ struct TokenDigestTests {
   }
 
   @Test(
-    "a token change that changes pictures is one environment row: no row, and no accept command, per reference"
+    "a token change that changes pictures is one environment row per cause: no row, and no accept command, per reference it explains"
   )
   func tokenChangeOneRow() throws {
     let folder = try makeSnapshotsFolder(
@@ -181,7 +181,7 @@ struct TokenDigestTests {
       ))
     #expect(
       lines.contains(
-        "        2 references changed with the tokens: sample-1/orange-dark@2x, sample-1/orange-light@2x"
+        "        2 references changed by space.column-gap.small 8px → 16px (orange; light, dark): sample-1/orange-dark@2x, sample-1/orange-light@2x"
       ))
     // The Markdown summary of a pull request says the same: no accept command per reference,
     // the one that records them all again, after the changed tokens.
@@ -189,7 +189,10 @@ struct TokenDigestTests {
       SnapshotRunResults(report, root: nil), commands: .cli())
     #expect(summary.contains("space.column-gap.small: 8px → 16px"), "\(summary)")
     #expect(!summary.contains("--filter"), "\(summary)")
-    #expect(summary.contains("| changed | `sample-1/orange-dark@2x` |"))
+    #expect(
+      summary.contains(
+        "| changed | `sample-1/orange-dark@2x`, `sample-1/orange-light@2x` | 2 references changed by space.column-gap.small 8px → 16px (orange; light, dark) |"
+      ), "\(summary)")
     #expect(summary.contains("| with the tokens, below |"))
     #expect(summary.hasSuffix("```sh\nouds-render snapshot record --failed\n```\n"), "\(summary)")
   }

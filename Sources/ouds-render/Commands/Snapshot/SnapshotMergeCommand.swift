@@ -109,6 +109,7 @@ enum SnapshotMergeCommand {
       acceptRun: ReviewReport.Commands.acceptRunCommand)
     if let page { printError("review page: \(page)") }
     try SnapshotVerifyCommand.writeAnnotations(arguments, merged, root: root)
+    if arguments.isGiven(SnapshotVerifyCommand.list) { try writeOutput(merged.failureList) }
     if let unchecked { printError(unchecked) }
     // Broken case files alone have nothing to accept: their rows say what to fix.
     if !merged.failures.isEmpty || merged.tokenDifference != nil {
@@ -170,6 +171,15 @@ enum SnapshotMergeCommand {
     if let recorded, recorded.tokensSHA256 != merged.recordedEnvironment?.tokensSHA256 {
       throw refuse(
         "recordedEnvironment.tokensSHA256 is not what \(SnapshotEnvironment.fileName) records")
+    }
+    // The causes each explanation names are this checkout's: a forged list could move a
+    // regression among the explained failures.
+    if let recorded, merged.tokenDifference != nil, let causes = recorded.tokenCauses(in: library),
+      causes != merged.tokenCauses
+    {
+      throw refuse(
+        "tokenCauses list \(merged.tokenCauses.count) changed tokens, the themes folder here against \(SnapshotEnvironment.fileName) gives \(causes.count)"
+      )
     }
     let digest = CatalogueDigest.sha256(
       snapshots: folder, themes: location.directory, tokensSHA256: tokens)

@@ -40,8 +40,15 @@ enum SnapshotVerifyCommand {
       "also write a Markdown summary here (counts; failures with their accept commands), e.g. for $GITHUB_STEP_SUMMARY"
   )
 
+  /// `--list`: every failing id after the table.
+  static let list = OptionSpec(
+    names: ["--list"], value: .flag,
+    help:
+      "after the table, print every failing reference id, one a line (unexplained first; an explained one names its causes)"
+  )
+
   /// The outputs `verify` and `merge` share.
-  static let outputs = [report, junit, summary, annotations]
+  static let outputs = [report, junit, summary, annotations, list]
 
   /// `--annotations github`: workflow commands for the pull request.
   static let annotations = OptionSpec(
@@ -85,8 +92,11 @@ enum SnapshotVerifyCommand {
       references, themes folder, token values). Give every shard of one run the same id.
       Paths in the report, JUnit, the summary and results.json are relative to the repository root
       (the git top level of the current folder, else the current folder).
-      With more than \(SummaryFormat.terminalDetailLimit) failures, the table is printed alone, at most \(SummaryFormat.terminalRowLimit)
-      rows: the details are in the artifacts and the review page.
+      A failure is blamed on a token, font or render-stack difference only when its own theme and
+      mode read a changed token, or its own font set or the stack differ (results.json's explainedBy);
+      such failures are one row per cause, every other failure keeps its own row and accept command.
+      With more than \(SummaryFormat.terminalDetailLimit) rows, the table is printed alone, at most \(SummaryFormat.terminalRowLimit)
+      rows: the details are in the artifacts and the review page; --list prints every failing id.
       On a terminal, a progress line (done/total, failures so far, elapsed) runs on stderr and the
       table is coloured; never with NO_COLOR set or TERM=dumb, nor when the output is not a terminal.
       """,
@@ -143,17 +153,20 @@ enum SnapshotVerifyCommand {
         + (themesFolder.map { [ProtectedPlace("themes folder", $0.path)] } ?? []))
     let references = try SnapshotCommand.selection(arguments, engine: engine)
     let caseErrors = SnapshotCommand.brokenCases(arguments, engine: engine)
+    let resultsFolder = arguments.text(results).map { URL(fileURLWithPath: $0) }
+    let folder =
+      resultsFolder ?? arguments.text(artifacts).map { URL(fileURLWithPath: $0) }
+      ?? SnapshotArtifacts.defaultDirectory(forSnapshots: engine.configuration.snapshotsDirectory)
+    // Each failure's pictures go to disk as they are made: memory does not grow with failures.
+    let streamed = StreamingArtifacts(directory: folder)
     let result = try ProgressLine.around("verify", total: references.count) { progress in
-      try engine.verify(references, caseErrors: caseErrors, progress: progress)
+      try engine.verify(
+        references, caseErrors: caseErrors, progress: progress, evidence: streamed.sink)
     }
     let commands = ReviewReport.Commands.cli(
       extraArguments: SnapshotCommand.repeatedOptions(arguments),
       filter: arguments.text(SnapshotCommand.filter))
     let root = RepositoryRoot.find()
-    let resultsFolder = arguments.text(results).map { URL(fileURLWithPath: $0) }
-    let folder =
-      resultsFolder ?? arguments.text(artifacts).map { URL(fileURLWithPath: $0) }
-      ?? SnapshotArtifacts.defaultDirectory(forSnapshots: engine.configuration.snapshotsDirectory)
     var elsewhere = "the artifacts in \(folder.path)"
     if let page = arguments.text(report) {
       elsewhere +=
@@ -173,7 +186,7 @@ enum SnapshotVerifyCommand {
     var written = SnapshotArtifacts.Written()
     if !result.succeeded || resultsFolder != nil {
       written = try SnapshotArtifacts.write(
-        result, to: folder, acceptCommand: rootCommands.accept, root: root)
+        result, to: folder, acceptCommand: rootCommands.accept, root: root, streamed: streamed)
     }
     if !result.succeeded {
       printError(
@@ -193,6 +206,7 @@ enum SnapshotVerifyCommand {
       acceptRun: resultsFolder == nil ? nil : ReviewReport.Commands.acceptRunCommand)
     if let page { printError("review page: \(page)") }
     try writeAnnotations(arguments, data, root: root)
+    if arguments.isGiven(list) { try writeOutput(data.failureList) }
     // Broken case files alone have nothing to accept: their rows say what to fix.
     if !result.failures.isEmpty || result.tokenDifference != nil {
       printError("to accept every change: \(commands.acceptAll)")

@@ -174,12 +174,20 @@ let package = Package(
         "SafeInput", "Primitives",
       ]),
     // a run's results for people and CI: results.json and merge, JUnit, the Markdown and text
-    // summaries, the review page
+    // summaries, the causes of failures
     .target(
       name: "SnapshotReports",
       dependencies: [
         "Threads", "PNG", "PixelDiff", "BulletList", "BulletListRenderer", "Graphics", "Snapshot",
         "StrictJSON", "Themes", "SafeInput", "Primitives",
+      ]),
+    // a run's files written: the HTML review page with its pictures, and every output of a
+    // verify (results.json, JUnit, summary, page) in one place
+    .target(
+      name: "RunReports",
+      dependencies: [
+        "SnapshotReports", "Threads", "PNG", "PixelDiff", "BulletListRenderer", "Graphics",
+        "Snapshot", "SafeInput", "Primitives",
       ]),
     // the designers' workbench: the gallery of the catalogue and the review of a token change,
     // as HTML pages and paged PDFs
@@ -220,7 +228,8 @@ let package = Package(
       name: "ouds-render",
       dependencies: [
         "CLIKit", "Fonts",
-        "Threads", "PNG", "PixelDiff", "SnapshotReports", "Workbench", "PreviewServer",
+        "Threads", "PNG", "PixelDiff", "SnapshotReports", "RunReports", "Workbench",
+        "PreviewServer",
         "LivePreview", "FileWatch", "SnapshotReview",
         "BulletList", "BulletListRenderer", "Graphics", "Layout", "Scene", "Snapshot", "Themes",
         "SafeInput", "StrictJSON", "Primitives",
@@ -269,7 +278,7 @@ let package = Package(
       name: "SnapshotTests",
       dependencies: [
         "Threads",
-        "SnapshotReports", "Workbench",
+        "SnapshotReports", "RunReports", "Workbench",
         "PNG", "PixelDiff",
         "BulletList", "BulletListRenderer", "Themes", "Scene", "Graphics", "SafeInput", "Snapshot",
         "OUDSSnapshotTesting", "Primitives", "StrictJSON", "ouds-render",

@@ -300,11 +300,18 @@ final class PreviewCommandTests {
         "text-style", "accessibility", "shrink",
       ])
     // The shrink control: the picture only as wide as the list.
-    func width(_ png: Data) -> Int { png[16..<20].reduce(0) { $0 << 8 | Int($1) } }
+    // The IHDR width; nil for a body that is not a PNG (an error's text).
+    func width(_ png: Data) -> Int? {
+      let bytes = [UInt8](png)
+      guard bytes.count >= 24, bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { return nil }
+      return bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
+    }
     let full = try get(port, "/picture.png?theme=orange&mode=light")
     let shrunk = try get(port, "/picture.png?theme=orange&mode=light&shrink=1")
+    #expect(full.status == 200, "\(full.text)")
     #expect(shrunk.status == 200, "\(shrunk.text)")
-    #expect(width(shrunk.body) < width(full.body))
+    #expect(width(full.body) != nil && width(shrunk.body) != nil)
+    #expect((width(shrunk.body) ?? .max) < (width(full.body) ?? 0))
     for theme in ["orange", "orange-compact", "sosh", "wireframe"] {
       for mode in ["light", "dark"] {
         let picture = try get(port, "/picture.png?theme=\(theme)&mode=\(mode)")

@@ -1,6 +1,7 @@
 import Foundation
 import PNG
 import Primitives
+import RunReports
 import Snapshot
 import SnapshotReports
 import StrictJSON

@@ -1,5 +1,6 @@
 import BulletListRenderer
 import Foundation
+import RunReports
 import SafeInput
 import Snapshot
 import SnapshotReports

@@ -1,6 +1,7 @@
 import Foundation
 import Graphics
 import PNG
+import RunReports
 import Snapshot
 import SnapshotReports
 import Testing

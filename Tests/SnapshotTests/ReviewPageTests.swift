@@ -2,6 +2,7 @@ import Foundation
 import Graphics
 import PNG
 import PixelDiff
+import RunReports
 import SafeInput
 import Snapshot
 import SnapshotReports

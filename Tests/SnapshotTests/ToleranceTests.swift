@@ -1,6 +1,7 @@
 import Foundation
 import PNG
 import PixelDiff
+import RunReports
 import Snapshot
 import SnapshotReports
 import Testing

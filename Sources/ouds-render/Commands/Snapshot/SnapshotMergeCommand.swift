@@ -1,5 +1,6 @@
 import BulletListRenderer
 import CLIKit
+import RunReports
 import SafeInput
 import Snapshot
 import SnapshotReports

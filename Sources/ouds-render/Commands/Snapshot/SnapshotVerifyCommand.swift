@@ -1,6 +1,7 @@
 import BulletListRenderer
 import CLIKit
 import Primitives
+import RunReports
 import SafeInput
 import Snapshot
 import SnapshotReports

@@ -1,4 +1,5 @@
 import Snapshot
+import SnapshotReports
 
 /// The style sheet and the script of the review page (``ReviewReport``), inlined into `index.html`.
 ///

@@ -1,5 +1,6 @@
 import SafeInput
 import Snapshot
+import SnapshotReports
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

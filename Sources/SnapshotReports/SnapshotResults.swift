@@ -207,13 +207,25 @@ public struct SnapshotRunResults: Hashable, Sendable {
   /// and in `ouds-render themes`); nil when the themes folder is unknown.
   public var sourcesSummary: String? {
     guard let themes else { return nil }
-    let sets = SnapshotEnvironment.fontSetOrder(Set(fonts.map(\.theme))).map { set in
+    let order = SnapshotEnvironment.fontSetOrder(Set(fonts.map(\.theme)))
+    let sets = order.map { set in
       let count = fonts.filter { $0.theme == set }.count
       return "\(RenderSources.printable(set)) \(count) file\(count == 1 ? "" : "s")"
     }
+    // Android's fallback rule stays on the short line: it says which fonts Android cells use.
+    let suffix = "/" + Platform.android.rawValue
+    let androidSets = order.filter { $0.hasSuffix(suffix) }.map { set in
+      var families: [String] = []
+      for font in fonts where font.theme == set && font.role != "brand" {
+        if !families.contains(font.family) { families.append(font.family) }
+      }
+      return (theme: String(set.dropLast(suffix.count)), families: families)
+    }
+    let rules = RenderSources.androidRules(sets: androidSets)
     return
       "themes: \(RenderSources.printable(themes.folder)) (\(themes.reason)) · fonts: "
       + (sets.isEmpty ? "none loaded" : sets.joined(separator: ", "))
+      + rules.map { " · " + $0 }.joined()
   }
 
   /// The references that fail the run.

@@ -121,7 +121,7 @@ public enum TokenReviewSheet {
       let line =
         combination.isUnchanged
         ? "\(combination.title): unchanged (no token, row or pixel differs)"
-        : "\(combination.title): changed (its page follows)"
+        : "\(combination.title): changed (shown below)"
       page.text(line, style: .small, color: combination.isUnchanged ? muted : nil)
     }
     let columns = tokenColumns(width: page.contentWidth)

@@ -188,7 +188,7 @@ final class AcceptFromCITests {
     "the pipeline fails and publishes the renders; the summary's command applies exactly what record --failed writes; an artifact of another catalogue, or changed since, is refused"
   )
   func acceptFromCI() throws {
-    let fixture = try PipelineFixture.make(in: root, edit: Self.prepare)
+    let fixture = try PipelineFixture.make(in: root, cases: Self.cases, edit: Self.prepare)
     let pipeline = try fixture.runPipeline(shards: 2)
     #expect(pipeline.build.status == 0, "\(pipeline.build.output)")
     #expect(pipeline.shards.allSatisfy { $0.status == 0 }, "\(pipeline.shards.map(\.output))")

@@ -122,7 +122,7 @@ final class ConvenienceTests {
         "ouds-render render --scale |1 2 3",
         "ouds-render render |themes-copy list.json",
         "ouds-render render --themes |themes-copy",
-        "ouds-render snapshot |verify record prune list merge accept",
+        "ouds-render snapshot |verify record prune list merge accept review",
         "ouds-render snapshot verify --ju|--junit",
         "ouds-render snapshot prune --|--dry-run --snapshots --help",
         "ouds-render completion |bash zsh fish",
@@ -239,7 +239,7 @@ final class ConvenienceTests {
       ])
     #expect(
       try complete("ouds-render snapshot ").sorted() == [
-        "accept", "list", "merge", "prune", "record", "verify",
+        "accept", "list", "merge", "prune", "record", "review", "verify",
       ])
     #expect(try complete("ouds-render snapshot verify --ju") == ["--junit"])
     #expect(try complete("ouds-render completion ").sorted() == ["bash", "fish", "zsh"])
@@ -285,7 +285,7 @@ final class ConvenienceTests {
       ),
       (
         ["snapshot", "verfy"],
-        "error: unknown subcommand \"verfy\" for 'ouds-render snapshot' (expected verify, record, prune, list, merge or accept); did you mean verify?\nSee 'ouds-render snapshot --help'.\n"
+        "error: unknown subcommand \"verfy\" for 'ouds-render snapshot' (expected verify, record, prune, list, merge, accept or review); did you mean verify?\nSee 'ouds-render snapshot --help'.\n"
       ),
       (
         ["paint"],
@@ -311,7 +311,7 @@ final class ConvenienceTests {
     #expect(snapshot.status == 2)
     #expect(
       snapshot.stderr.hasPrefix(
-        "error: missing subcommand (verify, record, prune, list, merge or accept)\nOVERVIEW: "))
+        "error: missing subcommand (verify, record, prune, list, merge, accept or review)\nOVERVIEW: "))
   }
 
   @Test("render -o - and sheet -o - write the picture to standard output, byte for byte the file")

@@ -91,7 +91,7 @@ final class GalleryCommandTests {
   }
 
   @Test(
-    "sheet --compare-themes -o X.pdf: a summary page, then one A4 landscape page per changed theme × mode, titled, numbered, its tokens and pictures on it"
+    "sheet --compare-themes -o X.pdf: a summary page with the first changed theme × mode, then one A4 landscape page per other, titled, numbered, its tokens and pictures on it"
   )
   func sheetReviewPages() throws {
     let pdf = path("review-pages.pdf")
@@ -105,7 +105,9 @@ final class GalleryCommandTests {
       ("Sosh · dark", "bullet-list.space.padding-inline.level-1"),
     ]
     let sizes = try Poppler.pageSizes(pdf)
-    #expect(sizes.count == 1 + changed.count, "a summary page and one per changed combination")
+    #expect(
+      sizes.count == changed.count,
+      "the summary with the first changed combination on the cover, then one page per other")
     #expect(sizes.allSatisfy { $0 == (841.89, 595.28) }, "A4 landscape: \(sizes)")
     let summary = try Poppler.text(pdf, page: 1)
     #expect(summary.hasPrefix("Token review: list.json\n"), "\(summary)")
@@ -115,15 +117,22 @@ final class GalleryCommandTests {
     ] {
       #expect(summary.contains("\(unchanged): unchanged (no token, row or pixel differs)"))
     }
-    #expect(summary.contains("\n1 / 5\n"))
+    #expect(summary.contains("\n1 / 4\n"))
     for (index, (title, token)) in changed.enumerated() {
-      let text = try Poppler.text(pdf, page: index + 2)
-      #expect(text.hasPrefix("Token review: list.json — \(title)\n"), "\(text)")
-      #expect(text.contains("diff: unchanged pixels ghosted in grey"), "the legend")
+      let page = index + 1
+      let text = try Poppler.text(pdf, page: page)
+      #expect(
+        index == 0
+          ? text.contains("\nToken review: list.json — \(title)\n")
+          : text.hasPrefix("Token review: list.json — \(title)\n"), "\(text)")
+      // The legend (the folders, the fonts of its theme, the diff's key) may wrap.
+      #expect(
+        text.replacingOccurrences(of: "\n", with: " ").contains(
+          "diff: unchanged pixels ghosted in grey"), "the legend")
       #expect(text.contains(token), "its changed token")
       #expect(
-        try Poppler.captionLine(pdf, page: index + 2) == 1, "before, after and diff side by side")
-      #expect(text.contains("\n\(index + 2) / 5\n"), "\(text)")
+        try Poppler.captionLine(pdf, page: page) == 1, "before, after and diff side by side")
+      #expect(text.contains("\n\(page) / 4\n"), "\(text)")
     }
   }
 

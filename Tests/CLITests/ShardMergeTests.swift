@@ -647,7 +647,9 @@ struct JUnitTests {
         "\(path)")
     }
     #expect(attachments.contains("merged/report/images/sample-3__orange-light@2x/diff.png"))
-    let start = try #require(text.range(of: "file=\"Snapshots/sample-3/orange-light@2x.png\">"))
+    // The test case's element, whatever its time: `file="…" time="0.042">`.
+    let named = try #require(text.range(of: "file=\"Snapshots/sample-3/orange-light@2x.png\""))
+    let start = try #require(text.range(of: ">", range: named.upperBound..<text.endIndex))
     let end = try #require(text.range(of: "</testcase>", range: start.upperBound..<text.endIndex))
     let block = String(text[start.upperBound..<end.lowerBound])
     let attached = block.matches(of: /\[\[ATTACHMENT\|([^\]]+)\]\]/).map { String($0.1) }

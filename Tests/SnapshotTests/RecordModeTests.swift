@@ -175,7 +175,8 @@ struct RecordModeTests {
           directory: folder, record: .never,
           artifactsDirectory: folder.appendingPathComponent("artifacts")))
     } matching: { issue in
-      issue.comments.contains { $0.rawValue.contains("assert-other/orange-compact-dark@2x") }
+      (issue.error as? SnapshotTestIssue)?.message.hasPrefix(
+        "Snapshot changed: assert-other/orange-compact-dark@2x\n") == true
     }
   }
 

@@ -187,7 +187,9 @@ struct PipelineFixture {
     }
   }
 
-  static func make(in root: URL, edit: (URL) throws -> Void = { _ in }) throws -> PipelineFixture {
+  static func make(
+    in root: URL, cases: [String] = fixtureCases, edit: (URL) throws -> Void = { _ in }
+  ) throws -> PipelineFixture {
     let checkout = root.appendingPathComponent("repository")
     let scripts = try FileManager.default.contentsOfDirectory(
       atPath: repositoryRoot.appendingPathComponent("scripts").path
@@ -200,7 +202,7 @@ struct PipelineFixture {
       try Tree.copy(
         repositoryRoot.appendingPathComponent(item), to: checkout.appendingPathComponent(item))
     }
-    try keepOnly(fixtureCases, in: checkout.appendingPathComponent("Snapshots"))
+    try keepOnly(cases, in: checkout.appendingPathComponent("Snapshots"))
     try edit(checkout)
     let tools = root.appendingPathComponent("tools")
     let runtime = root.appendingPathComponent("runtime")

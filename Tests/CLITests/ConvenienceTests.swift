@@ -311,7 +311,8 @@ final class ConvenienceTests {
     #expect(snapshot.status == 2)
     #expect(
       snapshot.stderr.hasPrefix(
-        "error: missing subcommand (verify, record, prune, list, merge, accept or review)\nOVERVIEW: "))
+        "error: missing subcommand (verify, record, prune, list, merge, accept or review)\nOVERVIEW: "
+      ))
   }
 
   @Test("render -o - and sheet -o - write the picture to standard output, byte for byte the file")

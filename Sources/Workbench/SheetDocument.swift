@@ -61,17 +61,23 @@ public struct SheetDocument: Sendable {
     return title
   }
 
+  /// The top and bottom of `row`'s label, marker and icon.
+  static func extent(of row: SceneRow) -> (top: Double, bottom: Double) {
+    var top = min(row.label.y, row.marker.rect.y)
+    var bottom = max(row.label.y + row.label.height, row.marker.rect.y + row.marker.rect.height)
+    if let icon = row.icon {
+      top = min(top, icon.y)
+      bottom = max(bottom, icon.y + icon.height)
+    }
+    return (top, bottom)
+  }
+
   /// Where a cell may be cut between pages: between rows (in every column at once), never
   /// through a row's label, marker or a caption.
   static func cuts(in scene: Scene) -> [Double] {
     var spans: [(top: Double, bottom: Double)] = []
     for row in scene.rows {
-      var top = min(row.label.y, row.marker.rect.y)
-      var bottom = max(row.label.y + row.label.height, row.marker.rect.y + row.marker.rect.height)
-      if let icon = row.icon {
-        top = min(top, icon.y)
-        bottom = max(bottom, icon.y + icon.height)
-      }
+      let (top, bottom) = extent(of: row)
       spans.append((top, bottom))
     }
     for panel in scene.panels {
@@ -96,12 +102,7 @@ public struct SheetDocument: Sendable {
   static func tallestRow(in scene: Scene) -> (path: String, height: Double)? {
     var tallest: (path: String, height: Double)?
     for row in scene.rows {
-      var top = min(row.label.y, row.marker.rect.y)
-      var bottom = max(row.label.y + row.label.height, row.marker.rect.y + row.marker.rect.height)
-      if let icon = row.icon {
-        top = min(top, icon.y)
-        bottom = max(bottom, icon.y + icon.height)
-      }
+      let (top, bottom) = extent(of: row)
       if bottom - top > tallest?.height ?? 0 { tallest = (row.path, bottom - top) }
     }
     return tallest
@@ -130,12 +131,7 @@ public struct SheetDocument: Sendable {
       return low..<max(low, end)
     }
     for row in scene.rows {
-      var top = min(row.label.y, row.marker.rect.y)
-      var bottom = max(row.label.y + row.label.height, row.marker.rect.y + row.marker.rect.height)
-      if let icon = row.icon {
-        top = min(top, icon.y)
-        bottom = max(bottom, icon.y + icon.height)
-      }
+      let (top, bottom) = extent(of: row)
       for index in reached(top, bottom) { rows[index].append(row) }
     }
     for panel in scene.panels {
@@ -183,10 +179,7 @@ public struct SheetDocument: Sendable {
       column.panels = scene.panels.filter { inside($0.rect) }
       var bottom =
         (head.caption?.origin.y ?? head.rect.y) + (head.caption?.content.appearance.lineHeight ?? 0)
-      for row in column.rows {
-        bottom = max(bottom, row.label.y + row.label.height, row.marker.rect.maxY)
-        if let icon = row.icon { bottom = max(bottom, icon.maxY) }
-      }
+      for row in column.rows { bottom = max(bottom, extent(of: row).bottom) }
       // Panels without a fill (an accessibility snapshot's legend, audit figures) end a column.
       for panel in column.panels where panel.fill == nil && panel.rect.y > head.rect.y + 0.5 {
         bottom = max(bottom, panel.rect.maxY)

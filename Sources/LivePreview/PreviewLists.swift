@@ -179,7 +179,7 @@ public final class PreviewLists: PreviewContent, @unchecked Sendable {
       .joined(separator: ",")
     let left = leftOut()
     return
-      "{\"name\":\(JSONText.string(name)),\"lists\":\(JSONText.array(listNames())),\"leftOut\":\(left?.count ?? 0),\"leftOutReason\":\(JSONText.string(left?.reason ?? "")),\"generation\":\(generation.withLock { $0 }),\"controls\":[\(controls)],\"state\":{\(state.joined(separator: ","))}}"
+      "{\"name\":\(JSONText.string(name)),\"lists\":\(JSONText.array(listNames())),\"leftOut\":\(left?.count ?? 0),\"leftOutReason\":\(JSONText.string(left?.reason ?? "")),\"generation\":\(generation.withLock { $0 }),\"scale\":\(options.pixelScale),\"controls\":[\(controls)],\"state\":{\(state.joined(separator: ","))}}"
   }
 
   /// The list file `state` names: the list, a list of the folder, or the pasted one.
@@ -285,8 +285,21 @@ public final class PreviewLists: PreviewContent, @unchecked Sendable {
     if let problem = drawing.checkCommand(words + output) {
       return .failure(PreviewFailure(problem))
     }
-    return .success(
-      (["ouds-render", "render"] + words + output).map(shellQuote).joined(separator: " "))
+    let line = (["ouds-render", "render"] + words + output).map(shellQuote).joined(separator: " ")
+    guard state["source"] == "pasted" else { return .success(line) }
+    // The pasted list is in no file of the user's: the command writes it to pasted.md first
+    // (a quoted here-document: nothing in it is expanded), so that it runs as it is.
+    let path = temporaryFolder + "/" + Self.pastedName
+    guard let data = try? UserFile.read(path, kind: .list) else {
+      return .failure(PreviewFailure("nothing pasted yet: paste a Markdown list below"))
+    }
+    let text = String(decoding: data, as: UTF8.self)
+    var end = "END_OF_LIST"
+    while text.split(separator: "\n", omittingEmptySubsequences: false).contains(Substring(end)) {
+      end += "_"
+    }
+    let body = text.hasSuffix("\n") ? text : text + "\n"
+    return .success("cat > \(Self.pastedName) <<'\(end)'\n\(body)\(end)\n\(line)")
   }
 
   /// Keeps `text` as the pasted list (`pasted.md`), or says why not: too large, or not written.

@@ -35,14 +35,20 @@ public struct PreviewOptions: Sendable {
   /// Options from their parts (see each property).
   public init(
     state: [PreviewOption], fixedWords: [String],
-    startingState: [String: String], listFormatOption: String?, everyValue: String
+    startingState: [String: String], listFormatOption: String?, everyValue: String,
+    pixelScale: Int = 2
   ) {
     self.state = state
     self.fixedWords = fixedWords
     self.startingState = startingState
     self.listFormatOption = listFormatOption
     self.everyValue = everyValue
+    self.pixelScale = pixelScale
   }
+
+  /// The PNG pixels per point of the pictures (`--scale`): the page divides it out to show a
+  /// picture at its true size.
+  public var pixelScale: Int
 }
 
 /// A `render` option of the page's state.

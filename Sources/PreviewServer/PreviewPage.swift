@@ -44,12 +44,16 @@ enum PreviewPage {
     #list-name { font-weight: normal; color: #555; }
     form { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: center; }
     label { white-space: nowrap; }
-    .command code { font-size: 12px; background: #eee; padding: 2px 4px; }
+    .command code { font-size: 12px; background: #eee; padding: 2px 4px; white-space: pre-wrap; }
     #status { margin: 4px 0 0; color: #555; min-height: 1.4em; }
-    main { display: flex; flex-wrap: wrap; gap: 16px; padding: 16px; align-items: flex-start; }
-    figure { margin: 0; background: #fff; border: 1px solid #ccc; padding: 8px; }
+    /* A grid that fills the window: a column as wide as a picture at its true size. */
+    main { display: grid; gap: 16px; padding: 16px; align-items: start;
+      grid-template-columns: repeat(auto-fill, minmax(min(100%, var(--column, 378px)), 1fr)); }
+    figure { margin: 0; background: #fff; border: 1px solid #ccc; padding: 8px; min-width: 0;
+      overflow: auto; }
     figcaption { font-size: 12px; color: #333; margin-bottom: 6px; }
-    figure img { display: block; max-width: 100%; }
+    figure img { display: block; }
+    body[data-zoom="fit"] figure img { max-width: 100%; height: auto; }
     .error-text, figure pre { color: #b00020; white-space: pre-wrap; font-size: 12px; margin: 0; }
     figure pre { max-width: 360px; }
     details { padding: 0 16px 16px; }
@@ -76,7 +80,8 @@ enum PreviewPage {
     function values(key) {
       const control = config.controls.find((c) => c.key === key);
       const value = state.get(key) || control.value;
-      return value === "all" ? control.choices.filter((c) => c !== "all") : [value];
+      // "all": every named choice once (not "", which is the list's own, one of them)
+      return value === "all" ? control.choices.filter((c) => c !== "all" && c !== "") : [value];
     }
 
     function query(extra) {
@@ -119,11 +124,23 @@ enum PreviewPage {
             input.append(element("option", { value: choice }, choice === "" ? control.unset : choice));
           }
           input.value = state.has(control.key) ? state.get(control.key) : control.value;
-          input.addEventListener("change", () => set(control.key, input.value));
+          input.addEventListener("change", () => {
+            if (control.key === "list" && input.value !== "") state.delete("source");
+            set(control.key, input.value);
+          });
         }
         label.append(input);
         form.append(label);
       }
+      const zoomLabel = element("label", {}, "zoom ");
+      const zoom = element("select", { name: "zoom" });
+      for (const [value, text] of [["fit", "fit"], ["1", "1×"], ["2", "2×"]]) {
+        zoom.append(element("option", { value }, text));
+      }
+      zoom.value = state.get("zoom") || "fit";
+      zoom.addEventListener("change", () => set("zoom", zoom.value === "fit" ? "" : zoom.value));
+      zoomLabel.append(zoom);
+      form.append(zoomLabel);
     }
 
     function set(key, value) {
@@ -133,6 +150,14 @@ enum PreviewPage {
     }
 
     let inFlight = new AbortController();
+    let widest = 0;
+
+    // The zoom of the pictures (`zoom` in the URL): fit (at most the column), 1 or 2 times
+    // their true size.
+    function zoomFactor() {
+      const zoom = state.get("zoom") || "fit";
+      return zoom === "2" ? 2 : 1;
+    }
 
     async function showCommand() {
       const response = await fetch("/command.txt?" + query(), { signal: inFlight.signal });
@@ -157,6 +182,13 @@ enum PreviewPage {
         });
         image.src = URL.createObjectURL(blob);
         await loaded;
+        // True size: the PNG's pixels per point divided out (crisp on a high-density screen),
+        // times the zoom; "fit" shrinks a picture wider than its column.
+        const zoom = zoomFactor();
+        image.width = Math.round(image.naturalWidth / config.scale * zoom);
+        image.height = Math.round(image.naturalHeight / config.scale * zoom);
+        widest = Math.max(widest, image.width);
+        document.getElementById("grid").style.setProperty("--column", (widest + 18) + "px");
         const old = holder.querySelector("img");
         if (old) URL.revokeObjectURL(old.src);
         holder.replaceChildren(image);
@@ -175,6 +207,9 @@ enum PreviewPage {
       const signal = inFlight.signal;
       const wanted = generation;
       document.body.dataset.shown = "";
+      document.body.dataset.zoom = state.get("zoom") || "fit";
+      showSource();
+      widest = 0;
       const grid = document.getElementById("grid");
       const cells = [];
       for (const theme of values("theme")) for (const mode of values("mode"))
@@ -182,7 +217,7 @@ enum PreviewPage {
       const figures = new Map([...grid.children].map((f) => [f.dataset.cell, f]));
       const kept = [];
       for (const cell of cells) {
-        const name = cell.theme + " · " + cell.mode + " · " + cell.platform;
+        const name = [cell.theme, cell.mode, cell.platform].filter((part) => part).join(" · ");
         let figure = figures.get(name);
         if (!figure) {
           figure = element("figure", {});
@@ -199,8 +234,25 @@ enum PreviewPage {
       const errors = kept.filter((f) => f.dataset.state === "error").length;
       document.getElementById("status").textContent =
         `${kept.length - errors} of ${kept.length} pictures` + (errors ? `, ${errors} failed` : "")
-        + (wanted > 0 ? ` (update ${wanted}: ${lastChange} changed)` : "");
+        + (wanted > 0 && lastChange ? ` (update ${wanted}: ${lastChange} changed)` : "");
       document.body.dataset.shown = String(wanted);
+    }
+
+    // The list on screen: the file (or the folder's list), or the pasted one, in the title and
+    // in the list menu.
+    function showSource() {
+      const pasted = state.get("source") === "pasted";
+      document.getElementById("list-name").textContent =
+        pasted ? "pasted list (Markdown)" : config.name;
+      const menu = document.querySelector("select[name=list]");
+      if (!menu) return;
+      let option = menu.querySelector("option[data-pasted]");
+      if (pasted && !option) {
+        option = element("option", { value: "", "data-pasted": "1" }, "pasted list");
+        menu.prepend(option);
+      }
+      if (pasted) menu.value = "";
+      else if (option) option.remove();
     }
 
     async function paste() {

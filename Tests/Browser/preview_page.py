@@ -57,9 +57,42 @@ with sync_playwright() as playwright:
     check(len(states) == 8 and all(s == "loaded" for s in states),
           f"every picture of the 4 themes x 2 modes loads ({states})")
     corners = page.evaluate(CORNERS)
-    light = "orange · light · "
+    light = "orange · light"
     check(corners.get(light) == "#FFFFFF", f"Orange light's canvas is white ({corners.get(light)})")
     check("theme=all" in page.url and "mode=all" in page.url, f"the URL holds the state ({page.url})")
+    captions = page.eval_on_selector_all("figcaption", "cs => cs.map(c => c.textContent)")
+    check(all(not c.endswith(" · ") and " ·  " not in c for c in captions),
+          f"captions end without a dangling separator ({captions})")
+
+    # True size: each picture at its PNG's pixels per point divided out (scale 2), and a grid
+    # that fills the window: at least 3 pictures side by side at 1440 px, 4 at 1920 px.
+    sizes = page.eval_on_selector_all(
+        "figure img", "is => is.map(i => [i.getBoundingClientRect().width, i.naturalWidth])")
+    check(all(abs(width - natural / 2) < 0.6 for width, natural in sizes),
+          f"pictures at 1x CSS size, crisp on a 2x screen ({sizes[:2]})")
+    ROW = """() => { const tops = [...document.querySelectorAll('figure')].map(f => Math.round(f.getBoundingClientRect().top));
+      return tops.filter(t => t === tops[0]).length; }"""
+    for width, least in ((1440, 3), (1920, 4)):
+        page.set_viewport_size({"width": width, "height": 900})
+        side_by_side = page.evaluate(ROW)
+        check(side_by_side >= least, f"{side_by_side} pictures side by side at {width} px (at least {least})")
+    page.select_option('select[name="zoom"]', "2")
+    wait_until(page, "location.search.includes('zoom=2') && document.body.dataset.shown === '0'")
+    wait_until(page, "[...document.querySelectorAll('figure')].every(f => f.dataset.state === 'loaded')")
+    sizes = page.eval_on_selector_all(
+        "figure img", "is => is.map(i => [i.getBoundingClientRect().width, i.naturalWidth])")
+    check(all(abs(width - natural) < 0.6 for width, natural in sizes), f"zoom 2x ({sizes[:2]})")
+    page.select_option('select[name="zoom"]', "fit")
+    wait_until(page, "!location.search.includes('zoom=')")
+    page.select_option('select[name="platform"]', "all")
+    wait_until(page, "location.search.includes('platform=all')")
+    wait_until(page, "[...document.querySelectorAll('figure')].length === 16 && [...document.querySelectorAll('figure')].every(f => f.dataset.state === 'loaded')")
+    cells = page.eval_on_selector_all("figure", "fs => fs.map(f => f.dataset.cell)")
+    check(len(set(cells)) == 16 and sum(c.endswith(" · ios") for c in cells) == 8,
+          f"platform all: each theme x mode once per platform ({len(cells)} pictures)")
+    page.select_option('select[name="platform"]', "")
+    wait_until(page, "!location.search.includes('platform=')")
+    wait_until(page, "[...document.querySelectorAll('figure')].length === 8 && document.body.dataset.shown === '0'")
 
     # A token edit: the open page updates without a reload.
     page.evaluate("window.notReloaded = true")
@@ -83,7 +116,7 @@ with sync_playwright() as playwright:
     wait_until(page, "location.search.includes('theme=sosh')")
     page.wait_for_selector('body[data-shown="1"]')
     cells = page.eval_on_selector_all("figure", "fs => fs.map(f => f.dataset.cell + ' ' + f.dataset.state)")
-    check(cells == ["sosh · light ·  loaded", "sosh · dark ·  loaded"], f"theme=sosh shows Sosh alone ({cells})")
+    check(cells == ["sosh · light loaded", "sosh · dark loaded"], f"theme=sosh shows Sosh alone ({cells})")
     page.select_option('select[name="platform"]', "android")
     wait_until(page, "location.search.includes('platform=android')")
     wait_until(page, "document.querySelectorAll('figure[data-state=loaded]').length === 2 && document.body.dataset.shown === '1'")
@@ -115,4 +148,8 @@ with sync_playwright() as playwright:
     page.click("#paste-render")
     wait_until(page, "[...document.querySelectorAll('figure')].every(f => f.dataset.state === 'loaded')")
     check(True, "a pasted list's pictures load")
+    check(page.inner_text("#list-name") == "pasted list (Markdown)", "the title says the pasted list is on screen")
+    page.click("#copy-command")
+    wait_until(page, "document.getElementById('command').textContent.startsWith('cat > pasted.md')")
+    check("- Pasted item" in page.inner_text("#command"), "the command writes the pasted list before it draws")
     browser.close()

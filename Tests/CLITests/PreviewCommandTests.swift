@@ -443,9 +443,30 @@ final class PreviewCommandTests {
       removing: ["OUDS_THEMES_DIR"])
     #expect(rendered.status == 0)
     #expect(pictured.body == (try Data(contentsOf: folder.appendingPathComponent("same.png"))))
+    // The pasted list is in no file of the user's: the command writes it first, then draws.
+    let command = try get(port, "/command.txt?theme=sosh&mode=dark&source=pasted").text
     #expect(
-      try get(port, "/command.txt?theme=sosh&mode=dark&source=pasted").text
-        == "ouds-render render pasted.md --theme sosh --mode dark -o preview.png\n")
+      command
+        == "cat > pasted.md <<'END_OF_LIST'\n\(text)END_OF_LIST\n"
+        + "ouds-render render pasted.md --theme sosh --mode dark -o preview.png\n")
+    // Runnable as it is, in an empty folder: it draws what the page showed.
+    let empty = folder.appendingPathComponent("copied")
+    try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+    let shell = Process()
+    shell.executableURL = URL(fileURLWithPath: "/bin/bash")
+    shell.arguments = ["-c", command]
+    shell.currentDirectoryURL = empty
+    var environment = ProcessInfo.processInfo.environment
+    environment["OUDS_THEMES_DIR"] = nil
+    environment["PATH"] = try BuiltBinary.buildFolder().path + ":" + (environment["PATH"] ?? "")
+    shell.environment = environment
+    shell.standardError = FileHandle.nullDevice
+    try shell.run()
+    shell.waitUntilExit()
+    #expect(shell.terminationStatus == 0)
+    #expect(
+      (try? Data(contentsOf: empty.appendingPathComponent("preview.png"))) == pictured.body,
+      "the copied command draws the pasted list's picture")
     #expect(try paste(port, "# Title\n").status == 200)
     let refused = try get(port, "/picture.png?theme=sosh&mode=dark&source=pasted")
     #expect(refused.status == 422)
@@ -597,7 +618,7 @@ struct PreviewBrowserTests {
       decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     driver.waitUntilExit()
     #expect(driver.terminationStatus == 0, "\(report)\npreview: \(preview.stderr)")
-    #expect(report.split(separator: "\n").filter { $0.hasPrefix("ok: ") }.count == 13, "\(report)")
+    #expect(report.split(separator: "\n").filter { $0.hasPrefix("ok: ") }.count == 21, "\(report)")
     #expect(preview.stop() == 0)
     #expect(preview.lines.contains("update 1: Themes/brands/orange/light.tokens.json changed"))
   }

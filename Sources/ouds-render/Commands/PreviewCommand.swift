@@ -166,7 +166,8 @@ enum PreviewCommand {
         arguments.givenText(option).map { [option.key, $0] } ?? []
       },
       startingState: state, listFormatOption: ListOptions.inputFormat.key,
-      everyValue: Vocabulary.all)
+      everyValue: Vocabulary.all,
+      pixelScale: arguments.integer(ListOptions.scale) ?? Vocabulary.standardPixelScale)
   }
 }
 

@@ -53,7 +53,7 @@ enum ReviewPageAssets {
       flex-wrap: wrap; align-items: center; gap: 6px 12px; padding: 6px 0; border-bottom: 1px solid var(--line); }
     .controls button { font: inherit; }
     .controls .which { margin-left: auto; color: var(--muted); font-family: ui-monospace, monospace; font-size: 12px; }
-    .modes button.on, .zoom[aria-pressed=true] { background: var(--accent); color: #fff; border-color: var(--accent); }
+    .modes button.on, .zoom[aria-pressed=true] { background: var(--accent); color: #000; border-color: var(--accent); }
     .slide { accent-color: var(--accent); width: 220px; vertical-align: middle; }
     .failure:not([data-view=slider]) .for-slider, .failure:not([data-view=toggle]) .for-toggle { display: none; }
     .view { display: none; margin-top: 8px; overflow-x: auto; }

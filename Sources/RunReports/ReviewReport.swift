@@ -368,7 +368,7 @@ extension ReviewReport {
       let layoutPath =
         snapshots.map { JUnitXML.joinPath($0, reference.layoutPath) } ?? reference.layoutPath
       s +=
-        "<details class=\"layout\" open><summary>layout JSON diff (\(html(layoutPath)))</summary><pre>"
+        "<details class=\"layout\" open><summary>layout JSON diff (\(html(layoutPath)))</summary><pre tabindex=\"0\">"
       for line in reference.layoutDiff {
         let kind =
           line.hasPrefix("+")

@@ -296,7 +296,7 @@ public enum GalleryPage {
       "<section class=\"case\" id=\"case-\(html(galleryCase.name))\" data-case=\"\(html(galleryCase.name))\">"
     s += "<h2>\(html(galleryCase.name)) <small><code>\(html(galleryCase.file))</code></small></h2>"
     s +=
-      "<div class=\"case-body\"><pre class=\"source\">\(html(PageComposer.printable(galleryCase.source)))"
+      "<div class=\"case-body\"><pre class=\"source\" tabindex=\"0\">\(html(PageComposer.printable(galleryCase.source)))"
     if galleryCase.omittedLines > 0 {
       s +=
         "\n<span class=\"omitted\">… \(galleryCase.omittedLines) more line\(galleryCase.omittedLines == 1 ? "" : "s")</span>"

@@ -9,8 +9,8 @@ enum GalleryPageAssets {
   /// The page's CSS.
   static let css = #"""
     :root { color-scheme: light dark; --bg: #fff; --fg: #111; --muted: #666; --line: #ddd; --accent: #f16e00;
-      --frame: #7f8794; }
-    @media (prefers-color-scheme: dark) { :root { --bg: #141414; --fg: #eee; --muted: #aaa; --line: #333; } }
+      --frame: #7f8794; --warn: #8a5300; }
+    @media (prefers-color-scheme: dark) { :root { --bg: #141414; --fg: #eee; --muted: #aaa; --line: #333; --warn: #e8a640; } }
     body { margin: 0; font: 14px/1.4 system-ui, sans-serif; background: var(--bg); color: var(--fg); }
     header, main { padding: 12px 20px; }
     h1 { font-size: 20px; margin: 0 0 4px; }
@@ -47,7 +47,7 @@ enum GalleryPageAssets {
     .card ul.review { margin: 6px 0 0; padding-left: 18px; font-size: 12px; max-width: 1100px; }
     .badge { font-size: 11px; padding: 1px 6px; border-radius: 8px; color: #fff; background: #888; }
     .badge.changed { background: #c0392b; } .badge.unchanged { background: #0a7d32; } .badge.error { background: #000; }
-    .error { color: #c0392b; } .warning { color: #b9770e; font-size: 12px; }
+    .error { color: #c0392b; } .warning { color: var(--warn); font-size: 12px; }
     details.unchanged summary { font-size: 12px; color: var(--muted); cursor: pointer; }
     """#
 

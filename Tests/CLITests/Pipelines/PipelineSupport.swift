@@ -185,6 +185,16 @@ struct PipelineFixture {
         try FileManager.default.removeItem(at: references)
       }
     }
+    // The icons only removed cases drew go too: a file in cases/ that no case draws is an error.
+    let files = try FileManager.default.contentsOfDirectory(atPath: caseFolder.path)
+    let kept = try files.filter { ["json", "md"].contains(($0 as NSString).pathExtension) }.map {
+      try String(contentsOf: caseFolder.appendingPathComponent($0), encoding: .utf8)
+    }
+    for file in files where !["json", "md"].contains((file as NSString).pathExtension) {
+      if !kept.contains(where: { $0.contains(file) }) {
+        try FileManager.default.removeItem(at: caseFolder.appendingPathComponent(file))
+      }
+    }
   }
 
   static func make(

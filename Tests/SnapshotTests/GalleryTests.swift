@@ -153,7 +153,7 @@ struct GalleryTests {
     #expect(!html.contains("<script>alert") && !html.contains("<img src=x"))
     #expect(html.components(separatedBy: "<script>").count == 2, "only the page's own script")
     let hostile = try #require(section(html, id: "case-hostile-label"))
-    #expect(hostile.contains("<pre class=\"source\">"))
+    #expect(hostile.contains("<pre class=\"source\" tabindex=\"0\">"), "focusable: it may scroll")
     #expect(
       hostile.contains(
         "&quot;label&quot;: &quot;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;img src=x onerror=alert(2)&gt;&quot;"

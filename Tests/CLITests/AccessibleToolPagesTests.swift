@@ -8,23 +8,7 @@ struct AccessibleToolPagesTests {
   @Test(
     "the review page, snapshot review, the gallery and the preview: no axe-core violation")
   func axeCore() throws {
-    let python = repositoryRoot.appendingPathComponent(".build/test-venv/bin/python").path
-    let chromium = try #require(
-      ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
-        FileManager.default.isExecutableFile(atPath: $0)
-      }, "chromium is not installed (scripts/setup --with-test-tools installs it)")
-    try #require(
-      FileManager.default.isExecutableFile(atPath: python),
-      "no \(python): run scripts/setup --with-test-tools")
-    let probe = Process()
-    probe.executableURL = URL(fileURLWithPath: python)
-    probe.arguments = ["-c", "import axe_playwright_python, playwright"]
-    probe.standardError = FileHandle.nullDevice
-    try probe.run()
-    probe.waitUntilExit()
-    try #require(
-      probe.terminationStatus == 0,
-      "axe-playwright-python is not in .build/test-venv: run scripts/setup --with-test-tools")
+    let tools = try BrowserTools.find(modules: ["axe_playwright_python", "playwright"])
 
     // A small catalogue with a failing case: the review page has failures to show.
     let folder = try temporaryFolder()
@@ -53,17 +37,8 @@ struct AccessibleToolPagesTests {
       "http://127.0.0.1:\(try preview.port())/",
       "http://127.0.0.1:\(try review.port())/",
     ]
-    let driver = Process()
-    driver.executableURL = URL(fileURLWithPath: python)
-    driver.arguments =
-      [repositoryRoot.appendingPathComponent("Tests/Browser/axe_pages.py").path, chromium] + urls
-    let out = Pipe()
-    driver.standardOutput = out
-    driver.standardError = out
-    try driver.run()
-    let report = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    driver.waitUntilExit()
-    #expect(driver.terminationStatus == 0, "\(report)")
+    let (status, report) = try tools.run("axe_pages.py", [tools.chromium] + urls)
+    #expect(status == 0, "\(report)")
     #expect(
       report.split(separator: "\n").filter { $0.hasPrefix("ok: ") }.count == urls.count,
       "\(report)")

@@ -188,3 +188,54 @@ func runBounded(_ arguments: [String], in directory: URL, stdout: String?, timeo
     status: process.terminationStatus, stderr: String(decoding: stderr ?? Data(), as: UTF8.self),
     timedOut: timedOut)
 }
+
+/// The test venv's Python and the system's Chromium, which the browser tests drive through
+/// Playwright scripts in `Tests/Browser/`.
+struct BrowserTools {
+  var python: String
+  var chromium: String
+
+  /// Finds both and checks that `modules` import in the venv; a missing one is an error naming
+  /// the command that installs it.
+  static func find(modules: [String] = ["playwright"]) throws -> BrowserTools {
+    let python = repositoryRoot.appendingPathComponent(".build/test-venv/bin/python").path
+    guard
+      let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: {
+        FileManager.default.isExecutableFile(atPath: $0)
+      })
+    else {
+      throw CLIError("chromium is not installed (scripts/setup --with-test-tools installs it)")
+    }
+    guard FileManager.default.isExecutableFile(atPath: python) else {
+      throw CLIError("no \(python): run scripts/setup --with-test-tools")
+    }
+    let probe = Process()
+    probe.executableURL = URL(fileURLWithPath: python)
+    probe.arguments = ["-c", "import " + modules.joined(separator: ", ")]
+    probe.standardError = FileHandle.nullDevice
+    try probe.run()
+    probe.waitUntilExit()
+    guard probe.terminationStatus == 0 else {
+      throw CLIError(
+        "\(modules.joined(separator: ", ")) not in .build/test-venv: run scripts/setup --with-test-tools"
+      )
+    }
+    return BrowserTools(python: python, chromium: chromium)
+  }
+
+  /// Runs `Tests/Browser/<script>` with `arguments`: its exit status and its output (standard
+  /// output and error together).
+  func run(_ script: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    let driver = Process()
+    driver.executableURL = URL(fileURLWithPath: python)
+    driver.arguments =
+      [repositoryRoot.appendingPathComponent("Tests/Browser/" + script).path] + arguments
+    let out = Pipe()
+    driver.standardOutput = out
+    driver.standardError = out
+    try driver.run()
+    let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    driver.waitUntilExit()
+    return (driver.terminationStatus, output)
+  }
+}

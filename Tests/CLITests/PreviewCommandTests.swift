@@ -577,24 +577,7 @@ struct PreviewBrowserTests {
     "every picture loads; a token edit changes Orange light's picture without a reload; the theme and platform controls change the URL and the pictures; a link reproduces the view; a pasted list renders"
   )
   func page() throws {
-    let python = repositoryRoot.appendingPathComponent(".build/test-venv/bin/python").path
-    let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
-      FileManager.default.isExecutableFile(atPath: $0)
-    }
-    let chromiumPath = try #require(
-      chromium, "chromium is not installed (scripts/setup --with-test-tools installs it)")
-    let probe = Process()
-    probe.executableURL = URL(fileURLWithPath: python)
-    probe.arguments = ["-c", "import playwright"]
-    probe.standardError = FileHandle.nullDevice
-    try #require(
-      FileManager.default.isExecutableFile(atPath: python),
-      "no \(python): run scripts/setup --with-test-tools")
-    try probe.run()
-    probe.waitUntilExit()
-    try #require(
-      probe.terminationStatus == 0,
-      "Playwright is not in .build/test-venv: run scripts/setup --with-test-tools")
+    let tools = try BrowserTools.find()
 
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -603,21 +586,13 @@ struct PreviewBrowserTests {
     let preview = try PreviewProcess(["preview", "list.md", "--port", "0"], in: folder)
     let port = try preview.port()
 
-    let driver = Process()
-    driver.executableURL = URL(fileURLWithPath: python)
-    driver.arguments = [
-      repositoryRoot.appendingPathComponent("Tests/Browser/preview_page.py").path,
-      "http://127.0.0.1:\(port)/",
-      themes.appendingPathComponent("brands/orange/light.tokens.json").path, chromiumPath,
-    ]
-    let out = Pipe()
-    driver.standardOutput = out
-    driver.standardError = out
-    try driver.run()
-    let report = String(
-      decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    driver.waitUntilExit()
-    #expect(driver.terminationStatus == 0, "\(report)\npreview: \(preview.stderr)")
+    let (status, report) = try tools.run(
+      "preview_page.py",
+      [
+        "http://127.0.0.1:\(port)/",
+        themes.appendingPathComponent("brands/orange/light.tokens.json").path, tools.chromium,
+      ])
+    #expect(status == 0, "\(report)\npreview: \(preview.stderr)")
     #expect(report.split(separator: "\n").filter { $0.hasPrefix("ok: ") }.count == 21, "\(report)")
     #expect(preview.stop() == 0)
     #expect(preview.lines.contains("update 1: Themes/brands/orange/light.tokens.json changed"))

@@ -72,30 +72,14 @@ final class ReviewCommandTests {
     "in Chromium: forged requests change nothing; one failure and two together are accepted, one rejected, the accepted written in one go; verify then passes exactly those"
   )
   func browser() throws {
-    let python = repositoryRoot.appendingPathComponent(".build/test-venv/bin/python").path
-    let chromium = try #require(
-      ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
-        FileManager.default.isExecutableFile(atPath: $0)
-      }, "chromium is not installed (scripts/setup --with-test-tools installs it)")
-    try #require(
-      FileManager.default.isExecutableFile(atPath: python),
-      "no \(python): run scripts/setup --with-test-tools")
+    let tools = try BrowserTools.find()
     let before = try Dictionary(uniqueKeysWithValues: Self.ids.map { ($0, try reference($0)) })
     let review = try PreviewProcess(["snapshot", "review", "out/r", "--port", "0"], in: root)
     let port = try review.port()
-    let driver = Process()
-    driver.executableURL = URL(fileURLWithPath: python)
-    driver.arguments = [
-      repositoryRoot.appendingPathComponent("Tests/Browser/review_page.py").path,
-      "http://127.0.0.1:\(port)/", root.appendingPathComponent("Snapshots").path, chromium,
-    ]
-    let out = Pipe()
-    driver.standardOutput = out
-    driver.standardError = out
-    try driver.run()
-    let report = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    driver.waitUntilExit()
-    #expect(driver.terminationStatus == 0, "\(report)\nreview: \(review.stderr)")
+    let (status, report) = try tools.run(
+      "review_page.py",
+      ["http://127.0.0.1:\(port)/", root.appendingPathComponent("Snapshots").path, tools.chromium])
+    #expect(status == 0, "\(report)\nreview: \(review.stderr)")
     #expect(report.split(separator: "\n").filter { $0.hasPrefix("ok: ") }.count == 22, "\(report)")
     #expect(review.stop(with: SIGTERM) == 0)
     #expect(review.lines.last == "stopped the review (SIGTERM): 3 written, 1 rejected")

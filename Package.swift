@@ -283,6 +283,12 @@ let package = Package(
     // `preview`'s web site driven in process with request values (no socket, no browser)
     .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "Threads"]),
     .testTarget(
+      name: "PreviewDocsTests",
+      dependencies: [
+        "PreviewDocs", "BulletListRenderer", "Layout", "Primitives", "Snapshot", "Themes",
+        "Workbench",
+      ]),
+    .testTarget(
       name: "SnapshotTests",
       dependencies: [
         "Threads",

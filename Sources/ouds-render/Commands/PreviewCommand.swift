@@ -65,7 +65,9 @@ enum PreviewCommand {
       Saving the list, one of its icons or a file of the themes folder draws the pictures again:
       the open page updates without a reload, and an error takes the place of the picture until
       the next good save. The URL holds what the page shows; "Copy command" gives the equivalent
-      'ouds-render render' line. A Markdown list pasted into the page is drawn with the limits
+      'ouds-render render' line; the Docs view (view=docs) shows the list's source, case
+      variants, tokens, contrast figures and screen-reader text. A Markdown list pasted into the
+      page is drawn with the limits
       and errors of a file. The options of render set what the page opens with. Ctrl-C (or
       SIGTERM) stops the server, exit 0. See docs/preview.md.
       """,

@@ -299,9 +299,10 @@ public struct Gallery: Sendable {
     return (kept.joined(separator: "\n"), lines.count - kept.count)
   }
 
-  /// The token table of one theme: the tokens the component reads (``Themes/ThemeLibrary/componentTokenPaths``)
-  /// in each mode of `library` (and of `old`, with the changes, when compared), and the fonts
-  /// drawn on `platforms`. The gallery's tables and the preview's docs view show it.
+  /// The token table of one theme: the tokens the component reads (`componentTokenPaths` of
+  /// Themes' `ThemeLibrary`) in each mode of `library` (and of `old`, with the changes, when
+  /// compared), and the fonts drawn on `platforms`. The gallery's tables and the preview's docs
+  /// view show it.
   public static func table(
     _ theme: ThemeName, library: ThemeLibrary, old: ThemeLibrary?, renderer: BulletListRenderer,
     platforms: [Platform] = [.ios]

@@ -38,9 +38,21 @@ enum PreviewDocsPage {
           ...cells.map((cell) => element("td", {}, ...(Array.isArray(cell) ? cell : [cell])))));
         const wide = element("table", { class: className || "" }, element("caption", {}, caption),
           element("thead", {}, head), element("tbody", {}, ...body));
-        // scrolls sideways when narrower than the table: reachable by keyboard
-        return element("div", { class: "table-scroll", tabindex: "0" }, wide);
+        return element("div", { class: "table-scroll" }, wide);
       }
+
+      // A box that scrolls (a table wider than the window, a long source) is reachable by
+      // keyboard; one that does not is no tab stop.
+      function keyboardScroll() {
+        for (const box of document.querySelectorAll("#docs .table-scroll, #docs pre.source")) {
+          if (box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight) {
+            box.setAttribute("tabindex", "0");
+          } else {
+            box.removeAttribute("tabindex");
+          }
+        }
+      }
+      window.addEventListener("resize", keyboardScroll);
 
       function section(id, title, ...children) {
         return element("section", { id: "docs-" + id, "aria-labelledby": "docs-" + id + "-title" },
@@ -50,7 +62,7 @@ enum PreviewDocsPage {
       function plural(count, word) { return `${count} ${word}${count === 1 ? "" : "s"}`; }
 
       function sourcePart(docs) {
-        const parts = [element("pre", { class: "source", tabindex: "0" }, docs.source)];
+        const parts = [element("pre", { class: "source" }, docs.source)];
         if (docs.omittedLines > 0) {
           parts.push(element("p", { class: "note" }, `… and ${plural(docs.omittedLines, "more line")}`));
         }
@@ -156,6 +168,7 @@ enum PreviewDocsPage {
           }
           const docs = await response.json();
           holder.replaceChildren(...build(docs));
+          keyboardScroll();
           holder.dataset.state = "loaded";
           return `docs of ${docs.list}: ${plural(docs.variants.length, "variant")}, ${plural(docs.audits.length, "audit")}, `
             + (docs.failures.length ? plural(docs.failures.length, "failure") : "no failure");

@@ -132,4 +132,20 @@ with sync_playwright() as playwright:
     page.wait_for_selector('#docs[data-state=error]')
     error = page.inner_text("#docs [role=alert]")
     check(error.startswith("pasted.md: line 1: a heading is not allowed"), f"a pasted heading's error ({error})")
+    page.fill("#paste-text", "- Pasted item\n- Another\n")
+    page.click("#paste-render")
+    page.wait_for_selector('#docs[data-state=loaded]')
+    variants = page.evaluate(TABLE, "Variants of pasted")
+    check(page.inner_text("#docs h2") == "Docs: pasted.md"
+          and page.text_content("#docs pre.source") == "- Pasted item\n- Another"
+          and variants is not None and variants[0][0] == "pasted/orange-light@2x.png",
+          "a good paste: the docs of the pasted list")
+
+    # Keyboard: a table wider than the window scrolls and is a tab stop; at 1440 px none is.
+    check(page.evaluate("document.querySelectorAll('#docs [tabindex]').length") == 0,
+          "no box scrolls at 1440 px, so none is a tab stop")
+    page.set_viewport_size({"width": 500, "height": 900})
+    wide = page.evaluate("""() => [...document.querySelectorAll('#docs .table-scroll')]
+      .filter(b => b.scrollWidth > b.clientWidth).map(b => b.getAttribute('tabindex'))""")
+    check(len(wide) > 0 and all(t == "0" for t in wide), f"at 500 px the wide tables are tab stops ({wide})")
     browser.close()

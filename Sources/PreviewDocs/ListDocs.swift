@@ -167,16 +167,21 @@ public struct ListDocs: Encodable, Sendable {
       SnapshotCatalogue.caseFileExtensions.lazy.compactMap { ext in
         base.lowercased().hasSuffix(ext) ? String(base.dropLast(ext.count)) : nil
       }.first ?? base
-    // Both readers whatever the platform shown: the audit of each platform (its layout alone,
-    // no picture) gives its reader's words.
     let report = try renderer.auditReport(
-      document.list, listName: base, combinations: combinations, platforms: [.ios, .android],
+      document.list, listName: base, combinations: combinations, platforms: platforms,
       options: options)
-    let shown = report.audits.filter { platforms.contains($0.platform) }
-    let shownReport = AuditReport(listName: base, audits: shown, warnings: report.warnings)
+    // Both readers whatever the platform shown. The words depend on neither the theme nor the
+    // mode: a reader whose platform is not shown is heard in one audit (its layout alone).
     var spoken: [Spoken] = []
     for platform in Platform.allCases {
-      let audits = report.audits.filter { $0.platform == platform }
+      var audits = report.audits.filter { $0.platform == platform }
+      if audits.isEmpty, let first = combinations.first {
+        audits =
+          try renderer.auditReport(
+            document.list, listName: base, combinations: [first], platforms: [platform],
+            options: options
+          ).audits
+      }
       for group in AuditReport(listName: base, audits: audits).spokenGroups {
         spoken.append(
           Spoken(
@@ -201,8 +206,8 @@ public struct ListDocs: Encodable, Sendable {
       omittedLines: source.omittedLines, caseName: caseName, variantsDeclared: variantsDeclared,
       variants: variants.map { variant(caseName: caseName, list: document.list, $0) },
       tokens: tables,
-      audits: shown.map(audit), failures: shownReport.failures,
-      notChecked: shownReport.notCheckedCount, spoken: spoken, warnings: report.warnings)
+      audits: report.audits.map(audit), failures: report.failures,
+      notChecked: report.notCheckedCount, spoken: spoken, warnings: report.warnings)
   }
 
   /// The document as the page reads it: one JSON object.

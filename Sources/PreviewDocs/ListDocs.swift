@@ -145,6 +145,8 @@ public struct ListDocs: Encodable, Sendable {
     public var platform: String
     /// `English`.
     public var language: String
+    /// The language's code: `en`, `fr`, `ar`.
+    public var languageCode: String
     /// The audits that read so: `every theme and mode`, or their titles.
     public var contexts: String
     /// Each row and what is said of it, in reading order.
@@ -186,7 +188,8 @@ public struct ListDocs: Encodable, Sendable {
         spoken.append(
           Spoken(
             reader: group.reader.rawValue, platform: platform.displayName,
-            language: group.languageName, contexts: group.contexts, rows: group.rows))
+            language: group.languageName, languageCode: group.language,
+            contexts: group.contexts, rows: group.rows))
       }
     }
     var themes: [ThemeName] = []

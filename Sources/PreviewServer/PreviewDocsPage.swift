@@ -8,7 +8,7 @@
 /// `modes`, `rows` of `path` and `values` of `text`, `color`, `file`, `aliases`; `errors`),
 /// `audits` (`title`, `background`, `backgroundToken`, `lines` of `element`, `colour`,
 /// `swatches`, `ratio`, `needs`, `result`, `usedBy`, `token`; `notes`), `failures`,
-/// `notChecked`, `spoken` (`reader`, `platform`, `language`, `contexts`, `rows` of `row` and
+/// `notChecked`, `spoken` (`reader`, `platform`, `language`, `languageCode`, `contexts`, `rows` of `row` and
 /// `text`) and `warnings`.
 enum PreviewDocsPage {
   /// `/docs.js`: `previewDocs.show(query, signal)` fills `#docs` and returns a status line.
@@ -134,8 +134,10 @@ enum PreviewDocsPage {
         for (const group of docs.spoken) {
           const title = `${group.reader} (${group.platform}), ${group.language}, ${group.contexts}`;
           parts.push(element("h4", {}, title));
+          // the words in their language and direction (Arabic reads right to left)
+          const said = (text) => element("span", { lang: group.languageCode, dir: "auto" }, text);
           parts.push(table(`What ${group.reader} says, in reading order`, ["row", "spoken text"],
-            group.rows.map((row) => [element("code", {}, row.row), row.text]), "spoken"));
+            group.rows.map((row) => [element("code", {}, row.row), said(row.text)]), "spoken"));
         }
         return section("spoken", "What VoiceOver and TalkBack say", ...parts);
       }

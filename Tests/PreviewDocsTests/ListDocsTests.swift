@@ -25,7 +25,9 @@ func docs(
     listName: "Snapshots/cases/" + caseFile, file: URL(fileURLWithPath: path),
     format: ListFormat(fileName: caseFile), document: file.document, variants: file.variants,
     variantsDeclared: file.hasVariantsKey, renderer: renderer, combinations: combinations,
-    platforms: platforms, options: LayoutOptions())
+    platforms: platforms,
+    // the list's own locale, as `preview` (and `render`) take it
+    options: LayoutOptions(locale: file.document.locale))
   return (docs, renderer)
 }
 
@@ -163,6 +165,19 @@ struct ListDocsTests {
     #expect(docs.audits.map(\.title) == ["Sosh · dark · Android"])
     #expect(docs.spoken.map(\.reader) == ["VoiceOver", "TalkBack"])
     #expect(docs.tokens.map(\.modes) == [["dark"]])
+  }
+
+  @Test("an Arabic list: both readers speak Arabic, marked as such for the page")
+  func arabic() throws {
+    let (docs, _) = try docs("arabic-ordered.json", [(.orange, .light)])
+    #expect(docs.spoken.map(\.languageCode) == ["ar", "ar"])
+    #expect(docs.spoken.map(\.language) == ["Arabic", "Arabic"])
+    #expect(docs.spoken[0].rows.first?.text.hasPrefix("1") == true)
+    #expect(docs.spoken[0].rows.first?.text.contains("العنصر الأول") == true)
+    let recorded = try FileManager.default.contentsOfDirectory(
+      atPath: repositoryRoot.appendingPathComponent("Snapshots/arabic-ordered").path
+    ).filter { $0.hasSuffix(".png") }.map { "arabic-ordered/" + $0 }
+    #expect(docs.variants.map(\.reference).sorted() == recorded.sorted())
   }
 
   @Test("the document the page reads: one JSON object with every part")

@@ -221,6 +221,14 @@ let package = Package(
       dependencies: [
         "PreviewServer", "FileWatch", "Threads", "SafeInput", "StrictJSON", "Primitives",
       ]),
+    // the preview's docs view of a list: its source, case variants, tokens, audit and spoken
+    // text, from the gallery's, the catalogue's and `audit`'s own code
+    .target(
+      name: "PreviewDocs",
+      dependencies: [
+        "BulletList", "BulletListRenderer", "Layout", "Primitives", "Snapshot", "Themes",
+        "Workbench",
+      ]),
     // the command-line parser: option tables, typed values checked at parse time, `--help`,
     // shell completions, the man page and the Markdown reference, all from the same tables
     .target(name: "CLIKit", dependencies: ["Primitives", "SafeInput"]),
@@ -230,7 +238,7 @@ let package = Package(
         "CLIKit", "Fonts",
         "Threads", "PNG", "PixelDiff", "SnapshotReports", "RunReports", "Workbench",
         "PreviewServer",
-        "LivePreview", "FileWatch", "SnapshotReview",
+        "LivePreview", "PreviewDocs", "FileWatch", "SnapshotReview",
         "BulletList", "BulletListRenderer", "Graphics", "Layout", "Scene", "Snapshot", "Themes",
         "SafeInput", "StrictJSON", "Primitives",
       ]),
@@ -274,6 +282,12 @@ let package = Package(
       dependencies: ["PixelDiff", "PNG", "Graphics", "Snapshot", "Primitives", "Threads"]),
     // `preview`'s web site driven in process with request values (no socket, no browser)
     .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "Threads"]),
+    .testTarget(
+      name: "PreviewDocsTests",
+      dependencies: [
+        "PreviewDocs", "BulletListRenderer", "Layout", "Primitives", "Snapshot", "Themes",
+        "Workbench",
+      ]),
     .testTarget(
       name: "SnapshotTests",
       dependencies: [

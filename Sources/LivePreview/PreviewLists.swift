@@ -262,6 +262,24 @@ public final class PreviewLists: PreviewContent, @unchecked Sendable {
     }
   }
 
+  /// The docs view of the list `state` names, in `state`'s themes, modes and platforms (each may
+  /// be `all`), or why not (one line).
+  public func docs(for state: [String: String]) -> Result<String, PreviewFailure> {
+    do {
+      let path = try listPath(state)
+      let current = generation.withLock { $0 }
+      let json = try drawing.docs(
+        words: [path] + fixedWords(state) + stateWords(state),
+        listName: state["source"] == "pasted" ? Self.pastedName : path, generation: current
+      ) { files in noted.withLock { $0.formUnion(files) } }
+      return .success(json)
+    } catch let failure as PreviewFailure {
+      return .failure(failure)
+    } catch {
+      return .failure(PreviewFailure(readable("\(error)")))
+    }
+  }
+
   /// A message with the pasted list's folder left out: `pasted.md: line 3: …`.
   private func readable(_ message: String) -> String {
     MessageText.line(message.replacingEvery(temporaryFolder + "/", with: ""))

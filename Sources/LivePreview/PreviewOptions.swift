@@ -10,6 +10,13 @@ public protocol PreviewDrawing: AnyObject, Sendable {
   /// Called on the render thread only.
   /// - Throws: ``PreviewServer/PreviewFailure`` or the render's error, shown in the page.
   func picture(words: [String], generation: Int, note: ([String]) -> Void) throws -> [UInt8]
+  /// The docs view of the list of a `render` command line (`words`, the list file first; a
+  /// theme, mode or platform may be `all`) as one JSON object, the list named `listName` on the
+  /// page; `generation` and `note` as for ``picture(words:generation:note:)``. Called on the
+  /// render thread only.
+  /// - Throws: ``PreviewServer/PreviewFailure`` or the error of the list, tokens or layout.
+  func docs(words: [String], listName: String, generation: Int, note: ([String]) -> Void) throws
+    -> String
   /// Checks the words of a picture's `render` command line as ``picture(words:generation:)``
   /// reads them.
   /// - Throws: the usage error, which ends the command.

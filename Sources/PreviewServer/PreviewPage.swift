@@ -10,11 +10,15 @@ enum PreviewPage {
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>ouds-render preview</title>
     <link rel="stylesheet" href="/preview.css">
+    <link rel="stylesheet" href="/docs.css">
+    <script src="/docs.js" defer></script>
     <script src="/preview.js" defer></script>
     </head>
     <body>
     <header>
     <h1>ouds-render preview <span id="list-name"></span></h1>
+    <nav id="views" aria-label="views"><a href="?" data-view="">Pictures</a>
+    <a href="?view=docs" data-view="docs">Docs</a></nav>
     <form id="controls" aria-label="what to show"></form>
     <p id="left-out" class="error-text" hidden></p>
     <p class="command"><button type="button" id="copy-command">Copy command</button>
@@ -22,6 +26,7 @@ enum PreviewPage {
     <p id="status" role="status"></p>
     </header>
     <main id="grid" aria-live="polite"></main>
+    <main id="docs" aria-labelledby="docs-title" hidden></main>
     <details id="paste-panel">
     <summary>Paste a Markdown list</summary>
     <textarea id="paste-text" rows="10" cols="80" spellcheck="false"
@@ -209,6 +214,15 @@ enum PreviewPage {
       document.body.dataset.shown = "";
       document.body.dataset.zoom = state.get("zoom") || "fit";
       showSource();
+      const update = wanted > 0 && lastChange ? ` (update ${wanted}: ${lastChange} changed)` : "";
+      if (showView()) {
+        showCommand().catch(() => {});
+        const shown = await previewDocs.show(query(), signal);
+        if (signal.aborted) return;
+        document.getElementById("status").textContent = shown + update;
+        document.body.dataset.shown = String(wanted);
+        return;
+      }
       widest = 0;
       const grid = document.getElementById("grid");
       const cells = [];
@@ -234,8 +248,23 @@ enum PreviewPage {
       const errors = kept.filter((f) => f.dataset.state === "error").length;
       document.getElementById("status").textContent =
         `${kept.length - errors} of ${kept.length} pictures` + (errors ? `, ${errors} failed` : "")
-        + (wanted > 0 && lastChange ? ` (update ${wanted}: ${lastChange} changed)` : "");
+        + update;
       document.body.dataset.shown = String(wanted);
+    }
+
+    // The view (`view` in the URL): the pictures, or the list's docs (docs.js); true for the docs.
+    function showView() {
+      const docs = state.get("view") === "docs";
+      document.getElementById("grid").hidden = docs;
+      document.getElementById("docs").hidden = !docs;
+      for (const link of document.querySelectorAll("#views a")) {
+        const parameters = new URLSearchParams(query());
+        if (link.dataset.view) parameters.set("view", link.dataset.view); else parameters.delete("view");
+        link.href = "?" + parameters.toString();
+        if (link.dataset.view === (docs ? "docs" : "")) link.setAttribute("aria-current", "page");
+        else link.removeAttribute("aria-current");
+      }
+      return docs;
     }
 
     // The list on screen: the file (or the folder's list), or the pasted one, in the title and
@@ -283,6 +312,12 @@ enum PreviewPage {
         try { await navigator.clipboard.writeText(line); } catch (error) { /* shown beside */ }
       });
       document.getElementById("paste-render").addEventListener("click", paste);
+      for (const link of document.querySelectorAll("#views a")) {
+        link.addEventListener("click", (event) => {
+          event.preventDefault();
+          set("view", link.dataset.view);
+        });
+      }
       document.getElementById("paste-leave").addEventListener("click", () => set("source", ""));
       const events = new EventSource("/events");
       events.onmessage = (event) => {

@@ -14,6 +14,9 @@ public protocol PreviewContent: AnyObject, Sendable {
   func picture(for state: [String: String]) -> Result<[UInt8], PreviewFailure>
   /// The `ouds-render render …` line that draws what the page shows in `state`.
   func command(for state: [String: String]) -> Result<String, PreviewFailure>
+  /// The docs view of the list `state` names, as one JSON object (see ``PreviewDocsPage``), or
+  /// why it cannot be made (one line). Called on the render thread only.
+  func docs(for state: [String: String]) -> Result<String, PreviewFailure>
   /// Keeps `text` as the pasted list; nil when it is kept, else why not (`oversized`: the length
   /// of a paste over ``maximumPasteBytes``, of which `text` holds the start). Called on the render
   /// thread only.
@@ -119,6 +122,9 @@ public final class PreviewSite: HTTPSite, @unchecked Sendable {
       guard reading else { return Self.notAllowed(method, "GET") }
       return HTTPResponse(
         status: 200, contentType: "text/css; charset=utf-8", body: Array(PreviewPage.style.utf8))
+    case "/docs.js", "/docs.css", "/docs.json":
+      guard reading else { return Self.notAllowed(method, "GET") }
+      return docsRoute(request)
     case "/config.json":
       guard reading else { return Self.notAllowed(method, "GET") }
       return HTTPResponse(
@@ -158,6 +164,31 @@ public final class PreviewSite: HTTPSite, @unchecked Sendable {
       return .text(200, "pasted")
     default:
       return .text(404, "no such page: '\(Self.printable(request.path))'")
+    }
+  }
+
+  /// The docs view's script, style and content (``PreviewDocsPage``).
+  private func docsRoute(_ request: HTTPRequest) -> HTTPResponse {
+    switch request.path {
+    case "/docs.js":
+      return HTTPResponse(
+        status: 200, contentType: "text/javascript; charset=utf-8",
+        body: Array(PreviewDocsPage.script.utf8))
+    case "/docs.css":
+      return HTTPResponse(
+        status: 200, contentType: "text/css; charset=utf-8",
+        body: Array(PreviewDocsPage.style.utf8))
+    default:
+      let state = request.query
+      guard let result = queue.run({ [content] in content.docs(for: state) }) else {
+        return Self.busy
+      }
+      switch result {
+      case .success(let json):
+        return HTTPResponse(status: 200, contentType: "application/json", body: Array(json.utf8))
+      case .failure(let failure):
+        return .text(422, failure.message)
+      }
     }
   }
 

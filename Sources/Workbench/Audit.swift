@@ -82,8 +82,8 @@ public struct AuditReport: Sendable {
     audits.flatMap { audit in audit.failures.map { "\(Self.context(audit)): \($0)" } }
   }
 
-  /// `Orange · light · iOS`, `Orange · light · Android · font scale 2`.
-  static func context(_ audit: AccessibilityAudit) -> String {
+  /// `Orange · light · iOS`, `Orange · light · Android · font scale 2`: an audit's title.
+  public static func context(_ audit: AccessibilityAudit) -> String {
     "\(audit.theme.displayName) · \(audit.mode.rawValue) · \(audit.platform.displayName)"
       + (audit.textSize.map { " · \($0)" } ?? "")
   }
@@ -107,78 +107,19 @@ public struct AuditReport: Sendable {
     for audit in audits {
       out +=
         "\n\(Self.context(audit)): background \(audit.background.hex), \(audit.backgroundToken)\n"
-      var table: [[String]] = [
-        ["element", "colour", "ratio", "needs", "result", "used by", "token"]
-      ]
-      for check in audit.contrast {
-        table.append([
-          check.element.words,
-          check.color == check.drawn ? check.drawn.hex : "\(check.color.hex)→\(check.drawn.hex)",
-          WCAGContrast.formatted(check.ratio) + ":1",
-          "\(check.requirement.minimumText):1 \(check.requirement.words)",
-          check.rows.isEmpty ? "not checked" : check.passes ? "pass" : "FAIL",
-          Self.rowsText(check.rows),
-          check.token.description,
-        ])
-      }
-      let link = audit.linkDistinction
-      table.append([
-        "link vs text", "\(link.link.hex)/\(link.text.hex)",
-        WCAGContrast.formatted(link.ratio) + ":1",
-        link.requiresRatio ? "3:1 colour only" : "none: \(Self.cues(link))",
-        link.rows.isEmpty && link.requiresRatio ? "not checked" : link.passes ? "pass" : "FAIL",
-        Self.rowsText(link.rows), "\(link.linkToken.path) vs \(link.textToken.path)",
-      ])
+      let table = [Self.tableHeader] + Self.lines(of: audit).map(\.cells)
       out += Self.aligned(table, indent: "  ")
-      for size in audit.textSizes {
-        out +=
-          "  text size: \(TokenRange.format(size.fontSize)) px, \(size.passes ? "pass" : "FAIL") (at least \(TokenRange.format(AccessibilityAudit.minimumFontSize)) px to be seen), \(Self.rowsText(size.rows)), \(size.token)\n"
-      }
-      out += "  links: \(link.rule)\n"
-      if audit.markerKeepsTokenSize {
-        out += "  marker: \(AccessibilityAudit.markerSizeNote)\n"
-      }
-      if audit.allowsItalic {
-        out += "  italic: allowed by the \(audit.theme.displayName) brand\n"
-      } else if audit.italic.isEmpty {
-        out += "  italic: forbidden by the \(audit.theme.displayName) brand; none in this list\n"
-      } else {
-        for finding in audit.italic {
-          out +=
-            "  italic: FAIL \(finding.row) emphasises \(MessageText.quoted(finding.text)); the \(audit.theme.displayName) brand forbids italic (drawn upright)\n"
-        }
-      }
+      for note in Self.notes(of: audit) { out += "  \(note)\n" }
     }
-    // The spoken text does not depend on the colours: print it once per distinct reading.
-    var groups:
-      [(spoken: [SpokenRow], language: String, reader: ScreenReader, contexts: [String])] = []
-    for audit in audits {
-      let reader = ScreenReader(platform: audit.platform)
-      if let index = groups.firstIndex(where: {
-        $0.spoken == audit.spoken && $0.language == audit.language && $0.reader == reader
-      }) {
-        groups[index].contexts.append(Self.context(audit))
-      } else {
-        groups.append((audit.spoken, audit.language, reader, [Self.context(audit)]))
-      }
-    }
-    for group in groups {
-      let which =
-        group.contexts.count < audits.count
-        ? group.contexts.joined(separator: ", ")
-        : Set(audits.map(\.platform)).count > 1
-          ? "every theme, mode and platform" : "every theme and mode"
+    for group in spokenGroups {
       out +=
-        "\nScreen-reader text (\(group.reader.rawValue)'s rules, \(Self.languageName(group.language))), \(which), in reading order:\n"
-      var table: [[String]] = []
+        "\nScreen-reader text (\(group.reader.rawValue)'s rules, \(group.languageName)), \(group.contexts), in reading order:\n"
       // The spoken text is what the audit is for: escaped, never cut.
-      for row in group.spoken {
-        table.append([row.row, "\"" + MessageText.escaped(row.text) + "\""])
-      }
+      let table = group.rows.map { [$0.row, "\"" + MessageText.escaped($0.text) + "\""] }
       out += Self.aligned(table, indent: "  ")
     }
     let failures = failures
-    let notChecked = audits.reduce(0) { $0 + $1.notChecked.count }
+    let notChecked = notCheckedCount
     out += "\n"
     if notChecked > 0 {
       out +=
@@ -192,6 +133,99 @@ public struct AuditReport: Sendable {
     }
     return out
   }
+
+  /// The heading of an audit's contrast table.
+  public static let tableHeader = [
+    "element", "colour", "ratio", "needs", "result", "used by", "token",
+  ]
+
+  /// The lines of `audit`'s contrast table, as ``text`` prints them and the preview's docs view
+  /// shows them: every colour (element, colour as drawn, ratio, requirement, result, rows,
+  /// token and file), then the link against the text around it.
+  public static func lines(of audit: AccessibilityAudit) -> [AuditLine] {
+    var lines = audit.contrast.map { check in
+      AuditLine(
+        element: check.element.words,
+        colour: check.color == check.drawn
+          ? check.drawn.hex : "\(check.color.hex)→\(check.drawn.hex)",
+        swatches: [check.drawn],
+        ratio: WCAGContrast.formatted(check.ratio) + ":1",
+        needs: "\(check.requirement.minimumText):1 \(check.requirement.words)",
+        result: check.rows.isEmpty ? "not checked" : check.passes ? "pass" : "FAIL",
+        usedBy: rowsText(check.rows), token: check.token.description)
+    }
+    let link = audit.linkDistinction
+    lines.append(
+      AuditLine(
+        element: "link vs text", colour: "\(link.link.hex)/\(link.text.hex)",
+        swatches: [link.link, link.text], ratio: WCAGContrast.formatted(link.ratio) + ":1",
+        needs: link.requiresRatio ? "3:1 colour only" : "none: \(cues(link))",
+        result: link.rows.isEmpty && link.requiresRatio
+          ? "not checked" : link.passes ? "pass" : "FAIL",
+        usedBy: rowsText(link.rows), token: "\(link.linkToken.path) vs \(link.textToken.path)"))
+    return lines
+  }
+
+  /// The lines under `audit`'s table: each text size, the link rule, the marker's size under
+  /// Dynamic Type, italic.
+  public static func notes(of audit: AccessibilityAudit) -> [String] {
+    var notes: [String] = []
+    for size in audit.textSizes {
+      notes.append(
+        "text size: \(TokenRange.format(size.fontSize)) px, \(size.passes ? "pass" : "FAIL") (at least \(TokenRange.format(AccessibilityAudit.minimumFontSize)) px to be seen), \(rowsText(size.rows)), \(size.token)"
+      )
+    }
+    notes.append("links: \(audit.linkDistinction.rule)")
+    if audit.markerKeepsTokenSize {
+      notes.append("marker: \(AccessibilityAudit.markerSizeNote)")
+    }
+    if audit.allowsItalic {
+      notes.append("italic: allowed by the \(audit.theme.displayName) brand")
+    } else if audit.italic.isEmpty {
+      notes.append("italic: forbidden by the \(audit.theme.displayName) brand; none in this list")
+    } else {
+      for finding in audit.italic {
+        notes.append(
+          "italic: FAIL \(finding.row) emphasises \(MessageText.quoted(finding.text)); the \(audit.theme.displayName) brand forbids italic (drawn upright)"
+        )
+      }
+    }
+    return notes
+  }
+
+  /// What the screen readers say: the spoken text does not depend on the colours, so the
+  /// audits that read the same (same rows, language and reader) form one group, in the audits'
+  /// order.
+  public var spokenGroups: [SpokenGroup] {
+    var groups: [SpokenGroup] = []
+    var contexts: [[String]] = []
+    for audit in audits {
+      let reader = ScreenReader(platform: audit.platform)
+      if let index = groups.firstIndex(where: {
+        $0.rows == audit.spoken && $0.language == audit.language && $0.reader == reader
+      }) {
+        contexts[index].append(Self.context(audit))
+      } else {
+        groups.append(
+          SpokenGroup(
+            reader: reader, language: audit.language,
+            languageName: Self.languageName(audit.language), contexts: "", rows: audit.spoken))
+        contexts.append([Self.context(audit)])
+      }
+    }
+    for index in groups.indices {
+      groups[index].contexts =
+        contexts[index].count < audits.count
+        ? contexts[index].joined(separator: ", ")
+        : Set(audits.map(\.platform)).count > 1
+          ? "every theme, mode and platform" : "every theme and mode"
+    }
+    return groups
+  }
+
+  /// How many colours of the theme the list does not draw, over every audit ("not checked":
+  /// never a failure).
+  public var notCheckedCount: Int { audits.reduce(0) { $0 + $1.notChecked.count } }
 
   /// `underlined, bold`.
   static func cues(_ link: LinkDistinction) -> String {
@@ -356,4 +390,44 @@ public struct AuditReport: Sendable {
   static func hundredths(_ ratio: Double) -> Double {
     Double(WCAGContrast.formatted(ratio)) ?? ratio
   }
+}
+
+/// One line of an audit's contrast table (see ``AuditReport/lines(of:)``).
+public struct AuditLine: Hashable, Sendable {
+  /// What is checked: `label`, `bullet (branded)`, `link vs text`.
+  public var element: String
+  /// The colour as the token gives it, and as drawn over the background when translucent
+  /// (`#F15E0080→#F8AE7F`); the link's and the text's for the link line.
+  public var colour: String
+  /// The colours as drawn, for swatches: one, or the link's and the text's.
+  public var swatches: [RGBAColor]
+  /// The contrast ratio, rounded down: `4.53:1`.
+  public var ratio: String
+  /// What WCAG asks: `4.5:1 text (1.4.3)`.
+  public var needs: String
+  /// `pass`, `FAIL` or `not checked` (a colour the list does not draw).
+  public var result: String
+  /// The rows that draw it: `items[0], items[1]`, or `not in this list`.
+  public var usedBy: String
+  /// The token and the file that defines it, then each alias with its file.
+  public var token: String
+
+  /// The line's cells, in ``AuditReport/tableHeader`` order.
+  public var cells: [String] { [element, colour, ratio, needs, result, usedBy, token] }
+}
+
+/// What one screen reader says of the rows in the audits that read alike (see
+/// ``AuditReport/spokenGroups``).
+public struct SpokenGroup: Hashable, Sendable {
+  /// VoiceOver (iOS) or TalkBack (Android).
+  public var reader: ScreenReader
+  /// The language code of the spoken text: `en`, `fr`, `ar`.
+  public var language: String
+  /// The language's name: `English`.
+  public var languageName: String
+  /// The audits that read so: `Orange · light · iOS, Sosh · dark · iOS`, or
+  /// `every theme and mode`.
+  public var contexts: String
+  /// The spoken text of every row, in reading order.
+  public var rows: [SpokenRow]
 }

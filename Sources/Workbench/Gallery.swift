@@ -279,7 +279,7 @@ public struct Gallery: Sendable {
 
   /// The text of a case file, cut to ``sourceLineLimit`` lines and ``sourceCharacterLimit``
   /// characters (a line cut short ends with `…`), and how many lines were left out.
-  static func source(of file: URL) -> (text: String, omittedLines: Int) {
+  public static func source(of file: URL) -> (text: String, omittedLines: Int) {
     guard let data = try? UserFile.read(file.path, kind: .caseFile) else { return ("", 0) }
     let text = String(decoding: data, as: UTF8.self)
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -299,8 +299,11 @@ public struct Gallery: Sendable {
     return (kept.joined(separator: "\n"), lines.count - kept.count)
   }
 
-  /// The token table of one theme.
-  static func table(
+  /// The token table of one theme: the tokens the component reads (`componentTokenPaths` of
+  /// Themes' `ThemeLibrary`) in each mode of `library` (and of `old`, with the changes, when
+  /// compared), and the fonts drawn on `platforms`. The gallery's tables and the preview's docs
+  /// view show it.
+  public static func table(
     _ theme: ThemeName, library: ThemeLibrary, old: ThemeLibrary?, renderer: BulletListRenderer,
     platforms: [Platform] = [.ios]
   ) -> ThemeTable {

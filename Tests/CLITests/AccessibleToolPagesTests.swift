@@ -6,7 +6,8 @@ import Testing
 @Suite("Our own pages pass axe-core (Tests/Browser/axe_pages.py)", .serialized)
 struct AccessibleToolPagesTests {
   @Test(
-    "the review page, snapshot review, the gallery and the preview: no axe-core violation")
+    "the review page, snapshot review, the gallery and the preview with its docs view: no axe-core violation"
+  )
   func axeCore() throws {
     let tools = try BrowserTools.find(modules: ["axe_playwright_python", "playwright"])
 
@@ -35,6 +36,7 @@ struct AccessibleToolPagesTests {
       folder.appendingPathComponent("report/index.html").absoluteString,
       folder.appendingPathComponent("gallery/index.html").absoluteString,
       "http://127.0.0.1:\(try preview.port())/",
+      "http://127.0.0.1:\(try preview.port())/?view=docs&platform=all",
       "http://127.0.0.1:\(try review.port())/",
     ]
     let (status, report) = try tools.run("axe_pages.py", [tools.chromium] + urls)

@@ -15,6 +15,10 @@ final class StubContent: PreviewContent, @unchecked Sendable {
   func command(for state: [String: String]) -> Result<String, PreviewFailure> {
     .success("ouds-render render list.json --theme \(state["theme"] ?? "orange")")
   }
+  func docs(for state: [String: String]) -> Result<String, PreviewFailure> {
+    state["theme"] == "pink"
+      ? .failure(PreviewFailure("unknown theme \"pink\"")) : .success(#"{"list":"list.json"}"#)
+  }
   func paste(_ text: [UInt8], oversized: Int?) -> PreviewFailure? {
     if let oversized { return PreviewFailure("the list is \(oversized) bytes, over 64") }
     pastes.withLock { $0.append(text) }
@@ -92,7 +96,9 @@ struct PreviewSiteTests {
     #expect(text(escaped).hasPrefix("no such page: '/\\u{1b}[31m'"))
   }
 
-  @Test("the routes: page, script, style, configuration, picture, command, paste; methods checked")
+  @Test(
+    "the routes: page, script, style, configuration, picture, command, docs view, paste; methods checked"
+  )
   func routes() {
     let page = get("/")
     #expect(page.status == 200 && page.contentType == "text/html; charset=utf-8")
@@ -116,6 +122,24 @@ struct PreviewSiteTests {
         method: "GET", path: "/command.txt", headers: ["Host": "127.0.0.1:8740"],
         query: ["theme": "sosh"]))
     #expect(text(command).hasPrefix("ouds-render render list.json --theme sosh"))
+    // the docs view: its script and style (the page loads them), its content or the one-line
+    // error in its place
+    #expect(text(page).contains("/docs.js") && text(page).contains("/docs.css"))
+    #expect(get("/docs.js").contentType == "text/javascript; charset=utf-8")
+    #expect(text(get("/docs.js")).contains("fetch(\"/docs.json?\""))
+    #expect(get("/docs.css").contentType == "text/css; charset=utf-8")
+    let docs = get("/docs.json")
+    #expect(docs.status == 200 && docs.contentType == "application/json")
+    #expect(text(docs) == #"{"list":"list.json"}"#)
+    let docsRefused = site.respond(
+      to: HTTPRequest(
+        method: "GET", path: "/docs.json", headers: ["Host": "127.0.0.1:8740"],
+        query: ["theme": "pink"]))
+    #expect(docsRefused.status == 422 && text(docsRefused) == "unknown theme \"pink\"\n")
+    #expect(
+      site.respond(
+        to: HTTPRequest(method: "POST", path: "/docs.json", headers: ["Host": "127.0.0.1:8740"])
+      ).status == 405)
     // every response: nothing cached, nothing sniffed, no other site's content
     let names = page.headers.map(\.0)
     for name in [

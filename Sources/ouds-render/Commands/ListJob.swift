@@ -41,6 +41,8 @@ struct ListJob {
   /// The catalogue variant `--variant` chose, whose theme, mode, scale and layout settings apply
   /// where no option is given; nil without `--variant`.
   var variant: SnapshotVariant?
+  /// The list file as a catalogue case file: the variants `snapshot record` would record.
+  var caseFile: CaseListFile
 
   /// Whether `arguments` select several pictures (`all` for a theme, mode or platform).
   static func isMatrix(_ arguments: ParsedArguments) -> Bool {
@@ -72,6 +74,7 @@ struct ListJob {
     let file = try CaseListFile.read(
       file: listPath, format: format, reader: renderer.listReader())
     document = file.document
+    caseFile = file
     let variant = try Self.variant(arguments, of: file, path: listPath)
     self.variant = variant
     if let variant {

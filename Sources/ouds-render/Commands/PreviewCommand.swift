@@ -3,6 +3,7 @@ import CLIKit
 import FileWatch
 import Graphics
 import LivePreview
+import PreviewDocs
 import PreviewServer
 import Primitives
 import SafeInput
@@ -64,7 +65,9 @@ enum PreviewCommand {
       Saving the list, one of its icons or a file of the themes folder draws the pictures again:
       the open page updates without a reload, and an error takes the place of the picture until
       the next good save. The URL holds what the page shows; "Copy command" gives the equivalent
-      'ouds-render render' line. A Markdown list pasted into the page is drawn with the limits
+      'ouds-render render' line; the Docs view (view=docs) shows the list's source, case
+      variants, tokens, contrast figures and screen-reader text. A Markdown list pasted into the
+      page is drawn with the limits
       and errors of a file. The options of render set what the page opens with. Ctrl-C (or
       SIGTERM) stops the server, exit 0. See docs/preview.md.
       """,
@@ -178,7 +181,8 @@ final class PreviewPictures: PreviewDrawing, @unchecked Sendable {
   private var renderer: (generation: Int, renderer: BulletListRenderer)?
   private var printed: Set<String> = []
 
-  func picture(words: [String], generation: Int, note: ([String]) -> Void) throws -> [UInt8] {
+  /// Runs `body` with the error lines held, then prints each line once per preview.
+  private func printingHeldLines<T>(_ body: () throws -> T) rethrows -> T {
     heldErrorLines.withLock { $0 = [] }
     defer {
       let lines = heldErrorLines.withLock { held in
@@ -187,15 +191,54 @@ final class PreviewPictures: PreviewDrawing, @unchecked Sendable {
       }
       for line in lines where printed.insert(line).inserted { printError(line) }
     }
+    return try body()
+  }
+
+  /// The job of `words` (`render`'s list options), on the renderer of `generation`.
+  private func job(_ arguments: ParsedArguments, generation: Int, note: ([String]) -> Void) throws
+    -> ListJob
+  {
+    let cached = renderer?.generation == generation ? renderer?.renderer : nil
+    let job = try ListJob(arguments: arguments, renderer: cached)
+    renderer = (generation, job.renderer)
+    note(job.inputFiles.paths)
+    return job
+  }
+
+  func picture(words: [String], generation: Int, note: ([String]) -> Void) throws -> [UInt8] {
+    try printingHeldLines { try drawPicture(words: words, generation: generation, note: note) }
+  }
+
+  func docs(words: [String], listName: String, generation: Int, note: ([String]) -> Void) throws
+    -> String
+  {
+    try printingHeldLines {
+      let arguments = try ParsedArguments(
+        words, spec: PreviewCommand.pictureSpec, command: "render")
+      let job = try job(arguments, generation: generation, note: note)
+      let format =
+        arguments.value(ListOptions.inputFormat, as: ListFormat.self)
+        ?? ListFormat(fileName: job.listPath)
+      let docs = try job.attributingErrors {
+        try ListDocs.make(
+          listName: listName, file: URL(fileURLWithPath: job.listPath), format: format,
+          document: job.document, variants: job.caseFile.variants,
+          variantsDeclared: job.caseFile.hasVariantsKey, renderer: job.renderer,
+          combinations: job.combinations, platforms: job.platforms, options: job.options)
+      }
+      return docs.json()
+    }
+  }
+
+  private func drawPicture(words: [String], generation: Int, note: ([String]) -> Void) throws
+    -> [UInt8]
+  {
     let arguments = try ParsedArguments(
       words, spec: PreviewCommand.pictureSpec, command: "render")
     if ListJob.isMatrix(arguments) {
       throw PreviewFailure("one picture per request: give one theme, mode and platform")
     }
-    let cached = renderer?.generation == generation ? renderer?.renderer : nil
-    let job = try ListJob(arguments: arguments, renderer: cached)
-    renderer = (generation, job.renderer)
-    note(job.inputFiles.paths)
+    let job = try job(arguments, generation: generation, note: note)
     let picture = try job.attributingErrors {
       try job.renderer.render(
         job.document.list, theme: job.themes.first ?? .orange, mode: job.modes.first ?? .light,

@@ -179,7 +179,7 @@ let package = Package(
       name: "SnapshotReports",
       dependencies: [
         "Threads", "PNG", "PixelDiff", "BulletList", "BulletListRenderer", "Graphics", "Snapshot",
-        "StrictJSON", "Themes", "SafeInput", "Primitives",
+        "StrictJSON", "Themes", "SafeInput", "Primitives", "WebAssets",
       ]),
     // a run's files written: the HTML review page with its pictures, and every output of a
     // verify (results.json, JUnit, summary, page) in one place
@@ -187,7 +187,7 @@ let package = Package(
       name: "RunReports",
       dependencies: [
         "SnapshotReports", "Threads", "PNG", "PixelDiff", "BulletListRenderer", "Graphics",
-        "Snapshot", "SafeInput", "Primitives",
+        "Snapshot", "SafeInput", "Primitives", "WebAssets",
       ]),
     // the designers' workbench: the gallery of the catalogue and the review of a token change,
     // as HTML pages and paged PDFs
@@ -196,6 +196,7 @@ let package = Package(
       dependencies: [
         "Threads", "PNG", "PixelDiff", "BulletList", "BulletListRenderer", "Graphics", "Layout",
         "Scene", "Snapshot", "SnapshotReports", "StrictJSON", "Themes", "SafeInput", "Primitives",
+        "WebAssets",
       ]),
     // assertSnapshot for other packages' tests
     .target(
@@ -205,9 +206,22 @@ let package = Package(
         "BulletList", "BulletListRenderer", "Layout", "SafeInput", "Snapshot", "Themes",
         "Primitives",
       ]),
+    // the web pages' style sheets, scripts and HTML templates, as files (CSS, JS, HTML) compiled
+    // into the code: nothing to find at run time, no bundle, no Foundation (WebAssetsTests checks
+    // the scripts' syntax with node)
+    .target(
+      name: "WebAssets",
+      resources: [
+        .embedInCode("settle-images.js"),
+        .embedInCode("review-report.css"), .embedInCode("review-report.js"),
+        .embedInCode("gallery.css"), .embedInCode("gallery.js"),
+        .embedInCode("snapshot-review.html"), .embedInCode("snapshot-review.css"),
+        .embedInCode("snapshot-review.js"),
+      ]),
     // `preview`'s and `snapshot review`'s web server: the pages, pictures and events, the request
     // checks (libmicrohttpd's door); what they show comes from the command
-    .target(name: "PreviewServer", dependencies: ["Threads", "CHTTPLoader", "StrictJSON"]),
+    .target(
+      name: "PreviewServer", dependencies: ["Threads", "CHTTPLoader", "StrictJSON", "WebAssets"]),
     // what `snapshot review` shows and does: a run's failures from its results folders, accepted
     // by running `snapshot accept` itself
     .target(
@@ -274,6 +288,8 @@ let package = Package(
       dependencies: ["PixelDiff", "PNG", "Graphics", "Snapshot", "Primitives", "Threads"]),
     // `preview`'s web site driven in process with request values (no socket, no browser)
     .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "Threads"]),
+    // the pages' files embedded as written, and their scripts checked by node
+    .testTarget(name: "WebAssetsTests", dependencies: ["WebAssets"]),
     .testTarget(
       name: "SnapshotTests",
       dependencies: [

@@ -46,7 +46,9 @@ let themesBundleExclusions: [String] = {
 /// cannot name its file: the path would be cut in two, no compiler flag found, and the build
 /// stopped at the first `#include <cairo.h>`. There, and only there, the libraries' own
 /// packages (`packages`) are named instead: same headers, but their libraries are linked, so
-/// every command maps them at start. Non-ASCII letters and symbolic links need nothing.
+/// every command maps them at start (about eight times the dynamic loader's start-up work,
+/// docs/performance.md). Non-ASCII letters and symbolic links need nothing; scripts/check-readme
+/// builds and runs `ouds-render` in such a folder.
 func headersOnly(_ target: String, _ file: String, else packages: String) -> String {
   let path = Context.packageDirectory + "/Sources/" + target + "/" + file
   return path.contains(" ") ? packages : path

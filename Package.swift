@@ -84,7 +84,10 @@ let package = Package(
     .systemLibrary(
       name: "CRsvg", pkgConfig: headersOnly("CRsvg", "ouds-rsvg.pc", else: "librsvg-2.0"),
       providers: [.apt(["librsvg2-dev"])]),
-    .target(name: "CGraphicsLoader", dependencies: ["CGraphics", "CRsvg"]),
+    // the one loader style both loaders share: a library opened on first use, its functions in
+    // one table of typed slots filled with dlsym, generated from the loader's list (symbols.h)
+    .target(name: "CLoader"),
+    .target(name: "CGraphicsLoader", dependencies: ["CLoader", "CGraphics", "CRsvg"]),
     .systemLibrary(name: "CSpng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
     .systemLibrary(
       name: "CCommonMark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
@@ -101,7 +104,7 @@ let package = Package(
       name: "CMicroHTTPD",
       pkgConfig: headersOnly("CMicroHTTPD", "ouds-microhttpd.pc", else: "libmicrohttpd"),
       providers: [.apt(["libmicrohttpd-dev"])]),
-    .target(name: "CHTTPLoader", dependencies: ["CMicroHTTPD"]),
+    .target(name: "CHTTPLoader", dependencies: ["CLoader", "CMicroHTTPD"]),
 
     // the leaf every stage may use for files: reading user files (regular files only,
     // size limits), references confined to a folder, escaping echoed input, strict numbers, atomic

@@ -222,6 +222,7 @@ let package = Package(
         .embedInCode("gallery.css"), .embedInCode("gallery.js"),
         .embedInCode("snapshot-review.html"), .embedInCode("snapshot-review.css"),
         .embedInCode("snapshot-review.js"),
+        .embedInCode("preview.html"), .embedInCode("preview.css"), .embedInCode("preview.js"),
       ]),
     // `preview`'s and `snapshot review`'s web server: the pages, pictures and events, the request
     // checks (libmicrohttpd's door); what they show comes from the command

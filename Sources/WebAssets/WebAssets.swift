@@ -41,6 +41,14 @@ package enum WebAssets {
     snapshotReviewTemplate.replacing("{{secret}}", with: secret)
   }
 
+  /// `preview.html`: the page of `preview`, served as `/`.
+  package static let previewPage = text(PackageResources.preview_html)
+  /// `preview.css`: served as `/preview.css`.
+  package static let previewStyle = text(PackageResources.preview_css)
+  /// `preview.js`: served as `/preview.js`; builds the page from `/config.json` with text nodes
+  /// only.
+  package static let previewScript = text(PackageResources.preview_js)
+
   /// A file's text: UTF-8, without the final newline every file of this folder ends with.
   static func text(_ bytes: [UInt8]) -> String {
     let body = bytes.last == UInt8(ascii: "\n") ? bytes.dropLast() : bytes[...]

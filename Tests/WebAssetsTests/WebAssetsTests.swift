@@ -42,6 +42,9 @@ struct WebAssetsTests {
       "snapshot-review.html": WebAssets.snapshotReviewTemplate,
       "snapshot-review.css": WebAssets.snapshotReviewStyle,
       "snapshot-review.js": WebAssets.snapshotReviewScript,
+      "preview.html": WebAssets.previewPage,
+      "preview.css": WebAssets.previewStyle,
+      "preview.js": WebAssets.previewScript,
     ]
     // no file left out of the accessors (and so of Package.swift's embedInCode list)
     #expect(try Self.assetFiles() == accessors.keys.sorted())
@@ -65,7 +68,7 @@ struct WebAssetsTests {
   @Test("node --check passes every script of the pages")
   func scriptsParse() throws {
     let scripts = try Self.assetFiles().filter { $0.hasSuffix(".js") }
-    #expect(scripts.count == 4)
+    #expect(scripts.count == 5)
     for name in scripts {
       let result = try Self.nodeCheck(Self.folder.appendingPathComponent(name))
       #expect(

@@ -46,7 +46,9 @@ let themesBundleExclusions: [String] = {
 /// cannot name its file: the path would be cut in two, no compiler flag found, and the build
 /// stopped at the first `#include <cairo.h>`. There, and only there, the libraries' own
 /// packages (`packages`) are named instead: same headers, but their libraries are linked, so
-/// every command maps them at start. Non-ASCII letters and symbolic links need nothing.
+/// every command maps them at start (about eight times the dynamic loader's start-up work,
+/// docs/performance.md). Non-ASCII letters and symbolic links need nothing; scripts/check-readme
+/// builds and runs `ouds-render` in such a folder.
 func headersOnly(_ target: String, _ file: String, else packages: String) -> String {
   let path = Context.packageDirectory + "/Sources/" + target + "/" + file
   return path.contains(" ") ? packages : path
@@ -82,7 +84,10 @@ let package = Package(
     .systemLibrary(
       name: "CRsvg", pkgConfig: headersOnly("CRsvg", "ouds-rsvg.pc", else: "librsvg-2.0"),
       providers: [.apt(["librsvg2-dev"])]),
-    .target(name: "CGraphicsLoader", dependencies: ["CGraphics", "CRsvg"]),
+    // the one loader style both loaders share: a library opened on first use, its functions in
+    // one table of typed slots filled with dlsym, generated from the loader's list (symbols.h)
+    .target(name: "CLoader"),
+    .target(name: "CGraphicsLoader", dependencies: ["CLoader", "CGraphics", "CRsvg"]),
     .systemLibrary(name: "CSpng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
     .systemLibrary(
       name: "CCommonMark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
@@ -99,7 +104,7 @@ let package = Package(
       name: "CMicroHTTPD",
       pkgConfig: headersOnly("CMicroHTTPD", "ouds-microhttpd.pc", else: "libmicrohttpd"),
       providers: [.apt(["libmicrohttpd-dev"])]),
-    .target(name: "CHTTPLoader", dependencies: ["CMicroHTTPD"]),
+    .target(name: "CHTTPLoader", dependencies: ["CLoader", "CMicroHTTPD"]),
 
     // the leaf every stage may use for files: reading user files (regular files only,
     // size limits), references confined to a folder, escaping echoed input, strict numbers, atomic
@@ -179,7 +184,7 @@ let package = Package(
       name: "SnapshotReports",
       dependencies: [
         "Threads", "PNG", "PixelDiff", "BulletList", "BulletListRenderer", "Graphics", "Snapshot",
-        "StrictJSON", "Themes", "SafeInput", "Primitives",
+        "StrictJSON", "Themes", "SafeInput", "Primitives", "WebAssets",
       ]),
     // a run's files written: the HTML review page with its pictures, and every output of a
     // verify (results.json, JUnit, summary, page) in one place
@@ -187,7 +192,7 @@ let package = Package(
       name: "RunReports",
       dependencies: [
         "SnapshotReports", "Threads", "PNG", "PixelDiff", "BulletListRenderer", "Graphics",
-        "Snapshot", "SafeInput", "Primitives",
+        "Snapshot", "SafeInput", "Primitives", "WebAssets",
       ]),
     // the designers' workbench: the gallery of the catalogue and the review of a token change,
     // as HTML pages and paged PDFs
@@ -196,6 +201,7 @@ let package = Package(
       dependencies: [
         "Threads", "PNG", "PixelDiff", "BulletList", "BulletListRenderer", "Graphics", "Layout",
         "Scene", "Snapshot", "SnapshotReports", "StrictJSON", "Themes", "SafeInput", "Primitives",
+        "WebAssets",
       ]),
     // assertSnapshot for other packages' tests
     .target(
@@ -205,9 +211,24 @@ let package = Package(
         "BulletList", "BulletListRenderer", "Layout", "SafeInput", "Snapshot", "Themes",
         "Primitives",
       ]),
+    // the web pages' style sheets, scripts and HTML templates, as files (CSS, JS, HTML) compiled
+    // into the code: nothing to find at run time, no bundle, no Foundation (WebAssetsTests checks
+    // the scripts' syntax with node)
+    .target(
+      name: "WebAssets",
+      resources: [
+        .embedInCode("settle-images.js"),
+        .embedInCode("review-report.css"), .embedInCode("review-report.js"),
+        .embedInCode("gallery.css"), .embedInCode("gallery.js"),
+        .embedInCode("snapshot-review.html"), .embedInCode("snapshot-review.css"),
+        .embedInCode("snapshot-review.js"),
+        .embedInCode("preview.html"), .embedInCode("preview.css"), .embedInCode("preview.js"),
+        .embedInCode("preview-docs.js"), .embedInCode("preview-docs.css"),
+      ]),
     // `preview`'s and `snapshot review`'s web server: the pages, pictures and events, the request
     // checks (libmicrohttpd's door); what they show comes from the command
-    .target(name: "PreviewServer", dependencies: ["Threads", "CHTTPLoader", "StrictJSON"]),
+    .target(
+      name: "PreviewServer", dependencies: ["Threads", "CHTTPLoader", "StrictJSON", "WebAssets"]),
     // what `snapshot review` shows and does: a run's failures from its results folders, accepted
     // by running `snapshot accept` itself
     .target(
@@ -282,6 +303,8 @@ let package = Package(
       dependencies: ["PixelDiff", "PNG", "Graphics", "Snapshot", "Primitives", "Threads"]),
     // `preview`'s web site driven in process with request values (no socket, no browser)
     .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "Threads"]),
+    // the pages' files embedded as written, and their scripts checked by node
+    .testTarget(name: "WebAssetsTests", dependencies: ["WebAssets"]),
     .testTarget(
       name: "PreviewDocsTests",
       dependencies: [

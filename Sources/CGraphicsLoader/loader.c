@@ -12,7 +12,6 @@
 #include "CGraphicsLoader.h"
 
 #include <dlfcn.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,12 +20,10 @@
 /* Each entry of symbols.h must declare its function as the library's header does: a wrong
  * result or parameter type is a compile error here rather than a wrong call. */
 #define OUDS_LIBRARY(id, soname, macos, package)
-#define OUDS_FUNCTION(library, result, name, parameters, arguments)                        \
-  _Static_assert(__builtin_types_compatible_p(__typeof__(&name), result(*) parameters), \
-                 #name " differs from its declaration in the library's header");
-#define OUDS_PROCEDURE(library, name, parameters, arguments)                             \
-  _Static_assert(__builtin_types_compatible_p(__typeof__(&name), void(*) parameters), \
-                 #name " differs from its declaration in the library's header");
+#define OUDS_FUNCTION(library, result, name, parameters, arguments) \
+  OUDS_LOADER_CHECK(result, name, parameters)
+#define OUDS_PROCEDURE(library, name, parameters, arguments) \
+  OUDS_LOADER_CHECK(void, name, parameters)
 #include "symbols.h"
 #undef OUDS_LIBRARY
 #undef OUDS_FUNCTION
@@ -45,103 +42,33 @@ enum {
   OUDS_LIBRARY_COUNT
 };
 
-#if defined(__APPLE__)
-#define OUDS_FILE_NAME(soname, macos) macos
-#else
-#define OUDS_FILE_NAME(soname, macos) soname
-#endif
-
-struct ouds_library {
-  const char *soname;
-  const char *package;
-  pthread_once_t once;
-  void *handle;
-  /* NULL once loaded; else why it could not be */
-  const char *failure;
-};
-
 static struct ouds_library libraries[OUDS_LIBRARY_COUNT] = {
-#define OUDS_LIBRARY(id, soname, macos, package) \
-  {OUDS_FILE_NAME(soname, macos), package, PTHREAD_ONCE_INIT, NULL, NULL},
+#define OUDS_LIBRARY(id, soname, macos, package) OUDS_LOADER_LIBRARY(soname, macos, package),
 #define OUDS_FUNCTION(library, result, name, parameters, arguments)
 #define OUDS_PROCEDURE(library, name, parameters, arguments)
 #include "symbols.h"
 #undef OUDS_LIBRARY
 #undef OUDS_FUNCTION
 #undef OUDS_PROCEDURE
-};
-
-struct ouds_symbol {
-  /* the function's slot in the table */
-  void **slot;
-  const char *name;
-  int library;
 };
 
 /* In the order of enum ouds_graphics_symbol. */
 static const struct ouds_symbol symbols[OUDS_SYMBOL_COUNT] = {
 #define OUDS_LIBRARY(id, soname, macos, package)
 #define OUDS_FUNCTION(library, result, name, parameters, arguments) \
-  {(void **)&ouds_graphics_functions.name, #name, OUDS_LIBRARY_##library},
+  OUDS_LOADER_SYMBOL(ouds_graphics_functions, name, OUDS_LIBRARY_##library),
 #define OUDS_PROCEDURE(library, name, parameters, arguments) \
-  {(void **)&ouds_graphics_functions.name, #name, OUDS_LIBRARY_##library},
+  OUDS_LOADER_SYMBOL(ouds_graphics_functions, name, OUDS_LIBRARY_##library),
 #include "symbols.h"
 #undef OUDS_LIBRARY
 #undef OUDS_FUNCTION
 #undef OUDS_PROCEDURE
 };
 
-/* Messages live as long as the process; one per library at most. */
-static char failures[OUDS_LIBRARY_COUNT][512];
-
-static void load(int index) {
-  struct ouds_library *library = &libraries[index];
-  /* each function is bound at its first call, as the dynamic loader does at start (binding all
-   * of them at once measured slower, even on the loading thread) */
-  library->handle = dlopen(library->soname, RTLD_LAZY | RTLD_GLOBAL);
-  if (library->handle == NULL) {
-    const char *reason = dlerror();
-    snprintf(failures[index], sizeof failures[index], "cannot load %s (Debian package %s): %s",
-             library->soname, library->package, reason ? reason : "unknown error");
-    library->failure = failures[index];
-    return;
-  }
-  for (int i = 0; i < OUDS_SYMBOL_COUNT; i++) {
-    if (symbols[i].library != index) continue;
-    void *address = dlsym(library->handle, symbols[i].name);
-    if (address == NULL) {
-      snprintf(failures[index], sizeof failures[index], "%s has no function %s (too old?)",
-               library->soname, symbols[i].name);
-      library->failure = failures[index];
-      return;
-    }
-    __atomic_store_n(symbols[i].slot, address, __ATOMIC_RELEASE);
-  }
-}
-
-/* pthread_once takes a function without arguments: one per library. */
-#define OUDS_LIBRARY(id, soname, macos, package) \
-  static void load_##id(void) { load(OUDS_LIBRARY_##id); }
-#define OUDS_FUNCTION(library, result, name, parameters, arguments)
-#define OUDS_PROCEDURE(library, name, parameters, arguments)
-#include "symbols.h"
-#undef OUDS_LIBRARY
-#undef OUDS_FUNCTION
-#undef OUDS_PROCEDURE
-
-static void (*const loaders[OUDS_LIBRARY_COUNT])(void) = {
-#define OUDS_LIBRARY(id, soname, macos, package) load_##id,
-#define OUDS_FUNCTION(library, result, name, parameters, arguments)
-#define OUDS_PROCEDURE(library, name, parameters, arguments)
-#include "symbols.h"
-#undef OUDS_LIBRARY
-#undef OUDS_FUNCTION
-#undef OUDS_PROCEDURE
-};
-
+/* RTLD_LAZY: each function is bound at its first call, as the dynamic loader does at start
+ * (binding all of them at once measured slower, even on the loading thread) */
 static const char *load_once(int index) {
-  pthread_once(&libraries[index].once, loaders[index]);
-  return libraries[index].failure;
+  return ouds_loader_open(libraries, index, symbols, OUDS_SYMBOL_COUNT, RTLD_LAZY | RTLD_GLOBAL);
 }
 
 /* Libraries [first, end) in order; the first failure, or NULL. */
@@ -184,7 +111,7 @@ const char *ouds_graphics_load_svg(void) {
 
 int ouds_graphics_loaded(const char *soname) {
   for (int index = 0; index < OUDS_LIBRARY_COUNT; index++) {
-    if (strcmp(libraries[index].soname, soname) != 0) continue;
+    if (strcmp(libraries[index].file, soname) != 0) continue;
     void *handle = dlopen(soname, RTLD_NOW | RTLD_NOLOAD);
     if (handle == NULL) return 0;
     dlclose(handle);

@@ -1,6 +1,7 @@
 /* Opens libmicrohttpd the first time `preview` needs it (dlopen by soname) and calls it through
- * one table of typed pointers: ouds-render links none of it, so that other commands never map it
- * nor the GnuTLS libraries it depends on. Portable C. */
+ * one table of typed pointers, in the loader style CGraphicsLoader shares (CLoader.h): the list
+ * is include/http_symbols.h. ouds-render links none of it, so that other commands never map it nor
+ * the GnuTLS libraries it depends on. Portable C. */
 
 #include "CHTTPLoader.h"
 
@@ -8,61 +9,68 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <netinet/in.h>
-#include <pthread.h>
-#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
-#if defined(__APPLE__)
-#define OUDS_HTTP_FILE "libmicrohttpd.12.dylib"
-#else
-#define OUDS_HTTP_FILE "libmicrohttpd.so.12"
-#endif
-/* The Debian package of OUDS_HTTP_FILE: scripts/package reads this line for the .deb's Depends. */
-#define OUDS_HTTP_PACKAGE "libmicrohttpd12"
+/* Each entry of http_symbols.h must declare its function as the library's header does. */
+#define OUDS_LIBRARY(id, soname, macos, package)
+#define OUDS_FUNCTION(library, result, name, parameters, arguments) \
+  OUDS_LOADER_CHECK(result, name, parameters)
+#define OUDS_PROCEDURE(library, name, parameters, arguments) \
+  OUDS_LOADER_CHECK(void, name, parameters)
+#include "http_symbols.h"
+#undef OUDS_LIBRARY
+#undef OUDS_FUNCTION
+#undef OUDS_PROCEDURE
 
-/* One slot per function, typed as the header declares it. */
-#define OUDS_HTTP_FUNCTIONS(X)                                                              \
-  X(MHD_start_daemon) X(MHD_stop_daemon) X(MHD_get_daemon_info) X(MHD_lookup_connection_value) \
-  X(MHD_get_connection_values) \
-  X(MHD_create_response_from_buffer) X(MHD_create_response_from_callback)                 \
-  X(MHD_add_response_header) X(MHD_queue_response) X(MHD_destroy_response)
-
+/* One slot per function, typed as the header declares it; all filled by ouds_http_load. */
 static struct {
-#define OUDS_SLOT(name) __typeof__(&name) name;
-  OUDS_HTTP_FUNCTIONS(OUDS_SLOT)
-#undef OUDS_SLOT
+#define OUDS_LIBRARY(id, soname, macos, package)
+#define OUDS_FUNCTION(library, result, name, parameters, arguments) OUDS_LOADER_SLOT(name)
+#define OUDS_PROCEDURE(library, name, parameters, arguments) OUDS_LOADER_SLOT(name)
+#include "http_symbols.h"
+#undef OUDS_LIBRARY
+#undef OUDS_FUNCTION
+#undef OUDS_PROCEDURE
 } table;
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static const char *failure;
-static char message[512];
+enum {
+#define OUDS_LIBRARY(id, soname, macos, package) OUDS_LIBRARY_##id,
+#define OUDS_FUNCTION(library, result, name, parameters, arguments)
+#define OUDS_PROCEDURE(library, name, parameters, arguments)
+#include "http_symbols.h"
+#undef OUDS_LIBRARY
+#undef OUDS_FUNCTION
+#undef OUDS_PROCEDURE
+  OUDS_LIBRARY_COUNT
+};
 
-static void load(void) {
-  void *handle = dlopen(OUDS_HTTP_FILE, RTLD_NOW | RTLD_LOCAL);
-  if (handle == NULL) {
-    snprintf(message, sizeof message,
-             "cannot load libmicrohttpd (" OUDS_HTTP_FILE
-             "), which preview serves its page with: install the Debian package libmicrohttpd12");
-    failure = message;
-    return;
-  }
-#define OUDS_RESOLVE(name)                                                                  \
-  table.name = (__typeof__(&name))dlsym(handle, #name);                                    \
-  if (table.name == NULL) {                                                                 \
-    snprintf(message, sizeof message,                                                       \
-             "libmicrohttpd (" OUDS_HTTP_FILE ") has no function " #name                   \
-             ": install the Debian package libmicrohttpd12 (0.9.71 or later)");            \
-    failure = message;                                                                      \
-    return;                                                                                 \
-  }
-  OUDS_HTTP_FUNCTIONS(OUDS_RESOLVE)
-#undef OUDS_RESOLVE
-}
+static struct ouds_library libraries[OUDS_LIBRARY_COUNT] = {
+#define OUDS_LIBRARY(id, soname, macos, package) OUDS_LOADER_LIBRARY(soname, macos, package),
+#define OUDS_FUNCTION(library, result, name, parameters, arguments)
+#define OUDS_PROCEDURE(library, name, parameters, arguments)
+#include "http_symbols.h"
+#undef OUDS_LIBRARY
+#undef OUDS_FUNCTION
+#undef OUDS_PROCEDURE
+};
 
+static const struct ouds_symbol symbols[] = {
+#define OUDS_LIBRARY(id, soname, macos, package)
+#define OUDS_FUNCTION(library, result, name, parameters, arguments) \
+  OUDS_LOADER_SYMBOL(table, name, OUDS_LIBRARY_##library),
+#define OUDS_PROCEDURE(library, name, parameters, arguments) \
+  OUDS_LOADER_SYMBOL(table, name, OUDS_LIBRARY_##library),
+#include "http_symbols.h"
+#undef OUDS_LIBRARY
+#undef OUDS_FUNCTION
+#undef OUDS_PROCEDURE
+};
+
+/* Every function at once (RTLD_NOW), local: nothing else needs its symbols. */
 const char *ouds_http_load(void) {
-  pthread_once(&once, load);
-  return failure;
+  return ouds_loader_open(libraries, OUDS_LIBRARY_MICROHTTPD, symbols,
+                          (int)(sizeof symbols / sizeof symbols[0]), RTLD_NOW | RTLD_LOCAL);
 }
 
 struct MHD_Daemon *ouds_http_start(const char *address, uint16_t port, unsigned connection_limit,

@@ -7,6 +7,7 @@ import SafeInput
 import Snapshot
 import SnapshotReports
 import Threads
+import WebAssets
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -236,10 +237,10 @@ extension ReviewReport {
     }
     body += "</main>"
     return HTMLPage.document(
-      title: title, css: ReviewPageAssets.css,
+      title: title, css: WebAssets.reviewReportStyle,
       bodyAttributes: " data-failures=\"\(failures.count)\" data-shown=\"\(failures.count)\"",
       body: body,
-      script: ReviewPageAssets.script)
+      script: HTMLPage.settleImagesScript + WebAssets.reviewReportScript)
   }
 
   /// The sticky bar: the filter box, the status chips, the count shown, and the selection's command.

@@ -1,4 +1,5 @@
 import Snapshot
+import WebAssets
 
 /// What the review page and the gallery share: the document around their body, HTML escaping and
 /// the script that tells the tests (and a reader) whether every image loaded.
@@ -35,22 +36,7 @@ package enum HTMLPage {
   /// JavaScript defining `settleImages(body)`: the body's `data-images-total` (images that have
   /// settled), `data-images-loaded`, `data-images-pending` (lazy images not requested yet: below
   /// the fold, in a closed group or a hidden view) and `data-state` (`ready` when every settled
-  /// image loaded, else `broken-images`), updated again as each pending image settles.
-  package static let settleImagesScript = #"""
-    function settleImages(body) {
-      const images = Array.from(document.images);
-      const settled = images.filter(i => i.complete);
-      const loaded = settled.filter(i => i.naturalWidth > 0).length;
-      body.dataset.imagesTotal = String(settled.length);
-      body.dataset.imagesLoaded = String(loaded);
-      body.dataset.imagesPending = String(images.length - settled.length);
-      body.dataset.state = loaded === settled.length ? 'ready' : 'broken-images';
-      images.filter(i => !i.complete && !i.dataset.watched).forEach(i => {
-        i.dataset.watched = '1';
-        const again = () => settleImages(body);
-        i.addEventListener('load', again);
-        i.addEventListener('error', again);
-      });
-    }
-    """#
+  /// image loaded, else `broken-images`), updated again as each pending image settles. The file
+  /// `settle-images.js` of the `WebAssets` target.
+  package static let settleImagesScript = WebAssets.settleImagesScript
 }

@@ -8,6 +8,7 @@ import SafeInput
 import Snapshot
 import SnapshotReports
 import Themes
+import WebAssets
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -141,9 +142,9 @@ public enum GalleryPage {
     body += tokenSection(gallery, comparing: comparing)
     body += "</main>"
     return HTMLPage.document(
-      title: title, css: GalleryPageAssets.css,
+      title: title, css: WebAssets.galleryStyle,
       bodyAttributes: " data-items=\"\(items.count)\" data-shown=\"\(items.count)\"", body: body,
-      script: GalleryPageAssets.script)
+      script: HTMLPage.settleImagesScript + WebAssets.galleryScript)
   }
 
   /// The sticky bar: one select per filter, the count shown.

@@ -4,8 +4,11 @@
 /* The door through which Graphics reaches the drawing libraries (Cairo, Pango, fontconfig,
  * FreeType, HarfBuzz, GLib, librsvg), which no target links: each library is opened with dlopen
  * when first needed (loader.c) and its functions are called through one table of typed function
- * pointers, filled with dlsym. Portable C: the same code on every CPU. Both the table and the
- * wrappers below are generated from one list, symbols.h. */
+ * pointers, filled with dlsym, in the loader style CHTTPLoader shares (CLoader.h). Portable C:
+ * the same code on every CPU. Both the table and the wrappers below are generated from one list,
+ * symbols.h. */
+
+#include "CLoader.h"
 
 /* The libraries' own headers (their types, constants and declarations), by the system-library
  * targets' shims: a relative path, so that this header also compiles without SwiftPM (the
@@ -29,8 +32,8 @@ enum ouds_graphics_symbol {
  * with release order (loader.c), read with acquire order by the wrappers. */
 struct ouds_graphics_table {
 #define OUDS_LIBRARY(id, soname, macos, package)
-#define OUDS_FUNCTION(library, result, name, parameters, arguments) __typeof__(name) *name;
-#define OUDS_PROCEDURE(library, name, parameters, arguments) __typeof__(name) *name;
+#define OUDS_FUNCTION(library, result, name, parameters, arguments) OUDS_LOADER_SLOT(name)
+#define OUDS_PROCEDURE(library, name, parameters, arguments) OUDS_LOADER_SLOT(name)
 #include "symbols.h"
 #undef OUDS_LIBRARY
 #undef OUDS_FUNCTION

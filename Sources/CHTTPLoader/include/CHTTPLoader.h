@@ -1,7 +1,10 @@
 /* libmicrohttpd, opened when `preview` starts its server and called through one table, so that
- * no other command maps it (nor the TLS libraries it needs). PreviewServer's only door to it. */
+ * no other command maps it (nor the TLS libraries it needs). PreviewServer's only door to it; the
+ * loader is CGraphicsLoader's style (CLoader.h), its list include/http_symbols.h. */
 #ifndef OUDS_CHTTPLOADER_H
 #define OUDS_CHTTPLOADER_H
+
+#include "CLoader.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -11,7 +14,7 @@
 #include <microhttpd.h>
 
 /* Opens libmicrohttpd (once; later calls return the first answer). NULL when loaded, else one
- * line saying why it cannot be, naming its Debian package. */
+ * line saying why it cannot be, naming its Debian package (see ouds_loader_open). */
 const char *ouds_http_load(void);
 
 /* Starts a daemon on `address` (an IPv4 or IPv6 literal) and `port` (0: any free port), one

@@ -134,7 +134,9 @@ with sync_playwright() as playwright:
     check(error.startswith("pasted.md: line 1: a heading is not allowed"), f"a pasted heading's error ({error})")
     page.fill("#paste-text", "- Pasted item\n- Another\n")
     page.click("#paste-render")
-    page.wait_for_selector('#docs[data-state=loaded]')
+    # the docs of the pasted list, not a stale state of the one before (on a loaded machine the
+    # render and the docs request can finish in either order)
+    wait_until(page, "document.querySelector('#docs[data-state=loaded] h2')?.textContent === 'Docs: pasted.md'")
     variants = page.evaluate(TABLE, "Variants of pasted")
     check(page.inner_text("#docs h2") == "Docs: pasted.md"
           and page.text_content("#docs pre.source") == "- Pasted item\n- Another"

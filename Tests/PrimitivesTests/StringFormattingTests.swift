@@ -51,7 +51,8 @@ struct StringFormattingTests {
     // the thread's locale really writes a comma…
     var buffer = [CChar](repeating: 0, count: 16)
     _ = withVaList([0.5]) { vsnprintf(&buffer, buffer.count, "%.1f", $0) }
-    #expect(String(cString: buffer) == "0,5")
+    let written = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    #expect(String(decoding: written, as: UTF8.self) == "0,5")
     // …and the formatter does not
     #expect(String(cFormat: "%.1f MiB", 0.5) == "0.5 MiB")
     #expect(String(cFormat: "rgba(0, 0, 0, %.3f)", 0.25) == "rgba(0, 0, 0, 0.250)")

@@ -107,7 +107,7 @@ struct ToleranceTests {
     let out = try temporaryFolder("tolerance-results")
     defer { try? FileManager.default.removeItem(at: out) }
     let file = out.appendingPathComponent(SnapshotRunResults.fileName)
-    let text = try results.jsonText()
+    let text = results.jsonText()
     try Data(text.utf8).write(to: file)
     let read = try SnapshotRunResults.read(from: out)
     #expect(read.tolerance == SnapshotTolerance(maxDiffPixels: 10))

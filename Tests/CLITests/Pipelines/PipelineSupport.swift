@@ -251,7 +251,17 @@ struct PipelineFixture {
       ln -sf "$here/root/usr/lib/ouds-render/ouds-render" "$here/ouds-render"
 
       """
-    for (folder, name, text) in [(tools, "swift", swift), (runtime, "apt-get", aptGet)] {
+    // A hosted runner's user has sudo without a password; as a user who is not root, the jobs'
+    // `sudo apt-get` must reach the stand-in above, which needs no root.
+    let sudo = """
+      #!/bin/sh
+      # Stands in for a CI runner's password-less sudo in the CI template tests.
+      exec "$@"
+
+      """
+    for (folder, name, text) in [
+      (tools, "swift", swift), (runtime, "apt-get", aptGet), (runtime, "sudo", sudo),
+    ] {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       let script = folder.appendingPathComponent(name)
       try Data(text.utf8).write(to: script)

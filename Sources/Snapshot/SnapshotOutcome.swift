@@ -58,6 +58,12 @@ public struct SnapshotOutcome: Sendable {
   /// is the reference's own, and no token or font change may hide it.
   public var explainedBy: [String] = []
 
+  /// The SHA-256 (lower-case hex) of the reference PNG and layout JSON as this run read and
+  /// compared them; nil for a file that was not there (or not read). What `snapshot merge` and
+  /// `snapshot accept` hold the references here against, so that no shard has to read the
+  /// other shards' references to prove the catalogue unchanged.
+  public var referenceDigests = ReferenceDigests()
+
   /// The result without its details.
   public var status: Status {
     switch result {
@@ -335,5 +341,19 @@ public struct SnapshotProgress: Sendable, Equatable {
     self.completed = completed
     self.failed = failed
     self.total = total
+  }
+}
+
+/// The SHA-256 of a reference's two files as a run read them (``SnapshotOutcome/referenceDigests``).
+public struct ReferenceDigests: Hashable, Sendable {
+  /// The PNG's, or nil when the run did not read one.
+  public var png: String?
+  /// The layout JSON's, or nil when the run did not read one.
+  public var layout: String?
+
+  /// Creates the digests.
+  public init(png: String? = nil, layout: String? = nil) {
+    self.png = png
+    self.layout = layout
   }
 }

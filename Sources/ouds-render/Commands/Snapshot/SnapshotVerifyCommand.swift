@@ -197,7 +197,7 @@ enum SnapshotVerifyCommand {
       result, root: root, selection: selection, acceptOptions: rootOptions,
       artifacts: written.byReference, artifactDigests: written.digests)
     if let resultsFolder {
-      data.run = RunIDOption.identity(runID, report: result)
+      data.run = RunIDOption.identity(runID, report: result, catalogue: engine.catalogue)
       let path = try data.write(to: resultsFolder, protecting: result.inputFiles)
       printError("results: \(path)")
     }

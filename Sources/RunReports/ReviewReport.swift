@@ -175,8 +175,11 @@ extension ReviewReport {
       body += "<code>\(html(commands.acceptAll))</code></p>"
     }
     let groups = report.failureGroups
-    let unexplained = report.unexplainedFailures
-    if !groups.isEmpty {
+    // One change seen in several references is a group of its own (issue 39 point 2).
+    let changeGroups = report.changeGroups
+    let sameChange = Set(changeGroups.flatMap { $0.references.map(\.id) })
+    let unexplained = report.unexplainedFailures.filter { !sameChange.contains($0.id) }
+    if !groups.isEmpty || !changeGroups.isEmpty {
       // The causes and their counts come before any picture.
       body += "<section class=\"causes\" id=\"causes\"><h2>Causes</h2><ul>"
       if !unexplained.isEmpty {
@@ -189,6 +192,10 @@ extension ReviewReport {
         body += "<li class=\"cause\" data-count=\"\(group.references.count)\">"
         body += "<a href=\"#g\(index)\">\(html(group.headline(report)))</a></li>"
       }
+      for (index, group) in changeGroups.enumerated() {
+        body += "<li class=\"cause same-change\" data-count=\"\(group.references.count)\">"
+        body += "<a href=\"#c\(index)\">\(html(group.headline))</a></li>"
+      }
       body += "</ul></section>"
     }
     if !failures.isEmpty {
@@ -199,7 +206,9 @@ extension ReviewReport {
       body += "<kbd>t</kbd> flip · <kbd>z</kbd> fit/actual size</p>"
       // The cards the page draws: every unexplained failure, and the first few of each group;
       // the rest of a group is a list that opens on demand.
-      let shown = unexplained + groups.flatMap { $0.references.prefix(cardsPerGroup) }
+      let shown =
+        unexplained + changeGroups.flatMap { $0.references.prefix(cardsPerGroup) }
+        + groups.flatMap { $0.references.prefix(cardsPerGroup) }
       body += "<nav id=\"index\" aria-label=\"failures\"><ol>"
       for (index, reference) in shown.enumerated() {
         let status = reference.displayStatus
@@ -221,9 +230,17 @@ extension ReviewReport {
         reference, index: index, command: commands.accept(reference), snapshots: report.snapshots)
       index += 1
     }
-    for (number, group) in groups.enumerated() {
-      body += "<section class=\"group\" id=\"g\(number)\" data-count=\"\(group.references.count)\">"
-      body += "<h2 class=\"group-title\">\(html(group.headline(report)))</h2>"
+    let sections =
+      changeGroups.enumerated().map {
+        ("c\($0.offset)", $0.element.headline, $0.element.references)
+      }
+      + groups.enumerated().map {
+        ("g\($0.offset)", $0.element.headline(report), $0.element.references)
+      }
+    for (anchor, headline, references) in sections {
+      let group = (references: references, headline: headline)
+      body += "<section class=\"group\" id=\"\(anchor)\" data-count=\"\(group.references.count)\">"
+      body += "<h2 class=\"group-title\">\(html(group.headline))</h2>"
       for reference in group.references.prefix(cardsPerGroup) {
         body += card(
           reference, index: index, command: commands.accept(reference),

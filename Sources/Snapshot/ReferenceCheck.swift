@@ -77,6 +77,8 @@ extension SnapshotEngine {
     let digests = ReferenceDigests(
       png: expectedData.map(SHA256Digest.hex(of:)),
       layout: expectedLayoutData.map(SHA256Digest.hex(of:)))
+    let drawn = SnapshotOutcome.colors(in: render.layoutJSON).union(
+      expectedLayout.map(SnapshotOutcome.colors(in:)) ?? [])
     if !unreadable.isEmpty {
       let failure = SnapshotFailure(
         kind: .error,
@@ -89,6 +91,7 @@ extension SnapshotEngine {
       var outcome = SnapshotOutcome(
         reference: reference, result: .failed(failure), seconds: seconds(), tolerance: tolerance)
       outcome.referenceDigests = digests
+      outcome.drawnColors = drawn
       return outcome
     }
 
@@ -142,6 +145,7 @@ extension SnapshotEngine {
       var outcome = SnapshotOutcome(
         reference: reference, result: .passed(diff), seconds: seconds(), tolerance: tolerance)
       outcome.referenceDigests = digests
+      outcome.drawnColors = drawn
       return outcome
     }
     let evidence = FailureEvidence(
@@ -152,6 +156,7 @@ extension SnapshotEngine {
     var outcome = SnapshotOutcome(
       reference: reference, result: .failed(failure), seconds: seconds(), tolerance: tolerance)
     outcome.referenceDigests = digests
+    outcome.drawnColors = drawn
     return outcome
   }
 

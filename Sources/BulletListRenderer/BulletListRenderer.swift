@@ -256,30 +256,44 @@ public final class BulletListRenderer {
     try manifest(name).fontSources(on: platform)
   }
 
-  /// The line every rendering command prints: the themes folder and why, the font files
-  /// (name and folder) of the themes in `names` on `platforms`, and the Android fallback rule
-  /// when one of those sets follows it; builds their font sets when needed. With `paths`, the
-  /// folders are written as files people share write them (``SharedPaths``). When the font hash
-  /// cache could not be written (a read-only home folder), the line ends saying so.
+  /// The line every rendering command prints: the themes folder and why, then, by default,
+  /// each font set of the themes in `names` on `platforms` with how many files it loaded
+  /// (`fonts: orange 4 files, sosh 4 files`) or, when `verbose`, every font file (name and
+  /// folder), and the Android fallback rule when one of those sets follows it; builds their font
+  /// sets when needed. With `paths`, the folders are written as files people share write them
+  /// (``SharedPaths``). When the font hash cache could not be written (a read-only home folder),
+  /// the line ends saying so.
   public func sourcesLine(
-    for names: [ThemeName], platforms: [Platform] = [.ios], paths: SharedPaths? = nil
+    for names: [ThemeName], platforms: [Platform] = [.ios], paths: SharedPaths? = nil,
+    verbose: Bool = false
   ) throws(RenderError) -> String {
     try prepareFonts(for: names, platforms: platforms)
     var files: [LoadedFont] = []
     var manifests: [FontManifest] = []
+    var sets: [(name: String, files: Int)] = []
     for name in names {
       manifests.append(try manifest(name))
       for platform in platforms {
-        for file in try engine(for: name, platform: platform).fonts.files
-        where !files.contains(where: { $0.url == file.url }) {
+        let loaded = try engine(for: name, platform: platform).fonts.files
+        let set = platform == .ios ? name.rawValue : "\(name.rawValue)/\(platform.rawValue)"
+        if !sets.contains(where: { $0.name == set }) { sets.append((set, loaded.count)) }
+        for file in loaded where !files.contains(where: { $0.url == file.url }) {
           files.append(file)
         }
       }
     }
     let rules = platforms.contains(.android) ? RenderSources.androidRules(manifests) : []
-    let line =
-      paths.map { $0.sourcesLine(themes: themesLocation, fonts: files, rules: rules) }
-      ?? RenderSources.line(themes: themesLocation, fonts: files, rules: rules)
+    let line: String
+    if verbose {
+      line =
+        paths.map { $0.sourcesLine(themes: themesLocation, fonts: files, rules: rules) }
+        ?? RenderSources.line(themes: themesLocation, fonts: files, rules: rules)
+    } else {
+      line = RenderSources.shortLine(
+        themesText: paths.map { $0.themes(themesLocation) }
+          ?? "\(RenderSources.printable(themesLocation.directory.path)) (\(themesLocation.source.reason))",
+        sets: sets, rules: rules)
+    }
     // A home folder that cannot be written (read-only): said once, here, not on each font.
     guard let unwritable = fontLocator.hashCache?.unwritable else { return line }
     return line + " · font hash cache not kept (\(unwritable)): font files are hashed on every run"
@@ -757,6 +771,20 @@ public enum RenderSources {
       ? "none loaded"
       : groups.map { "\($0.names.joined(separator: ", ")) in \(printable($0.folder))" }.joined(
         separator: "; ")
+    return (["themes: \(themesText)", "fonts: \(fontText)"] + rules).joined(separator: " · ")
+  }
+
+  /// The short line: `themes: <folder> (<why>) · fonts: orange 4 files, orange/android 2 files`,
+  /// each font set once with how many files it loaded (the files are in `--verbose`, in
+  /// `results.json` and in `ouds-render themes`), then `rules`.
+  public static func shortLine(
+    themesText: String, sets: [(name: String, files: Int)], rules: [String] = []
+  ) -> String {
+    let fontText =
+      sets.isEmpty
+      ? "none loaded"
+      : sets.map { "\(printable($0.name)) \($0.files) file\($0.files == 1 ? "" : "s")" }.joined(
+        separator: ", ")
     return (["themes: \(themesText)", "fonts: \(fontText)"] + rules).joined(separator: " · ")
   }
 

@@ -55,17 +55,29 @@ extension ReviewReport {
         Data(), to: images.appendingPathComponent(imagesMarker).path, createDirectories: true,
         protecting: inputs)
     }
+    // Each picture once: the failures that share a picture (its SHA-256) share its file.
+    var seen = Set<String>()
+    var pictures: [(reference: ReferenceResult, image: ReferenceResult.Image, path: String)] = []
+    for reference in failures {
+      for image in reference.images.keys.sorted() {
+        let path = imagePath(reference, image)
+        if seen.insert(path).inserted { pictures.append((reference, image, path)) }
+      }
+    }
+    let unique = pictures
     let errors = Locked<[WriteFailure]>([])
-    DispatchQueue.concurrentPerform(iterations: failures.count) { index in
-      let reference = failures[index]
-      let folder = images.appendingPathComponent(imageFolder(reference.id))
+    DispatchQueue.concurrentPerform(iterations: unique.count) { index in
+      let (reference, image, path) = unique[index]
       do {
-        for image in reference.images.keys.sorted() {
-          let data = try source.data(for: reference, image: image)
-          try AtomicFile.write(
-            data, to: folder.appendingPathComponent(image.fileName).path, createDirectories: true,
-            protecting: inputs)
+        let data = try source.data(for: reference, image: image)
+        if let digest = reference.artifactDigests[image.fileName],
+          SHA256Digest.hex(of: data) != digest
+        {
+          throw ReviewImageDigestMismatch(image: image, digest: digest)
         }
+        try AtomicFile.write(
+          data, to: directory.appendingPathComponent(path).path, createDirectories: true,
+          protecting: inputs)
       } catch {
         errors.withLock { $0.append((reference.id, "\(error)")) }
       }
@@ -89,6 +101,10 @@ extension ReviewReport {
     for name in (try? fm.contentsOfDirectory(atPath: images.path)) ?? [] where !name.hasPrefix(".")
     {
       let folder = images.appendingPathComponent(name)
+      if isDigestName(name), UserFile.type(atPath: folder.path) == .regular {
+        try? fm.removeItem(at: folder)
+        continue
+      }
       guard UserFile.type(atPath: folder.path) == .directory,
         let files = try? fm.contentsOfDirectory(atPath: folder.path),
         files.allSatisfy({
@@ -98,6 +114,23 @@ extension ReviewReport {
       else { continue }
       try? fm.removeItem(at: folder)
     }
+  }
+
+  /// Where the page keeps `image` of `reference`, relative to the page's folder:
+  /// `images/<sha256>.png` when the results record the artifact's SHA-256, so that a picture the
+  /// same in several failures (the diff of a token recolouring often is) is stored once, else
+  /// `images/<id with / as __>/<file>`.
+  public static func imagePath(_ reference: ReferenceResult, _ image: ReferenceResult.Image)
+    -> String
+  {
+    if let digest = reference.artifactDigests[image.fileName] { return "images/\(digest).png" }
+    return "images/\(imageFolder(reference.id))/\(image.fileName)"
+  }
+
+  /// Whether `name` is a picture file ``imagePath(_:_:)`` names by its SHA-256.
+  static func isDigestName(_ name: String) -> Bool {
+    name.hasSuffix(".png") && name.utf8.count == 68
+      && name.utf8.prefix(64).allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
   }
 
   /// The folder of one failure's images, relative to `images/`: the id with `/` turned into `__`.
@@ -143,8 +176,11 @@ extension ReviewReport {
       body += "<code>\(html(commands.acceptAll))</code></p>"
     }
     let groups = report.failureGroups
-    let unexplained = report.unexplainedFailures
-    if !groups.isEmpty {
+    // One change seen in several references is a group of its own (issue 39 point 2).
+    let changeGroups = report.changeGroups
+    let sameChange = Set(changeGroups.flatMap { $0.references.map(\.id) })
+    let unexplained = report.unexplainedFailures.filter { !sameChange.contains($0.id) }
+    if !groups.isEmpty || !changeGroups.isEmpty {
       // The causes and their counts come before any picture.
       body += "<section class=\"causes\" id=\"causes\"><h2>Causes</h2><ul>"
       if !unexplained.isEmpty {
@@ -157,6 +193,10 @@ extension ReviewReport {
         body += "<li class=\"cause\" data-count=\"\(group.references.count)\">"
         body += "<a href=\"#g\(index)\">\(html(group.headline(report)))</a></li>"
       }
+      for (index, group) in changeGroups.enumerated() {
+        body += "<li class=\"cause same-change\" data-count=\"\(group.references.count)\">"
+        body += "<a href=\"#c\(index)\">\(html(group.headline))</a></li>"
+      }
       body += "</ul></section>"
     }
     if !failures.isEmpty {
@@ -167,7 +207,9 @@ extension ReviewReport {
       body += "<kbd>t</kbd> flip · <kbd>z</kbd> fit/actual size</p>"
       // The cards the page draws: every unexplained failure, and the first few of each group;
       // the rest of a group is a list that opens on demand.
-      let shown = unexplained + groups.flatMap { $0.references.prefix(cardsPerGroup) }
+      let shown =
+        unexplained + changeGroups.flatMap { $0.references.prefix(cardsPerGroup) }
+        + groups.flatMap { $0.references.prefix(cardsPerGroup) }
       body += "<nav id=\"index\" aria-label=\"failures\"><ol>"
       for (index, reference) in shown.enumerated() {
         let status = reference.displayStatus
@@ -189,9 +231,17 @@ extension ReviewReport {
         reference, index: index, command: commands.accept(reference), snapshots: report.snapshots)
       index += 1
     }
-    for (number, group) in groups.enumerated() {
-      body += "<section class=\"group\" id=\"g\(number)\" data-count=\"\(group.references.count)\">"
-      body += "<h2 class=\"group-title\">\(html(group.headline(report)))</h2>"
+    let sections =
+      changeGroups.enumerated().map {
+        ("c\($0.offset)", $0.element.headline, $0.element.references)
+      }
+      + groups.enumerated().map {
+        ("g\($0.offset)", $0.element.headline(report), $0.element.references)
+      }
+    for (anchor, headline, references) in sections {
+      let group = (references: references, headline: headline)
+      body += "<section class=\"group\" id=\"\(anchor)\" data-count=\"\(group.references.count)\">"
+      body += "<h2 class=\"group-title\">\(html(group.headline))</h2>"
       for reference in group.references.prefix(cardsPerGroup) {
         body += card(
           reference, index: index, command: commands.accept(reference),
@@ -203,11 +253,11 @@ extension ReviewReport {
         body +=
           "<details class=\"more\"><summary>\(FailureGroup.grouped(rest.count)) more reference\(rest.count == 1 ? "" : "s") with this cause</summary><ul class=\"rest\">"
         for reference in rest {
-          let folder = "images/" + imageFolder(reference.id)
           body +=
             "<li data-id=\"\(html(reference.id))\">\(html(reference.id)): \(html(reference.reason))"
           for image in ReferenceResult.Image.allCases where reference.images[image] != nil {
-            body += " <a href=\"\(folder)/\(image.fileName)\">\(image.rawValue)</a>"
+            body +=
+              " <a href=\"\(imagePath(reference, image))\">\(image.rawValue)</a>"
           }
           body += "</li>"
         }
@@ -279,7 +329,8 @@ extension ReviewReport {
   private static func card(
     _ reference: ReferenceResult, index: Int, command: String, snapshots: String?
   ) -> String {
-    let folder = "images/" + imageFolder(reference.id)
+    let expectedPath = imagePath(reference, .expected)
+    let actualPath = imagePath(reference, .actual)
     let id = html(reference.id)
     let status = reference.displayStatus
     let expectedSize = reference.images[.expected]
@@ -343,27 +394,27 @@ extension ReviewReport {
     }
     s += "<div class=\"view side\">"
     if let expectedSize {
-      s += figure("expected", "\(folder)/expected.png", expectedSize, reference)
+      s += figure("expected", expectedPath, expectedSize, reference)
     }
-    if let actualSize { s += figure("actual", "\(folder)/actual.png", actualSize, reference) }
-    if let diffSize { s += figure("diff", "\(folder)/diff.png", diffSize, reference) }
+    if let actualSize { s += figure("actual", actualPath, actualSize, reference) }
+    if let diffSize { s += figure("diff", imagePath(reference, .diff), diffSize, reference) }
     s += "</div>"
     if both {
       // Slider: actual over expected, clipped from the left by the range input.
       s += "<div class=\"view slider\"><div class=\"stack\">"
       s +=
-        "<img class=\"shot under\" loading=\"lazy\" src=\"\(folder)/expected.png\"\(sizeAttributes(expectedSize))"
+        "<img class=\"shot under\" loading=\"lazy\" src=\"\(expectedPath)\"\(sizeAttributes(expectedSize))"
       s += " alt=\"expected \(id)\">"
       s += "<div class=\"over\" style=\"clip-path: inset(0 0 0 50%)\">"
       s +=
-        "<img class=\"shot\" loading=\"lazy\" src=\"\(folder)/actual.png\"\(sizeAttributes(actualSize)) alt=\"actual \(id)\"></div>"
+        "<img class=\"shot\" loading=\"lazy\" src=\"\(actualPath)\"\(sizeAttributes(actualSize)) alt=\"actual \(id)\"></div>"
       s += "</div></div>"
       // Toggle: one image, flipped by the button, the t key or a click on the image.
       s += "<div class=\"view toggle\">"
       s +=
-        "<img class=\"shot flipped\" loading=\"lazy\" src=\"\(folder)/expected.png\"\(sizeAttributes(expectedSize)) "
+        "<img class=\"shot flipped\" loading=\"lazy\" src=\"\(expectedPath)\"\(sizeAttributes(expectedSize)) "
       s +=
-        "data-expected=\"\(folder)/expected.png\" data-actual=\"\(folder)/actual.png\" alt=\"expected\"></div>"
+        "data-expected=\"\(expectedPath)\" data-actual=\"\(actualPath)\" alt=\"expected\"></div>"
     }
     if !reference.layoutDiff.isEmpty {
       let layoutPath =
@@ -398,4 +449,13 @@ extension ReviewReport {
   /// Escapes text for HTML content and attributes (the XML escaping of the JUnit writer: `&`, `<`,
   /// `>`, both quotes; control characters dropped).
   static func html(_ text: String) -> String { HTMLPage.escape(text) }
+}
+
+/// A picture whose bytes are not the SHA-256 the results record for it (edited after the run).
+struct ReviewImageDigestMismatch: Error, CustomStringConvertible {
+  var image: ReferenceResult.Image
+  var digest: String
+  var description: String {
+    "\(image.fileName) is not the file the run wrote (its SHA-256 is not \(digest.prefix(12))…, which results.json records)"
+  }
 }

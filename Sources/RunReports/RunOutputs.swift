@@ -87,8 +87,7 @@ public struct RunOutputs: Sendable {
         guard let reportFolder else { return artifacts[reference.id] ?? [] }
         return ReferenceResult.Image.attachmentOrder.filter { reference.images[$0] != nil }.map {
           image in
-          JUnitXML.joinPath(
-            reportFolder, "images/\(ReviewReport.imageFolder(reference.id))/\(image.fileName)")
+          JUnitXML.joinPath(reportFolder, ReviewReport.imagePath(reference, image))
         }
       }
       try AtomicFile.write(

@@ -70,8 +70,15 @@ extension SnapshotEngine {
       }
     }
     let expectedData = readReference(imageURL, reference.imagePath, kind: .referenceImage)
-    let expectedLayout = readReference(layoutURL, reference.layoutPath, kind: .referenceLayout)
-      .map { String(decoding: $0, as: UTF8.self) }
+    let expectedLayoutData = readReference(
+      layoutURL, reference.layoutPath, kind: .referenceLayout)
+    let expectedLayout = expectedLayoutData.map { String(decoding: $0, as: UTF8.self) }
+    // What merge and accept hold the files here against: the bytes compared, hashed once here.
+    let digests = ReferenceDigests(
+      png: expectedData.map(SHA256Digest.hex(of:)),
+      layout: expectedLayoutData.map(SHA256Digest.hex(of:)))
+    let drawn = SnapshotOutcome.colors(in: render.layoutJSON).union(
+      expectedLayout.map(SnapshotOutcome.colors(in:)) ?? [])
     if !unreadable.isEmpty {
       let failure = SnapshotFailure(
         kind: .error,
@@ -81,8 +88,11 @@ extension SnapshotEngine {
         evidence: FailureEvidence(
           actualImage: render.image, actualLayout: render.layoutJSON, expectedLayout: expectedLayout
         ))
-      return SnapshotOutcome(
+      var outcome = SnapshotOutcome(
         reference: reference, result: .failed(failure), seconds: seconds(), tolerance: tolerance)
+      outcome.referenceDigests = digests
+      outcome.drawnColors = drawn
+      return outcome
     }
 
     var kind: SnapshotFailure.Kind?  // nil while the reference passes
@@ -132,16 +142,22 @@ extension SnapshotEngine {
       }
     }
     guard let kind else {
-      return SnapshotOutcome(
+      var outcome = SnapshotOutcome(
         reference: reference, result: .passed(diff), seconds: seconds(), tolerance: tolerance)
+      outcome.referenceDigests = digests
+      outcome.drawnColors = drawn
+      return outcome
     }
     let evidence = FailureEvidence(
       actualImage: render.image, actualLayout: render.layoutJSON, expectedPNG: expectedData,
       expectedImage: expectedImage, expectedLayout: expectedLayout)
     let failure = SnapshotFailure(
       kind: kind, diff: diff, layoutDiff: layoutDiff, message: message, evidence: evidence)
-    return SnapshotOutcome(
+    var outcome = SnapshotOutcome(
       reference: reference, result: .failed(failure), seconds: seconds(), tolerance: tolerance)
+    outcome.referenceDigests = digests
+    outcome.drawnColors = drawn
+    return outcome
   }
 
   /// How the command line records a missing reference, in a `missing` row's message.

@@ -348,19 +348,28 @@ public final class SnapshotEngine: Sendable {
     } catch {
       tokenDifference = "tokens: \(error)"
     }
-    // Each changed reference is blamed only on what its own theme, mode and font set read.
+    // Each changed reference is blamed only on what its own theme, mode and font set read, and a
+    // colour token only when the list draws its old or new value (a bare list drawing no bullet
+    // is not explained by the bullet colour).
     if !causes.isEmpty || !differences.isEmpty {
-      var byContext: [String: [String]] = [:]
-      for cause in causes { byContext[cause.context, default: []].append(cause.token) }
+      var byContext: [String: [SnapshotEnvironment.TokenCause]] = [:]
+      for cause in causes { byContext[cause.context, default: []].append(cause) }
       for index in outcomes.indices where outcomes[index].status == .changed {
         let variant = outcomes[index].reference.variant
         let context = "\(variant.theme.rawValue)/\(variant.mode.rawValue)"
         let fontSet =
           (try? library.fontManifest(for: variant.theme).fontSetName(on: variant.options.platform))
           ?? variant.theme.rawValue
+        let drawn = outcomes[index].drawnColors
+        let tokens = (byContext[context] ?? []).filter { cause in
+          let isColor = cause.before.hasPrefix("#") && cause.after.hasPrefix("#")
+          return !isColor || drawn.contains(cause.before.uppercased())
+            || drawn.contains(cause.after.uppercased())
+        }
+        var names: [String] = []
+        for cause in tokens where !names.contains(cause.token) { names.append(cause.token) }
         outcomes[index].explainedBy =
-          (byContext[context] ?? [])
-          + SnapshotEnvironment.stackAndFontCauses(differences, fontSet: fontSet)
+          names + SnapshotEnvironment.stackAndFontCauses(differences, fontSet: fontSet)
       }
     }
     var report = SnapshotRunReport(

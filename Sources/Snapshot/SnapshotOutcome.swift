@@ -58,6 +58,42 @@ public struct SnapshotOutcome: Sendable {
   /// is the reference's own, and no token or font change may hide it.
   public var explainedBy: [String] = []
 
+  /// The SHA-256 (lower-case hex) of the reference PNG and layout JSON as this run read and
+  /// compared them; nil for a file that was not there (or not read). What `snapshot merge` and
+  /// `snapshot accept` hold the references here against, so that no shard has to read the
+  /// other shards' references to prove the catalogue unchanged.
+  public var referenceDigests = ReferenceDigests()
+
+  /// The colours (`#RRGGBB` or `#RRGGBBAA`, upper case) that its render's layout JSON and its
+  /// reference's name: what the list draws (text, links, marker tints, background). A changed
+  /// colour token explains the reference only when it draws the token's old or new value.
+  public var drawnColors: Set<String> = []
+
+  /// The quoted colours of a layout JSON text: each `"#` followed by 6 or 8 hex digits and `"`.
+  public static func colors(in layoutJSON: String) -> Set<String> {
+    var found = Set<String>()
+    let bytes = Array(layoutJSON.utf8)
+    var index = 0
+    while index + 2 < bytes.count {
+      defer { index += 1 }
+      guard bytes[index] == UInt8(ascii: "\""), bytes[index + 1] == UInt8(ascii: "#") else {
+        continue
+      }
+      var end = index + 2
+      while end < bytes.count, end - index - 2 < 8,
+        (48...57).contains(bytes[end]) || (65...70).contains(bytes[end])
+          || (97...102).contains(bytes[end])
+      {
+        end += 1
+      }
+      let digits = end - index - 2
+      if end < bytes.count, bytes[end] == UInt8(ascii: "\""), digits == 6 || digits == 8 {
+        found.insert(String(decoding: bytes[(index + 1)..<end], as: UTF8.self).uppercased())
+      }
+    }
+    return found
+  }
+
   /// The result without its details.
   public var status: Status {
     switch result {
@@ -335,5 +371,19 @@ public struct SnapshotProgress: Sendable, Equatable {
     self.completed = completed
     self.failed = failed
     self.total = total
+  }
+}
+
+/// The SHA-256 of a reference's two files as a run read them (``SnapshotOutcome/referenceDigests``).
+public struct ReferenceDigests: Hashable, Sendable {
+  /// The PNG's, or nil when the run did not read one.
+  public var png: String?
+  /// The layout JSON's, or nil when the run did not read one.
+  public var layout: String?
+
+  /// Creates the digests.
+  public init(png: String? = nil, layout: String? = nil) {
+    self.png = png
+    self.layout = layout
   }
 }

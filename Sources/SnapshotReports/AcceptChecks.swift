@@ -120,7 +120,8 @@ public enum AcceptChecks {
       let here = UserFile.type(atPath: path) != nil
       if reference.status == .missing, here {
         references.append("\(reference.id) (recorded since)")
-      } else if let expected = reference.artifactDigests["expected.png"],
+      } else if let expected = reference.referenceDigests.png
+        ?? reference.artifactDigests["expected.png"],
         let digest = try? SHA256Digest.hex(
           ofUserFile: path, kind: UserFileKind(name: "reference", maximumBytes: 256 << 20)),
         digest != expected

@@ -1,6 +1,13 @@
+import Graphics
 import Primitives
 import Snapshot
 import Themes
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The failures of a run that one cause explains: the references whose ``ReferenceResult/explainedBy``
 /// lists the same changed tokens, render-stack libraries and font files. Every output (the terminal
@@ -80,13 +87,80 @@ extension SnapshotRunResults {
   /// Every failing reference id, one line each: `<status> <id>`, then `  explained by <causes>`
   /// for an explained one; unexplained first. What `verify --list` and `merge --list` print.
   public var failureList: String {
+    var sameAs: [String: String] = [:]
+    for group in changeGroups {
+      guard let first = group.references.first else { continue }
+      for reference in group.references.dropFirst() { sameAs[reference.id] = first.id }
+    }
     let lines =
-      unexplainedFailures.map { "\($0.displayStatus) \($0.id)" }
+      unexplainedFailures.map { reference in
+        "\(reference.displayStatus) \(reference.id)"
+          + (sameAs[reference.id].map { "  the same change as \($0)" } ?? "")
+      }
       + failureGroups.flatMap { group in
         group.references.map {
           "\($0.displayStatus) \($0.id)  explained by \($0.explainedBy.joined(separator: ", "))"
         }
       }
     return lines.map { $0 + "\n" }.joined()
+  }
+}
+
+/// Unexplained `changed` failures that show one change: the same diff picture (the same changed
+/// pixels over the same reference picture: one `diff.png` SHA-256) and the same changed lines of
+/// the layout JSON. A reviewer judges the change once; each reference still keeps its own accept.
+public struct ChangeGroup: Hashable, Sendable {
+  /// The references, sorted by id, at least two.
+  public var references: [ReferenceResult]
+
+  /// Creates a group.
+  public init(references: [ReferenceResult]) {
+    self.references = references
+  }
+
+  /// `3 references with the same change: 120 pixels changed, layout identical`.
+  public var headline: String {
+    let count = references.count
+    let first = references.first
+    let pixels = first?.pixels?.changedPixels ?? 0
+    let layout = first?.layoutDiff.filter { Self.isChangedLine($0) }.count ?? 0
+    return
+      "\(FailureGroup.grouped(count)) references with the same change: \(pixels) pixel\(pixels == 1 ? "" : "s") changed, "
+      + (layout == 0
+        ? "layout identical" : "the same \(layout) layout line\(layout == 1 ? "" : "s")")
+  }
+
+  /// A `+` or `-` line of a unified diff, not its `+++`/`---` header.
+  static func isChangedLine(_ line: String) -> Bool {
+    (line.hasPrefix("+") && !line.hasPrefix("+++"))
+      || (line.hasPrefix("-") && !line.hasPrefix("---"))
+  }
+
+  /// What two references of one group share: their diff picture's SHA-256 and the changed
+  /// lines of their layout diff; nil for a reference with neither to compare by.
+  static func key(_ reference: ReferenceResult) -> String? {
+    guard reference.status == .changed, !reference.isExplained else { return nil }
+    let diff = reference.artifactDigests[ReferenceResult.Image.diff.fileName]
+    let layout = reference.layoutDiff.filter(isChangedLine)
+    guard diff != nil || !layout.isEmpty else { return nil }
+    return "pixels \(diff ?? "identical")\nlayout "
+      + SHA256Digest.hex(of: Data(layout.joined(separator: "\n").utf8))
+  }
+}
+
+extension SnapshotRunResults {
+  /// The unexplained failures that share one change (``ChangeGroup``), the largest first.
+  public var changeGroups: [ChangeGroup] {
+    var byKey: [String: [ReferenceResult]] = [:]
+    for reference in unexplainedFailures {
+      if let key = ChangeGroup.key(reference) { byKey[key, default: []].append(reference) }
+    }
+    return byKey.values.filter { $0.count > 1 }.map {
+      ChangeGroup(references: $0.sorted { $0.id < $1.id })
+    }.sorted { a, b in
+      a.references.count != b.references.count
+        ? a.references.count > b.references.count
+        : (a.references.first?.id ?? "") < (b.references.first?.id ?? "")
+    }
   }
 }

@@ -47,7 +47,22 @@ public enum MarkdownSummary {
       }
       // Unexplained failures first, each with its own command: no token, font or stack
       // difference of its own explains it, so accepting the others must not accept it.
-      for reference in results.unexplainedFailures {
+      // One change seen in several references: one row, the change judged once.
+      let changeGroups = results.changeGroups
+      let grouped = Set(changeGroups.flatMap { $0.references.map(\.id) })
+      for group in changeGroups {
+        let shown = group.references.prefix(SnapshotSummary.EnvironmentRow.idsShown)
+        let more =
+          group.references.count > shown.count
+          ? " and \(group.references.count - shown.count) more" : ""
+        let ids = group.references.map(\.id).joined(separator: ",")
+        let accept =
+          "\(commands.acceptSelectedPrefix) --filter '\(ids.replacingEvery("'", with: "'\\''"))'"
+        rows.append(
+          "| changed | \(shown.map { code($0.id) }.joined(separator: ", "))\(text(more)) | \(text(group.headline)) | \(code(accept)) |"
+        )
+      }
+      for reference in results.unexplainedFailures where !grouped.contains(reference.id) {
         let reason =
           reference.status == .changed && (tokensChanged || !results.environmentDifferences.isEmpty)
           ? "\(reference.reason) (not explained by the environment difference)" : reference.reason

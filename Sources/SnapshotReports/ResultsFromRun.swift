@@ -113,5 +113,6 @@ extension ReferenceResult {
       images: images,
       artifacts: artifacts, artifactDigests: artifactDigests, tolerance: outcome.tolerance)
     self.explainedBy = outcome.explainedBy
+    self.referenceDigests = outcome.referenceDigests
   }
 }

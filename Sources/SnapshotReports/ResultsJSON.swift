@@ -203,6 +203,13 @@ extension ReferenceResult {
             artifactDigests[name].map { (name, .string($0)) }
           })
       ),
+      (
+        "referenceSHA256",
+        .object([
+          ("png", referenceDigests.png.map(JSONValue.string) ?? .null),
+          ("layout", referenceDigests.layout.map(JSONValue.string) ?? .null),
+        ])
+      ),
     ])
   }
 }

@@ -289,7 +289,7 @@ struct ResultsReader {
         "explainedBy",
       ],
       // Results written before the digests were kept have none: accept then refuses their renders.
-      optionalKeys: ["artifactsSHA256"])
+      optionalKeys: ["artifactsSHA256", "referenceSHA256"])
     let id = try line(m["id"], p + ".id", limit: 512)
     guard SnapshotFilter.isWholeID(id) else {
       throw fail(
@@ -378,6 +378,17 @@ struct ResultsReader {
       seconds: try number(m["seconds"], p + ".seconds", 0...1e9), images: images,
       artifacts: artifacts, artifactDigests: digests,
       tolerance: try tolerance(m["tolerance"], p + ".tolerance"))
+    if let value = m["referenceSHA256"] {
+      let q = p + ".referenceSHA256"
+      let members = try object(value, q, keys: ["png", "layout"])
+      result.referenceDigests = ReferenceDigests(
+        png: try optional(members["png"], q + ".png") { v, r throws(SnapshotError) in
+          try digest(v, r)
+        },
+        layout: try optional(members["layout"], q + ".layout") { v, r throws(SnapshotError) in
+          try digest(v, r)
+        })
+    }
     var explained = Set<String>()
     result.explainedBy = try array(m["explainedBy"], p + ".explainedBy") {
       v, q throws(SnapshotError) in

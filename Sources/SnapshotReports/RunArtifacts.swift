@@ -336,7 +336,16 @@ public enum SnapshotSummary {
     if let headline = environment == nil ? results.environmentHeadline : environment?.headline {
       lines.append(format.paint(headline, .warning))
     }
-    let failures = environment?.others ?? results.failures
+    // One change seen in several references is shown once, by its first reference.
+    let changeGroups = results.changeGroups
+    var sameChange: [String: ChangeGroup] = [:]
+    var hidden = Set<String>()
+    for group in changeGroups {
+      guard let first = group.references.first else { continue }
+      sameChange[first.id] = group
+      for reference in group.references.dropFirst() { hidden.insert(reference.id) }
+    }
+    let failures = (environment?.others ?? results.failures).filter { !hidden.contains($0.id) }
     lines += table(
       failures, caseErrors: results.caseErrors, environment: environment?.what ?? [],
       format: format)
@@ -344,6 +353,11 @@ public enum SnapshotSummary {
     // The groups' headlines are said even when the table stands alone: they are the causes.
     guard rows <= format.detailLimit else {
       lines += (environment?.headlines ?? []).map { format.paint("CAUSE  ", .failure) + " " + $0 }
+      lines += changeGroups.map { group in
+        format.paint("CHANGE ", .failure) + " " + group.headline + ": "
+          + (group.references.first?.id ?? "") + " and "
+          + FailureGroup.grouped(group.references.count - 1) + " more (--list prints every one)"
+      }
       lines.append(totals(results, format: format))
       return lines.joined(separator: "\n") + "\n"
     }
@@ -400,6 +414,14 @@ public enum SnapshotSummary {
       }
       let accept = acceptCommand(reference)
       if !accept.isEmpty { lines.append("        accept: \(accept)") }
+      if let group = sameChange[reference.id] {
+        let others = group.references.dropFirst()
+        let shown = others.prefix(EnvironmentRow.idsShown)
+        lines.append(
+          "        \(group.headline); the others: \(shown.map(\.id).joined(separator: ", "))"
+            + (others.count > shown.count
+              ? " and \(others.count - shown.count) more (--list prints every one)" : ""))
+      }
     }
     lines += withinToleranceLines(results, format: format)
     lines.append(totals(results, format: format))

@@ -18,9 +18,10 @@ extension SnapshotRunResults {
     public var id: String
     /// Where the id came from: `--run-id`, an environment variable's name, or `random`.
     public var source: String
-    /// The SHA-256 of the catalogue's content (``CatalogueDigest``): case files, references,
-    /// `ENVIRONMENT.json`, the themes folder's token and font manifest files, and the resolved
-    /// token values.
+    /// The SHA-256 of the catalogue (``CatalogueDigest``): case files, icons, the references'
+    /// paths, `ENVIRONMENT.json`, the themes folder's token and font manifest files, and the
+    /// resolved token values; each reference's bytes are in its entry's
+    /// ``ReferenceResult/referenceDigests``.
     public var catalogueSHA256: String
 
     /// Creates an identity.
@@ -79,27 +80,83 @@ extension SnapshotRunResults {
 }
 
 /// The SHA-256 of what a verify run compares against, the same on every machine and shard that
-/// has the same files: every file under the snapshots folder (cases, reference PNGs and layout
-/// JSON, `ENVIRONMENT.json`, icons), every file under the themes folder (tokens, font manifests),
-/// and the digest of the resolved token values. Names starting with a dot (the record lock,
-/// temporary files, `.git`) are left out. Each file counts by its path relative to its folder and
-/// the SHA-256 of its bytes; a file that cannot be read counts by its problem, so the digest is
-/// always made and two runs that saw different files get different digests.
+/// has the same files, made without reading the catalogue's pictures: every file under the
+/// snapshots folder but the references (cases, icons, `ENVIRONMENT.json`) by its SHA-256, each
+/// reference file (the PNG and layout JSON of a reference of the catalogue) by its path only,
+/// every file under the themes folder (tokens, font manifests) by its SHA-256, and the digest of
+/// the resolved token values. A reference's bytes are held by the entry of the shard that compared
+/// it (``ReferenceResult/referenceDigests``), which `snapshot merge` and `snapshot accept` check
+/// against the files here (``changedReferences(_:snapshots:)``): so a quarter shard reads a quarter
+/// of the pictures. Names starting with a dot (the record lock, temporary files, `.git`) are left
+/// out; a file that cannot be read counts by its problem, so the digest is always made and two
+/// runs that saw different files get different digests.
 public enum CatalogueDigest {
   /// The most files counted in one folder; beyond it, the count itself goes into the digest.
   public static let fileLimit = 100_000
 
-  /// The digest, lower-case hex.
-  public static func sha256(snapshots: URL, themes: URL?, tokensSHA256: String?) -> String {
-    var text = "ouds-render catalogue 1\n"
+  /// The digest, lower-case hex. `references` holds the paths (relative to `snapshots`) of the
+  /// catalogue's reference files, counted by path only.
+  public static func sha256(
+    snapshots: URL, themes: URL?, tokensSHA256: String?, references: Set<String>
+  ) -> String {
+    var text = "ouds-render catalogue 2\n"
     text += "tokens \(tokensSHA256 ?? "none")\n"
-    text += listing(of: snapshots, label: "snapshots")
-    if let themes { text += listing(of: themes, label: "themes") }
+    text += listing(of: snapshots, label: "snapshots", pathOnly: references)
+    if let themes { text += listing(of: themes, label: "themes", pathOnly: []) }
     return SHA256Digest.hex(of: Data(text.utf8))
   }
 
-  /// One line per file under `folder`, sorted by path: `<label> <sha256 or problem> <path>`.
-  private static func listing(of folder: URL, label: String) -> String {
+  /// The entries of `results` whose reference files here are not what the run read: the PNG or
+  /// layout JSON edited, re-recorded, removed or recorded since; `<id> (<what>)` each, in the
+  /// results' order. Reads each reference file of the results once (the whole selection's: merge
+  /// and accept, not a shard, call it).
+  public static func changedReferences(_ results: SnapshotRunResults, snapshots: URL) -> [String] {
+    let kind = UserFileKind(name: "reference", maximumBytes: 256 << 20)
+    var layouts: [String: String?] = [:]
+    func digest(_ relative: String) -> String? {
+      let path = snapshots.appendingPathComponent(relative).path
+      guard UserFile.type(atPath: path) != nil else { return nil }
+      return (try? SHA256Digest.hex(ofUserFile: path, kind: kind)) ?? "unreadable"
+    }
+    var changed: [String] = []
+    // An error's reference was not read (unreadable, a link out): there is nothing to hold it
+    // against, and accept never takes its render.
+    for reference in results.references where reference.status != .error {
+      let recorded = reference.referenceDigests
+      let png = digest(reference.imagePath)
+      // The scales of one variant share their layout file: hashed once.
+      let layout: String?
+      if let known = layouts[reference.layoutPath] {
+        layout = known
+      } else {
+        layout = digest(reference.layoutPath)
+        layouts[reference.layoutPath] = layout
+      }
+      var what: [String] = []
+      if png != recorded.png {
+        what.append(
+          recorded.png == nil
+            ? "PNG recorded since" : png == nil ? "PNG removed since" : "PNG changed since")
+      }
+      if layout != recorded.layout {
+        what.append(
+          recorded.layout == nil
+            ? "layout recorded since"
+            : layout == nil ? "layout removed since" : "layout changed since")
+      }
+      if !what.isEmpty { changed.append("\(reference.id) (\(what.joined(separator: ", ")))") }
+    }
+    return changed
+  }
+
+  /// The reference files of `catalogue`: each reference's PNG and layout JSON paths.
+  public static func referencePaths(_ catalogue: SnapshotCatalogue) -> Set<String> {
+    Set(catalogue.references.flatMap { [$0.imagePath, $0.layoutPath] })
+  }
+
+  /// One line per file under `folder`, sorted by path: `<label> <sha256 or problem> <path>`, or
+  /// `<label> reference <path>` for a path of `pathOnly`.
+  private static func listing(of folder: URL, label: String, pathOnly: Set<String>) -> String {
     let root = folder.standardizedFileURL
     let kind = UserFileKind(name: "catalogue file", maximumBytes: 256 << 20)
     var paths: [String] = []
@@ -127,6 +184,10 @@ public enum CatalogueDigest {
     }
     var text = ""
     for path in paths.sorted() {
+      if pathOnly.contains(path) {
+        text += "\(label) reference \(path)\n"
+        continue
+      }
       let file = root.appendingPathComponent(path).path
       let digest: String
       do {

@@ -287,6 +287,10 @@ public struct ReferenceResult: Hashable, Sendable {
   /// its own theme and mode read, the differing render-stack libraries and the differing font
   /// files of its own font set. Empty when none does (always, for any other status).
   public var explainedBy: [String] = []
+  /// The SHA-256 of the reference PNG and layout JSON as the run read them
+  /// (``SnapshotOutcome/referenceDigests``): `snapshot merge` and `snapshot accept` compare the
+  /// files here with them. Nil digests in results written before they were kept.
+  public var referenceDigests = ReferenceDigests()
 
   /// Whether its change is explained by a token, stack or font difference of its own.
   public var isExplained: Bool { isFailure && !explainedBy.isEmpty }

@@ -143,11 +143,13 @@ public struct Gallery: Sendable {
 
   /// Renders the catalogue of `engine` (every case, each variant once whatever its scales) with
   /// the engine's themes, on the engine's worker threads; with `compareThemes`, also with that
-  /// folder's tokens, compared picture by picture. `paths` says how the page names folders.
+  /// folder's tokens, compared picture by picture. `paths` says how the page names folders;
+  /// ``sources`` is the short line unless `verbose` (the page always lists every font file).
   /// - Throws: when a themes folder cannot be read or the fonts cannot be found; a variant that
   ///   fails to render is an item with an error instead.
   public static func make(
-    engine: SnapshotEngine, compareThemes: URL? = nil, paths: SharedPaths = SharedPaths()
+    engine: SnapshotEngine, compareThemes: URL? = nil, paths: SharedPaths = SharedPaths(),
+    verbose: Bool = false
   ) throws -> Gallery {
     let location = try engine.themesLocation()
     let library = try ThemeLibrary(directory: location.directory)
@@ -168,9 +170,11 @@ public struct Gallery: Sendable {
     let platforms = Platform.allCases.filter { platform in
       platform == .ios || references.contains { $0.variant.options.platform == platform }
     }
-    let sources = try main.sourcesLine(for: ThemeName.allCases, platforms: platforms)
+    let sources = try main.sourcesLine(
+      for: ThemeName.allCases, platforms: platforms, verbose: verbose)
+    // The page lists every font file it was drawn with.
     let sharedSources = try main.sourcesLine(
-      for: ThemeName.allCases, platforms: platforms, paths: paths)
+      for: ThemeName.allCases, platforms: platforms, paths: paths, verbose: true)
 
     // Each variant once: the first of its scales.
     var variants: [(caseIndex: Int, reference: SnapshotReference)] = []

@@ -388,6 +388,38 @@ final class AcceptTransactionTests {
     #expect(try Self.contents(snapshots(copy)) == edited)
   }
 
+  @Test(
+    "a reference that passed in the run and was painted since is found, though no shard hashed the others' pictures (issue 39 point 5)"
+  )
+  func passedReferencePaintedSince() throws {
+    let copy = try copy("painted")
+    // sosh-light passed in the run; shard 1 or 2 compared it, the other never read it.
+    let painted = snapshots(copy).appendingPathComponent("sample-3/sosh-light@2x.png")
+    try FileManager.default.removeItem(at: painted)
+    try FileManager.default.copyItem(
+      at: snapshots(copy).appendingPathComponent("sample-3/wireframe-dark@2x.png"), to: painted)
+    let edited = try Self.contents(snapshots(copy))
+    let refused = try run(Self.accept, in: copy)
+    #expect(refused.status == 1)
+    #expect(
+      refused.stderr
+        == "error: cannot accept: out/shard-1/results.json, out/shard-2/results.json: 1 reference here differs from what the run compared: sample-3/sosh-light@2x (PNG changed since): the run verified another catalogue than Snapshots here (reference sample-3/sosh-light@2x (re-recorded)); nothing written\n",
+      "\(refused.stderr)")
+    #expect(try Self.contents(snapshots(copy)) == edited)
+    // Merge says the same of the shards.
+    let merged = try run(["snapshot", "merge", "out/shard-1", "out/shard-2"], in: copy)
+    #expect(merged.status == 1)
+    #expect(
+      merged.stderr.hasPrefix(
+        "error: cannot merge: 1 reference here differs from what the run compared: sample-3/sosh-light@2x (PNG changed since); the shards do not describe the catalogue in "
+      ), "\(merged.stderr)")
+    // Each entry holds the digest of the bytes its shard compared, passed or not.
+    let (_, document, index) = try entry("sample-3/sosh-light@2x", in: copy)
+    let entries = try #require(document["references"] as? [[String: Any]])
+    let digests = try #require(entries[index]["referenceSHA256"] as? [String: String])
+    #expect(digests["png"]?.count == 64 && digests["layout"]?.count == 64)
+  }
+
   /// The results file of the shard that holds `id`, its document and the entry's index.
   func entry(_ id: String, in copy: URL) throws -> (URL, [String: Any], Int) {
     for shard in 1...2 {

@@ -53,7 +53,7 @@ struct AndroidFontTests {
     let result = try run(
       [
         "render", Self.sample, "--themes", themes.path, "--theme", "orange", "--mode", "light",
-        "--platform", "android", "-o", "android.png",
+        "--platform", "android", "--verbose", "-o", "android.png",
       ], in: folder)
     #expect(result.status == 0, "\(result.stderr)")
     let sources = String(result.stderr.split(separator: "\n").first ?? "")
@@ -68,7 +68,7 @@ struct AndroidFontTests {
     let old = try run(
       [
         "render", Self.sample, "--themes", before.path, "--theme", "orange", "--mode", "light",
-        "--platform", "android", "-o", "substitute.png",
+        "--platform", "android", "--verbose", "-o", "substitute.png",
       ], in: folder)
     #expect(old.status == 0, "\(old.stderr)")
     #expect(old.stderr.contains("LiberationSans-Bold.ttf") && !old.stderr.contains("Roboto"))
@@ -110,8 +110,8 @@ struct AndroidFontTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let result = try run(
       [
-        "render", Self.sample, "--theme", "orange", "--mode", "light", "--platform", "ios", "-o",
-        folder.appendingPathComponent("ios.png").path,
+        "render", Self.sample, "--theme", "orange", "--mode", "light", "--platform", "ios",
+        "--verbose", "-o", folder.appendingPathComponent("ios.png").path,
       ])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(
@@ -129,7 +129,7 @@ struct AndroidFontTests {
     let both = try run(
       [
         "render", Self.sample, "--theme", "all", "--mode", "light", "--platform",
-        "all", "-o", folder.appendingPathComponent("all").path,
+        "all", "--verbose", "-o", folder.appendingPathComponent("all").path,
       ])
     #expect(both.status == 0, "\(both.stderr)")
     let line = String(both.stderr.split(separator: "\n").first { $0.hasPrefix("themes: ") } ?? "")
@@ -165,7 +165,7 @@ struct AndroidFontTests {
       let result = try run(
         [
           "render", Self.sample, "--themes", themes.path, "--theme", "orange", "--mode", "light",
-          "--platform", "android", "-o", output,
+          "--platform", "android", "--verbose", "-o", output,
         ] + (brand ? ["--font-dir", brandFolder.path] : []), in: folder)
       #expect(result.status == 0, "\(result.stderr)")
       return (

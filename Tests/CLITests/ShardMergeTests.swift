@@ -93,6 +93,22 @@ enum ShardRun {
     return files
   }
 
+  /// The SHA-256 of `data`, lower-case hex (the coreutils tool, as a reviewer would check it).
+  static func sha256(of data: Data) -> String {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ouds-sha-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: file) }
+    guard (try? data.write(to: file)) != nil else { return "" }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+    process.arguments = [file.path]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    guard (try? process.run()) != nil else { return "" }
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(String(decoding: output, as: UTF8.self).prefix(64))
+  }
   /// `text` with the durations of the totals line (`in 7.28 s`) taken out.
   static func withoutTime(_ text: String) -> String {
     text.replacingOccurrences(of: #" in [0-9]+\.[0-9]+ s"#, with: "", options: .regularExpression)
@@ -156,10 +172,17 @@ struct ShardMergeTests {
     #expect(singleImages.keys.sorted() == mergedImages.keys.sorted())
     #expect(singleImages == mergedImages)
     // Expected, actual and diff of the two pixel changes; expected and actual of the layout
-    // change; the render of the missing reference.
-    #expect(
-      mergedImages.keys.filter { $0.hasSuffix(".png") }.count == 3 + 3 + 2 + 1,
-      "\(mergedImages.keys.sorted())")
+    // change; the render of the missing reference: 9 pictures, stored once each by their SHA-256
+    // (issue 39 point 3). The layout change's expected and actual are one picture, and it is
+    // also sample-3/sosh-dark's expected (the fixture copied demo-bare's PNG there): 7 files.
+    let stored = mergedImages.keys.filter { $0.hasSuffix(".png") }
+    #expect(stored.count == 7, "\(mergedImages.keys.sorted())")
+    for name in stored {
+      let digest = String(name.dropLast(".png".count))
+      #expect(digest.count == 64 && !name.contains("/"), "\(name)")
+      #expect(
+        mergedImages[name].map { ShardRun.sha256(of: $0) } == digest, "\(name) is not its content")
+    }
     // JUnit attaches the pictures of the review page each run wrote: the paths are the only difference.
     let singleJUnit = try String(
       contentsOf: single.appendingPathComponent("junit.xml"), encoding: .utf8)
@@ -646,18 +669,30 @@ struct JUnitTests {
         FileManager.default.fileExists(atPath: fixture.root.appendingPathComponent(path).path),
         "\(path)")
     }
-    #expect(attachments.contains("merged/report/images/sample-3__orange-light@2x/diff.png"))
+    // Each picture stored once by its SHA-256: two of the nine are the same picture as another.
+    #expect(Set(attachments).count == 7)
     // The test case's element, whatever its time: `file="…" time="0.042">`.
     let named = try #require(text.range(of: "file=\"Snapshots/sample-3/orange-light@2x.png\""))
     let start = try #require(text.range(of: ">", range: named.upperBound..<text.endIndex))
     let end = try #require(text.range(of: "</testcase>", range: start.upperBound..<text.endIndex))
     let block = String(text[start.upperBound..<end.lowerBound])
     let attached = block.matches(of: /\[\[ATTACHMENT\|([^\]]+)\]\]/).map { String($0.1) }
-    #expect(
-      attached
-        == ["diff.png", "actual.png", "expected.png"].map {
-          "merged/report/images/sample-3__orange-light@2x/\($0)"
-        })
+    // Diff, actual and expected, each the bytes of the artifact file its shard wrote.
+    let shardFolder = try #require(
+      ShardRun.shardFolders.first {
+        FileManager.default.fileExists(
+          atPath: fixture.root.appendingPathComponent("\($0)/sample-3/orange-light@2x/diff.png")
+            .path)
+      })
+    #expect(attached.count == 3)
+    for (path, name) in zip(attached, ["diff.png", "actual.png", "expected.png"]) {
+      #expect(path.hasPrefix("merged/report/images/") && path.hasSuffix(".png"), "\(path)")
+      #expect(
+        try Data(contentsOf: fixture.root.appendingPathComponent(path))
+          == Data(
+            contentsOf: fixture.root.appendingPathComponent(
+              "\(shardFolder)/sample-3/orange-light@2x/\(name)")), "\(name)")
+    }
     // A shard's own JUnit attaches its artifact files.
     let shard = try String(
       contentsOf: fixture.root.appendingPathComponent("out/shard-2/junit.xml"), encoding: .utf8)

@@ -143,7 +143,11 @@ struct SourcesTests {
     let list = try renderer.listReader().read(file: Self.sample).list
     let png = try renderer.render(list, theme: .orange, mode: .light, format: .png(scale: 2)).data
     #expect(png == (try Data(contentsOf: Self.reference)))
-    let line = try renderer.sourcesLine(for: [.orange])
+    // One short line by default: the themes folder, each font set and how many files it has.
+    #expect(
+      try renderer.sourcesLine(for: [.orange])
+        == "themes: \(location.directory.path) (the package's copy) · fonts: orange 4 files")
+    let line = try renderer.sourcesLine(for: [.orange], verbose: true)
     #expect(
       line.hasPrefix(
         "themes: \(location.directory.path) (the package's copy) · fonts: LiberationSans-Regular.ttf, LiberationSans-Bold.ttf in "
@@ -184,9 +188,15 @@ struct SourcesTests {
       ["render", Self.sample, "--themes", themes, "-o", "out.png"], in: root,
       environment: environment)
     #expect(result.status == 0, "\(result.stderr)")
+    // One short line (issue 39 point 7); every file and folder under --verbose.
+    #expect(result.stderr == "themes: \(themes) (--themes) · fonts: orange 4 files\n")
+    let verbose = try run(
+      ["render", Self.sample, "--themes", themes, "--verbose", "-o", "verbose.png"], in: root,
+      environment: environment)
+    #expect(verbose.status == 0, "\(verbose.stderr)")
     #expect(
-      result.stderr
-        == "themes: \(themes) (--themes) · fonts: LiberationSans-Regular.ttf, LiberationSans-Bold.ttf, NotoSansArabicUI-Regular.ttf, NotoSansArabicUI-Bold.ttf in \(renamed.path)\n"
+      verbose.stderr.split(separator: "\n").first
+        == "themes: \(themes) (--themes) · fonts: LiberationSans-Regular.ttf, LiberationSans-Bold.ttf, NotoSansArabicUI-Regular.ttf, NotoSansArabicUI-Bold.ttf in \(renamed.path)"
     )
     #expect(
       FileManager.default.contents(atPath: root.appendingPathComponent("out.png").path)
@@ -252,12 +262,15 @@ struct SourcesTests {
     let arabic = try Self.installed("NotoSansArabicUI-Regular.ttf")
     let themes = repositoryRoot.appendingPathComponent("Themes").path
     let result = try run(
-      ["render", Self.sample, "--themes", themes, "--font-dir", fonts.path, "-o", "out.png"],
+      [
+        "render", Self.sample, "--themes", themes, "--font-dir", fonts.path, "--verbose", "-o",
+        "out.png",
+      ],
       in: root,
       removing: [FontLocator.environmentVariable])
     #expect(result.status == 0, "\(result.stderr)")
     let lines = result.stderr.split(separator: "\n").map(String.init)
-    #expect(lines.count == 2)
+    #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("note: ") || $0.hasPrefix("warning: ") })
     let latin =
       regular.deletingLastPathComponent().path == bold.deletingLastPathComponent().path
       ? "LiberationSans-Regular.ttf, LiberationSans-Bold.ttf in \(regular.deletingLastPathComponent().path)"
@@ -269,7 +282,7 @@ struct SourcesTests {
     #expect(
       !result.stderr.contains("(brand)"), "a file named like a manifest file is never a brand font")
     #expect(
-      lines.last
+      lines.last(where: { $0.hasPrefix("warning: ") })
         == "warning: fonts/orange.fonts.json: passed over \(impostor.path) (SHA-256 \(impostorHash.prefix(12))…, not the manifest's 8d91388f1d36…); using \(regular.path)"
     )
     #expect(
@@ -311,7 +324,7 @@ struct SourcesTests {
     #expect(quiet.status == 0, "\(quiet.stderr)")
     let quietLines = quiet.stderr.split(separator: "\n").map(String.init)
     #expect(quietLines.count == 1, "only the sources line: \(quiet.stderr)")
-    #expect(quietLines.first?.hasPrefix("themes: \(themes) (--themes) · fonts: ") == true)
+    #expect(quietLines.first == "themes: \(themes) (--themes) · fonts: orange 4 files")
     #expect(!quiet.stderr.contains("passed over"))
 
     let verbose = try run(
@@ -320,7 +333,10 @@ struct SourcesTests {
     #expect(verbose.status == 0, "\(verbose.stderr)")
     let verboseLines = verbose.stderr.split(separator: "\n").map(String.init)
     // The sources line, then notes only: this one, and any of the machine's own same-named fonts.
-    #expect(verboseLines.first == quietLines.first)
+    #expect(
+      verboseLines.first?.hasPrefix(
+        "themes: \(themes) (--themes) · fonts: LiberationSans-Regular.ttf, LiberationSans-Bold.ttf"
+      ) == true, "\(verbose.stderr)")
     #expect(verboseLines.contains(note), "\(verbose.stderr)")
     #expect(verboseLines.dropFirst().allSatisfy { $0.hasPrefix("note: ") }, "\(verbose.stderr)")
 

@@ -235,7 +235,7 @@ struct StartupTests {
       """, "fonts.conf", in: folder)
     let output = folder.appendingPathComponent("sample.png")
     let result = try run(
-      ["render", Self.sample, "-o", output.path],
+      ["render", Self.sample, "--verbose", "-o", output.path],
       environment: ["FONTCONFIG_FILE": config, "XDG_CACHE_HOME": folder.path])
     #expect(result.status == 0, "\(result.stderr)")
     // the fonts were found in the configuration's folders (its <dir>s are still searched)…
@@ -302,7 +302,9 @@ struct StartupTests {
     let cache = folder.appendingPathComponent("cache")
     let environment = ["XDG_CACHE_HOME": cache.path, "OUDS_TRACE_FILES": "1"]
     let themes = repositoryRoot.appendingPathComponent("Themes").path
-    let render = ["render", Self.sample, "--themes", themes, "--theme", "sosh", "--mode", "light"]
+    let render = [
+      "render", Self.sample, "--themes", themes, "--theme", "sosh", "--mode", "light", "--verbose",
+    ]
     let first = try run(render + ["-o", "one.png"], in: folder, environment: environment)
     #expect(first.status == 0, "\(first.stderr)")
     let reads = Self.reads(first.stderr)

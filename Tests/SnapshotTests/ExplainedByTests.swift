@@ -44,6 +44,52 @@ struct ExplainedByTests {
     return (try verifier.verify(verifier.catalogue.references), folder, themes)
   }
 
+  @Test(
+    "a list that draws neither the old nor the new brand-primary is not explained by it: a painted sample-1 in Sosh light stays its own changed row (issue 39 point 1)"
+  )
+  func colourTokenOnlyWhereDrawn() throws {
+    let folder = try makeSnapshotsFolder(
+      cases: ["demo-unordered", "sample-1"],
+      variants: [
+        "demo-unordered": #"{ "themes": ["sosh"], "modes": ["light"] }"#,
+        "sample-1": #"{ "themes": ["sosh"], "modes": ["light"] }"#,
+      ])
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let recorder = try engine(snapshots: folder)
+    #expect(try recorder.record(recorder.catalogue.references, mode: .all).succeeded)
+    let themes = try copyOfThemes()
+    defer { try? FileManager.default.removeItem(at: themes) }
+    try edit(
+      themes.appendingPathComponent("brands/sosh/light.tokens.json"),
+      replacing:
+        #""$value": "{color.raw.sosh.raspberry-500}",\#n        "$description": "Branded bullets.""#,
+      with:
+        #""$value": "{color.raw.functional.scarlet-600}",\#n        "$description": "Branded bullets.""#
+    )
+    // sample-1 draws no branded bullet: neither raspberry-500 (#DE034B) nor scarlet-600.
+    let layout = try String(
+      contentsOf: folder.appendingPathComponent("sample-1/sosh-light.layout.json"), encoding: .utf8)
+    #expect(!layout.contains("#DE034B"))
+    let png = folder.appendingPathComponent("sample-1/sosh-light@2x.png")
+    var image = try PNGCodec.decode(Data(contentsOf: png))
+    for y in 10..<20 {
+      for x in 10..<20 {
+        let i = (y * image.width + x) * 4
+        image.pixels.replaceSubrange(i..<(i + 4), with: [255, 0, 255, 255])
+      }
+    }
+    try PNGCodec.encode(image).write(to: png)
+    let verifier = try engine(snapshots: folder, themes: themes)
+    let report = try verifier.verify(verifier.catalogue.references)
+    let explained = Dictionary(
+      uniqueKeysWithValues: report.failures.map { ($0.reference.id, $0.explainedBy) })
+    #expect(
+      explained == [
+        "demo-unordered/sosh-light@2x": ["color.content.brand-primary"],
+        "sample-1/sosh-light@2x": [],
+      ], "\(explained)")
+  }
+
   /// The results of `report` with its artifacts written into `folder`, as `verify --results` makes them.
   static func results(_ report: SnapshotRunReport, in folder: URL) throws -> SnapshotRunResults {
     let written = try SnapshotArtifacts.write(
@@ -245,9 +291,12 @@ struct ExplainedByTests {
       Issue.record("no reference written")
       return
     }
-    // Every member a reference entry has; artifactsSHA256 is optional (older files lack it).
+    // Every member a reference entry has; artifactsSHA256 and referenceSHA256 are optional
+    // (older files lack them: merge and accept then refuse the references found here).
     #expect(keys(reference?["properties"]) == keys(first))
-    #expect(strings(reference?["required"]) == keys(first).filter { $0 != "artifactsSHA256" })
+    #expect(
+      strings(reference?["required"])
+        == keys(first).filter { $0 != "artifactsSHA256" && $0 != "referenceSHA256" })
     #expect(schema["additionalProperties"] == .bool(false))
     #expect(reference?["additionalProperties"] == .bool(false))
 

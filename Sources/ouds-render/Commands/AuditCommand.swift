@@ -49,7 +49,7 @@ enum AuditCommand {
         ListOptions.direction,
         ListOptions.textStyle, ListOptions.platform, ListOptions.fontScale,
         ListOptions.contentSize, ListOptions.fontDirectory,
-        ListOptions.themesDirectory,
+        ListOptions.themesDirectory, ListOptions.verbose,
       ].map { option in
         option == ListOptions.theme || option == ListOptions.mode
           ? option.defaulting(to: Vocabulary.all) : option

@@ -43,7 +43,7 @@ enum GalleryCommand {
       is written and says which).
       """,
     options: [output, pdf, CompareThemes.option] + SnapshotCommand.common + [
-      SnapshotCommand.jobs, WatchOption.gallery,
+      SnapshotCommand.jobs, WatchOption.gallery, ListOptions.verbose,
     ],
     footer: ListOptions.sourcesFooter,
     examples: [
@@ -77,7 +77,8 @@ enum GalleryCommand {
     WatchLoop.note(engine.catalogue.cases.flatMap(\.document.list.iconFiles))
     let gallery = try Gallery.make(
       engine: engine,
-      compareThemes: arguments.text(CompareThemes.option).map { URL(fileURLWithPath: $0) })
+      compareThemes: arguments.text(CompareThemes.option).map { URL(fileURLWithPath: $0) },
+      verbose: arguments.has(ListOptions.verbose))
     WatchLoop.note(gallery.inputFiles.paths)
     try GalleryPage.write(gallery, to: URL(fileURLWithPath: folder))
     // Where the page is, as the user named its folder (relative when they gave it relative).

@@ -43,6 +43,8 @@ struct ListJob {
   var variant: SnapshotVariant?
   /// The list file as a catalogue case file: the variants `snapshot record` would record.
   var caseFile: CaseListFile
+  /// Whether `--verbose` was given: the sources line lists every font file.
+  var verbose = false
 
   /// Whether `arguments` select several pictures (`all` for a theme, mode or platform).
   static func isMatrix(_ arguments: ParsedArguments) -> Bool {
@@ -59,6 +61,7 @@ struct ListJob {
         "--locale \(MessageText.quoted(locale)) is not a language tag such as en, fr-FR or ar-MA")
     }
     listPath = arguments.positionals.first ?? ""
+    verbose = arguments.has(ListOptions.verbose)
     let themesDirectory = arguments.text(ListOptions.themesDirectory).map {
       URL(fileURLWithPath: $0)
     }
@@ -255,7 +258,7 @@ struct ListJob {
     // the font sets on threads of their own (once the libraries are loaded) while this thread
     // resolves the tokens, which need no C library
     try renderer.prepare(fontsFor: themes, resolving: combinations, platforms: platforms)
-    return try renderer.sourcesLine(for: themes, platforms: platforms)
+    return try renderer.sourcesLine(for: themes, platforms: platforms, verbose: verbose)
   }
 }
 

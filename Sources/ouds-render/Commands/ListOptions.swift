@@ -113,7 +113,7 @@ enum ListOptions {
   static let verbose = OptionSpec(
     names: ["--verbose"], value: .flag,
     help:
-      "also say, after the warnings, each installed font file passed over for a same-named file with the manifest's SHA-256 (\"note: …\" lines; ouds-render themes lists them too)"
+      "the sources line names every font file and its folder (by default each font set and how many files it has); also say, after the warnings, each installed font file passed over for a same-named file with the manifest's SHA-256 (\"note: …\" lines; ouds-render themes lists them too)"
   )
   /// `--themes <dir>`.
   static let themesDirectory = OptionSpec(

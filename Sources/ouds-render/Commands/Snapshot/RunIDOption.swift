@@ -32,14 +32,15 @@ enum RunIDOption {
   }
 
   /// The identity of a verify run: `run`, and the digest of the catalogue it compared against.
-  static func identity(_ run: (id: String, source: String), report: SnapshotRunReport)
-    -> SnapshotRunResults.RunIdentity
-  {
+  static func identity(
+    _ run: (id: String, source: String), report: SnapshotRunReport, catalogue: SnapshotCatalogue
+  ) -> SnapshotRunResults.RunIdentity {
     let snapshots = report.snapshotsDirectory ?? URL(fileURLWithPath: "Snapshots")
     return SnapshotRunResults.RunIdentity(
       id: run.id, source: run.source,
       catalogueSHA256: CatalogueDigest.sha256(
         snapshots: snapshots, themes: report.themesLocation?.directory,
-        tokensSHA256: report.environment?.tokensSHA256))
+        tokensSHA256: report.environment?.tokensSHA256,
+        references: CatalogueDigest.referencePaths(catalogue)))
   }
 }

@@ -183,10 +183,18 @@ enum SnapshotMergeCommand {
       )
     }
     let digest = CatalogueDigest.sha256(
-      snapshots: folder, themes: location.directory, tokensSHA256: tokens)
+      snapshots: folder, themes: location.directory, tokensSHA256: tokens,
+      references: CatalogueDigest.referencePaths(engine.catalogue))
     if digest != run.catalogueSHA256 {
       throw refuse(
         "run.catalogueSHA256 is \(run.catalogueSHA256.prefix(12))…, the catalogue here \(digest.prefix(12))…"
+      )
+    }
+    // Each reference's bytes, as the shard that compared it recorded them.
+    let changed = CatalogueDigest.changedReferences(merged, snapshots: folder)
+    if let first = changed.first {
+      throw refuse(
+        "\(changed.count) reference\(changed.count == 1 ? "" : "s") here differ\(changed.count == 1 ? "s" : "") from what the run compared: \(first)\(changed.count > 1 ? " and \(changed.count - 1) more" : "")"
       )
     }
     let count = engine.catalogue.references.count

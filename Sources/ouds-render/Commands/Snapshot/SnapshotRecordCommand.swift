@@ -29,7 +29,9 @@ enum SnapshotRecordCommand {
       (.<name>.<UUID>.tmp) left by an interrupted run are removed first.
       On a terminal, a progress line (done/total, failures so far, elapsed) runs on stderr.
       """,
-    options: [missing, failed] + SnapshotCommand.common + SnapshotCommand.selection,
+    options: [missing, failed] + SnapshotCommand.common + SnapshotCommand.selection + [
+      ListOptions.verbose
+    ],
     examples: [
       Example(command: "snapshot record", explanation: "render everything, write what differs"),
       Example(
@@ -63,7 +65,13 @@ enum SnapshotRecordCommand {
     let report = try ProgressLine.around("record", total: references.count) { progress in
       try engine.record(references, mode: mode, caseErrors: caseErrors, progress: progress)
     }
-    if let sources = report.sources { printError(sources) }
+    // One short line (the themes folder, each font set and its file count); every file with
+    // --verbose.
+    if let sources = arguments.has(ListOptions.verbose)
+      ? report.sources : SnapshotRunResults(report, root: nil).sourcesSummary ?? report.sources
+    {
+      printError(sources)
+    }
     if let headline = report.environmentHeadline, mode != .all {
       printError(headline)
     }

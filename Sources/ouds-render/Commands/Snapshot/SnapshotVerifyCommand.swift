@@ -102,7 +102,7 @@ enum SnapshotVerifyCommand {
       table is coloured; never with NO_COLOR set or TERM=dumb, nor when the output is not a terminal.
       """,
     options: SnapshotCommand.common + SnapshotCommand.selection + [
-      maxDiffPixels, maxDiffRatio, artifacts, results, RunIDOption.option,
+      maxDiffPixels, maxDiffRatio, artifacts, results, RunIDOption.option, ListOptions.verbose,
     ] + outputs,
     examples: [
       Example(
@@ -197,7 +197,7 @@ enum SnapshotVerifyCommand {
       result, root: root, selection: selection, acceptOptions: rootOptions,
       artifacts: written.byReference, artifactDigests: written.digests)
     if let resultsFolder {
-      data.run = RunIDOption.identity(runID, report: result)
+      data.run = RunIDOption.identity(runID, report: result, catalogue: engine.catalogue)
       let path = try data.write(to: resultsFolder, protecting: result.inputFiles)
       printError("results: \(path)")
     }
@@ -208,6 +208,8 @@ enum SnapshotVerifyCommand {
     if let page { printError("review page: \(page)") }
     try writeAnnotations(arguments, data, root: root)
     if arguments.isGiven(list) { try writeOutput(data.failureList) }
+    // The table's short sources line names each font set; --verbose lists every file.
+    if arguments.has(ListOptions.verbose), let sources = result.sources { printError(sources) }
     // Broken case files alone have nothing to accept: their rows say what to fix.
     if !result.failures.isEmpty || result.tokenDifference != nil {
       printError("to accept every change: \(commands.acceptAll)")

@@ -229,9 +229,15 @@ public struct ParsedArguments {
   /// Whether `option` was given a value on the command line (its default does not count).
   public func isGiven(_ option: OptionSpec) -> Bool { values[option.key] != nil }
 
-  /// The value given to the typed `option`, as its parser made it; nil when not given.
+  /// The value of the typed `option`: as its parser made it, or its choice as the type it was
+  /// declared with (else its default); nil when neither.
   public subscript<Typed>(option: TypedOption<Typed>) -> Typed? {
-    typedValues[option.spec.key] as? Typed
+    option.read(self, option.spec)
+  }
+
+  /// What the parser of `option` (a ``ValueParser``) made of its text; nil when not given.
+  func parsedValue(_ option: OptionSpec) -> (any Sendable)? {
+    typedValues[option.key]
   }
 
   /// The text given to `option`, if any.
@@ -245,21 +251,6 @@ public struct ParsedArguments {
     if case .choice(let name)? = values[option.key] { return name }
     if case .choice(_, let fallback) = own(option).value { return fallback }
     return nil
-  }
-
-  /// The value of the choice `option` as the type it names (``Primitives/NamedValue``), else
-  /// its default; nil when neither, or when `all` was given (see ``selection(_:as:)``).
-  public func value<Value: NamedValue>(_ option: OptionSpec, as type: Value.Type) -> Value? {
-    guard let name = choice(option), name != Choices.all else { return nil }
-    return try? Value.parse(name)
-  }
-
-  /// What the choice `option`, which also takes `all`, selects: every value for `all`, else the
-  /// one named (or its default); nil when neither was given.
-  public func selection<Value: NamedValue>(_ option: OptionSpec, as type: Value.Type) -> [Value]? {
-    guard let name = choice(option) else { return nil }
-    if name == Choices.all { return Value.allCases }
-    return (try? Value.parse(name)).map { [$0] }
   }
 
   /// Whether `all` was given to the choice `option` (or is its default).
@@ -279,10 +270,11 @@ public struct ParsedArguments {
     return nil
   }
 
-  /// The values the list `option` names, in the order given, without repeats; nil when not given.
-  public func values<Value: NamedValue>(_ option: OptionSpec, as type: Value.Type) -> [Value]? {
+  /// The names given to the list `option`, as its ``Choices`` spell them, in the order given,
+  /// without repeats; nil when not given.
+  func choiceNames(_ option: OptionSpec) -> [String]? {
     guard case .choices(let names)? = values[option.key] else { return nil }
-    return names.compactMap { try? Value.parse($0) }
+    return names
   }
 
   /// The number given to `option`, else its default.

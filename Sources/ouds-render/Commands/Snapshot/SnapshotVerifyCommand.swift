@@ -52,12 +52,13 @@ enum SnapshotVerifyCommand {
   static let outputs = [report, junit, summary, annotations, list]
 
   /// `--annotations github`: workflow commands for the pull request.
-  static let annotations = OptionSpec(
-    names: ["--annotations"],
-    value: .choice(Choices(AnnotationFormat.self), default: nil),
+  static let annotationsOption = TypedOption.choice(
+    AnnotationFormat.self, names: ["--annotations"],
     help:
       "also print a GitHub Actions ::error line per failure, on its case file, so the pull request shows it (GitLab shows the --junit report instead)"
   )
+  /// `--annotations` as the tables list it.
+  static let annotations = annotationsOption.spec
 
   /// `--max-diff-pixels <n>`: the run's pixel tolerance.
   static let maxDiffPixels = OptionSpec(
@@ -220,7 +221,7 @@ enum SnapshotVerifyCommand {
   static func writeAnnotations(
     _ arguments: ParsedArguments, _ results: SnapshotRunResults, root: RepositoryRoot
   ) throws {
-    guard arguments.value(annotations, as: AnnotationFormat.self) == .github else { return }
+    guard arguments[annotationsOption] == .github else { return }
     try writeOutput(GitHubAnnotations.text(results, root: root))
   }
 

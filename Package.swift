@@ -253,10 +253,32 @@ let package = Package(
       name: "ThemesTests",
       dependencies: ["Themes", "StrictJSON", "VectorAsset", "Graphics", "Primitives", "Fonts"],
       exclude: ["ReferenceTokens"]),
+    // what several test targets share (the repository's folders, scratch copies of the catalogue
+    // and themes, one renderer per run); only test targets depend on it
+    .target(
+      name: "TestSupport",
+      dependencies: [
+        "BulletList", "BulletListRenderer", "Layout", "Primitives", "Scene", "Snapshot", "Themes",
+        "Threads",
+      ],
+      path: "Tests/TestSupport"),
+    .testTarget(
+      name: "WorkbenchTests",
+      dependencies: [
+        "Workbench", "TestSupport", "BulletList", "BulletListRenderer", "Graphics", "Layout", "PNG",
+        "Primitives", "Scene", "Themes",
+      ]),
+    .testTarget(
+      name: "SnapshotReportsTests",
+      dependencies: [
+        "SnapshotReports", "RunReports", "TestSupport", "BulletList", "Graphics", "PNG",
+        "PixelDiff",
+        "Primitives", "SafeInput", "Snapshot", "StrictJSON", "Themes",
+      ]),
     .testTarget(
       name: "LayoutTests",
       dependencies: [
-        "Workbench",
+        "Workbench", "TestSupport",
         "Fonts",
         "PNG",
         "Threads",
@@ -281,7 +303,7 @@ let package = Package(
     .testTarget(
       name: "SnapshotTests",
       dependencies: [
-        "Threads", "Fonts",
+        "Threads", "Fonts", "TestSupport",
         "SnapshotReports", "RunReports", "Workbench",
         "PNG", "PixelDiff",
         "BulletList", "BulletListRenderer", "Themes", "Scene", "Graphics", "SafeInput", "Snapshot",

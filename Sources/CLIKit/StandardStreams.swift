@@ -1,15 +1,16 @@
 import SafeInput
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
+// The C library first (descriptors, signals), then Foundation for `Data`.
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
+#endif
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
 #endif
 
 /// Standard output could not be written (closed, full disk, broken pipe): exit 1 with this message.

@@ -75,26 +75,14 @@ public struct SkippedFontFile: Hashable, Sendable, CustomStringConvertible {
   }
 }
 
-/// One font file to load into a ``FontConfiguration``: where it is, its hash, and its role.
-public struct FontRequest: Hashable, Sendable {
-  /// The file.
-  public var url: URL
-  /// SHA-256 of the file's bytes, lower-case hex.
-  public var sha256: String
-  /// The role of its ``FontSource``, or `brand` for a file of the brand folder.
-  public var role: String
-  /// Whether it is a file of the brand folder: fontconfig rejecting it passes it over, where a
-  /// located source's file rejected is an error.
-  public var isBrand: Bool
+/// One font file to load into a ``FontConfiguration``: where it is, the SHA-256 of its bytes, the
+/// role of its ``FontSource`` (`brand` for a file of the brand folder), and whether it is a file
+/// of the brand folder (fontconfig rejecting it passes it over, where a located source's file
+/// rejected is an error).
+public typealias FontRequest = (url: URL, sha256: String, role: String, isBrand: Bool)
 
-  /// Creates a request.
-  public init(url: URL, sha256: String, role: String, isBrand: Bool) {
-    self.url = url
-    self.sha256 = sha256
-    self.role = role
-    self.isBrand = isBrand
-  }
-
+/// The font files a font set loads.
+public enum FontRequests {
   /// The files to load for located sources and the brand fonts of `brandFontDirectory`, brand
   /// fonts first, and the brand folder's files passed over before fontconfig sees them.
   ///
@@ -103,7 +91,7 @@ public struct FontRequest: Hashable, Sendable {
   /// the source, never the brand. A hidden file (name starting with a dot) and a file that
   /// cannot be read (`hash` gives nil) are passed over.
   /// - Throws: `.fontDirectoryMissing` for a brand folder that does not exist.
-  public static func requests(
+  public static func make(
     fonts located: [LocatedFont], brandFontDirectory: URL?, reservedFileNames: Set<String>,
     hash: (URL) -> String?
   ) throws(FontError) -> (requests: [FontRequest], passedOver: [SkippedFontFile]) {
@@ -121,13 +109,10 @@ public struct FontRequest: Hashable, Sendable {
           passedOver.append(SkippedFontFile(url: url, reason: .unreadable))
           continue
         }
-        requested.append(FontRequest(url: url, sha256: sha, role: "brand", isBrand: true))
+        requested.append((url, sha, "brand", true))
       }
     }
-    for font in located {
-      requested.append(
-        FontRequest(url: font.url, sha256: font.sha256, role: font.declared.role, isBrand: false))
-    }
+    for font in located { requested.append((font.url, font.sha256, font.declared.role, false)) }
     return (requested, passedOver)
   }
 

@@ -3,12 +3,6 @@ internal import CGraphicsLoader
 import Primitives
 import Scene
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 // Android's text setting (SPEC §6, §6b), where it differs from iOS's: the first baseline on
 // whole pixels of Compose's integer font metrics, and the line growth under a fallback font.
 // The layout in device pixels itself is ``TextLayout``'s (its `pixels` context and `unit`).

@@ -60,7 +60,7 @@ public final class FontSet {
     try GraphicsLibraries.load()
     let requested: [FontRequest]
     do {
-      (requested, hiddenOrUnreadable) = try FontRequest.requests(
+      (requested, hiddenOrUnreadable) = try FontRequests.make(
         fonts: located, brandFontDirectory: brandFontDirectory,
         reservedFileNames: reservedFileNames, hash: hash)
     } catch {

@@ -3,12 +3,6 @@ internal import CGraphicsLoader
 import Primitives
 import Scene
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 extension TextLayout {
   /// Draws the paragraph with the top-left corner of its wrap box at (`x`, `y`) in user space.
   ///

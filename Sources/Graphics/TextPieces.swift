@@ -3,12 +3,6 @@ internal import CGraphicsLoader
 import Primitives
 import Scene
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 extension TextLayout {
   /// Makes the PangoLayout of one slice of a paragraph.
   struct PieceBuilder {

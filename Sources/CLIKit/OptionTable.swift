@@ -372,3 +372,46 @@ extension TypedOption {
     ) { arguments, spec in arguments.choiceNames(spec)?.compactMap(Choice.init(rawValue:)) }
   }
 }
+
+extension TypedOption where Value == Int {
+  /// A whole decimal number in `range`, with an optional default: read as an `Int`.
+  public static func integer(
+    names: [String], placeholder: String, range: ClosedRange<Int>, default value: Int? = nil,
+    help: String, defaultDescription: String? = nil
+  ) -> TypedOption {
+    TypedOption(
+      spec: OptionSpec(
+        names: names, value: .integer(placeholder: placeholder, range: range, default: value),
+        help: help, defaultDescription: defaultDescription)
+    ) { arguments, spec in arguments.integer(spec) }
+  }
+}
+
+extension TypedOption where Value == Double {
+  /// A decimal number in `range`, with an optional default: read as a `Double`.
+  public static func number(
+    names: [String], placeholder: String, range: ClosedRange<Double>, default value: Double? = nil,
+    help: String, defaultDescription: String? = nil
+  ) -> TypedOption {
+    TypedOption(
+      spec: OptionSpec(
+        names: names, value: .number(placeholder: placeholder, range: range, default: value),
+        help: help, defaultDescription: defaultDescription)
+    ) { arguments, spec in arguments.number(spec) }
+  }
+}
+
+extension TypedOption where Value == [Double] {
+  /// One or more decimal numbers in `range`, separated by commas: read in the order given,
+  /// without repeats.
+  public static func numberList(
+    names: [String], placeholder: String, range: ClosedRange<Double>, help: String,
+    defaultDescription: String? = nil
+  ) -> TypedOption {
+    TypedOption(
+      spec: OptionSpec(
+        names: names, value: .numberList(placeholder: placeholder, range: range), help: help,
+        defaultDescription: defaultDescription)
+    ) { arguments, spec in arguments.numbers(spec) }
+  }
+}

@@ -256,8 +256,8 @@ public struct ParsedArguments {
   /// Whether `all` was given to the choice `option` (or is its default).
   public func selectsAll(_ option: OptionSpec) -> Bool { choice(option) == Choices.all }
 
-  /// The whole number given to `option`, else its default.
-  public func integer(_ option: OptionSpec) -> Int? {
+  /// The whole number given to `option`, else its default (read through a typed option).
+  func integer(_ option: OptionSpec) -> Int? {
     if case .integer(let value)? = values[option.key] { return value }
     if case .integer(_, _, let fallback) = own(option).value { return fallback }
     return nil
@@ -265,7 +265,7 @@ public struct ParsedArguments {
 
   /// The numbers given to the list `option`, in the order given, without repeats; nil when not
   /// given.
-  public func numbers(_ option: OptionSpec) -> [Double]? {
+  func numbers(_ option: OptionSpec) -> [Double]? {
     if case .numbers(let value)? = values[option.key] { return value }
     return nil
   }
@@ -278,7 +278,7 @@ public struct ParsedArguments {
   }
 
   /// The number given to `option`, else its default.
-  public func number(_ option: OptionSpec) -> Double? {
+  func number(_ option: OptionSpec) -> Double? {
     if case .number(let value)? = values[option.key] { return value }
     if case .number(_, _, let fallback) = own(option).value { return fallback }
     return nil

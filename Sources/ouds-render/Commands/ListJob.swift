@@ -116,7 +116,7 @@ struct ListJob {
 
     let width =
       variant.flatMap { arguments.isGiven(ListOptions.width) ? nil : $0.options.width }
-      ?? arguments.number(ListOptions.width) ?? Vocabulary.standardCanvasWidth
+      ?? arguments[ListOptions.widthOption] ?? Vocabulary.standardCanvasWidth
     options = LayoutOptions(
       width: width,
       background: value(ListOptions.backgroundOption) { $0.options.background } ?? .theme,
@@ -145,7 +145,7 @@ struct ListJob {
     platforms: [Platform]
   ) throws -> SheetTextSizes {
     let fontScales =
-      arguments.numbers(ListOptions.fontScale)
+      arguments[ListOptions.fontScaleOption]
       ?? (variant.map { [$0.options.fontScale] } ?? document.fontScale.map { [$0] })
     let contentSizes =
       arguments[ListOptions.contentSizeOption]
@@ -181,7 +181,7 @@ struct ListJob {
   /// The PNG scale: `--scale`, else the `--variant`'s, else 2.
   func scale(_ arguments: ParsedArguments) -> Int {
     if let variant, !arguments.isGiven(ListOptions.scale) { return variant.scale }
-    return arguments.integer(ListOptions.scale) ?? Vocabulary.standardPixelScale
+    return arguments[ListOptions.scaleOption] ?? Vocabulary.standardPixelScale
   }
 
   /// The variant `--variant` names among the variants of the case file `file` (at `path`); nil

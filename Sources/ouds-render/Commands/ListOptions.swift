@@ -54,12 +54,12 @@ enum ListOptions {
   /// `--mode` as the tables list it.
   static let mode = modeOption.spec
   /// `--width <points>`.
-  static let width = OptionSpec(
-    names: ["--width"],
-    value: .number(
-      placeholder: "points", range: Vocabulary.canvasWidths, default: Vocabulary.standardCanvasWidth
-    ),
+  static let widthOption = TypedOption.number(
+    names: ["--width"], placeholder: "points", range: Vocabulary.canvasWidths,
+    default: Vocabulary.standardCanvasWidth,
     help: "canvas width in points; the height fits the content")
+  /// `--width` as the tables list it.
+  static let width = widthOption.spec
   /// `--background theme|none`.
   static let backgroundOption = TypedOption.choice(
     BackgroundOption.self, names: ["--background"], default: .theme,
@@ -93,12 +93,13 @@ enum ListOptions {
   /// `--platform` as the tables list it.
   static let platform = platformOption.spec
   /// `--font-scale <s>[,<s>…]`.
-  static let fontScale = OptionSpec(
-    names: ["--font-scale"],
-    value: .numberList(placeholder: "s[,s…]", range: FontScale.supported),
+  static let fontScaleOption = TypedOption.numberList(
+    names: ["--font-scale"], placeholder: "s[,s…]", range: FontScale.supported,
     help:
       "Android's font scale, for the Android rules: text sizes follow Android's non-linear tables, marker boxes and icons the scale; sheet takes several (1,1.5,2), one column each",
     defaultDescription: "the list's \"fontScale\", else 1")
+  /// `--font-scale` as the tables list it.
+  static let fontScale = fontScaleOption.spec
   /// `--content-size <size>[,<size>…]`.
   static let contentSizeOption = TypedOption.choiceList(
     ContentSizeCategory.self, names: ["--content-size"],
@@ -164,13 +165,14 @@ enum ListOptions {
   /// `--format` as the tables list it.
   static let format = formatOption.spec
   /// `--scale 1|2|3`.
-  static let scale = OptionSpec(
-    names: ["--scale"],
-    value: .integer(
-      placeholder: "n", range: Vocabulary.pixelScales, default: Vocabulary.standardPixelScale),
+  static let scaleOption = TypedOption.integer(
+    names: ["--scale"], placeholder: "n", range: Vocabulary.pixelScales,
+    default: Vocabulary.standardPixelScale,
     help:
       "PNG pixels per point; under the Android rules also the pixel grid of the text (glyph advances rounded to whole pixels), in SVG and PDF too"
   )
+  /// `--scale` as the tables list it.
+  static let scale = scaleOption.spec
   /// `--scale 1|2|3` of `layout`: the pixel grid of Android's text.
   static let textScale = OptionSpec(
     names: ["--scale"],

@@ -61,18 +61,21 @@ enum SnapshotVerifyCommand {
   static let annotations = annotationsOption.spec
 
   /// `--max-diff-pixels <n>`: the run's pixel tolerance.
-  static let maxDiffPixels = OptionSpec(
-    names: ["--max-diff-pixels"],
-    value: .integer(placeholder: "n", range: 0...SnapshotTolerance.largestPixelCount, default: nil),
+  static let maxDiffPixelsOption = TypedOption.integer(
+    names: ["--max-diff-pixels"], placeholder: "n", range: 0...SnapshotTolerance.largestPixelCount,
     help:
       "a reference passes with at most n changed pixels, counted perceptually (as diff and Playwright count them); 0 is exact; a case file's maxDiffPixels wins for its variants",
     defaultDescription: "exact: one changed byte fails")
+  /// `--max-diff-pixels` as the tables list it.
+  static let maxDiffPixels = maxDiffPixelsOption.spec
   /// `--max-diff-ratio <r>`: the run's share tolerance.
-  static let maxDiffRatio = OptionSpec(
-    names: ["--max-diff-ratio"], value: .number(placeholder: "r", range: 0...1, default: nil),
+  static let maxDiffRatioOption = TypedOption.number(
+    names: ["--max-diff-ratio"], placeholder: "r", range: 0...1,
     help:
       "a reference passes with at most this share of its pixels changed (0.001 is 0.1 %); 0 is exact; with both, the stricter wins; a case file's maxDiffRatio wins for its variants",
     defaultDescription: "exact")
+  /// `--max-diff-ratio` as the tables list it.
+  static let maxDiffRatio = maxDiffRatioOption.spec
 
   /// The command's table.
   static let spec = CommandSpec(

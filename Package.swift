@@ -123,9 +123,12 @@ let package = Package(
     // a strict reader of SVG and VectorDrawable marker files into filled outlines, the policy an
     // SVG icon meets before librsvg reads it, and the normalizing of Cairo's SVG output (pure Swift)
     .target(name: "VectorAsset", dependencies: ["Primitives"]),
-    // the font files a theme names (file name and SHA-256, never a path), the font hash cache and
-    // the remembered fontconfig folders (pure Swift; Graphics hashes and hands fontconfig the files)
-    .target(name: "Fonts", dependencies: ["SafeInput", "Threads"]),
+    // the font files a theme names (file name and SHA-256, never a path), finding them in the font
+    // folders, their hashes and its cache, and the private fontconfig set they are loaded into
+    // (fontconfig's door, through CGraphicsLoader; Graphics hands the set to Pango)
+    .target(
+      name: "Fonts",
+      dependencies: ["SafeInput", "Threads", "Primitives", "CGraphics", "CGraphicsLoader"]),
     // spec -> model
     .target(name: "BulletList", dependencies: ["StrictJSON", "SafeInput", "Primitives"]),
     // Markdown labels -> rich text, Markdown list files -> list outlines (libcmark's door)
@@ -153,7 +156,7 @@ let package = Package(
     // PNG files <-> pixels: libspng decodes, ISA-L deflates on both cores (the door of libspng,
     // zlib and ISA-L); no drawing library
     .target(name: "PNG", dependencies: ["Threads", "SafeInput", "CSpng", "CZlib", "CIsal"]),
-    // scene -> pixels, vectors (the door of Cairo, Pango, fontconfig, GLib, librsvg)
+    // scene -> pixels, vectors (the door of Cairo, Pango, GLib, librsvg; fonts come from Fonts)
     .target(
       name: "Graphics",
       dependencies: [
@@ -184,7 +187,7 @@ let package = Package(
       name: "SnapshotReports",
       dependencies: [
         "Threads", "PNG", "PixelDiff", "BulletList", "BulletListRenderer", "Graphics", "Snapshot",
-        "StrictJSON", "Themes", "SafeInput", "Primitives", "WebAssets",
+        "StrictJSON", "Themes", "SafeInput", "Primitives", "WebAssets", "Fonts",
       ]),
     // a run's files written: the HTML review page with its pictures, and every output of a
     // verify (results.json, JUnit, summary, page) in one place
@@ -192,7 +195,7 @@ let package = Package(
       name: "RunReports",
       dependencies: [
         "SnapshotReports", "Threads", "PNG", "PixelDiff", "BulletListRenderer", "Graphics",
-        "Snapshot", "SafeInput", "Primitives", "WebAssets",
+        "Snapshot", "SafeInput", "Primitives", "WebAssets", "Fonts",
       ]),
     // the designers' workbench: the gallery of the catalogue and the review of a token change,
     // as HTML pages and paged PDFs
@@ -277,12 +280,35 @@ let package = Package(
     // ReferenceTokens/ is read from the source tree (and hashed with Graphics' SHA-256), not bundled.
     .testTarget(
       name: "ThemesTests",
-      dependencies: ["Themes", "StrictJSON", "VectorAsset", "Graphics", "Primitives"],
+      dependencies: ["Themes", "StrictJSON", "VectorAsset", "Graphics", "Primitives", "Fonts"],
       exclude: ["ReferenceTokens"]),
+    // what several test targets share (the repository's folders, scratch copies of the catalogue
+    // and themes, one renderer per run); only test targets depend on it
+    .target(
+      name: "TestSupport",
+      dependencies: [
+        "BulletList", "BulletListRenderer", "Layout", "Primitives", "Scene", "Snapshot", "Themes",
+        "Threads",
+      ],
+      path: "Tests/TestSupport"),
+    .testTarget(
+      name: "WorkbenchTests",
+      dependencies: [
+        "Workbench", "TestSupport", "BulletList", "BulletListRenderer", "Graphics", "Layout", "PNG",
+        "Primitives", "Scene", "Themes",
+      ]),
+    .testTarget(
+      name: "SnapshotReportsTests",
+      dependencies: [
+        "SnapshotReports", "RunReports", "TestSupport", "BulletList", "Fonts", "Graphics", "PNG",
+        "PixelDiff",
+        "Primitives", "SafeInput", "Snapshot", "StrictJSON", "Themes",
+      ]),
     .testTarget(
       name: "LayoutTests",
       dependencies: [
-        "Workbench",
+        "Workbench", "TestSupport",
+        "Fonts",
         "PNG",
         "Threads",
         "BulletList", "Themes", "Scene", "Layout", "Graphics", "BulletListRenderer", "Primitives",
@@ -314,7 +340,7 @@ let package = Package(
     .testTarget(
       name: "SnapshotTests",
       dependencies: [
-        "Threads",
+        "Threads", "Fonts", "TestSupport",
         "SnapshotReports", "RunReports", "Workbench",
         "PNG", "PixelDiff",
         "BulletList", "BulletListRenderer", "Themes", "Scene", "Graphics", "SafeInput", "Snapshot",

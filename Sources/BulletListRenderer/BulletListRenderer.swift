@@ -115,7 +115,7 @@ public final class BulletListRenderer {
     self.fontLocator = fontLocator ?? FontLocator(fontDirectory: brandFontDirectory)
     if let brandFontDirectory {
       guard PathText.isFolder(brandFontDirectory.path) else {
-        throw .graphics(.fontDirectoryMissing(path: brandFontDirectory.path), nil)
+        throw .graphics(.font(.fontDirectoryMissing(path: brandFontDirectory.path)), nil)
       }
     }
   }
@@ -162,7 +162,7 @@ public final class BulletListRenderer {
 
   /// Finds the font files of every theme in `names` and builds their font sets now.
   ///
-  /// - Throws: one `RenderError.graphics(.fontFilesMissing)` listing every missing file of all
+  /// - Throws: one `RenderError.graphics(.font(.fontFilesMissing))` listing every missing file of all
   ///   these themes with its package (rather than one theme at a time), or a theme's error.
   public func prepareFonts(for names: [ThemeName], platforms: [Platform] = [.ios])
     throws(RenderError)
@@ -198,7 +198,7 @@ public final class BulletListRenderer {
     do {
       found = try fontLocator.locate(pending.compactMap { sources[$0] })
     } catch {
-      throw .graphics(error, nil)
+      throw .graphics(.font(error), nil)
     }
     let located = pending.map { name in
       (sources[name]?.sources ?? []).compactMap { found[$0] }
@@ -345,7 +345,7 @@ public final class BulletListRenderer {
       let found = try fontLocator.locate([sources])
       located = sources.sources.compactMap { found[$0] }
     } catch {
-      throw .graphics(error, nil)
+      throw .graphics(.font(error), nil)
     }
     return try install(
       sources.owner, located: located,
@@ -368,7 +368,7 @@ public final class BulletListRenderer {
     case .success(let set): fonts = set.fonts
     case .failure(let error):
       switch error {
-      case .fontFileUnreadable: throw .font(manifest: manifestFile, error, nil)
+      case .font(.fontFileUnreadable): throw .font(manifest: manifestFile, error, nil)
       default: throw .graphics(error, nil)
       }
     }
@@ -448,8 +448,13 @@ public final class BulletListRenderer {
     for name in ThemeName.allCases {
       for platform in platforms { lists.append(try fontSources(for: name, platform: platform)) }
     }
+    let found: [FontSource: LocatedFont]
     do {
-      let found = try fontLocator.locate(lists)
+      found = try fontLocator.locate(lists)
+    } catch {
+      throw .graphics(.font(error), nil)
+    }
+    do {
       var located: [LocatedFont] = []
       for list in lists {
         for file in list.sources {

@@ -45,6 +45,13 @@ public struct Choices: Sendable, Hashable {
   public static func normalized(_ text: String) -> String { NameKey.normalized(text) }
 }
 
+extension Choices {
+  /// The names of a value type, and what they are called in messages.
+  public init<Value: NamedValue>(_ type: Value.Type) {
+    self.init(kind: Value.kindName, names: Value.names)
+  }
+}
+
 /// What a shell may offer for a value: nothing, files (optionally of some extensions), folders.
 public enum ValueCompletion: Sendable, Hashable {
   /// Free text: no completion.
@@ -285,10 +292,13 @@ public struct ValueParser: Sendable, Hashable {
 
 /// An option whose value has one type, bound where the option is declared: its text is parsed
 /// once, with the other options, and a bad value is a ``UsageError`` before the command runs;
-/// the command reads it as `arguments[option]`, already typed.
+/// the command reads it as `arguments[option]`, already typed (reading it as another type does
+/// not compile).
 public struct TypedOption<Value: Sendable>: Sendable {
   /// The option as the command tables list it.
   public var spec: OptionSpec
+  /// Reads the option's value (or the command's default) out of checked arguments.
+  let read: @Sendable (ParsedArguments, OptionSpec) -> Value?
 
   /// The option `names` taking text shown as `<placeholder>`, made a `Value` by `parse`.
   public init(
@@ -300,5 +310,108 @@ public struct TypedOption<Value: Sendable>: Sendable {
       names: names, value: .text(placeholder: placeholder, completion: .none), help: help,
       defaultDescription: defaultDescription, isHidden: isHidden,
       parser: ValueParser(Value.self, parse))
+    read = { arguments, spec in arguments.parsedValue(spec) as? Value }
+  }
+
+  /// An option of `spec` whose value `read` takes out of the checked arguments.
+  init(spec: OptionSpec, read: @escaping @Sendable (ParsedArguments, OptionSpec) -> Value?) {
+    self.spec = spec
+    self.read = read
+  }
+
+  /// The same option with another help line.
+  public func describing(help: String) -> TypedOption {
+    var copy = self
+    copy.spec.help = help
+    return copy
+  }
+}
+
+extension TypedOption where Value: NamedValue {
+  /// One of the names of `Value` (``Primitives/NamedValue``), with an optional default: read
+  /// as a `Value`.
+  public static func choice(
+    _ type: Value.Type, names: [String], default value: Value? = nil, help: String,
+    defaultDescription: String? = nil
+  ) -> TypedOption {
+    TypedOption(
+      spec: OptionSpec(
+        names: names, value: .choice(Choices(Value.self), default: value?.rawValue), help: help,
+        defaultDescription: defaultDescription)
+    ) { arguments, spec in arguments.choice(spec).flatMap(Value.init(rawValue:)) }
+  }
+}
+
+extension TypedOption {
+  /// One of the names of `Choice` or `all`, with an optional default: read as what it selects,
+  /// every value for `all`, else the one named.
+  public static func choiceOrAll<Choice: NamedValue>(
+    _ type: Choice.Type, names: [String], default value: Choice? = nil, help: String,
+    defaultDescription: String? = nil
+  ) -> TypedOption where Value == [Choice] {
+    TypedOption(
+      spec: OptionSpec(
+        names: names, value: .choice(Choices(Choice.self).orAll, default: value?.rawValue),
+        help: help, defaultDescription: defaultDescription)
+    ) { arguments, spec in
+      guard let name = arguments.choice(spec) else { return nil }
+      if name == Choices.all { return Choice.allCases }
+      return Choice(rawValue: name).map { [$0] }
+    }
+  }
+
+  /// One or more of the names of `Choice`, separated by commas: read in the order given,
+  /// without repeats.
+  public static func choiceList<Choice: NamedValue>(
+    _ type: Choice.Type, names: [String], help: String, defaultDescription: String? = nil
+  ) -> TypedOption where Value == [Choice] {
+    TypedOption(
+      spec: OptionSpec(
+        names: names, value: .choiceList(Choices(Choice.self)), help: help,
+        defaultDescription: defaultDescription)
+    ) { arguments, spec in arguments.choiceNames(spec)?.compactMap(Choice.init(rawValue:)) }
+  }
+}
+
+extension TypedOption where Value == Int {
+  /// A whole decimal number in `range`, with an optional default: read as an `Int`.
+  public static func integer(
+    names: [String], placeholder: String, range: ClosedRange<Int>, default value: Int? = nil,
+    help: String, defaultDescription: String? = nil
+  ) -> TypedOption {
+    TypedOption(
+      spec: OptionSpec(
+        names: names, value: .integer(placeholder: placeholder, range: range, default: value),
+        help: help, defaultDescription: defaultDescription)
+    ) { arguments, spec in arguments.integer(spec) }
+  }
+}
+
+extension TypedOption where Value == Double {
+  /// A decimal number in `range`, with an optional default: read as a `Double`.
+  public static func number(
+    names: [String], placeholder: String, range: ClosedRange<Double>, default value: Double? = nil,
+    help: String, defaultDescription: String? = nil
+  ) -> TypedOption {
+    TypedOption(
+      spec: OptionSpec(
+        names: names, value: .number(placeholder: placeholder, range: range, default: value),
+        help: help, defaultDescription: defaultDescription)
+    ) { arguments, spec in arguments.number(spec) }
+  }
+}
+
+extension TypedOption where Value == [Double] {
+  /// One or more decimal numbers in `range`, separated by commas: read in the order given,
+  /// without repeats.
+  public static func numberList(
+    names: [String], placeholder: String, range: ClosedRange<Double>, help: String,
+    defaultDescription: String? = nil
+  ) -> TypedOption {
+    TypedOption(
+      spec: OptionSpec(
+        names: names, value: .numberList(placeholder: placeholder, range: range), help: help,
+        defaultDescription: defaultDescription)
+    ) { arguments, spec in arguments.numbers(spec) }
   }
 }

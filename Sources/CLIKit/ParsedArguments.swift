@@ -229,9 +229,15 @@ public struct ParsedArguments {
   /// Whether `option` was given a value on the command line (its default does not count).
   public func isGiven(_ option: OptionSpec) -> Bool { values[option.key] != nil }
 
-  /// The value given to the typed `option`, as its parser made it; nil when not given.
+  /// The value of the typed `option`: as its parser made it, or its choice as the type it was
+  /// declared with (else its default); nil when neither.
   public subscript<Typed>(option: TypedOption<Typed>) -> Typed? {
-    typedValues[option.spec.key] as? Typed
+    option.read(self, option.spec)
+  }
+
+  /// What the parser of `option` (a ``ValueParser``) made of its text; nil when not given.
+  func parsedValue(_ option: OptionSpec) -> (any Sendable)? {
+    typedValues[option.key]
   }
 
   /// The text given to `option`, if any.
@@ -247,26 +253,11 @@ public struct ParsedArguments {
     return nil
   }
 
-  /// The value of the choice `option` as the type it names (``Primitives/NamedValue``), else
-  /// its default; nil when neither, or when `all` was given (see ``selection(_:as:)``).
-  public func value<Value: NamedValue>(_ option: OptionSpec, as type: Value.Type) -> Value? {
-    guard let name = choice(option), name != Choices.all else { return nil }
-    return try? Value.parse(name)
-  }
-
-  /// What the choice `option`, which also takes `all`, selects: every value for `all`, else the
-  /// one named (or its default); nil when neither was given.
-  public func selection<Value: NamedValue>(_ option: OptionSpec, as type: Value.Type) -> [Value]? {
-    guard let name = choice(option) else { return nil }
-    if name == Choices.all { return Value.allCases }
-    return (try? Value.parse(name)).map { [$0] }
-  }
-
   /// Whether `all` was given to the choice `option` (or is its default).
   public func selectsAll(_ option: OptionSpec) -> Bool { choice(option) == Choices.all }
 
-  /// The whole number given to `option`, else its default.
-  public func integer(_ option: OptionSpec) -> Int? {
+  /// The whole number given to `option`, else its default (read through a typed option).
+  func integer(_ option: OptionSpec) -> Int? {
     if case .integer(let value)? = values[option.key] { return value }
     if case .integer(_, _, let fallback) = own(option).value { return fallback }
     return nil
@@ -274,19 +265,20 @@ public struct ParsedArguments {
 
   /// The numbers given to the list `option`, in the order given, without repeats; nil when not
   /// given.
-  public func numbers(_ option: OptionSpec) -> [Double]? {
+  func numbers(_ option: OptionSpec) -> [Double]? {
     if case .numbers(let value)? = values[option.key] { return value }
     return nil
   }
 
-  /// The values the list `option` names, in the order given, without repeats; nil when not given.
-  public func values<Value: NamedValue>(_ option: OptionSpec, as type: Value.Type) -> [Value]? {
+  /// The names given to the list `option`, as its ``Choices`` spell them, in the order given,
+  /// without repeats; nil when not given.
+  func choiceNames(_ option: OptionSpec) -> [String]? {
     guard case .choices(let names)? = values[option.key] else { return nil }
-    return names.compactMap { try? Value.parse($0) }
+    return names
   }
 
   /// The number given to `option`, else its default.
-  public func number(_ option: OptionSpec) -> Double? {
+  func number(_ option: OptionSpec) -> Double? {
     if case .number(let value)? = values[option.key] { return value }
     if case .number(_, _, let fallback) = own(option).value { return fallback }
     return nil

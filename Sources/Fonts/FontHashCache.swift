@@ -65,7 +65,7 @@ public final class FontHashCache: Sendable {
 
   private let state = Locked(State())
   /// Reads a font file and gives its SHA-256 (lower-case hex) and the identity of the file read:
-  /// GLib's digest, handed in by Graphics (`FontHashCache(file:)`), which loads GLib.
+  /// GLib's digest (``SHA256Digest``), handed in by `FontHashCache(file:)`.
   private let hashing: @Sendable (String) throws -> (sha256: String, identity: FileIdentity)
 
   /// A cache kept in `file` (nil: in this process only) that hashes files with `hashing`; a hash

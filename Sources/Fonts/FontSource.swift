@@ -1,8 +1,8 @@
-/// One font file a ``FontSet`` is built from: a file name and the SHA-256 of its bytes, never a path.
+/// One font file a font set (`Graphics`' `FontSet`) is built from: a file name and the SHA-256 of its bytes, never a path.
 ///
 /// ``FontLocator`` looks for the file by name in the font folders and chooses it by its hash, so
 /// the same list works wherever the fonts live. (`Themes` reads these from a theme's font
-/// manifest; the pipeline hands them over as this Graphics-owned value.)
+/// manifest; the pipeline hands them over as this value.)
 public struct FontSource: Hashable, Sendable {
   /// The file name, e.g. `LiberationSans-Regular.ttf` (no folder).
   public var fileName: String

@@ -11,71 +11,6 @@ import Threads
   import Foundation
 #endif
 
-/// A font file that a ``FontSet`` loaded, with what the render-stack fingerprint records about it.
-public struct LoadedFont: Hashable, Sendable {
-  /// The file loaded.
-  public var url: URL
-  /// SHA-256 of the file's bytes, lower-case hex.
-  public var sha256: String
-  /// Family name of the file's first face, as fontconfig reads it (e.g. `Liberation Sans`).
-  public var family: String
-  /// The role of the file's ``FontSource`` (e.g. `latin-regular`), or `brand` for a file of the brand folder.
-  public var role: String
-
-  /// Creates a loaded-font record.
-  public init(url: URL, sha256: String, family: String, role: String) {
-    self.url = url
-    self.sha256 = sha256
-    self.family = family
-    self.role = role
-  }
-
-  /// The file name, e.g. `LiberationSans-Regular.ttf`.
-  public var fileName: String { url.lastPathComponent }
-  /// The folder the file was loaded from.
-  public var folder: String { url.deletingLastPathComponent().path }
-}
-
-/// A file of the brand font folder that a ``FontSet`` passed over, and why: the set is built
-/// without it, and the caller warns once, naming the file.
-public struct SkippedFontFile: Hashable, Sendable, CustomStringConvertible {
-  /// Why a file was passed over.
-  public enum Reason: Hashable, Sendable {
-    /// Its name starts with a dot, such as the `._<name>` files macOS writes beside the files it
-    /// copies to a disk that cannot hold its metadata.
-    case hidden
-    /// It could not be read: not a regular file, unreadable, or over the font size limit.
-    case unreadable
-    /// Fontconfig read it and found no font in it.
-    case notAFont
-  }
-
-  /// The file.
-  public var url: URL
-  /// Why it was passed over.
-  public var reason: Reason
-
-  /// Creates a record.
-  public init(url: URL, reason: Reason) {
-    self.url = url
-    self.reason = reason
-  }
-
-  /// `--font-dir: skipped <path>: <why>`, control characters escaped.
-  public var description: String {
-    let why =
-      switch reason {
-      case .hidden:
-        "a hidden file (macOS writes ._ files like it beside the fonts it copies), not a font"
-      case .unreadable:
-        "it cannot be read (not a regular file, no permission, or over the \(UserFileKind.font.maximumBytes / 1_048_576) MiB a font may have)"
-      case .notAFont: "fontconfig cannot read it as a font"
-      }
-    return
-      "\(FontFolder.Origin.fontDirectory.label): skipped \(ControlCharacters.escaped(url.path)): \(why)"
-  }
-}
-
 /// A private, hermetic set of fonts: exactly the given font files (plus optional brand fonts).
 ///
 /// The fonts live in a fontconfig configuration of their own, handed to a Pango font map of its
@@ -113,84 +48,59 @@ public final class FontSet {
   /// that names the brand family first gets the brand face when it is present.
   /// Brand fonts are hashed with `hash` (a ``FontLocator``'s ``FontLocator/sha256(of:)`` uses its
   /// hash cache).
-  /// - Throws: `.fontDirectoryMissing` for a brand folder that does not exist,
-  ///   `.fontFileUnreadable` when fontconfig rejects a located source's file, `.fontSystemUnavailable` when
-  ///   fontconfig or Pango fail, `.libraryUnavailable` when they cannot be loaded.
+  /// - Throws: `.font(.fontDirectoryMissing)` for a brand folder that does not exist,
+  ///   `.font(.fontFileUnreadable)` when fontconfig rejects a located source's file,
+  ///   `.font(.fontSystemUnavailable)` when fontconfig or Pango fail, `.libraryUnavailable` when
+  ///   they cannot be loaded.
   public init(
     fonts located: [LocatedFont], brandFontDirectory: URL? = nil,
     reservedFileNames: Set<String> = [],
     hash: (URL) -> String? = { SHA256Digest.hex(ofFileAt: $0) }
   ) throws(GraphicsError) {
     try GraphicsLibraries.load()
-    var requested: [(url: URL, sha256: String, role: String, isBrand: Bool)] = []
-    var passedOver: [SkippedFontFile] = []
-    if let brandFontDirectory {
-      let manifestNames = reservedFileNames.union(located.map(\.declared.fileName))
-      for url in try Self.brandFontFiles(in: brandFontDirectory)
-      where !manifestNames.contains(url.lastPathComponent) {
-        if url.lastPathComponent.hasPrefix(".") {
-          passedOver.append(SkippedFontFile(url: url, reason: .hidden))
-          continue
-        }
-        guard let sha = hash(url) else {
-          passedOver.append(SkippedFontFile(url: url, reason: .unreadable))
-          continue
-        }
-        requested.append((url, sha, "brand", true))
-      }
+    let requested: [FontRequest]
+    do {
+      (requested, hiddenOrUnreadable) = try FontRequests.make(
+        fonts: located, brandFontDirectory: brandFontDirectory,
+        reservedFileNames: reservedFileNames, hash: hash)
+    } catch {
+      throw .font(error)
     }
-    hiddenOrUnreadable = passedOver
-    for font in located { requested.append((font.url, font.sha256, font.declared.role, false)) }
-
     // The same files, by path and hash, make the same fonts: take an idle map that holds them.
     let key = requested.map { "\($0.sha256) \($0.role) \($0.url.path)" }
     if let idle = LoadedFontMap.takeIdle(key) {
       self.loaded = idle
       return
     }
-    let config = try PrivateFontConfig()
-    // A brand file fontconfig rejects is passed over; a located source's file is an error.
-    var rejected: Set<String> = []
-    for file in requested where !config.addFile(file.url.path) {
-      guard file.isBrand else { throw .fontFileUnreadable(path: file.url.path) }
-      rejected.insert(file.url.path)
+    let config: FontConfiguration
+    do {
+      config = try FontConfiguration(loading: requested)
+    } catch {
+      throw .font(error)
     }
-    guard config.addSyntheticFaceRules() else {
-      throw .fontSystemUnavailable(reason: "fontconfig rejected the synthetic-face rules")
-    }
-    var files: [LoadedFont] = []
-    var skipped: [SkippedFontFile] = []
-    let families = config.applicationFamilies()
-    for file in requested {
-      let path = file.url.path
-      guard !rejected.contains(path),
-        let family = families[path] ?? PrivateFontConfig.family(ofFontAt: path)
-      else {
-        guard file.isBrand else { throw .fontFileUnreadable(path: file.url.path) }
-        skipped.append(SkippedFontFile(url: file.url, reason: .notAFont))
-        continue
-      }
-      files.append(LoadedFont(url: file.url, sha256: file.sha256, family: family, role: file.role))
-    }
-
     if Self.emptyDefaultConfigurationRequested.withLock({ $0 }) {
-      PrivateFontConfig.makeEmptyConfigCurrent()
+      FontConfiguration.makeEmptyConfigurationCurrent()
     }
     guard let map = ouds_pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT) else {
-      throw .fontSystemUnavailable(reason: "Pango could not create a FreeType font map")
+      throw .font(.fontSystemUnavailable(reason: "Pango could not create a FreeType font map"))
     }
     // The font map takes its own reference on the configuration.
     ouds_pango_fc_font_map_set_config(OpaquePointer(map), config.handle)
-    self.loaded = LoadedFontMap(key: key, map: map, files: files, skipped: skipped)
+    self.loaded = LoadedFontMap(key: key, map: map, files: config.files, skipped: config.skipped)
   }
 
   /// Locates the files of `sources` with `locator` (see ``FontLocator``), then loads them.
-  /// - Throws: `.fontFilesMissing` listing every file no font folder holds, and the errors of
+  /// - Throws: `.font(.fontFilesMissing)` listing every file no font folder holds, and the errors of
   ///   ``init(fonts:brandFontDirectory:reservedFileNames:)``.
   public convenience init(
     sources: FontSourceList, locator: FontLocator = FontLocator(), brandFontDirectory: URL? = nil
   ) throws(GraphicsError) {
-    let found = try locator.locate([sources])
+    let found: [FontSource: LocatedFont]
+    do {
+      found = try locator.locate([sources])
+    } catch {
+      throw .font(error)
+    }
     try self.init(
       fonts: sources.sources.compactMap { found[$0] }, brandFontDirectory: brandFontDirectory,
       hash: locator.sha256(of:))
@@ -215,23 +125,6 @@ public final class FontSet {
 
   deinit {
     LoadedFontMap.giveBack(loaded)
-  }
-
-  /// The font files of a brand folder, sorted by name so the load order is stable.
-  private static func brandFontFiles(in directory: URL) throws(GraphicsError) -> [URL] {
-    guard PathText.isFolder(directory.path) else {
-      throw .fontDirectoryMissing(path: directory.path)
-    }
-    let names: [String]
-    do {
-      names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-    } catch {
-      throw .fontDirectoryMissing(path: directory.path)
-    }
-    let extensions: Set<String> = ["ttf", "otf", "ttc"]
-    return names.filter { extensions.contains(PathText.pathExtension($0).lowercased()) }
-      .sorted()
-      .map { directory.appendingPathComponent($0) }
   }
 }
 
@@ -290,112 +183,4 @@ final class LoadedFontMap: @unchecked Sendable {
     }
     _ = evicted  // released here, outside the lock
   }
-}
-
-/// A fontconfig configuration that is empty until files are added; released in `deinit`.
-private struct PrivateFontConfig: ~Copyable {
-  let handle: OpaquePointer
-
-  init() throws(GraphicsError) {
-    guard let config = ouds_FcConfigCreate() else {
-      throw .fontSystemUnavailable(reason: "FcConfigCreate returned NULL")
-    }
-    handle = config
-  }
-
-  deinit {
-    ouds_FcConfigDestroy(handle)
-  }
-
-  /// Adds one font file to the configuration's application font set; false when rejected.
-  func addFile(_ path: String) -> Bool {
-    path.withCString { cPath in
-      cPath.withMemoryRebound(to: FcChar8.self, capacity: path.utf8.count + 1) {
-        ouds_FcConfigAppFontAddFile(handle, $0) != 0
-      }
-    }
-  }
-
-  /// Makes an empty configuration (no folders, no fonts, no rules) fontconfig's current one, once
-  /// per process (see ``FontSet/useEmptyDefaultFontconfigConfiguration()``).
-  static func makeEmptyConfigCurrent() {
-    _ = emptyCurrentConfig
-  }
-
-  private static let emptyCurrentConfig: Bool = {
-    guard let empty = ouds_FcConfigCreate() else { return false }
-    defer { ouds_FcConfigDestroy(empty) }  // FcConfigSetCurrent keeps its own reference
-    return ouds_FcConfigSetCurrent(empty) != 0
-  }()
-
-  /// The family of the first face (index 0) of each file added with ``addFile(_:)``, by the
-  /// path it was added with, as fontconfig read it then: the same pattern ``family(ofFontAt:)``
-  /// would read again from the file (the configuration has no scan rules that could change it).
-  func applicationFamilies() -> [String: String] {
-    guard let set = ouds_FcConfigGetFonts(handle, FcSetApplication), let fonts = set.pointee.fonts
-    else { return [:] }
-    var families: [String: String] = [:]
-    for index in 0..<Int(max(0, set.pointee.nfont)) {
-      guard let pattern = fonts[index] else { continue }
-      var file: UnsafeMutablePointer<FcChar8>?
-      var face: Int32 = -1
-      var family: UnsafeMutablePointer<FcChar8>?
-      guard ouds_FcPatternGetString(pattern, FC_FILE, 0, &file) == FcResultMatch, let file,
-        ouds_FcPatternGetInteger(pattern, FC_INDEX, 0, &face) == FcResultMatch, face == 0,
-        ouds_FcPatternGetString(pattern, FC_FAMILY, 0, &family) == FcResultMatch, let family
-      else { continue }
-      let path = String(cString: file)
-      if families[path] == nil { families[path] = String(cString: family) }
-    }
-    return families
-  }
-
-  /// Family name of the file's first face, as fontconfig reads it; nil when it is not a font.
-  static func family(ofFontAt path: String) -> String? {
-    path.withCString { cPath in
-      cPath.withMemoryRebound(to: FcChar8.self, capacity: path.utf8.count + 1) { file in
-        var count: Int32 = 0
-        guard let pattern = ouds_FcFreeTypeQuery(file, 0, nil, &count) else { return nil }
-        defer { ouds_FcPatternDestroy(pattern) }
-        var family: UnsafeMutablePointer<FcChar8>?
-        guard ouds_FcPatternGetString(pattern, FC_FAMILY, 0, &family) == FcResultMatch, let family
-        else { return nil }
-        return String(cString: family)
-      }
-    }
-  }
-
-  /// Adds fontconfig rules (no fonts) for synthetic oblique and bold faces, as the system's
-  /// `90-synthetic.conf` does: italic text slants a roman face when the set has no italic.
-  func addSyntheticFaceRules() -> Bool {
-    Self.syntheticFaceRules.withCString { xml in
-      xml.withMemoryRebound(to: FcChar8.self, capacity: Self.syntheticFaceRules.utf8.count + 1) {
-        ouds_FcConfigParseAndLoadFromMemory(handle, $0, 1) != 0
-      }
-    }
-  }
-
-  private static let syntheticFaceRules = """
-    <?xml version="1.0"?>
-    <!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
-    <fontconfig>
-      <match target="font">
-        <test name="slant"><const>roman</const></test>
-        <test target="pattern" name="slant" compare="not_eq"><const>roman</const></test>
-        <edit name="matrix" mode="assign">
-          <times><name>matrix</name>
-            <matrix><double>1</double><double>0.2</double><double>0</double><double>1</double></matrix>
-          </times>
-        </edit>
-        <edit name="slant" mode="assign"><const>oblique</const></edit>
-        <edit name="embeddedbitmap" mode="assign"><bool>false</bool></edit>
-      </match>
-      <match target="font">
-        <test name="weight" compare="less_eq"><const>medium</const></test>
-        <test target="pattern" name="weight" compare="more"><const>medium</const></test>
-        <edit name="embolden" mode="assign"><bool>true</bool></edit>
-        <edit name="weight" mode="assign"><const>bold</const></edit>
-      </match>
-    </fontconfig>
-    """
 }

@@ -1,4 +1,5 @@
 internal import CGraphicsLoader
+import Fonts
 import SafeInput
 import Threads
 
@@ -116,15 +117,6 @@ public enum GraphicsLibraries {
 
   /// The work ``preload()`` and ``preloadSVG()`` started.
   private static let preloading = ThreadGroup()
-
-  /// Loads fontconfig alone (with FreeType and expat, which it needs), or waits for a load of
-  /// all the drawing libraries under way.
-  /// - Throws: ``GraphicsError/libraryUnavailable(reason:)`` as ``load()``.
-  static func loadFontconfig() throws(GraphicsError) {
-    if let failure = ouds_graphics_load_fontconfig() {
-      throw .libraryUnavailable(reason: String(cString: failure))
-    }
-  }
 
   /// Starts loading librsvg (and the drawing libraries, if they are not yet) on a thread of its
   /// own, once per process, and returns at once: a command whose list has SVG icons calls it

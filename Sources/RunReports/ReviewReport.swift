@@ -1,5 +1,6 @@
 import BulletListRenderer
 import Dispatch
+import Fonts
 import Graphics
 import PixelDiff
 import Primitives

@@ -25,8 +25,8 @@ public struct TextAppearance: Codable, Hashable, Sendable {
   public var color: RGBAColor
   /// BCP 47 language tag given to the shaper (steers font fallback and localized forms).
   public var language: String
-  /// Where the extra leading of each line goes.
-  public var leading: LeadingDistribution
+  /// Where the extra leading of each line goes (left out of the JSON when `even`).
+  @OmittedWhenDefault public var leading: LeadingDistribution
   /// Android's text setting (SPEC §6b) at this many device pixels per point, nil for the iOS
   /// setting (fractional glyph positions, the paragraph shaped whole, breaks wherever the line
   /// breaking rules allow). With a number, every glyph advance is rounded to whole pixels at
@@ -51,41 +51,6 @@ public struct TextAppearance: Codable, Hashable, Sendable {
     self.leading = leading
     self.androidPixelScale = androidPixelScale
   }
-
-  enum CodingKeys: String, CodingKey {
-    case fontFamilies, fontSize, lineHeight, letterSpacing, weight, color, language, leading
-    case androidPixelScale
-  }
-
-  /// Decodes an appearance; an absent `leading` is `even`, an absent `androidPixelScale` the iOS
-  /// setting.
-  public init(from decoder: any Decoder) throws {
-    let c = try decoder.container(keyedBy: CodingKeys.self)
-    fontFamilies = try c.decode([String].self, forKey: .fontFamilies)
-    fontSize = try c.decode(Double.self, forKey: .fontSize)
-    lineHeight = try c.decode(Double.self, forKey: .lineHeight)
-    letterSpacing = try c.decode(Double.self, forKey: .letterSpacing)
-    weight = try c.decode(Int.self, forKey: .weight)
-    color = try c.decode(RGBAColor.self, forKey: .color)
-    language = try c.decode(String.self, forKey: .language)
-    leading = try c.decodeIfPresent(LeadingDistribution.self, forKey: .leading) ?? .even
-    androidPixelScale = try c.decodeIfPresent(Int.self, forKey: .androidPixelScale)
-  }
-
-  /// Encodes an appearance, leaving out `leading` when it is `even` and `androidPixelScale` when
-  /// it is nil (the iOS rules).
-  public func encode(to encoder: any Encoder) throws {
-    var c = encoder.container(keyedBy: CodingKeys.self)
-    try c.encode(fontFamilies, forKey: .fontFamilies)
-    try c.encode(fontSize, forKey: .fontSize)
-    try c.encode(lineHeight, forKey: .lineHeight)
-    try c.encode(letterSpacing, forKey: .letterSpacing)
-    try c.encode(weight, forKey: .weight)
-    try c.encode(color, forKey: .color)
-    try c.encode(language, forKey: .language)
-    if leading != .even { try c.encode(leading, forKey: .leading) }
-    try c.encodeIfPresent(androidPixelScale, forKey: .androidPixelScale)
-  }
 }
 
 /// A run of characters that share the same inline styling.
@@ -94,10 +59,10 @@ public struct TextSpan: Codable, Hashable, Sendable {
   public var text: String
   /// Weight override for this span (for example strong text); nil keeps the block's weight.
   public var weight: Int?
-  /// Whether the span is slanted.
-  public var italic: Bool
-  /// Whether the span is underlined (links).
-  public var underline: Bool
+  /// Whether the span is slanted (left out of the JSON when not).
+  @OmittedWhenDefault public var italic: Bool
+  /// Whether the span is underlined (links; left out of the JSON when not).
+  @OmittedWhenDefault public var underline: Bool
   /// Colour override for this span (links); nil keeps the block's colour.
   public var color: RGBAColor?
   /// Target of a link, kept for accessibility and PDF; not drawn.
@@ -114,32 +79,6 @@ public struct TextSpan: Codable, Hashable, Sendable {
     self.underline = underline
     self.color = color
     self.link = link
-  }
-
-  enum CodingKeys: String, CodingKey {
-    case text, weight, italic, underline, color, link
-  }
-
-  /// Decodes a span; absent flags are false.
-  public init(from decoder: any Decoder) throws {
-    let c = try decoder.container(keyedBy: CodingKeys.self)
-    text = try c.decode(String.self, forKey: .text)
-    weight = try c.decodeIfPresent(Int.self, forKey: .weight)
-    italic = try c.decodeIfPresent(Bool.self, forKey: .italic) ?? false
-    underline = try c.decodeIfPresent(Bool.self, forKey: .underline) ?? false
-    color = try c.decodeIfPresent(RGBAColor.self, forKey: .color)
-    link = try c.decodeIfPresent(String.self, forKey: .link)
-  }
-
-  /// Encodes a span, leaving out flags that are off, so the layout JSON stays short.
-  public func encode(to encoder: any Encoder) throws {
-    var c = encoder.container(keyedBy: CodingKeys.self)
-    try c.encode(text, forKey: .text)
-    try c.encodeIfPresent(weight, forKey: .weight)
-    if italic { try c.encode(true, forKey: .italic) }
-    if underline { try c.encode(true, forKey: .underline) }
-    try c.encodeIfPresent(color, forKey: .color)
-    try c.encodeIfPresent(link, forKey: .link)
   }
 }
 

@@ -1,4 +1,5 @@
 import BulletListRenderer
+import Fonts
 import Graphics
 import Primitives
 import SafeInput

@@ -1,6 +1,7 @@
 import BulletList
 import BulletListRenderer
 import Dispatch
+import Fonts
 import Graphics
 import PNG
 import PixelDiff

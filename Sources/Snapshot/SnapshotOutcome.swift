@@ -1,3 +1,4 @@
+import Fonts
 import Graphics
 import PNG
 import PixelDiff

@@ -1,3 +1,4 @@
+import CLIKit
 import Graphics
 
 #if canImport(Glibc)
@@ -8,7 +9,7 @@ import Graphics
 
 // `ouds-render`: render OUDS bullet lists, and keep their snapshots in check. The commands and
 // their options are tables (Commands/, CommandTree.root); the parser, the help and the shell
-// completions are generated from them (CLI/).
+// completions are generated from them (CLIKit).
 
 // A closed descriptor or a broken pipe must not turn into a lost message or a signal.
 prepareStandardDescriptors()
@@ -28,7 +29,9 @@ if CommandTree.draws(arguments) {
   GraphicsLibraries.preload()
 }
 
-let status = Dispatcher.run(arguments, root: CommandTree.root)
+let status = Dispatcher(
+  root: CommandTree.root, printError: printError, willDraw: GraphicsLibraries.preload
+).run(arguments)
 // A command that failed early may leave the drawing libraries loading on another thread: exit
 // only once they are loaded (a library's initialiser must not run while exit runs the handlers).
 GraphicsLibraries.finishPreloading()

@@ -1,5 +1,6 @@
-import CLIKit
 import Testing
+
+@testable import CLIKit
 
 /// A small command tree of its own: the parser, help, completions and references are tested on
 /// it, not on ouds-render's commands (CLITests checks those and docs/cli.md).

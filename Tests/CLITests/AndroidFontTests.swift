@@ -1,4 +1,5 @@
 import BulletListRenderer
+import Fonts
 import Foundation
 import Graphics
 import Primitives

@@ -267,17 +267,17 @@ struct OptionTableTests {
   @Test("numbers in range parse; the ranges are the shared ones")
   func numbersInRange() throws {
     let arguments = try parsed(["render"], ["l.json", "--width", "40", "--scale=3", "-o", "x.png"])
-    #expect(arguments.number(ListOptions.width) == 40)
-    #expect(arguments.integer(ListOptions.scale) == 3)
+    #expect(arguments[ListOptions.widthOption] == 40)
+    #expect(arguments[ListOptions.scaleOption] == 3)
     #expect(
-      try parsed(["render"], ["l.json", "--width", "10000", "-o", "x.png"]).number(
-        ListOptions.width) == 10000)
+      try parsed(["render"], ["l.json", "--width", "10000", "-o", "x.png"])[
+        ListOptions.widthOption] == 10000)
     #expect(usageError(["render"], ["l.json", "--width", "10000.5", "-o", "x.png"]) != nil)
     #expect(usageError(["render"], ["l.json", "--width", "39.99", "-o", "x.png"]) != nil)
     // Defaults come from the table when the option is not given.
     let defaults = try parsed(["sheet"], ["l.json", "-o", "x.png"])
-    #expect(defaults.number(ListOptions.width) == Vocabulary.standardCanvasWidth)
-    #expect(defaults.integer(ListOptions.scale) == Vocabulary.standardPixelScale)
+    #expect(defaults[ListOptions.widthOption] == Vocabulary.standardCanvasWidth)
+    #expect(defaults[ListOptions.scaleOption] == Vocabulary.standardPixelScale)
     #expect(defaults.choice(ListOptions.theme) == "all")
     #expect(
       try parsed(["render"], ["l.json", "-o", "x.png"]).choice(ListOptions.theme) == "orange")

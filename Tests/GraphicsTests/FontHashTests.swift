@@ -3,6 +3,7 @@ import Primitives
 import Testing
 import Themes
 
+@testable import Fonts
 @testable import Graphics
 
 @Suite("Font hashes")

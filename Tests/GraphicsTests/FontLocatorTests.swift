@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Themes
 
+@testable import Fonts
 @testable import Graphics
 
 /// Font files are found by name in an ordered list of folders and chosen by SHA-256.

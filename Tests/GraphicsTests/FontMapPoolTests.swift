@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import Fonts
 @testable import Graphics
 
 /// Font maps are lent, not remade: a process that renders again and again (`--watch`, gallery

@@ -1,5 +1,6 @@
 import BulletList
 import BulletListRenderer
+import Fonts
 import Foundation
 import Graphics
 import Layout
@@ -116,7 +117,7 @@ struct RenderErrorTests {
       themes: ThemesLocation(directory: library.directory, source: .explicit), library: library,
       fontLocator: FontLocator(folders: [FontFolder(url: folder, origin: .environment)]))
     let first = folder.appendingPathComponent("LiberationSans-Regular.ttf").path
-    let unreadable = GraphicsError.fontFileUnreadable(path: first)
+    let unreadable = GraphicsError.font(.fontFileUnreadable(path: first))
     // Setting the fonts up names no picture; laying a picture out names it.
     #expect(throws: RenderError.font(manifest: "fonts/orange.fonts.json", unreadable, nil)) {
       try renderer.prepareFonts(for: [.orange])
@@ -145,7 +146,9 @@ struct RenderErrorTests {
     ) {
       try BulletListRenderer(themesDirectory: empty)
     }
-    #expect(throws: RenderError.graphics(.fontDirectoryMissing(path: "/nonexistent/brand"), nil)) {
+    #expect(
+      throws: RenderError.graphics(.font(.fontDirectoryMissing(path: "/nonexistent/brand")), nil)
+    ) {
       try BulletListRenderer(
         themesDirectory: repositoryRoot.appendingPathComponent("Themes"),
         brandFontDirectory: URL(fileURLWithPath: "/nonexistent/brand"))

@@ -6,42 +6,9 @@ import Layout
 import Primitives
 import SafeInput
 import Scene
+@_exported import TestSupport
 import Themes
 import Threads
-
-/// The repository root, found from this file's location.
-let repositoryRoot = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-/// One renderer for the whole suite (fonts are loaded once); tests run in parallel, so each uses
-/// it while holding its lock (a renderer is not thread-safe, which is why this is `@unchecked`).
-final class SharedRenderer: @unchecked Sendable {
-  static let shared = SharedRenderer()
-  private let renderer = Locked<BulletListRenderer?>(nil)
-
-  func with<T>(_ body: (BulletListRenderer) throws -> T) throws -> T {
-    try renderer.withLock { (cached: inout BulletListRenderer?) throws -> T in
-      let renderer =
-        try cached
-        ?? BulletListRenderer(themesDirectory: repositoryRoot.appendingPathComponent("Themes"))
-      cached = renderer
-      return try body(renderer)
-    }
-  }
-}
-
-func layout(
-  _ list: OUDSBulletList, _ theme: ThemeName, _ mode: ColorMode = .light,
-  options: LayoutOptions = LayoutOptions()
-) throws -> Scene {
-  try SharedRenderer.shared.with {
-    try $0.layout(list, theme: theme, mode: mode, options: options).scene
-  }
-}
-
-func tokens(_ theme: ThemeName, _ mode: ColorMode = .light) throws -> Theme {
-  try SharedRenderer.shared.with { try $0.themes.theme(theme, mode: mode) }
-}
 
 /// Width of `text` in the label style of `role`, measured by the real text engine.
 func measuredWidth(_ text: String, theme: ThemeName, role: TextStyle, bold: Bool) throws -> Double {

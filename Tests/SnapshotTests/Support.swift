@@ -4,95 +4,9 @@ import Graphics
 import PNG
 import Primitives
 import Snapshot
+@_exported import TestSupport
 import Testing
 import Themes
-
-/// Paths of the repository and scratch folders for the snapshot tests.
-enum Repo {
-  /// The package root (…/Tests/SnapshotTests/Support.swift → …).
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
-  static let snapshots = root.appendingPathComponent("Snapshots")
-  static let themes = root.appendingPathComponent("Themes")
-  static let cases = snapshots.appendingPathComponent("cases")
-}
-
-/// A fresh temporary folder, removed by the caller's `defer`.
-func temporaryFolder(_ label: String = "snapshot-tests") throws -> URL {
-  let url = FileManager.default.temporaryDirectory
-    .appendingPathComponent("\(label)-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  return url
-}
-
-/// A snapshots folder holding copies of `cases` (all when nil) with their icons, and no references.
-func makeSnapshotsFolder(cases: [String]? = nil, variants: [String: String] = [:]) throws -> URL {
-  let folder = try temporaryFolder("snapshots")
-  let casesFolder = folder.appendingPathComponent("cases")
-  try FileManager.default.createDirectory(at: casesFolder, withIntermediateDirectories: true)
-  let names = try FileManager.default.contentsOfDirectory(atPath: Repo.cases.path)
-  func caseName(_ name: String) -> String? {
-    SnapshotCatalogue.caseFileExtensions.first { name.hasSuffix($0) }.map {
-      String(name.dropLast($0.count))
-    }
-  }
-  // The texts of the chosen case files: an icon is copied when one of them names it (a file of
-  // `cases/` that no case draws is an error row).
-  let chosenTexts = try names.filter { name in
-    caseName(name).map { cases?.contains($0) ?? true } ?? false
-  }.map { try String(contentsOf: Repo.cases.appendingPathComponent($0), encoding: .utf8) }
-  for name in names {
-    let caseExtension = SnapshotCatalogue.caseFileExtensions.first { name.hasSuffix($0) }
-    let caseName = caseName(name)
-    if let caseName, let cases, !cases.contains(caseName) { continue }
-    if caseName == nil, !chosenTexts.contains(where: { $0.contains(name) }) { continue }
-    var data = try Data(contentsOf: Repo.cases.appendingPathComponent(name))
-    if caseExtension == ".json", let caseName, let replacement = variants[caseName] {
-      data = Data(
-        replacingVariants(in: String(decoding: data, as: UTF8.self), with: replacement).utf8)
-    }
-    try data.write(to: casesFolder.appendingPathComponent(name))
-  }
-  return folder
-}
-
-/// The case text with its top-level "variants" replaced by (or set to) `variants`.
-func replacingVariants(in text: String, with variants: String) -> String {
-  var body = text
-  if let range = body.range(of: ",\n  \"variants\"") {
-    body = String(body[..<range.lowerBound]) + "\n}\n"
-  }
-  body = body.trimmingCharacters(in: .whitespacesAndNewlines)
-  body.removeLast()  // the closing brace
-  return body.trimmingCharacters(in: .whitespacesAndNewlines)
-    + ",\n  \"variants\": \(variants)\n}\n"
-}
-
-/// A copy of the repository's `Themes/` to modify.
-func copyOfThemes() throws -> URL {
-  let folder = try temporaryFolder("themes")
-  let copy = folder.appendingPathComponent("Themes")
-  try FileManager.default.copyItem(at: Repo.themes, to: copy)
-  return copy
-}
-
-/// Replaces `old` by `new` in a file of a themes copy, failing when `old` is not there exactly once.
-func edit(_ file: URL, replacing old: String, with new: String) throws {
-  let text = try String(contentsOf: file, encoding: .utf8)
-  let count = text.components(separatedBy: old).count - 1
-  guard count == 1 else {
-    throw SupportFailure("\(file.lastPathComponent): expected \"\(old)\" once, found \(count)")
-  }
-  try text.replacingOccurrences(of: old, with: new).write(
-    to: file, atomically: true, encoding: .utf8)
-}
-
-/// An engine over `snapshots` with `themes` (the repository's when nil).
-func engine(snapshots: URL, themes: URL? = nil) throws -> SnapshotEngine {
-  try SnapshotEngine(
-    configuration: SnapshotConfiguration(
-      snapshotsDirectory: snapshots, themesDirectory: themes ?? Repo.themes))
-}
 
 /// The repository's catalogue rendered once per test run, with the repository's `Themes/`, and compared
 /// with `Snapshots/` in the record mode of the environment (`OUDS_SNAPSHOT_RECORD`, `never` under `CI`),
@@ -205,10 +119,4 @@ func controlSample(
     }
   }
   return sample
-}
-
-/// A set-up step of a test that went wrong (not a snapshot error): its message.
-struct SupportFailure: Error, CustomStringConvertible {
-  let description: String
-  init(_ description: String) { self.description = description }
 }

@@ -25,16 +25,19 @@ enum DiffCommand {
       "write a diff image: expected ghosted in grey (legible in both colour modes), changed pixels red, anti-aliased pixels amber (written atomically); - writes it to standard output and the summary to stderr"
   )
   /// `--max-diff-pixels <n>`.
-  static let maxDiffPixels = OptionSpec(
-    names: ["--max-diff-pixels"],
-    value: .integer(placeholder: "n", range: 0...Int.max, default: nil),
+  static let maxDiffPixelsOption = TypedOption.integer(
+    names: ["--max-diff-pixels"], placeholder: "n", range: 0...Int.max,
     help: "pass when at most n pixels changed (turns on perceptual counting)")
+  /// `--max-diff-pixels` as the table lists it.
+  static let maxDiffPixels = maxDiffPixelsOption.spec
   /// `--max-diff-ratio <r>`.
-  static let maxDiffRatio = OptionSpec(
-    names: ["--max-diff-ratio"], value: .number(placeholder: "r", range: 0...1, default: nil),
+  static let maxDiffRatioOption = TypedOption.number(
+    names: ["--max-diff-ratio"], placeholder: "r", range: 0...1,
     help:
       "pass when at most this share of pixels changed (turns on perceptual counting); with both, the stricter wins"
   )
+  /// `--max-diff-ratio` as the table lists it.
+  static let maxDiffRatio = maxDiffRatioOption.spec
   /// `--perceptual`.
   static let perceptual = OptionSpec(
     names: ["--perceptual"], value: .flag,
@@ -42,10 +45,11 @@ enum DiffCommand {
       "count a pixel only when its YIQ colour distance is over the threshold and it is not anti-aliasing (pixelmatch's algorithm)"
   )
   /// `--threshold <t>`.
-  static let threshold = OptionSpec(
-    names: ["--threshold"],
-    value: .number(placeholder: "t", range: 0...1, default: DiffOptions.exact.threshold),
+  static let thresholdOption = TypedOption.number(
+    names: ["--threshold"], placeholder: "t", range: 0...1, default: DiffOptions.exact.threshold,
     help: "perceptual threshold; implies --perceptual")
+  /// `--threshold` as the table lists it.
+  static let threshold = thresholdOption.spec
   /// `--include-aa`.
   static let includeAntiAliasing = OptionSpec(
     names: ["--include-aa"], value: .flag,
@@ -85,11 +89,11 @@ enum DiffCommand {
   /// Compares the two files; returns the exit status.
   static func run(_ arguments: ParsedArguments) throws -> Int32 {
     var options = DiffOptions()
-    if let pixels = arguments.integer(maxDiffPixels) { options.maxDiffPixels = pixels }
-    if let ratio = arguments.number(maxDiffRatio) { options.maxDiffRatio = ratio }
+    if let pixels = arguments[maxDiffPixelsOption] { options.maxDiffPixels = pixels }
+    if let ratio = arguments[maxDiffRatioOption] { options.maxDiffRatio = ratio }
     if arguments.has(perceptual) { options.mode = .perceptual }
     if arguments.isGiven(threshold) {
-      options.threshold = arguments.number(threshold) ?? options.threshold
+      options.threshold = arguments[thresholdOption] ?? options.threshold
       options.mode = .perceptual
     }
     options.includeAntiAliasing = arguments.has(includeAntiAliasing)

@@ -71,7 +71,7 @@ struct ListJob {
       ?? BulletListRenderer(
         themes: try ThemesLocation.resolve(explicit: themesDirectory),
         brandFontDirectory: fontDirectory)
-    let format = arguments.value(ListOptions.inputFormat, as: ListFormat.self)
+    let format = arguments[ListOptions.inputFormatOption]
     // A catalogue case file is a list plus its `variants`: the list is drawn, with one variant
     // when --variant names it.
     let file = try CaseListFile.read(
@@ -102,28 +102,33 @@ struct ListJob {
 
     /// The values the option selects when given (or without a variant), else the variant's.
     func selection<Value: NamedValue>(
-      _ option: OptionSpec, _ fromVariant: (SnapshotVariant) -> Value?
+      _ option: TypedOption<[Value]>, _ fromVariant: (SnapshotVariant) -> Value?
     ) -> [Value]? {
-      guard let variant, !arguments.isGiven(option) else {
-        return arguments.selection(option, as: Value.self)
-      }
+      guard let variant, !arguments.isGiven(option.spec) else { return arguments[option] }
       return fromVariant(variant).map { [$0] }
     }
-    themes = selection(ListOptions.theme) { $0.theme } ?? [.orange]
-    modes = selection(ListOptions.mode) { $0.mode } ?? [.light]
+    /// The value of the option when given (or without a variant), else the variant's.
+    func value<Value: NamedValue>(
+      _ option: TypedOption<Value>, _ fromVariant: (SnapshotVariant) -> Value?
+    ) -> Value? {
+      guard let variant, !arguments.isGiven(option.spec) else { return arguments[option] }
+      return fromVariant(variant)
+    }
+    themes = selection(ListOptions.themeOption) { $0.theme } ?? [.orange]
+    modes = selection(ListOptions.modeOption) { $0.mode } ?? [.light]
     platforms =
-      selection(ListOptions.platform) { $0.options.platform } ?? [document.platform ?? .ios]
+      selection(ListOptions.platformOption) { $0.options.platform } ?? [document.platform ?? .ios]
     isMatrix = Self.isMatrix(arguments)
 
     let width =
       variant.flatMap { arguments.isGiven(ListOptions.width) ? nil : $0.options.width }
-      ?? arguments.number(ListOptions.width) ?? Vocabulary.standardCanvasWidth
+      ?? arguments[ListOptions.widthOption] ?? Vocabulary.standardCanvasWidth
     options = LayoutOptions(
       width: width,
-      background: selection(ListOptions.background) { $0.options.background }?.first ?? .theme,
+      background: value(ListOptions.backgroundOption) { $0.options.background } ?? .theme,
       locale: locale ?? variant?.options.locale ?? document.locale,
-      direction: selection(ListOptions.direction) { $0.options.direction }?.first,
-      textStyleOverride: selection(ListOptions.textStyle) { $0.options.textStyleOverride }?.first,
+      direction: value(ListOptions.directionOption) { $0.options.direction },
+      textStyleOverride: value(ListOptions.textStyleOption) { $0.options.textStyleOverride },
       platform: platforms.first ?? .ios,
       accessibilitySnapshot: arguments.has(ListOptions.accessibility)
         || (variant?.options.accessibilitySnapshot ?? false),
@@ -146,10 +151,10 @@ struct ListJob {
     platforms: [Platform]
   ) throws -> SheetTextSizes {
     let fontScales =
-      arguments.numbers(ListOptions.fontScale)
+      arguments[ListOptions.fontScaleOption]
       ?? (variant.map { [$0.options.fontScale] } ?? document.fontScale.map { [$0] })
     let contentSizes =
-      arguments.values(ListOptions.contentSize, as: ContentSizeCategory.self)
+      arguments[ListOptions.contentSizeOption]
       ?? (variant.map { [$0.options.contentSize] } ?? document.contentSize.map { [$0] })
     let checks: [(OptionSpec, String, Int, Bool, Platform)] = [
       (
@@ -182,7 +187,7 @@ struct ListJob {
   /// The PNG scale: `--scale`, else the `--variant`'s, else 2.
   func scale(_ arguments: ParsedArguments) -> Int {
     if let variant, !arguments.isGiven(ListOptions.scale) { return variant.scale }
-    return arguments.integer(ListOptions.scale) ?? Vocabulary.standardPixelScale
+    return arguments[ListOptions.scaleOption] ?? Vocabulary.standardPixelScale
   }
 
   /// The variant `--variant` names among the variants of the case file `file` (at `path`); nil

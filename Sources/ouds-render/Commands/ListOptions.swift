@@ -1,6 +1,8 @@
 import CLIKit
+import Layout
 import Primitives
 import SafeInput
+import Scene
 
 /// What `--variant` names: a variant of a catalogue case file by its number (1 is the first) or
 /// by its name, with or without its scale (`orange-dark@2x`, `orange-dark`).
@@ -35,29 +37,35 @@ enum VariantChoice: Sendable, Hashable {
 /// write pictures (`render`, `sheet`), one table row each.
 enum ListOptions {
   /// `--input-format json|markdown`.
-  static let inputFormat = OptionSpec(
-    names: ["--input-format"], value: .choice(Vocabulary.listFormats, default: nil),
+  static let inputFormatOption = TypedOption.choice(
+    ListFormat.self, names: ["--input-format"],
     help: "how the list file is written: the JSON list format or a Markdown list",
     defaultDescription: "markdown for a file ending in .md or .markdown, else json")
+  /// `--input-format` as the tables list it.
+  static let inputFormat = inputFormatOption.spec
   /// `--theme <theme>|all`.
-  static let theme = OptionSpec(
-    names: ["--theme"], value: .choice(Vocabulary.themes.orAll, default: "orange"),
-    help: "the theme")
+  static let themeOption = TypedOption.choiceOrAll(
+    ThemeName.self, names: ["--theme"], default: .orange, help: "the theme")
+  /// `--theme` as the tables list it.
+  static let theme = themeOption.spec
   /// `--mode light|dark|all`.
-  static let mode = OptionSpec(
-    names: ["--mode"], value: .choice(Vocabulary.modes.orAll, default: "light"), help: "colour mode"
-  )
+  static let modeOption = TypedOption.choiceOrAll(
+    ColorMode.self, names: ["--mode"], default: .light, help: "colour mode")
+  /// `--mode` as the tables list it.
+  static let mode = modeOption.spec
   /// `--width <points>`.
-  static let width = OptionSpec(
-    names: ["--width"],
-    value: .number(
-      placeholder: "points", range: Vocabulary.canvasWidths, default: Vocabulary.standardCanvasWidth
-    ),
+  static let widthOption = TypedOption.number(
+    names: ["--width"], placeholder: "points", range: Vocabulary.canvasWidths,
+    default: Vocabulary.standardCanvasWidth,
     help: "canvas width in points; the height fits the content")
+  /// `--width` as the tables list it.
+  static let width = widthOption.spec
   /// `--background theme|none`.
-  static let background = OptionSpec(
-    names: ["--background"], value: .choice(Vocabulary.backgrounds, default: "theme"),
+  static let backgroundOption = TypedOption.choice(
+    BackgroundOption.self, names: ["--background"], default: .theme,
     help: "the mode's color.bg.primary (theme) or transparent (none)")
+  /// `--background` as the tables list it.
+  static let background = backgroundOption.spec
   /// `--locale <tag>`.
   static let locale = OptionSpec(
     names: ["--locale"], value: .text(placeholder: "tag", completion: .none),
@@ -65,32 +73,41 @@ enum ListOptions {
       "spoken text and (iOS rules) the marker alphabet; an Arabic tag (ar, ar-MA) also selects right-to-left",
     defaultDescription: "the list's \"locale\", else en")
   /// `--direction ltr|rtl`.
-  static let direction = OptionSpec(
-    names: ["--direction"], value: .choice(Vocabulary.directions, default: nil),
-    help: "override the direction alone", defaultDescription: "from the locale")
+  static let directionOption = TypedOption.choice(
+    LayoutDirection.self, names: ["--direction"], help: "override the direction alone",
+    defaultDescription: "from the locale")
+  /// `--direction` as the tables list it.
+  static let direction = directionOption.spec
   /// `--text-style bodyLarge|bodyMedium`.
-  static let textStyle = OptionSpec(
-    names: ["--text-style"], value: .choice(Vocabulary.textStyles, default: nil),
-    help: "draw every level in this text style", defaultDescription: "the list's")
+  static let textStyleOption = TypedOption.choice(
+    TextStyle.self, names: ["--text-style"], help: "draw every level in this text style",
+    defaultDescription: "the list's")
+  /// `--text-style` as the tables list it.
+  static let textStyle = textStyleOption.spec
   /// `--platform ios|android|all`.
-  static let platform = OptionSpec(
-    names: ["--platform"], value: .choice(Vocabulary.platforms.orAll, default: nil),
+  static let platformOption = TypedOption.choiceOrAll(
+    Platform.self, names: ["--platform"],
     help:
       "whose rules to follow where iOS and Android differ: bullet level, Arabic letters, rich text in bold, leading, tall markers",
     defaultDescription: "the list's \"platform\", else ios")
+  /// `--platform` as the tables list it.
+  static let platform = platformOption.spec
   /// `--font-scale <s>[,<s>…]`.
-  static let fontScale = OptionSpec(
-    names: ["--font-scale"],
-    value: .numberList(placeholder: "s[,s…]", range: FontScale.supported),
+  static let fontScaleOption = TypedOption.numberList(
+    names: ["--font-scale"], placeholder: "s[,s…]", range: FontScale.supported,
     help:
       "Android's font scale, for the Android rules: text sizes follow Android's non-linear tables, marker boxes and icons the scale; sheet takes several (1,1.5,2), one column each",
     defaultDescription: "the list's \"fontScale\", else 1")
+  /// `--font-scale` as the tables list it.
+  static let fontScale = fontScaleOption.spec
   /// `--content-size <size>[,<size>…]`.
-  static let contentSize = OptionSpec(
-    names: ["--content-size"], value: .choiceList(Vocabulary.contentSizes),
+  static let contentSizeOption = TypedOption.choiceList(
+    ContentSizeCategory.self, names: ["--content-size"],
     help:
       "iOS Dynamic Type, for the iOS rules: font sizes, line heights and the ordered box scale by the body size of the category / 17; sheet takes several, one column each",
     defaultDescription: "the list's \"contentSize\", else large")
+  /// `--content-size` as the tables list it.
+  static let contentSize = contentSizeOption.spec
   /// `--accessibility`.
   static let accessibility = OptionSpec(
     names: ["--accessibility"], value: .flag,
@@ -142,17 +159,20 @@ enum ListOptions {
   ]
 
   /// `--format png|svg|pdf`.
-  static let format = OptionSpec(
-    names: ["--format"], value: .choice(Vocabulary.formats, default: nil), help: "output format",
+  static let formatOption = TypedOption.choice(
+    OutputKind.self, names: ["--format"], help: "output format",
     defaultDescription: "from the -o extension; png for -o -")
+  /// `--format` as the tables list it.
+  static let format = formatOption.spec
   /// `--scale 1|2|3`.
-  static let scale = OptionSpec(
-    names: ["--scale"],
-    value: .integer(
-      placeholder: "n", range: Vocabulary.pixelScales, default: Vocabulary.standardPixelScale),
+  static let scaleOption = TypedOption.integer(
+    names: ["--scale"], placeholder: "n", range: Vocabulary.pixelScales,
+    default: Vocabulary.standardPixelScale,
     help:
       "PNG pixels per point; under the Android rules also the pixel grid of the text (glyph advances rounded to whole pixels), in SVG and PDF too"
   )
+  /// `--scale` as the tables list it.
+  static let scale = scaleOption.spec
   /// `--scale 1|2|3` of `layout`: the pixel grid of Android's text.
   static let textScale = OptionSpec(
     names: ["--scale"],

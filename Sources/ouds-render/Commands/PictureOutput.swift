@@ -86,7 +86,7 @@ struct PictureJob {
     throws(UsageError)
     -> OutputKind
   {
-    let requested = arguments.value(ListOptions.format, as: OutputKind.self)
+    let requested = arguments[ListOptions.formatOption]
     if output == PictureDestination.standardOutputName {
       if isFolder {
         throw UsageError(

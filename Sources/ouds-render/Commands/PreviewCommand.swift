@@ -19,10 +19,11 @@ import Threads
 /// it again as its files are saved.
 enum PreviewCommand {
   /// `--port <n>`.
-  static let port = OptionSpec(
-    names: ["--port"],
-    value: .integer(placeholder: "n", range: 0...65535, default: 8740),
+  static let portOption = TypedOption.integer(
+    names: ["--port"], placeholder: "n", range: 0...65535, default: 8740,
     help: "the port to listen on; 0 takes any free one (the URL printed says which)")
+  /// `--port` as the table lists it.
+  static let port = portOption.spec
   /// `--host <address>`.
   static let host = OptionSpec(
     names: ["--host"], value: .text(placeholder: "address", completion: .none),
@@ -122,7 +123,7 @@ enum PreviewCommand {
     // SIGINT, SIGTERM, SIGHUP and SIGQUIT are blocked from here on, in the server's threads too
     let signals = try StopSignals()
     let session = try PreviewSession(
-      lists: lists, address: address, port: UInt16(arguments.integer(port) ?? 8740))
+      lists: lists, address: address, port: UInt16(arguments[portOption] ?? 8740))
     defer { session.stop() }
     if !IPAddress.isLoopback(address) {
       printError(
@@ -170,7 +171,7 @@ enum PreviewCommand {
       },
       startingState: state, listFormatOption: ListOptions.inputFormat.key,
       everyValue: Vocabulary.all,
-      pixelScale: arguments.integer(ListOptions.scale) ?? Vocabulary.standardPixelScale)
+      pixelScale: arguments[ListOptions.scaleOption] ?? Vocabulary.standardPixelScale)
   }
 }
 
@@ -217,7 +218,7 @@ final class PreviewPictures: PreviewDrawing, @unchecked Sendable {
         words, spec: PreviewCommand.pictureSpec, command: "render")
       let job = try job(arguments, generation: generation, note: note)
       let format =
-        arguments.value(ListOptions.inputFormat, as: ListFormat.self)
+        arguments[ListOptions.inputFormatOption]
         ?? ListFormat(fileName: job.listPath)
       let docs = try job.attributingErrors {
         try ListDocs.make(

@@ -18,11 +18,13 @@ enum SheetCommand {
     help: "write each cell's WCAG contrast figures under it (see 'ouds-render audit')")
 
   /// `--page a4|16:9`: the paper of a PDF sheet.
-  static let page = OptionSpec(
-    names: ["--page"], value: .choice(Vocabulary.pageSizes, default: PageSize.standard.rawValue),
+  static let pageOption = TypedOption.choice(
+    PageSize.self, names: ["--page"], default: .standard,
     help:
       "the paper of a PDF: one page per theme and mode, the cells scaled to fit (A4 turns landscape when that draws them larger; 16:9 is a 960x540 pt slide)"
   )
+  /// `--page` as the table lists it.
+  static let page = pageOption.spec
 
   /// The command's table.
   static let spec = CommandSpec(
@@ -127,7 +129,7 @@ enum SheetCommand {
       }
       return nil
     }
-    return arguments.value(page, as: PageSize.self) ?? .standard
+    return arguments[pageOption] ?? .standard
   }
 
   /// `--compare-themes`: the review of the token change as one picture, the changed tokens on

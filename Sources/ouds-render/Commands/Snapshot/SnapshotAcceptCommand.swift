@@ -1,5 +1,6 @@
 import BulletListRenderer
 import CLIKit
+import Fonts
 import Graphics
 import PNG
 import SafeInput
@@ -106,9 +107,7 @@ enum SnapshotAcceptCommand {
           "\(files): run is null: the results name no run nor the digest of the catalogue it verified, so nothing says they are of this catalogue; accept the results of a verify run (--results)"
       )
     }
-    let filter = try arguments.text(SnapshotCommand.filter).map { text throws in
-      do { return try SnapshotFilter(text) } catch { throw UsageError("\(error)") }
-    }
+    let filter = arguments[SnapshotCommand.filterOption]
     let changes = merged.references.filter {
       ($0.status == .changed || $0.status == .missing) && (filter?.matches($0.id) ?? true)
     }
@@ -278,7 +277,7 @@ enum SnapshotAcceptCommand {
     var environment = merged.environment
     environment.tokensSHA256 = SnapshotEnvironment.tokenDigest(of: library)
     environment.tokens = SnapshotEnvironment.tokenValues(of: library)
-    let existing = try? SnapshotEnvironment.read(from: folder)
+    let existing = try SnapshotEnvironment.read(from: folder)
     return Data(
       try (existing?.merging(environment, takingTokens: true) ?? environment).jsonText().utf8)
   }

@@ -73,9 +73,11 @@ enum SnapshotCommand {
   /// `--shard` as the tables list it.
   static let shard = shardOption.spec
   /// `--jobs <n>`.
-  static let jobs = OptionSpec(
-    names: ["--jobs"], value: .integer(placeholder: "n", range: 1...256, default: nil),
+  static let jobsOption = TypedOption.integer(
+    names: ["--jobs"], placeholder: "n", range: 1...256,
     help: "worker threads, each with its own renderer", defaultDescription: "the number of cores")
+  /// `--jobs` as the tables list it.
+  static let jobs = jobsOption.spec
 
   /// The folder, tokens and fonts options of `verify` and `record`.
   static let common = [snapshots, themes, fontDirectory]
@@ -92,10 +94,10 @@ enum SnapshotCommand {
         snapshotsDirectory: folder,
         themesDirectory: arguments.text(themes).map { URL(fileURLWithPath: $0) },
         brandFontDirectory: arguments.text(fontDirectory).map { URL(fileURLWithPath: $0) },
-        jobs: arguments.integer(jobs) ?? ProcessInfo.processInfo.activeProcessorCount,
+        jobs: arguments[jobsOption] ?? ProcessInfo.processInfo.activeProcessorCount,
         diffOptions: SnapshotTolerance(
-          maxDiffPixels: arguments.integer(SnapshotVerifyCommand.maxDiffPixels),
-          maxDiffRatio: arguments.number(SnapshotVerifyCommand.maxDiffRatio)
+          maxDiffPixels: arguments[SnapshotVerifyCommand.maxDiffPixelsOption],
+          maxDiffRatio: arguments[SnapshotVerifyCommand.maxDiffRatioOption]
         ).applied(to: DiffOptions())))
   }
 

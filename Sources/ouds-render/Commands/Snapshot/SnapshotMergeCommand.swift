@@ -168,7 +168,7 @@ enum SnapshotMergeCommand {
         "environment.tokensSHA256 is \(claimed.prefix(12))…, but the themes folder \(MessageText.path(location.directory.path)) resolves to \(tokens.prefix(12))…"
       )
     }
-    let recorded = try? SnapshotEnvironment.read(from: folder)
+    let recorded = try SnapshotEnvironment.read(from: folder)
     if let recorded, recorded.tokensSHA256 != merged.recordedEnvironment?.tokensSHA256 {
       throw refuse(
         "recordedEnvironment.tokensSHA256 is not what \(SnapshotEnvironment.fileName) records")

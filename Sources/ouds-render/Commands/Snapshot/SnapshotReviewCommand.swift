@@ -22,10 +22,11 @@ import SnapshotReview
 /// accept holds.
 enum SnapshotReviewCommand {
   /// `--port <n>`.
-  static let port = OptionSpec(
-    names: ["--port"],
-    value: .integer(placeholder: "n", range: 0...65535, default: 8741),
+  static let portOption = TypedOption.integer(
+    names: ["--port"], placeholder: "n", range: 0...65535, default: 8741,
     help: "the port to listen on; 0 takes any free one (the URL printed says which)")
+  /// `--port` as the table lists it.
+  static let port = portOption.spec
   /// `--host <address>`.
   static let host = OptionSpec(
     names: ["--host"], value: .text(placeholder: "address", completion: .none),
@@ -96,7 +97,7 @@ enum SnapshotReviewCommand {
     let signals = try StopSignals()
     let site = ReviewSite(content: content, secret: ReviewSite.makeSecret())
     let server = try HTTPServer(
-      site: site, address: address, port: UInt16(arguments.integer(port) ?? 8741))
+      site: site, address: address, port: UInt16(arguments[portOption] ?? 8741))
     defer { server.stop() }
     site.accept(
       names: Array(Set(["127.0.0.1", "localhost", address])), port: server.port)

@@ -52,26 +52,30 @@ enum SnapshotVerifyCommand {
   static let outputs = [report, junit, summary, annotations, list]
 
   /// `--annotations github`: workflow commands for the pull request.
-  static let annotations = OptionSpec(
-    names: ["--annotations"],
-    value: .choice(Choices(AnnotationFormat.self), default: nil),
+  static let annotationsOption = TypedOption.choice(
+    AnnotationFormat.self, names: ["--annotations"],
     help:
       "also print a GitHub Actions ::error line per failure, on its case file, so the pull request shows it (GitLab shows the --junit report instead)"
   )
+  /// `--annotations` as the tables list it.
+  static let annotations = annotationsOption.spec
 
   /// `--max-diff-pixels <n>`: the run's pixel tolerance.
-  static let maxDiffPixels = OptionSpec(
-    names: ["--max-diff-pixels"],
-    value: .integer(placeholder: "n", range: 0...SnapshotTolerance.largestPixelCount, default: nil),
+  static let maxDiffPixelsOption = TypedOption.integer(
+    names: ["--max-diff-pixels"], placeholder: "n", range: 0...SnapshotTolerance.largestPixelCount,
     help:
       "a reference passes with at most n changed pixels, counted perceptually (as diff and Playwright count them); 0 is exact; a case file's maxDiffPixels wins for its variants",
     defaultDescription: "exact: one changed byte fails")
+  /// `--max-diff-pixels` as the tables list it.
+  static let maxDiffPixels = maxDiffPixelsOption.spec
   /// `--max-diff-ratio <r>`: the run's share tolerance.
-  static let maxDiffRatio = OptionSpec(
-    names: ["--max-diff-ratio"], value: .number(placeholder: "r", range: 0...1, default: nil),
+  static let maxDiffRatioOption = TypedOption.number(
+    names: ["--max-diff-ratio"], placeholder: "r", range: 0...1,
     help:
       "a reference passes with at most this share of its pixels changed (0.001 is 0.1 %); 0 is exact; with both, the stricter wins; a case file's maxDiffRatio wins for its variants",
     defaultDescription: "exact")
+  /// `--max-diff-ratio` as the tables list it.
+  static let maxDiffRatio = maxDiffRatioOption.spec
 
   /// The command's table.
   static let spec = CommandSpec(
@@ -222,7 +226,7 @@ enum SnapshotVerifyCommand {
   static func writeAnnotations(
     _ arguments: ParsedArguments, _ results: SnapshotRunResults, root: RepositoryRoot
   ) throws {
-    guard arguments.value(annotations, as: AnnotationFormat.self) == .github else { return }
+    guard arguments[annotationsOption] == .github else { return }
     try writeOutput(GitHubAnnotations.text(results, root: root))
   }
 

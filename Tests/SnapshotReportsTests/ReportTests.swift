@@ -4,6 +4,7 @@ import PNG
 import RunReports
 import Snapshot
 import SnapshotReports
+import TestSupport
 import Testing
 
 /// A run with known failures: sample-3 and sample-1.1 recorded, then orange light's background changed
@@ -38,18 +39,6 @@ enum FailingRun {
       try engine(snapshots: folder).catalogue.references)
     return (folder, report)
   }
-}
-
-/// The headless Chromium the review-page test drives (Debian's, installed by `scripts/test`).
-enum Chromium {
-  static let path: String? = [
-    "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome",
-  ].first {
-    FileManager.default.isExecutableFile(atPath: $0)
-  }
-
-  /// Whether the test runs: always under CI (where a missing Chromium is a failure), else only when installed.
-  static var testRuns: Bool { path != nil || SnapshotRecordMode.isCI() }
 }
 
 @Suite("Artifacts, JUnit XML, and the HTML review page")
@@ -176,21 +165,4 @@ struct ReportTests {
     #expect(magenta > 1000, "the actual renders (magenta background) are drawn on the page")
     #expect(red > 100, "the diff images (changed pixels in red) are drawn on the page")
   }
-}
-
-/// Runs a program and returns its standard output; throws when it fails.
-func runProcess(_ path: String, _ arguments: [String]) throws -> String {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: path)
-  process.arguments = arguments
-  let output = Pipe()
-  process.standardOutput = output
-  process.standardError = FileHandle.nullDevice
-  try process.run()
-  let data = output.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  guard process.terminationStatus == 0 else {
-    throw SupportFailure("\(path) exited with \(process.terminationStatus)")
-  }
-  return String(decoding: data, as: UTF8.self)
 }

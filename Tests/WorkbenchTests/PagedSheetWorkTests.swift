@@ -3,6 +3,7 @@ import BulletListRenderer
 import Foundation
 import Primitives
 import Scene
+import TestSupport
 import Testing
 import Workbench
 

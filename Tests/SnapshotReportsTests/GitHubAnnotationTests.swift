@@ -1,6 +1,7 @@
 import Foundation
 import Snapshot
 import SnapshotReports
+import TestSupport
 import Testing
 
 @Suite("verify --annotations github: one workflow command per failure, on its case file")

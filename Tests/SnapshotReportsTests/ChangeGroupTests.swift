@@ -1,9 +1,11 @@
 import Foundation
+import Fonts
 import Graphics
 import PNG
 import RunReports
 import Snapshot
 import SnapshotReports
+import TestSupport
 import Testing
 
 /// Issue 39 points 2 and 3: failures that no token explains but that show one change (the same

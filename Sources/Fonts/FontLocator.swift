@@ -1,6 +1,5 @@
 internal import CGraphics
 internal import CGraphicsLoader
-import Fonts
 import Primitives
 import SafeInput
 import Threads
@@ -174,11 +173,11 @@ public final class FontLocator: Sendable {
   }
 
   /// Reads ``fontconfigFolders()`` on a thread of `group`, for the next call to take: a
-  /// command that will draw asks for it at start (``GraphicsLibraries/preload()``), so that it
+  /// command that will draw asks for it at start (`GraphicsLibraries.preload()` of `Graphics`), so that it
   /// overlaps the loading of the drawing libraries and the command's reading of lists and
   /// tokens. A call made before the folders are read waits for them rather than reading them
   /// again. Each prefetch serves one call; later calls read the folders again.
-  static func prefetchFontconfigFolders(in group: ThreadGroup) {
+  package static func prefetchFontconfigFolders(in group: ThreadGroup) {
     prefetch.lock()
     guard case .idle = prefetchState else {
       prefetch.unlock()
@@ -216,7 +215,7 @@ public final class FontLocator: Sendable {
   /// (`FcConfigGetFontDirs`) and the files it was read from (`FcConfigGetConfigFiles`); nil when
   /// fontconfig cannot be loaded or fails.
   static func readFontconfigConfiguration() -> FontconfigFolderCache.Reading? {
-    guard (try? GraphicsLibraries.loadFontconfig()) != nil else { return nil }
+    guard (try? FontLibrary.loadFontconfig()) != nil else { return nil }
     guard let config = ouds_FcInitLoadConfig() else { return nil }
     defer { ouds_FcConfigDestroy(config) }
     return FontconfigFolderCache.Reading(
@@ -252,11 +251,11 @@ public final class FontLocator: Sendable {
 
   /// Locates every file of `lists`.
   /// - Returns: the located files, keyed by their source.
-  /// - Throws: `GraphicsError.fontFilesMissing` listing every file that no folder holds (with the
+  /// - Throws: `FontError.fontFilesMissing` listing every file that no folder holds (with the
   ///   package that provides it and the owners that need it), in one error.
-  public func locate(_ lists: [FontSourceList]) throws(GraphicsError) -> [FontSource: LocatedFont] {
+  public func locate(_ lists: [FontSourceList]) throws(FontError) -> [FontSource: LocatedFont] {
     var found: [FontSource: LocatedFont] = [:]
-    var missing: [GraphicsError.MissingFont] = []
+    var missing: [FontError.MissingFont] = []
     for list in lists {
       for file in list.sources where found[file] == nil {
         if let located = locate(file) {
@@ -267,7 +266,7 @@ public final class FontLocator: Sendable {
           }
         } else {
           missing.append(
-            GraphicsError.MissingFont(
+            FontError.MissingFont(
               fileName: file.fileName, package: file.package, themes: [list.owner]))
         }
       }

@@ -1,20 +1,27 @@
+import BulletList
 import Foundation
 import Graphics
 import Snapshot
 import SnapshotReports
+import TestSupport
 import Testing
 
 /// The text summary's layout for a person: full for a few failures, the table alone (capped) for
 /// many, colour marks that never move a column.
 @Suite("Summary format: compact table, row cap, colour")
 struct SummaryFormatTests {
+  /// A two-item list, what each reference draws.
+  static let list = OUDSBulletList(
+    type: .ordered, textStyle: .bodyMedium, isBold: false,
+    items: [OUDSBulletList.Item("First"), OUDSBulletList.Item("Second")])
+
   /// `count` changed references `case-00/orange-light@2x`, … with a pixel diff and a layout diff.
   static func changedRun(_ count: Int) -> SnapshotRunReport {
     let outcomes = (0..<count).map { index in
       SnapshotOutcome(
         reference: SnapshotReference(
           caseName: String(format: "case-%02d", index),
-          variant: SnapshotVariant(theme: .orange, mode: .light), list: RecordModeTests.list),
+          variant: SnapshotVariant(theme: .orange, mode: .light), list: Self.list),
         result: .failed(
           SnapshotFailure(
             kind: .changed, diff: nil, layoutDiff: [" {", #"-  "x" : 96"#, #"+  "x" : 56"#])))

@@ -5,6 +5,7 @@ import RunReports
 import Snapshot
 import SnapshotReports
 import StrictJSON
+import TestSupport
 import Testing
 import Themes
 

@@ -2,6 +2,7 @@ import Foundation
 import SafeInput
 import Snapshot
 import SnapshotReports
+import TestSupport
 import Testing
 
 /// What `snapshot verify --results` and `snapshot merge` read and write when the folders or the

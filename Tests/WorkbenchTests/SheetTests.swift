@@ -6,6 +6,7 @@ import Layout
 import PNG
 import Primitives
 import Scene
+import TestSupport
 import Testing
 import Themes
 import Workbench

@@ -1,6 +1,5 @@
 internal import CGraphics
 internal import CGraphicsLoader
-import Fonts
 import Primitives
 import SafeInput
 

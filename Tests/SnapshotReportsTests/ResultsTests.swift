@@ -4,6 +4,7 @@ import PixelDiff
 import SafeInput
 import Snapshot
 import SnapshotReports
+import TestSupport
 import Testing
 
 /// A small results value with one reference of each status a merge sees, for the tests below.

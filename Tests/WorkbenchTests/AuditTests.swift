@@ -4,6 +4,7 @@ import Foundation
 import Layout
 import Primitives
 import Scene
+import TestSupport
 import Testing
 import Themes
 import Workbench

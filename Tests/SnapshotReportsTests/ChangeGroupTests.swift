@@ -1,5 +1,5 @@
-import Foundation
 import Fonts
+import Foundation
 import Graphics
 import PNG
 import RunReports

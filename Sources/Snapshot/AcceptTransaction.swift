@@ -1,3 +1,4 @@
+import Fonts
 import Primitives
 import SafeInput
 
@@ -15,15 +16,63 @@ import SafeInput
 
 /// One file that `snapshot accept` puts into a snapshots folder.
 public struct AcceptWrite: Sendable, Equatable {
+  /// Where a new file's bytes come from.
+  public enum Content: Sendable, Equatable {
+    /// Bytes made in memory (the environment file).
+    case bytes(Data)
+    /// A file of the run's results, read only when it is staged, so that an accept of any
+    /// number of renders holds one at a time; its SHA-256 is checked again then.
+    case file(path: String, kind: UserFileKind, size: Int, sha256: String)
+  }
+
   /// The path relative to the snapshots folder (`sample-3/orange-light@2x.png`).
   public var path: String
-  /// The new bytes.
-  public var data: Data
+  /// The new bytes, or the file that holds them.
+  public var content: Content
 
   /// A file to put at `path` (relative to the snapshots folder) holding `data`.
   public init(path: String, data: Data) {
     self.path = path
-    self.data = data
+    self.content = .bytes(data)
+  }
+
+  /// A file to put at `path` (relative to the snapshots folder) holding the bytes of the file
+  /// at `source` (read as a `kind`), which must still be `size` bytes with the SHA-256 `sha256`
+  /// when it is staged.
+  public init(
+    path: String, copying source: String, kind: UserFileKind, size: Int, sha256: String
+  ) {
+    self.path = path
+    self.content = .file(path: source, kind: kind, size: size, sha256: sha256)
+  }
+
+  /// The new file's size in bytes.
+  var size: Int {
+    switch content {
+    case .bytes(let data): data.count
+    case .file(_, _, let size, _): size
+    }
+  }
+
+  /// The new bytes: read from the run's file, which must not have changed since it was checked.
+  func bytes() throws(AcceptTransaction.SystemFailure) -> Data {
+    switch content {
+    case .bytes(let data):
+      return data
+    case .file(let source, let kind, let size, let sha256):
+      let data: Data
+      do {
+        data = try UserFile.read(source, kind: kind)
+      } catch {
+        throw AcceptTransaction.SystemFailure(path: path, reason: "\(error)")
+      }
+      guard data.count == size, SHA256Digest.hex(of: data) == sha256 else {
+        throw AcceptTransaction.SystemFailure(
+          path: path,
+          reason: "the run's file \(MessageText.path(source)) changed after it was checked")
+      }
+      return data
+    }
   }
 }
 
@@ -106,7 +155,7 @@ public enum AcceptTransaction {
         }
       }
       for (entry, write) in zip(journal.files, writes) {
-        try stage(write.data, at: root + "/" + entry.staged, name: entry.path)
+        try stage(write.bytes(), at: root + "/" + entry.staged, name: entry.path)
         if let kept = entry.kept {
           unlink(root + "/" + kept)
           if link(root + "/" + entry.path, root + "/" + kept) != 0 {
@@ -268,7 +317,7 @@ public enum AcceptTransaction {
         throw refuse(write.path, systemReason(errno))
       }
       // Rounded up to blocks, as the file system counts them.
-      bytes += (write.data.count + 4095) / 4096 * 4096
+      bytes += (write.size + 4095) / 4096 * 4096
     }
     var space = statvfs()
     if statvfs(root, &space) == 0 {
@@ -287,7 +336,7 @@ public enum AcceptTransaction {
   // MARK: - Steps
 
   /// A failed system call on `path` (relative to the snapshots folder).
-  private struct SystemFailure: Error {
+  struct SystemFailure: Error {
     var path: String
     var reason: String
   }

@@ -79,6 +79,16 @@ public struct ArtifactImages: ReviewImageSource {
     return try checked(reference, image).path
   }
 
+  /// The path and the bytes of the artifact file of `image`, checked as ``data(for:image:)``
+  /// checks them.
+  /// - Throws: `SnapshotError` naming the file: outside its folder, unreadable, not a PNG or not
+  ///   of the size the results say.
+  public func file(for reference: ReferenceResult, image: ReferenceResult.Image) throws -> (
+    path: String, data: Data
+  ) {
+    try checked(reference, image)
+  }
+
   /// The bytes of the artifact file of `image`.
   /// - Throws: `SnapshotError` naming the file: outside its folder, unreadable, not a PNG or not
   ///   of the size the results say.

@@ -129,7 +129,9 @@ enum SnapshotAcceptCommand {
     // Every render is read and checked against the digests the run recorded (the results
     // folders only: no lock needed yet).
     let images = ArtifactImages(folders: folders)
-    var renders: [(reference: ReferenceResult, png: Data, layout: Data)] = []
+    // Each render's files and digests, not their bytes: they are read again one at a time below,
+    // so that accept holds one render in memory whatever the number of failures.
+    var renders: [(reference: ReferenceResult, png: RunFile, layout: RunFile)] = []
     for reference in changes {
       guard let folder = folders[reference.id],
         let layout = reference.artifacts["actual.layout.json"]
@@ -140,8 +142,9 @@ enum SnapshotAcceptCommand {
         )
       }
       let png: Data
+      let pngPath: String
       do {
-        png = try images.data(for: reference, image: .actual)
+        (pngPath, png) = try images.file(for: reference, image: .actual)
       } catch {
         throw SnapshotError.cannotAccept(reason: "\(reference.id): \(error)")
       }
@@ -172,7 +175,12 @@ enum SnapshotAcceptCommand {
           )
         }
       }
-      renders.append((reference, png, layoutData))
+      renders.append(
+        (
+          reference,
+          RunFile(path: pngPath, kind: .artifactImage, data: png),
+          RunFile(path: layoutPath, kind: .list, data: layoutData)
+        ))
     }
     // From here to the last write, under the record lock: the catalogue checked is the one written.
     let folder = URL(fileURLWithPath: snapshotsPath)
@@ -194,20 +202,20 @@ enum SnapshotAcceptCommand {
     for render in renders {
       let imagePath = render.reference.imagePath
       let layoutPath = render.reference.layoutPath
+      let png = try render.png.read()
+      let layout = try render.layout.read()
       let oldImage = Self.existing(folder, imagePath)
       let oldLayout = Self.existing(folder, layoutPath)
       // Kept by pixels, not bytes: a reference that already looks like the render stays.
-      if let oldImage, let oldLayout, oldLayout == render.layout,
-        SamePixels.equal(oldImage, render.png)
-      {
+      if let oldImage, let oldLayout, oldLayout == layout, SamePixels.equal(oldImage, png) {
         unchanged.append(render.reference.id)
         continue
       }
-      if oldImage == nil || oldImage.map({ !SamePixels.equal($0, render.png) }) == true {
-        writes.append(AcceptWrite(path: imagePath, data: render.png))
+      if oldImage == nil || oldImage.map({ !SamePixels.equal($0, png) }) == true {
+        writes.append(render.png.write(to: imagePath))
       }
-      if oldLayout != render.layout, !writes.contains(where: { $0.path == layoutPath }) {
-        writes.append(AcceptWrite(path: layoutPath, data: render.layout))
+      if oldLayout != layout, !writes.contains(where: { $0.path == layoutPath }) {
+        writes.append(render.layout.write(to: layoutPath))
       }
     }
     if let environmentData, Self.existing(folder, SnapshotEnvironment.fileName) != environmentData {
@@ -288,5 +296,41 @@ enum SnapshotAcceptCommand {
       return SnapshotError.cannotAccept(reason: reason)
     }
     return error
+  }
+}
+
+/// A file of a run's results that accept checked against the digest the run recorded: read
+/// again, and checked again, each time its bytes are needed.
+private struct RunFile {
+  var path: String
+  var kind: UserFileKind
+  var size: Int
+  var sha256: String
+
+  init(path: String, kind: UserFileKind, data: Data) {
+    self.path = path
+    self.kind = kind
+    self.size = data.count
+    self.sha256 = SHA256Digest.hex(of: data)
+  }
+
+  /// The file's bytes, still those that were checked.
+  func read() throws(SnapshotError) -> Data {
+    let data: Data
+    do {
+      data = try UserFile.read(path, kind: kind)
+    } catch {
+      throw SnapshotError.cannotAccept(reason: "\(error)")
+    }
+    guard data.count == size, SHA256Digest.hex(of: data) == sha256 else {
+      throw SnapshotError.cannotAccept(
+        reason: "\(MessageText.path(path)): the file was changed after it was checked")
+    }
+    return data
+  }
+
+  /// The write that puts this file's bytes at `destination` of the snapshots folder.
+  func write(to destination: String) -> AcceptWrite {
+    AcceptWrite(path: destination, copying: path, kind: kind, size: size, sha256: sha256)
   }
 }

@@ -226,8 +226,11 @@ public struct ParsedArguments {
   /// Whether the flag `option` was given.
   public func has(_ option: OptionSpec) -> Bool { flags.contains(option.key) }
 
-  /// Whether `option` was given a value on the command line (its default does not count).
-  public func isGiven(_ option: OptionSpec) -> Bool { values[option.key] != nil }
+  /// Whether `option` was given on the command line: a value, or a flag (its default does not
+  /// count).
+  public func isGiven(_ option: OptionSpec) -> Bool {
+    values[option.key] != nil || flags.contains(option.key)
+  }
 
   /// The value of the typed `option`: as its parser made it, or its choice as the type it was
   /// declared with (else its default); nil when neither.

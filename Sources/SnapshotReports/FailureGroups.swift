@@ -144,6 +144,9 @@ public struct ChangeGroup: Hashable, Sendable {
     let diff = reference.artifactDigests[ReferenceResult.Image.diff.fileName]
     let layout = reference.layoutDiff.filter(isChangedLine)
     guard diff != nil || !layout.isEmpty else { return nil }
+    // Changed pixels with no diff picture's digest to compare: never grouped by layout alone
+    // (a light and a dark picture of one edit have the same layout lines but other pixels).
+    if diff == nil, (reference.pixels?.changedPixels ?? 0) > 0 { return nil }
     return "pixels \(diff ?? "identical")\nlayout "
       + SHA256Digest.hex(of: Data(layout.joined(separator: "\n").utf8))
   }

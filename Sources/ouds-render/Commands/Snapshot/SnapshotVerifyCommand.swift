@@ -177,12 +177,6 @@ enum SnapshotVerifyCommand {
       elsewhere +=
         " and the review page \(URL(fileURLWithPath: page).appendingPathComponent("index.html").path)"
     }
-    // The table goes to stdout; it starts with the environment line when the machine differs.
-    let format = SummaryFormat.compact(
-      elsewhere: elsewhere, paint: Terminal.current.painter(for: 1))
-    try writeOutput(
-      SnapshotSummary.text(
-        result, acceptCommand: commands.accept, acceptAll: commands.acceptAll, format: format))
     // Files are read from the repository root: their commands name paths relative to it.
     let rootOptions = SnapshotCommand.rootOptions(arguments, root: root)
     let selection = try SnapshotCommand.resultsSelection(arguments, engine: engine)
@@ -193,6 +187,15 @@ enum SnapshotVerifyCommand {
       written = try SnapshotArtifacts.write(
         result, to: folder, acceptCommand: rootCommands.accept, root: root, streamed: streamed)
     }
+    // The table goes to stdout; it starts with the environment line when the machine differs.
+    // Printed once the pictures are written: failures show one change only when their diff
+    // pictures have one SHA-256.
+    let format = SummaryFormat.compact(
+      elsewhere: elsewhere, paint: Terminal.current.painter(for: 1))
+    try writeOutput(
+      SnapshotSummary.text(
+        SnapshotRunResults(result, root: nil, artifactDigests: written.digests),
+        acceptCommand: commands.accept, acceptAll: commands.acceptAll, format: format))
     if !result.succeeded {
       printError(
         "artifacts: \(folder.path) (expected.png, actual.png, diff.png per failure; junit.xml)")

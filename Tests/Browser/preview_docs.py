@@ -9,37 +9,18 @@ light's canvas colour becomes orange-550."""
 
 import os
 import sys
-import time
 
 from playwright.sync_api import sync_playwright
 
+from checks import TIMEOUT, check, wait_until
+
 URL, LIST_FILE, TOKEN_FILE, CHROMIUM = sys.argv[1:5]
-TIMEOUT = 60_000  # milliseconds: a page that never settles fails instead of hanging
 
 # The cells of each row of the table whose caption is `caption`, as text.
 TABLE = """(caption) => {
   const table = [...document.querySelectorAll('#docs table')].find(t => t.caption.textContent === caption);
   return table ? [...table.tBodies[0].rows].map(r => [...r.cells].map(c => c.textContent)) : null;
 }"""
-
-
-def wait_until(page, expression):
-    """Polls `expression` in the page until true (page.wait_for_function would evaluate a string,
-    which the page's Content-Security-Policy forbids)."""
-    deadline = time.monotonic() + TIMEOUT / 1000
-    while time.monotonic() < deadline:
-        if page.evaluate(expression):
-            return
-        time.sleep(0.02)
-    print("failed: still false after 60 s: " + expression)
-    sys.exit(1)
-
-
-def check(condition, message):
-    if not condition:
-        print("failed: " + message)
-        sys.exit(1)
-    print("ok: " + message)
 
 
 def row(rows, first):

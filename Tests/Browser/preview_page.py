@@ -8,12 +8,12 @@ light's canvas colour becomes orange-550."""
 
 import os
 import sys
-import time
 
 from playwright.sync_api import sync_playwright
 
+from checks import TIMEOUT, check, wait_until
+
 URL, TOKEN_FILE, CHROMIUM = sys.argv[1], sys.argv[2], sys.argv[3]
-TIMEOUT = 60_000  # milliseconds: a page that never settles fails instead of hanging
 
 # The colour of the first pixel of each loaded picture, read through a canvas.
 CORNERS = """() => Object.fromEntries([...document.querySelectorAll('figure')].map((f) => {
@@ -26,25 +26,6 @@ CORNERS = """() => Object.fromEntries([...document.querySelectorAll('figure')].m
   const [r, g, b] = context.getImageData(0, 0, 1, 1).data;
   return [f.dataset.cell, '#' + [r, g, b].map((v) => v.toString(16).padStart(2, '0')).join('').toUpperCase()];
 }))"""
-
-
-def wait_until(page, expression):
-    """Polls `expression` in the page until true (page.wait_for_function would evaluate a string,
-    which the page's Content-Security-Policy forbids)."""
-    deadline = time.monotonic() + TIMEOUT / 1000
-    while time.monotonic() < deadline:
-        if page.evaluate(expression):
-            return
-        time.sleep(0.02)
-    print("failed: still false after 60 s: " + expression)
-    sys.exit(1)
-
-
-def check(condition, message):
-    if not condition:
-        print("failed: " + message)
-        sys.exit(1)
-    print("ok: " + message)
 
 
 with sync_playwright() as playwright:

@@ -11,33 +11,14 @@ Prints one line per check passed ("ok: ...") and exits 0, or prints "failed: ...
 import hashlib
 import os
 import sys
-import time
 import urllib.error
 import urllib.request
 
 from playwright.sync_api import sync_playwright
 
+from checks import TIMEOUT, check, wait_until
+
 URL, SNAPSHOTS, CHROMIUM = sys.argv[1], sys.argv[2], sys.argv[3]
-TIMEOUT = 60_000  # milliseconds: a page that never settles fails instead of hanging
-
-
-def wait_until(page, expression):
-    """Polls `expression` in the page until true (page.wait_for_function would evaluate a string,
-    which the page's Content-Security-Policy forbids)."""
-    deadline = time.monotonic() + TIMEOUT / 1000
-    while time.monotonic() < deadline:
-        if page.evaluate(expression):
-            return
-        time.sleep(0.02)
-    print("failed: still false after 60 s: " + expression)
-    sys.exit(1)
-
-
-def check(condition, message):
-    if not condition:
-        print("failed: " + message)
-        sys.exit(1)
-    print("ok: " + message)
 
 
 def references():

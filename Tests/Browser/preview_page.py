@@ -6,12 +6,11 @@ Prints one line per check passed ("ok: ...") and exits 0, or prints "failed: ...
 The token file (a copy's Themes/brands/orange/light.tokens.json) is edited in place: Orange
 light's canvas colour becomes orange-550."""
 
-import os
 import sys
 
 from playwright.sync_api import sync_playwright
 
-from checks import TIMEOUT, check, wait_until
+from checks import TIMEOUT, check, paint_orange_canvas, wait_until
 
 URL, TOKEN_FILE, CHROMIUM = sys.argv[1], sys.argv[2], sys.argv[3]
 
@@ -77,13 +76,7 @@ with sync_playwright() as playwright:
 
     # A token edit: the open page updates without a reload.
     page.evaluate("window.notReloaded = true")
-    with open(TOKEN_FILE, encoding="utf-8") as file:
-        text = file.read()
-    old = '"primary": {\n        "$value": "{color.raw.functional.white}"'
-    check(text.count(old) == 1, "the token file holds Orange light's bg.primary")
-    with open(TOKEN_FILE + ".tmp-save", "w", encoding="utf-8") as file:
-        file.write(text.replace(old, old.replace("functional.white", "orange.orange-550")))
-    os.replace(TOKEN_FILE + ".tmp-save", TOKEN_FILE)
+    paint_orange_canvas(TOKEN_FILE)
     page.wait_for_selector('body[data-shown="1"]')
     corners = page.evaluate(CORNERS)
     check(corners.get(light) == "#F15E00",

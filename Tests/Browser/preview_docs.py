@@ -121,6 +121,9 @@ with sync_playwright() as playwright:
     check(page.evaluate("document.querySelectorAll('#docs [tabindex]').length") == 0,
           "no box scrolls at 1440 px, so none is a tab stop")
     page.set_viewport_size({"width": 500, "height": 900})
+    # the page sets the tab stops in its resize handler, which runs after the resize returns
+    wait_until(page, """[...document.querySelectorAll('#docs .table-scroll')]
+      .some(b => b.scrollWidth > b.clientWidth && b.getAttribute('tabindex') === '0')""")
     wide = page.evaluate("""() => [...document.querySelectorAll('#docs .table-scroll')]
       .filter(b => b.scrollWidth > b.clientWidth).map(b => b.getAttribute('tabindex'))""")
     check(len(wide) > 0 and all(t == "0" for t in wide), f"at 500 px the wide tables are tab stops ({wide})")

@@ -39,7 +39,7 @@ public final class PreviewSite: HTTPSite, @unchecked Sendable {
   /// The events the pages listen to.
   public let events: PreviewEvents
   private let queue: RenderQueue
-  private let hosts = Locked<Set<String>>([])
+  private let guardian = SiteGuard(site: "preview", nullOriginMayRead: false)
 
   /// The header a paste must carry: a form of another site cannot set it without the browser
   /// asking first (which this server never allows).
@@ -54,14 +54,10 @@ public final class PreviewSite: HTTPSite, @unchecked Sendable {
 
   /// Accepts requests whose `Host` is one of `names` at `port` (`127.0.0.1:8740`…): set once the
   /// server listens, before that nothing is answered.
-  public func accept(names: [String], port: UInt16) {
-    hosts.withLock { hosts in
-      hosts = Set(names.map { name in (name.contains(":") ? "[\(name)]" : name) + ":\(port)" })
-    }
-  }
+  public func accept(names: [String], port: UInt16) { guardian.accept(names: names, port: port) }
 
   /// The hosts accepted, sorted.
-  public var acceptedHosts: [String] { hosts.withLock { $0.sorted() } }
+  public var acceptedHosts: [String] { guardian.acceptedHosts }
 
   /// `Host`, `Origin` and the paste header.
   public var headerNames: [String] { ["Host", "Origin", Self.pasteHeader] }
@@ -89,23 +85,7 @@ public final class PreviewSite: HTTPSite, @unchecked Sendable {
   }
 
   private func route(_ request: HTTPRequest) -> HTTPResponse {
-    if let name = request.repeatedHeaders.first {
-      return .text(400, "the request carries the \(name) header more than once")
-    }
-    let accepted = acceptedHosts
-    guard let host = request.headers["Host"], accepted.contains(host.lowercased()) else {
-      return .text(
-        421,
-        "this preview answers only to \(accepted.joined(separator: ", ")); the request named \(request.headers["Host"].map { "host '\(Self.printable($0))'" } ?? "no host")"
-      )
-    }
-    // "null" (a sandboxed frame, a file: page, a redirect) is no page of this preview either.
-    if let origin = request.headers["Origin"],
-      !accepted.contains(where: { origin == "http://" + $0 })
-    {
-      return .text(
-        403, "requests from other sites are refused (origin '\(Self.printable(origin))')")
-    }
+    if let refusal = guardian.refusal(of: request) { return refusal }
     let method = request.method
     let reading = method == "GET" || method == "HEAD"
     switch request.path {

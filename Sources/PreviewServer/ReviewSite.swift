@@ -87,7 +87,7 @@ public protocol ReviewContent: AnyObject, Sendable {
 public final class ReviewSite: HTTPSite, @unchecked Sendable {
   private let content: any ReviewContent
   private let secret: String
-  private let hosts = Locked<Set<String>>([])
+  private let guardian = SiteGuard(site: "review", nullOriginMayRead: true)
   private let state = Locked(ReviewState())
   /// Held while an accept runs: one at a time.
   private let accepting = Locked(())
@@ -121,11 +121,7 @@ public final class ReviewSite: HTTPSite, @unchecked Sendable {
   }
 
   /// Accepts requests whose `Host` is one of `names` at `port`, as ``PreviewSite/accept(names:port:)``.
-  public func accept(names: [String], port: UInt16) {
-    hosts.withLock { hosts in
-      hosts = Set(names.map { name in (name.contains(":") ? "[\(name)]" : name) + ":\(port)" })
-    }
-  }
+  public func accept(names: [String], port: UInt16) { guardian.accept(names: names, port: port) }
 
   /// How many failures were written, rejected, and accepted but not written.
   public var counts: (written: Int, rejected: Int, unwritten: Int) {
@@ -153,23 +149,8 @@ public final class ReviewSite: HTTPSite, @unchecked Sendable {
   }
 
   private func route(_ request: HTTPRequest) -> HTTPResponse {
-    if let name = request.repeatedHeaders.first {
-      return .text(400, "the request carries the \(name) header more than once")
-    }
-    let accepted = hosts.withLock { $0.sorted() }
-    guard let host = request.headers["Host"], accepted.contains(host.lowercased()) else {
-      return .text(
-        421,
-        "this review answers only to \(accepted.joined(separator: ", ")); the request named \(request.headers["Host"].map { "host '\(PreviewSite.printable($0))'" } ?? "no host")"
-      )
-    }
+    if let refusal = guardian.refusal(of: request) { return refusal }
     let method = request.method
-    if let origin = request.headers["Origin"],
-      origin == "null" ? method == "POST" : !accepted.contains(where: { origin == "http://" + $0 })
-    {
-      return .text(
-        403, "requests from other sites are refused (origin '\(PreviewSite.printable(origin))')")
-    }
     let reading = method == "GET" || method == "HEAD"
     switch request.path {
     case "/", "/review.js", "/review.css", "/state.json", "/image":

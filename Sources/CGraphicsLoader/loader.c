@@ -17,53 +17,15 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Each entry of symbols.h must declare its function as the library's header does: a wrong
- * result or parameter type is a compile error here rather than a wrong call. */
-#define OUDS_LIBRARY(id, soname, macos, package)
-#define OUDS_FUNCTION(library, result, name, parameters, arguments) \
-  OUDS_LOADER_CHECK(result, name, parameters)
-#define OUDS_PROCEDURE(library, name, parameters, arguments) \
-  OUDS_LOADER_CHECK(void, name, parameters)
-#include "symbols.h"
-#undef OUDS_LIBRARY
-#undef OUDS_FUNCTION
-#undef OUDS_PROCEDURE
-
 struct ouds_graphics_table ouds_graphics_functions;
 
-enum {
-#define OUDS_LIBRARY(id, soname, macos, package) OUDS_LIBRARY_##id,
-#define OUDS_FUNCTION(library, result, name, parameters, arguments)
-#define OUDS_PROCEDURE(library, name, parameters, arguments)
-#include "symbols.h"
-#undef OUDS_LIBRARY
-#undef OUDS_FUNCTION
-#undef OUDS_PROCEDURE
-  OUDS_LIBRARY_COUNT
-};
-
-static struct ouds_library libraries[OUDS_LIBRARY_COUNT] = {
-#define OUDS_LIBRARY(id, soname, macos, package) OUDS_LOADER_LIBRARY(soname, macos, package),
-#define OUDS_FUNCTION(library, result, name, parameters, arguments)
-#define OUDS_PROCEDURE(library, name, parameters, arguments)
-#include "symbols.h"
-#undef OUDS_LIBRARY
-#undef OUDS_FUNCTION
-#undef OUDS_PROCEDURE
-};
-
-/* In the order of enum ouds_graphics_symbol. */
-static const struct ouds_symbol symbols[OUDS_SYMBOL_COUNT] = {
-#define OUDS_LIBRARY(id, soname, macos, package)
-#define OUDS_FUNCTION(library, result, name, parameters, arguments) \
-  OUDS_LOADER_SYMBOL(ouds_graphics_functions, name, OUDS_LIBRARY_##library),
-#define OUDS_PROCEDURE(library, name, parameters, arguments) \
-  OUDS_LOADER_SYMBOL(ouds_graphics_functions, name, OUDS_LIBRARY_##library),
-#include "symbols.h"
-#undef OUDS_LIBRARY
-#undef OUDS_FUNCTION
-#undef OUDS_PROCEDURE
-};
+/* The checks, the libraries and the functions of symbols.h (CLoaderTables.h); the functions in
+ * the order of enum ouds_graphics_symbol, which ouds_graphics_resolve indexes them by. */
+#define OUDS_LOADER_LIST "symbols.h"
+#define OUDS_LOADER_TABLE ouds_graphics_functions
+#include "CLoaderTables.h"
+_Static_assert(sizeof symbols / sizeof symbols[0] == OUDS_SYMBOL_COUNT,
+               "symbols.h lists as many functions as enum ouds_graphics_symbol");
 
 /* RTLD_LAZY: each function is bound at its first call, as the dynamic loader does at start
  * (binding all of them at once measured slower, even on the loading thread) */

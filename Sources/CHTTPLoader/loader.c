@@ -12,17 +12,6 @@
 #include <string.h>
 #include <strings.h>
 
-/* Each entry of http_symbols.h must declare its function as the library's header does. */
-#define OUDS_LIBRARY(id, soname, macos, package)
-#define OUDS_FUNCTION(library, result, name, parameters, arguments) \
-  OUDS_LOADER_CHECK(result, name, parameters)
-#define OUDS_PROCEDURE(library, name, parameters, arguments) \
-  OUDS_LOADER_CHECK(void, name, parameters)
-#include "http_symbols.h"
-#undef OUDS_LIBRARY
-#undef OUDS_FUNCTION
-#undef OUDS_PROCEDURE
-
 /* One slot per function, typed as the header declares it; all filled by ouds_http_load. */
 static struct {
 #define OUDS_LIBRARY(id, soname, macos, package)
@@ -34,38 +23,10 @@ static struct {
 #undef OUDS_PROCEDURE
 } table;
 
-enum {
-#define OUDS_LIBRARY(id, soname, macos, package) OUDS_LIBRARY_##id,
-#define OUDS_FUNCTION(library, result, name, parameters, arguments)
-#define OUDS_PROCEDURE(library, name, parameters, arguments)
-#include "http_symbols.h"
-#undef OUDS_LIBRARY
-#undef OUDS_FUNCTION
-#undef OUDS_PROCEDURE
-  OUDS_LIBRARY_COUNT
-};
-
-static struct ouds_library libraries[OUDS_LIBRARY_COUNT] = {
-#define OUDS_LIBRARY(id, soname, macos, package) OUDS_LOADER_LIBRARY(soname, macos, package),
-#define OUDS_FUNCTION(library, result, name, parameters, arguments)
-#define OUDS_PROCEDURE(library, name, parameters, arguments)
-#include "http_symbols.h"
-#undef OUDS_LIBRARY
-#undef OUDS_FUNCTION
-#undef OUDS_PROCEDURE
-};
-
-static const struct ouds_symbol symbols[] = {
-#define OUDS_LIBRARY(id, soname, macos, package)
-#define OUDS_FUNCTION(library, result, name, parameters, arguments) \
-  OUDS_LOADER_SYMBOL(table, name, OUDS_LIBRARY_##library),
-#define OUDS_PROCEDURE(library, name, parameters, arguments) \
-  OUDS_LOADER_SYMBOL(table, name, OUDS_LIBRARY_##library),
-#include "http_symbols.h"
-#undef OUDS_LIBRARY
-#undef OUDS_FUNCTION
-#undef OUDS_PROCEDURE
-};
+/* The checks, the libraries and the functions of http_symbols.h (CLoaderTables.h). */
+#define OUDS_LOADER_LIST "http_symbols.h"
+#define OUDS_LOADER_TABLE table
+#include "CLoaderTables.h"
 
 /* Every function at once (RTLD_NOW), local: nothing else needs its symbols. */
 const char *ouds_http_load(void) {

@@ -70,7 +70,7 @@ struct HostileCorpusTests {
       case "append":
         let url = URL(fileURLWithPath: target(step[3]))
         if !FileManager.default.fileExists(atPath: url.path) {
-          FileManager.default.createFile(atPath: url.path, contents: nil)
+          _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         }
         let handle = try FileHandle(forWritingTo: url)
         try handle.seekToEnd()

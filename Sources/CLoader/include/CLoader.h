@@ -11,10 +11,11 @@
  *   OUDS_LIBRARY(id, soname, macOS file name, Debian package), in the order they are loaded;
  *   OUDS_FUNCTION(library id, result type, name, (parameters), (arguments));
  *   OUDS_PROCEDURE(library id, name, (parameters), (arguments)) for a function returning void;
- * and expands it, with the macros below, into the same things: an enum of its libraries and one
- * of its functions, a table with one typed slot per function (OUDS_LOADER_SLOT), a compile-time
- * check of each entry against the library's header (OUDS_LOADER_CHECK), the libraries
- * (OUDS_LOADER_LIBRARY) and the functions (OUDS_LOADER_SYMBOL) that ouds_loader_open reads.
+ * and expands it, with the macros below, into the same things: a table with one typed slot per
+ * function (OUDS_LOADER_SLOT); then CLoaderTables.h, included once by each loader, makes the
+ * compile-time check of each entry against the library's header (OUDS_LOADER_CHECK), the enum of
+ * its libraries, the libraries (OUDS_LOADER_LIBRARY) and the functions (OUDS_LOADER_SYMBOL) that
+ * ouds_loader_open reads.
  * scripts/package reads the OUDS_LIBRARY lines of both lists for the .deb's Depends. */
 
 #include <pthread.h>

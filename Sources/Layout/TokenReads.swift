@@ -3,6 +3,10 @@ import Primitives
 import Themes
 
 extension ListLayout {
+  /// The start of the icon size tokens (`bullet-list.size.icon.body-large`): a list reads one
+  /// exactly when it draws a marker picture (a bullet, a tick or an icon).
+  public static let iconSizeTokenPrefix = "bullet-list.size.icon."
+
   /// The token paths (of ``Themes/ThemeLibrary/componentTokenPaths``) whose values a layout of
   /// `list` with `options` reads, in any theme: what a changed token must be among to explain a
   /// changed picture of this list (issue 39: a failure is blamed only on what its own list reads).
@@ -34,7 +38,7 @@ extension ListLayout {
       typography(row.textStyle, ["font-size", "line-height", "letter-spacing"])
       typography(row.textStyle, [row.isBold ? "font-weight-strong" : "font-weight"])
       if case .unordered(_, let isBranded) = row.listType {
-        paths.insert("bullet-list.size.icon.\(style)")
+        paths.insert(iconSizeTokenPrefix + style)
         paths.insert(markerColorRole(isBranded: isBranded).tokenPath)
       }
       if case .rich(let rich) = row.label {

@@ -202,10 +202,17 @@ public struct SnapshotEnvironment: Codable, Hashable, Sendable {
 
   /// What a reference drawn with the font set `fontSet` (`sosh`, `orange/android`) is changed
   /// by among `differences` (lines of ``differences(from:)``): the library of each render-stack
-  /// line (`pango`), and `<set> font <role>` (or `<set>`) of each line about its own font set.
-  public static func stackAndFontCauses(_ differences: [String], fontSet: String) -> [String] {
+  /// line (`pango`) — librsvg only when it `drawsMarkers` (bullets, ticks and icons are SVG; a
+  /// bare or ordered list draws none) — and `<set> font <role>` (or `<set>`) of each line about
+  /// its own font set.
+  public static func stackAndFontCauses(
+    _ differences: [String], fontSet: String, drawsMarkers: Bool = true
+  ) -> [String] {
     differences.compactMap { line in
-      guard isFontDifference(line) else { return line.split(separator: " ").first.map(String.init) }
+      guard isFontDifference(line) else {
+        let library = line.split(separator: " ").first.map(String.init)
+        return library == "librsvg" && !drawsMarkers ? nil : library
+      }
       return fontSetOfDifference(line) == fontSet ? differenceName(line) : nil
     }
   }

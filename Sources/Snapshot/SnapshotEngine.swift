@@ -3,6 +3,7 @@ import BulletListRenderer
 import Dispatch
 import Fonts
 import Graphics
+import Layout
 import Primitives
 import SafeInput
 import Scene
@@ -374,7 +375,10 @@ public final class SnapshotEngine: Sendable {
         var names: [String] = []
         for cause in tokens where !names.contains(cause.token) { names.append(cause.token) }
         outcomes[index].explainedBy =
-          names + SnapshotEnvironment.stackAndFontCauses(differences, fontSet: fontSet)
+          names
+          + SnapshotEnvironment.stackAndFontCauses(
+            differences, fontSet: fontSet,
+            drawsMarkers: listReads.contains { $0.hasPrefix(ListLayout.iconSizeTokenPrefix) })
       }
     }
     var report = SnapshotRunReport(

@@ -263,4 +263,35 @@ struct ExplainedByReadsTests {
         "\(pass.reference.id) passes but claims to read \(token)")
     }
   }
+
+  @Test(
+    "another librsvg in the references: it explains a painted list with bullets (SVG markers), not a painted ordered list, which draws no SVG"
+  )
+  func librsvgOnlyForMarkers() throws {
+    // sample-1: bullets; sample-3: ordered.
+    let folder = try Self.recorded([
+      "sample-1": #"{ "themes": ["orange"], "modes": ["light"] }"#,
+      "sample-3": #"{ "themes": ["orange"], "modes": ["light"] }"#,
+    ])
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let environment = folder.appendingPathComponent("ENVIRONMENT.json")
+    var json = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: environment)) as? [String: Any])
+    var stack = try #require(json["renderStack"] as? [String: Any])
+    stack["librsvg"] = "0.0.1"
+    json["renderStack"] = stack
+    try JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys])
+      .write(to: environment)
+    let bullets = "sample-1/orange-light@2x"
+    let ordered = "sample-3/orange-light@2x"
+    try Self.paint(bullets, in: folder)
+    try Self.paint(ordered, in: folder)
+    let verifier = try engine(snapshots: folder)
+    let report = try verifier.verify(verifier.catalogue.references)
+    #expect(
+      report.environmentDifferences.map { $0.hasPrefix("librsvg 0.0.1 in the references, ") }
+        == [true], "\(report.environmentDifferences)")
+    #expect(
+      Self.explained(report) == [bullets: ["librsvg"], ordered: []], "\(Self.explained(report))")
+  }
 }

@@ -163,9 +163,20 @@ public struct SnapshotEnvironment: Codable, Hashable, Sendable {
   /// token, once for every token that aliases it). Sorted by context then token; nil when no
   /// values were recorded.
   public func tokenCauses(in library: ThemeLibrary) -> [TokenCause]? {
+    tokenCauseReads(in: library)?.map(\.cause)
+  }
+
+  /// A token cause and the read tokens whose value it changes.
+  public typealias CauseReads = (cause: TokenCause, reads: Set<String>)
+
+  /// ``tokenCauses(in:)``, each with the tokens the renderer reads whose value it changes
+  /// (`color.content.brand-primary` for a re-aliased brand-primary; every read alias of an edited
+  /// raw colour): a reference is explained by a cause only when its list reads one of them
+  /// (`ListLayout.tokenPaths(readBy:options:)`).
+  public func tokenCauseReads(in library: ThemeLibrary) -> [CauseReads]? {
     guard let recorded = tokens else { return nil }
     let read = Set(ThemeLibrary.componentTokenPaths)
-    var causes: [TokenCause] = []
+    var causes: [CauseReads] = []
     for theme in ThemeName.allCases {
       for mode in ColorMode.allCases {
         let context = "\(theme.rawValue)/\(mode.rawValue)"
@@ -173,16 +184,16 @@ public struct SnapshotEnvironment: Codable, Hashable, Sendable {
         let before = recorded[context] ?? [:]
         let after = Dictionary(now.map { ($0.path, $0) }, uniquingKeysWith: { _, last in last })
         func changed(_ path: String) -> Bool { before[path] != after[path]?.value.displayText }
-        var names = Set<String>()
+        var names: [String: Set<String>] = [:]
         for path in read where changed(path) {
           let chain = [path] + (after[path]?.aliasChain ?? [])
-          names.insert(chain.last(where: changed) ?? path)
+          names[chain.last(where: changed) ?? path, default: []].insert(path)
         }
-        for name in names.sorted() {
-          causes.append(
-            TokenCause(
-              context: context, token: name, before: before[name] ?? "(none)",
-              after: after[name]?.value.displayText ?? "(none)", file: after[name]?.file ?? ""))
+        for name in names.keys.sorted() {
+          let cause = TokenCause(
+            context: context, token: name, before: before[name] ?? "(none)",
+            after: after[name]?.value.displayText ?? "(none)", file: after[name]?.file ?? "")
+          causes.append((cause, names[name] ?? []))
         }
       }
     }
@@ -191,10 +202,17 @@ public struct SnapshotEnvironment: Codable, Hashable, Sendable {
 
   /// What a reference drawn with the font set `fontSet` (`sosh`, `orange/android`) is changed
   /// by among `differences` (lines of ``differences(from:)``): the library of each render-stack
-  /// line (`pango`), and `<set> font <role>` (or `<set>`) of each line about its own font set.
-  public static func stackAndFontCauses(_ differences: [String], fontSet: String) -> [String] {
+  /// line (`pango`) — librsvg only when it `drawsMarkers` (bullets, ticks and icons are SVG; a
+  /// bare or ordered list draws none) — and `<set> font <role>` (or `<set>`) of each line about
+  /// its own font set.
+  public static func stackAndFontCauses(
+    _ differences: [String], fontSet: String, drawsMarkers: Bool = true
+  ) -> [String] {
     differences.compactMap { line in
-      guard isFontDifference(line) else { return line.split(separator: " ").first.map(String.init) }
+      guard isFontDifference(line) else {
+        let library = line.split(separator: " ").first.map(String.init)
+        return library == "librsvg" && !drawsMarkers ? nil : library
+      }
       return fontSetOfDifference(line) == fontSet ? differenceName(line) : nil
     }
   }

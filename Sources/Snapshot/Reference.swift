@@ -1,5 +1,6 @@
 import BulletList
 import BulletListRenderer
+import Layout
 
 /// One reference the catalogue produces: a case rendered in one variant, and where its files live.
 public struct SnapshotReference: Hashable, Sendable, Identifiable {
@@ -39,5 +40,13 @@ public struct SnapshotReference: Hashable, Sendable, Identifiable {
   package func describing(_ error: any Error) -> String {
     guard case .list(let listError)? = error as? RenderError else { return "\(error)" }
     return BulletListDocument(list: list, itemLines: itemLines).locating(listError).description
+  }
+}
+
+extension SnapshotReference {
+  /// The token paths its list reads in its variant (`ListLayout.tokenPaths(readBy:options:)`):
+  /// a changed token explains a changed picture of this reference only when it is among them.
+  public var tokenPathsRead: Set<String> {
+    ListLayout.tokenPaths(readBy: list, options: variant.options)
   }
 }

@@ -3,6 +3,7 @@ import BulletListRenderer
 import Dispatch
 import Fonts
 import Graphics
+import Layout
 import Primitives
 import SafeInput
 import Scene
@@ -333,14 +334,14 @@ public final class SnapshotEngine: Sendable {
     var differences: [String] = []
     var tokenDifference: String?
     var recordedEnvironment: SnapshotEnvironment?
-    var causes: [SnapshotEnvironment.TokenCause] = []
+    var causes: [SnapshotEnvironment.CauseReads] = []
     do {
       if let recorded = try SnapshotEnvironment.read(from: configuration.snapshotsDirectory) {
         recordedEnvironment = recorded
         differences = recorded.differences(from: environment)
         tokenDifference = recorded.tokenDifference(
           from: environment, themes: location, library: library)
-        if tokenDifference != nil { causes = recorded.tokenCauses(in: library) ?? [] }
+        if tokenDifference != nil { causes = recorded.tokenCauseReads(in: library) ?? [] }
       } else if !references.isEmpty {
         tokenDifference =
           "tokens: no \(SnapshotEnvironment.fileName) in \(RenderSources.printable(configuration.snapshotsDirectory.path)) records which tokens the references were made from (record to create it)"
@@ -348,28 +349,36 @@ public final class SnapshotEngine: Sendable {
     } catch {
       tokenDifference = "tokens: \(error)"
     }
-    // Each changed reference is blamed only on what its own theme, mode and font set read, and a
-    // colour token only when the list draws its old or new value (a bare list drawing no bullet
-    // is not explained by the bullet colour).
+    // Each changed reference is blamed only on what its own theme, mode and font set read: a token
+    // only when its list reads it (a Body Medium list is not explained by Body Large's font size,
+    // a list without bold text by the strong weight), and a colour token only when the list draws
+    // its old or new value too (a bare list drawing no bullet is not explained by the bullet colour).
     if !causes.isEmpty || !differences.isEmpty {
-      var byContext: [String: [SnapshotEnvironment.TokenCause]] = [:]
-      for cause in causes { byContext[cause.context, default: []].append(cause) }
+      var byContext: [String: [SnapshotEnvironment.CauseReads]] = [:]
+      for cause in causes { byContext[cause.cause.context, default: []].append(cause) }
       for index in outcomes.indices where outcomes[index].status == .changed {
-        let variant = outcomes[index].reference.variant
+        let reference = outcomes[index].reference
+        let variant = reference.variant
         let context = "\(variant.theme.rawValue)/\(variant.mode.rawValue)"
         let fontSet =
           (try? library.fontManifest(for: variant.theme).fontSetName(on: variant.options.platform))
           ?? variant.theme.rawValue
         let drawn = outcomes[index].drawnColors
-        let tokens = (byContext[context] ?? []).filter { cause in
+        let listReads = reference.tokenPathsRead
+        let tokens = (byContext[context] ?? []).filter { candidate in
+          let cause = candidate.cause
+          guard !candidate.reads.isDisjoint(with: listReads) else { return false }
           let isColor = cause.before.hasPrefix("#") && cause.after.hasPrefix("#")
           return !isColor || drawn.contains(cause.before.uppercased())
             || drawn.contains(cause.after.uppercased())
-        }
+        }.map(\.cause)
         var names: [String] = []
         for cause in tokens where !names.contains(cause.token) { names.append(cause.token) }
         outcomes[index].explainedBy =
-          names + SnapshotEnvironment.stackAndFontCauses(differences, fontSet: fontSet)
+          names
+          + SnapshotEnvironment.stackAndFontCauses(
+            differences, fontSet: fontSet,
+            drawsMarkers: listReads.contains { $0.hasPrefix(ListLayout.iconSizeTokenPrefix) })
       }
     }
     var report = SnapshotRunReport(
@@ -386,7 +395,7 @@ public final class SnapshotEngine: Sendable {
     report.snapshotsDirectory = configuration.snapshotsDirectory
     report.themesLocation = location
     report.loadedFonts = state.fonts
-    report.tokenCauses = causes
+    report.tokenCauses = causes.map(\.cause)
     // The token values served the token difference; the results carry the fingerprint without them.
     report.recordedEnvironment = recordedEnvironment.map {
       var fingerprint = $0

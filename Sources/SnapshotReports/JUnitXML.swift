@@ -139,7 +139,7 @@ public enum JUnitXML {
       if let environment { lines.append(environment) }
     } else if environment != nil, reference.status == .changed {
       lines.append(
-        "not explained by the environment difference: \(reference.theme)/\(reference.mode) reads no changed token, and its fonts and render stack are the references'"
+        "not explained by the environment difference: its list reads no token changed in \(reference.theme)/\(reference.mode), and its fonts and render stack are the references'"
       )
     }
     if let message = reference.message, !reference.reason.contains(message) {

@@ -400,7 +400,7 @@ public enum SnapshotSummary {
       if let message = reference.message { lines.append("        \(message)") }
       if explaining, reference.status == .changed {
         lines.append(
-          "        not explained by the environment difference: \(reference.theme)/\(reference.mode) reads no changed token, and its fonts and render stack are the references'"
+          "        not explained by the environment difference: its list reads no token changed in \(reference.theme)/\(reference.mode), and its fonts and render stack are the references'"
         )
       }
       if !reference.layoutDiff.isEmpty {

@@ -97,8 +97,8 @@ enum SnapshotVerifyCommand {
       references, themes folder, token values). Give every shard of one run the same id.
       Paths in the report, JUnit, the summary and results.json are relative to the repository root
       (the git top level of the current folder, else the current folder).
-      A failure is blamed on a token, font or render-stack difference only when its own theme and
-      mode read a changed token, or its own font set or the stack differ (results.json's explainedBy);
+      A failure is blamed on a token, font or render-stack difference only when its own list reads a
+      token changed in its theme and mode, or its own font set or the stack differ (explainedBy);
       such failures are one row per cause, every other failure keeps its own row and accept command.
       With more than \(SummaryFormat.terminalDetailLimit) rows, the table is printed alone, at most \(SummaryFormat.terminalRowLimit)
       rows: the details are in the artifacts and the review page; --list prints every failing id.

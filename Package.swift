@@ -287,15 +287,15 @@ let package = Package(
     .target(
       name: "TestSupport",
       dependencies: [
-        "BulletList", "BulletListRenderer", "Layout", "Primitives", "Scene", "Snapshot", "Themes",
-        "Threads",
+        "BulletList", "BulletListRenderer", "Layout", "PNG", "Primitives", "Scene", "Snapshot",
+        "Themes", "Threads",
       ],
       path: "Tests/TestSupport"),
     .testTarget(
       name: "WorkbenchTests",
       dependencies: [
-        "Workbench", "TestSupport", "BulletList", "BulletListRenderer", "Graphics", "Layout", "PNG",
-        "Primitives", "Scene", "Themes",
+        "Workbench", "TestSupport", "BulletList", "BulletListRenderer", "Fonts", "Graphics",
+        "Layout", "PNG", "Primitives", "Scene", "Snapshot", "SnapshotReports", "Themes",
       ]),
     .testTarget(
       name: "SnapshotReportsTests",
@@ -340,8 +340,8 @@ let package = Package(
     .testTarget(
       name: "SnapshotTests",
       dependencies: [
-        "Threads", "Fonts", "TestSupport",
-        "SnapshotReports", "RunReports", "Workbench",
+        "Threads", "TestSupport",
+        "SnapshotReports", "RunReports",
         "PNG", "PixelDiff",
         "BulletList", "BulletListRenderer", "Themes", "Scene", "Graphics", "SafeInput", "Snapshot",
         "OUDSSnapshotTesting", "Primitives", "StrictJSON", "ouds-render",

@@ -2,10 +2,12 @@ import Dispatch
 import Foundation
 import Testing
 
-/// One CI run, twice: `snapshot verify` over the whole catalogue, and four `verify --shard i/4
-/// --results` processes merged by `snapshot merge`, in a copy of the repository's snapshots and
-/// themes under a temporary folder (no git above it, so the folder is the repository root) where
-/// four references were changed on purpose:
+/// One CI run, twice: `snapshot verify` over the fixture's whole catalogue, and four `verify
+/// --shard i/4 --results` processes merged by `snapshot merge`, in a copy of the repository's
+/// snapshots (kept to the three cases below, 62 references: the merge is tested, not the
+/// catalogue, which the shared run of SnapshotTests renders once per `swift test`) and themes
+/// under a temporary folder (no git above it, so the folder is the repository root) where four
+/// references were changed on purpose:
 /// - `sample-3/orange-light@2x.png` holds Sosh's picture (same size: changed pixels);
 /// - `sample-3/sosh-dark@2x.png` holds a picture of another size;
 /// - `sample-1/orange-dark@2x.png` is deleted (missing);
@@ -26,12 +28,15 @@ enum ShardRun {
   static let shardFolders = (1...4).map { "out/shard-\($0)" }
   /// The run id every shard of the fixture is given.
   static let runID = "ci-run-7"
+  /// The cases of the fixture's catalogue: those the four changes are in.
+  static let cases = ["demo-bare", "sample-1", "sample-3"]
 
   static let fixture: Result<Fixture, any Error> = Result {
     let root = try temporaryFolder()
     let snapshots = root.appendingPathComponent("Snapshots")
     try FileManager.default.copyItem(
       at: repositoryRoot.appendingPathComponent("Snapshots"), to: snapshots)
+    try PipelineFixture.keepOnly(cases, in: snapshots)
     _ = try copyOfThemes(in: root)
     func file(_ path: String) -> URL { snapshots.appendingPathComponent(path) }
     try FileManager.default.removeItem(at: file("sample-3/orange-light@2x.png"))
@@ -401,6 +406,7 @@ struct ShardMergeTests {
     try FileManager.default.copyItem(
       at: repositoryRoot.appendingPathComponent("Snapshots"),
       to: yesterday.appendingPathComponent("Snapshots"))
+    try PipelineFixture.keepOnly(ShardRun.cases, in: yesterday.appendingPathComponent("Snapshots"))
     _ = try copyOfThemes(in: yesterday)
     for (folder, id) in [("stale/shard-3", "ci-run-6"), ("reused/shard-3", ShardRun.runID)] {
       let green = try run(

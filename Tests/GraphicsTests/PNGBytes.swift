@@ -1,3 +1,4 @@
+import CZlib
 import Foundation
 
 /// Hand-made PNG files for the decoder tests: chunks, CRCs and zlib streams written byte by byte,
@@ -7,7 +8,11 @@ enum PNGBytes {
 
   /// A PNG made of `signature`, the given chunks and IEND.
   static func file(_ chunks: [[UInt8]]) -> Data {
-    Data(signature + chunks.joined() + chunk("IEND", []))
+    // Appended array by array, not through `joined()`, whose element-by-element iteration takes
+    // seconds over the few MB of a huge image's stream in a debug build.
+    var bytes = signature
+    for chunk in chunks + [chunk("IEND", [])] { bytes += chunk }
+    return Data(bytes)
   }
 
   /// An IHDR chunk.
@@ -58,9 +63,28 @@ enum PNGBytes {
       bits.writeHuffman(0x30, count: 8)  // literal 0
       left -= 1
     }
-    while left >= 258 {
+    func copy() {
       bits.writeHuffman(0xC5, count: 8)  // length symbol 285 = 258 bytes
       bits.writeHuffman(0, count: 5)  // distance symbol 0 = distance 1
+    }
+    // Eight copies are 104 bits, 13 bytes: from the second group of eight on, each group starts
+    // with the bits the one before left over, so it writes the same 13 bytes as the second; they
+    // are appended as such (a 65535×65535 image is 2 million copies, slow to write bit by bit).
+    var groups = 0
+    var repeated: [UInt8] = []
+    while left >= 8 * 258 {
+      if groups < 2 {
+        let start = bits.count
+        for _ in 0..<8 { copy() }
+        if groups == 1 { repeated = bits.bytes(from: start) }
+      } else {
+        bits.append(repeated)
+      }
+      groups += 1
+      left -= 8 * 258
+    }
+    while left >= 258 {
+      copy()
       left -= 258
     }
     for _ in 0..<left { bits.writeHuffman(0x30, count: 8) }
@@ -76,23 +100,14 @@ enum PNGBytes {
     ]
   }
 
+  /// The CRC-32 of a chunk, zlib's.
   static func crc32(_ bytes: [UInt8]) -> UInt32 {
-    var crc: UInt32 = 0xFFFF_FFFF
-    for byte in bytes {
-      crc ^= UInt32(byte)
-      for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-    }
-    return ~crc
+    bytes.withUnsafeBufferPointer { UInt32(CZlib.crc32(0, $0.baseAddress, UInt32($0.count))) }
   }
 
+  /// The Adler-32 of a zlib stream's data, zlib's.
   static func adler32(_ bytes: [UInt8]) -> UInt32 {
-    var a: UInt32 = 1
-    var b: UInt32 = 0
-    for byte in bytes {
-      a = (a + UInt32(byte)) % 65521
-      b = (b + a) % 65521
-    }
-    return b << 16 | a
+    bytes.withUnsafeBufferPointer { UInt32(CZlib.adler32(1, $0.baseAddress, UInt32($0.count))) }
   }
 
   /// Packs bits least-significant first, as DEFLATE does.
@@ -112,6 +127,15 @@ enum PNGBytes {
     }
 
     var finished: [UInt8] { used == 0 ? bytes : bytes + [UInt8(current)] }
+
+    /// How many whole bytes are written.
+    var count: Int { bytes.count }
+
+    /// The whole bytes written from `start` on.
+    func bytes(from start: Int) -> [UInt8] { Array(bytes[start...]) }
+
+    /// Appends whole bytes that the bits already written continue into (the same bits left over).
+    mutating func append(_ more: [UInt8]) { bytes += more }
 
     private mutating func push(_ bit: UInt32) {
       current |= bit << used

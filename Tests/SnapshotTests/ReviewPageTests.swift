@@ -148,22 +148,6 @@ enum ReviewPage {
     return RasterImage(width: width, height: height, pixels: pixels)
   }
 
-  /// The page's URL with `fragment`.
-  static func url(_ page: URL, _ fragment: String = "") -> String {
-    page.absoluteString + (fragment.isEmpty ? "" : "#" + fragment)
-  }
-
-  /// A copy of the page beside it that runs `script` once the page has loaded and laid out (what a
-  /// person does: scroll, press keys).
-  static func driven(_ page: URL, name: String, script: String) throws -> URL {
-    let html = try String(contentsOf: page, encoding: .utf8)
-    let hook =
-      "<script>window.addEventListener('load', () => setTimeout(() => {\n\(script)\n}, 0));</script>\n</body>"
-    let copy = page.deletingLastPathComponent().appendingPathComponent(name)
-    try Data(html.replacingOccurrences(of: "</body>", with: hook).utf8).write(to: copy)
-    return copy
-  }
-
   /// A page beside `page` that shows it, with `fragment`, in a frame filling the window.
   ///
   /// Headless Chromium's `--screenshot` draws a scrolled top-level page from its top (blank, sticky
@@ -180,39 +164,6 @@ enum ReviewPage {
   }
 }
 
-/// Headless Chromium, one page at a time.
-enum Browser {
-  static func common(_ profile: String) -> [String] {
-    [
-      "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
-      "--user-data-dir=\(profile)", "--virtual-time-budget=5000", "--force-device-scale-factor=1",
-    ]
-  }
-
-  /// The DOM after the page's scripts ran.
-  static func dom(_ url: String, window: String = "1400,900") throws -> String {
-    let chromium = try #require(
-      Chromium.path, "CI is set and chromium is not installed: scripts/test installs it")
-    let profile = try temporaryFolder("chromium-profile")
-    defer { try? FileManager.default.removeItem(at: profile) }
-    return try runProcess(
-      chromium, common(profile.path) + ["--window-size=\(window)", "--dump-dom", url])
-  }
-
-  /// A screenshot of the window.
-  static func screenshot(_ url: String, window: String) throws -> RasterImage {
-    let chromium = try #require(
-      Chromium.path, "CI is set and chromium is not installed: scripts/test installs it")
-    let profile = try temporaryFolder("chromium-profile")
-    defer { try? FileManager.default.removeItem(at: profile) }
-    let shot = profile.appendingPathComponent("shot.png")
-    _ = try runProcess(
-      chromium,
-      common(profile.path) + ["--window-size=\(window)", "--screenshot=\(shot.path)", url])
-    return try PNGCodec.decode(Data(contentsOf: shot))
-  }
-}
-
 /// What the DOM dump says about the cards: id → whether hidden, and the opening tag.
 func cardTags(_ dom: String) -> [String: String] {
   var tags: [String: String] = [:]
@@ -221,16 +172,6 @@ func cardTags(_ dom: String) -> [String: String] {
     if let id = tag.firstMatch(of: /data-id="([^"]*)"/) { tags[String(id.1)] = tag }
   }
   return tags
-}
-
-/// The text of the element with `id` in a DOM dump (no markup inside).
-func elementText(_ dom: String, id: String) -> String? {
-  guard let start = dom.range(of: "id=\"\(id)\"") else { return nil }
-  guard let open = dom[start.upperBound...].firstIndex(of: ">") else { return nil }
-  guard let close = dom[open...].range(of: "</") else { return nil }
-  return String(dom[dom.index(after: open)..<close.lowerBound])
-    .replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&lt;", with: "<")
-    .replacingOccurrences(of: "&gt;", with: ">")
 }
 
 /// Counts the pixels of `image` within `tolerance` of `colour`, in rows `rows` (all by default).
@@ -322,7 +263,7 @@ struct ReviewPageTests {
     let fixture = try ReviewPage.fixture.get()
     let selected = ["sample-3/orange-light@2x", "sample-3/sosh-light@2x"]
     let dom = try Browser.dom(
-      ReviewPage.url(
+      WebPage.url(
         fixture.page,
         "filter=orange%20light&status=changed&select=\(selected.joined(separator: ","))"))
     #expect(dom.contains(#"data-state="ready""#), "every image loaded")
@@ -342,10 +283,10 @@ struct ReviewPageTests {
     #expect(command == expected)
 
     // A status chip alone, and words that name fields.
-    let missing = try Browser.dom(ReviewPage.url(fixture.page, "status=missing"))
+    let missing = try Browser.dom(WebPage.url(fixture.page, "status=missing"))
     #expect(elementText(missing, id: "shown") == "2 of 6 failures shown")
     #expect(missing.contains(#"data-status="missing" aria-pressed="true""#))
-    let sosh = try Browser.dom(ReviewPage.url(fixture.page, "filter=theme:sosh%20case:sample-3"))
+    let sosh = try Browser.dom(WebPage.url(fixture.page, "filter=theme:sosh%20case:sample-3"))
     #expect(
       Set(cardTags(sosh).filter { !$0.value.contains(" hidden") }.keys) == [
         "sample-3/sosh-light@2x"
@@ -391,7 +332,7 @@ struct ReviewPageTests {
         + card.querySelector('.controls').getBoundingClientRect().height;
       window.scrollBy(0, view.getBoundingClientRect().top - bars - 4);
       """
-    let fit = try ReviewPage.driven(fixture.page, name: "fit.html", script: toPicture)
+    let fit = try WebPage.driven(fixture.page, name: "fit.html", script: toPicture)
     let shot = try Browser.screenshot(
       ReviewPage.framed(fit, "filter=case:tall-list"), window: "1400,700")
     #expect(
@@ -401,7 +342,7 @@ struct ReviewPageTests {
     #expect(count(shot, ReviewPage.green) > 20000)
 
     // Actual size, slider view, scrolled 2900 px into the picture: the controls are still at the top.
-    let middle = try ReviewPage.driven(
+    let middle = try WebPage.driven(
       fixture.page, name: "middle.html",
       script: """
         const card = document.querySelector('.failure:not([hidden])');
@@ -446,7 +387,7 @@ struct ReviewPageTests {
   func whitePicture() throws {
     let fixture = try ReviewPage.fixture.get()
     let shot = try Browser.screenshot(
-      ReviewPage.url(fixture.page, "filter=case:white-list"), window: "1400,1200")
+      WebPage.url(fixture.page, "filter=case:white-list"), window: "1400,1200")
     var xs: [Int] = []
     var ys: [Int] = []
     for y in 0..<shot.height {
@@ -480,7 +421,7 @@ struct ReviewPageTests {
       "chromium is not installed (scripts/test installs it: apt-get install -y chromium)"))
   func keys() throws {
     let fixture = try ReviewPage.fixture.get()
-    let keys = try ReviewPage.driven(
+    let keys = try WebPage.driven(
       fixture.page, name: "keys.html",
       script: """
         const press = key => document.dispatchEvent(new KeyboardEvent('keydown', { key: key, bubbles: true }));
@@ -490,7 +431,7 @@ struct ReviewPageTests {
     // Only the changed failures are shown: j goes to the first, j j to the third, k back to the
     // second. The unexplained one (the made-up tall list) comes before those the token change
     // of orange light explains.
-    let dom = try Browser.dom(ReviewPage.url(keys, "status=changed"))
+    let dom = try Browser.dom(WebPage.url(keys, "status=changed"))
     let tags = cardTags(dom)
     let first = try #require(tags[ReviewPage.tallID])
     #expect(first.contains(#"data-view="slider""#) && first.contains(#"data-zoom="actual""#))
@@ -511,7 +452,7 @@ struct ReviewPageTests {
     let fixture = try ReviewPage.fixture.get()
     let fragment =
       "filter=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&select=%3Cb%3E,sample-3%2Fsosh-light%402x"
-    let dom = try Browser.dom(ReviewPage.url(fixture.page, fragment))
+    let dom = try Browser.dom(WebPage.url(fixture.page, fragment))
     #expect(elementText(dom, id: "shown") == "0 of 6 failures shown")
     #expect(!dom.contains("src=\"x\"") && !dom.contains("<img src=x"))
     // An id that is not a failure's selects nothing.

@@ -6,6 +6,7 @@ import PNG
 import Primitives
 import Scene
 import Snapshot
+import TestSupport
 import Testing
 import Themes
 import Workbench

@@ -7,6 +7,7 @@ import Primitives
 import Scene
 import Snapshot
 import SnapshotReports
+import TestSupport
 import Testing
 import Themes
 import Workbench
@@ -319,14 +320,14 @@ struct GalleryTests {
       "chromium is not installed (scripts/test installs it: apt-get install -y chromium)"))
   func imagesLoad() throws {
     for written in [try GalleryFixture.plain.get(), try GalleryFixture.compared.get()] {
-      let probe = try ReviewPage.driven(
+      let probe = try WebPage.driven(
         written.page, name: "images.html",
         script: """
           const images = Array.from(document.images);
           document.body.dataset.natural = images.filter(i => i.naturalWidth > 0).length + '/' + images.length;
           document.body.dataset.broken = images.filter(i => !(i.naturalWidth > 0)).map(i => i.getAttribute('src')).join(' ');
           """)
-      let dom = try Browser.dom(ReviewPage.url(probe))
+      let dom = try Browser.dom(WebPage.url(probe))
       let html = try String(contentsOf: written.page, encoding: .utf8)
       let count = html.components(separatedBy: "<img ").count - 1
       #expect(count >= written.gallery.items.count)
@@ -343,7 +344,7 @@ struct GalleryTests {
       "chromium is not installed (scripts/test installs it: apt-get install -y chromium)"))
   func filters() throws {
     let written = try GalleryFixture.plain.get()
-    let sosh = try Browser.dom(ReviewPage.url(written.page, "theme=sosh&mode=dark"))
+    let sosh = try Browser.dom(WebPage.url(written.page, "theme=sosh&mode=dark"))
     #expect(visibleCards(sosh) == ["sample-3/sosh-dark", "sample-3/sosh-dark-android"])
     #expect(elementText(sosh, id: "shown") == "2 of 8 pictures shown")
     #expect(sosh.contains(#"data-shown="2""#))
@@ -361,16 +362,16 @@ struct GalleryTests {
       #expect(String(tag.output[0].substring ?? "").contains(" hidden") == hidden, "\(caseName)")
     }
 
-    let android = try Browser.dom(ReviewPage.url(written.page, "platform=android"))
+    let android = try Browser.dom(WebPage.url(written.page, "platform=android"))
     #expect(
       visibleCards(android) == ["sample-3/sosh-dark-android", "arabic-bare/orange-dark-android"])
-    let one = try Browser.dom(ReviewPage.url(written.page, "case=arabic-bare&platform=ios"))
+    let one = try Browser.dom(WebPage.url(written.page, "case=arabic-bare&platform=ios"))
     #expect(visibleCards(one) == ["arabic-bare/orange-dark"])
-    let all = try Browser.dom(ReviewPage.url(written.page))
+    let all = try Browser.dom(WebPage.url(written.page))
     #expect(visibleCards(all) == GalleryFixture.allIDs)
 
     // A person choosing "light" in the mode list: the cards follow and the fragment says so.
-    let chosen = try ReviewPage.driven(
+    let chosen = try WebPage.driven(
       written.page, name: "choose.html",
       script: """
         const select = document.getElementById('filter-mode');
@@ -378,7 +379,7 @@ struct GalleryTests {
         select.dispatchEvent(new Event('change'));
         document.body.dataset.hash = location.hash;
         """)
-    let light = try Browser.dom(ReviewPage.url(chosen))
+    let light = try Browser.dom(WebPage.url(chosen))
     #expect(
       visibleCards(light) == [
         "sample-3/orange-light", "sample-3/sosh-light", "hostile-label/wireframe-light",
@@ -387,7 +388,7 @@ struct GalleryTests {
 
     // Markup in the fragment matches nothing and stays text.
     let hostile = try Browser.dom(
-      ReviewPage.url(written.page, "theme=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E"))
+      WebPage.url(written.page, "theme=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E"))
     #expect(visibleCards(hostile).isEmpty)
     #expect(elementText(hostile, id: "shown") == "0 of 8 pictures shown")
     #expect(!hostile.contains("<img src=\"x\"") && !hostile.contains("<img src=x"))
@@ -456,9 +457,9 @@ struct GalleryTests {
       "chromium is not installed (scripts/test installs it: apt-get install -y chromium)"))
   func changedFilter() throws {
     let written = try GalleryFixture.compared.get()
-    let unchanged = try Browser.dom(ReviewPage.url(written.page, "changed=unchanged"))
+    let unchanged = try Browser.dom(WebPage.url(written.page, "changed=unchanged"))
     #expect(visibleCards(unchanged) == ["demo-unordered/wireframe-light"])
-    let changed = try Browser.dom(ReviewPage.url(written.page, "changed=changed&theme=sosh"))
+    let changed = try Browser.dom(WebPage.url(written.page, "changed=changed&theme=sosh"))
     #expect(visibleCards(changed) == ["demo-unordered/sosh-light"])
   }
 

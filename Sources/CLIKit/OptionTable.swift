@@ -319,6 +319,9 @@ public struct TypedOption<Value: Sendable>: Sendable {
     self.read = read
   }
 
+  /// The name its value is stored under (the last, long name).
+  public var key: String { spec.key }
+
   /// The same option with another help line.
   public func describing(help: String) -> TypedOption {
     var copy = self
@@ -371,6 +374,55 @@ extension TypedOption {
         defaultDescription: defaultDescription)
     ) { arguments, spec in arguments.choiceNames(spec)?.compactMap(Choice.init(rawValue:)) }
   }
+}
+
+extension TypedOption where Value == String {
+  /// An option taking free text shown as `<placeholder>` (a path when `completion` is a file or a
+  /// folder): read as the `String` given.
+  public static func text(
+    names: [String], placeholder: String, completion: ValueCompletion = .none, help: String,
+    defaultDescription: String? = nil, isRequired: Bool = false, isHidden: Bool = false
+  ) -> TypedOption {
+    TypedOption(
+      spec: OptionSpec(
+        names: names, value: .text(placeholder: placeholder, completion: completion), help: help,
+        defaultDescription: defaultDescription, isRequired: isRequired, isHidden: isHidden)
+    ) { arguments, spec in arguments.text(spec) }
+  }
+
+  /// The same option shown as `<placeholder>`, with another help line (see
+  /// ``OptionSpec/describing(_:help:)``).
+  public func describing(_ placeholder: String, help: String) -> TypedOption {
+    var copy = self
+    copy.spec = spec.describing(placeholder, help: help)
+    return copy
+  }
+
+  /// The same option with another default said in words (see ``OptionSpec/defaulting(to:)``).
+  public func defaulting(to text: String) -> TypedOption {
+    var copy = self
+    copy.spec = spec.defaulting(to: text)
+    return copy
+  }
+}
+
+/// A flag (`--strict`), declared as one: ``ParsedArguments/has(_:)`` takes nothing else, so a
+/// flag cannot be read as text nor a text option as a flag.
+public struct FlagOption: Sendable {
+  /// The flag as the command tables list it.
+  public var spec: OptionSpec
+
+  /// The flag `names` (short first) with its help line.
+  public init(
+    names: [String], help: String, defaultDescription: String? = nil, isHidden: Bool = false
+  ) {
+    spec = OptionSpec(
+      names: names, value: .flag, help: help, defaultDescription: defaultDescription,
+      isHidden: isHidden)
+  }
+
+  /// The name its presence is stored under.
+  public var key: String { spec.key }
 }
 
 extension TypedOption where Value == Int {

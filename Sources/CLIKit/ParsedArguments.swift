@@ -224,7 +224,17 @@ public struct ParsedArguments {
   }
 
   /// Whether the flag `option` was given.
-  public func has(_ option: OptionSpec) -> Bool { flags.contains(option.key) }
+  public func has(_ option: FlagOption) -> Bool { has(option.spec) }
+
+  /// Whether the flag of `option` was given.
+  func has(_ option: OptionSpec) -> Bool { flags.contains(option.key) }
+
+  /// Whether the typed `option` was given a value on the command line (its default does not
+  /// count).
+  public func isGiven<Typed>(_ option: TypedOption<Typed>) -> Bool { isGiven(option.spec) }
+
+  /// Whether the flag `option` was given.
+  public func isGiven(_ option: FlagOption) -> Bool { isGiven(option.spec) }
 
   /// Whether `option` was given on the command line: a value, or a flag (its default does not
   /// count).
@@ -243,8 +253,11 @@ public struct ParsedArguments {
     typedValues[option.key]
   }
 
+  /// The text given to the text option `option`, if any.
+  public func text(_ option: TypedOption<String>) -> String? { self[option] }
+
   /// The text given to `option`, if any.
-  public func text(_ option: OptionSpec) -> String? {
+  func text(_ option: OptionSpec) -> String? {
     if case .text(let text)? = values[option.key] { return text }
     return nil
   }

@@ -11,12 +11,12 @@ import Workbench
 /// `ouds-render audit`: the accessibility audit of a list in every theme and mode.
 enum AuditCommand {
   /// `--strict`: exit 1 when a check fails.
-  static let strict = OptionSpec(
-    names: ["--strict"], value: .flag,
+  static let strict = FlagOption(
+    names: ["--strict"],
     help: "exit 1 when any check fails (without it, exit 0 and say how many failed)")
   /// `--json`: one JSON document instead of the tables.
-  static let json = OptionSpec(
-    names: ["--json"], value: .flag, help: "print one stable JSON document instead of the tables")
+  static let json = FlagOption(
+    names: ["--json"], help: "print one stable JSON document instead of the tables")
 
   /// The command's table.
   static let spec = CommandSpec(
@@ -42,14 +42,14 @@ enum AuditCommand {
       --json one JSON document; exit status 0 even when checks fail (stderr says how many), 1 with
       --strict.
       """,
-    options: [strict, json]
+    options: [strict.spec, json.spec]
       + [
         ListOptions.inputFormat, ListOptions.variant, ListOptions.theme, ListOptions.mode,
-        ListOptions.locale,
+        ListOptions.locale.spec,
         ListOptions.direction,
         ListOptions.textStyle, ListOptions.platform, ListOptions.fontScale,
-        ListOptions.contentSize, ListOptions.fontDirectory,
-        ListOptions.themesDirectory, ListOptions.verbose,
+        ListOptions.contentSize, ListOptions.fontDirectory.spec,
+        ListOptions.themesDirectory.spec, ListOptions.verbose.spec,
       ].map { option in
         option == ListOptions.theme || option == ListOptions.mode
           ? option.defaulting(to: Vocabulary.all) : option

@@ -7,8 +7,8 @@ enum CommandTree {
   static let version = "1.0.0"
 
   /// `--version`.
-  static let versionOption = OptionSpec(
-    names: ["--version"], value: .flag, help: "print the versions of the tool and its render stack")
+  static let versionOption = FlagOption(
+    names: ["--version"], help: "print the versions of the tool and its render stack")
 
   /// `ouds-render`.
   static let root = CommandSpec(
@@ -18,7 +18,7 @@ enum CommandTree {
       Render the OUDS bullet list component with Cairo and Pango, and check renders against the \
       reference snapshots.
       """,
-    options: [versionOption],
+    options: [versionOption.spec],
     footer: """
       See 'ouds-render <subcommand> --help' for the options of each, and 'ouds-render --version'
       for the versions of the tool and its render stack.

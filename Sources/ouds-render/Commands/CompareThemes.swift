@@ -16,8 +16,8 @@ import Workbench
 /// reviewed against (the old tokens; `--themes` or the usual search gives the new ones).
 enum CompareThemes {
   /// `--compare-themes <dir>`.
-  static let option = OptionSpec(
-    names: ["--compare-themes"], value: .text(placeholder: "dir", completion: .directory),
+  static let option = TypedOption.text(
+    names: ["--compare-themes"], placeholder: "dir", completion: .directory,
     help:
       "review a token change: for each theme and mode, before (this themes folder), after (the current one) and a diff picture, the changed tokens (also on standard output, one line each) and the rows that moved or changed colour; unchanged combinations are one line"
   )

@@ -18,9 +18,9 @@ import Snapshot
 /// usage error.
 enum DiffCommand {
   /// `-o, --output <diff.png>`.
-  static let output = OptionSpec(
+  static let output = TypedOption.text(
     names: ["-o", "--output"],
-    value: .text(placeholder: "diff.png", completion: .file(extensions: ["png"])),
+    placeholder: "diff.png", completion: .file(extensions: ["png"]),
     help:
       "write a diff image: expected ghosted in grey (legible in both colour modes), changed pixels red, anti-aliased pixels amber (written atomically); - writes it to standard output and the summary to stderr"
   )
@@ -39,8 +39,8 @@ enum DiffCommand {
   /// `--max-diff-ratio` as the table lists it.
   static let maxDiffRatio = maxDiffRatioOption.spec
   /// `--perceptual`.
-  static let perceptual = OptionSpec(
-    names: ["--perceptual"], value: .flag,
+  static let perceptual = FlagOption(
+    names: ["--perceptual"],
     help:
       "count a pixel only when its YIQ colour distance is over the threshold and it is not anti-aliasing (pixelmatch's algorithm)"
   )
@@ -51,9 +51,8 @@ enum DiffCommand {
   /// `--threshold` as the table lists it.
   static let threshold = thresholdOption.spec
   /// `--include-aa`.
-  static let includeAntiAliasing = OptionSpec(
-    names: ["--include-aa"], value: .flag,
-    help: "count anti-aliased pixels as changed in perceptual counting")
+  static let includeAntiAliasing = FlagOption(
+    names: ["--include-aa"], help: "count anti-aliased pixels as changed in perceptual counting")
 
   /// The command's table.
   static let spec = CommandSpec(
@@ -68,7 +67,10 @@ enum DiffCommand {
         completion: .file(extensions: ["png"])),
     ],
     argumentsInWords: "two PNG files",
-    options: [output, maxDiffPixels, maxDiffRatio, perceptual, threshold, includeAntiAliasing],
+    options: [
+      output.spec, maxDiffPixels, maxDiffRatio, perceptual.spec, threshold,
+      includeAntiAliasing.spec,
+    ],
     footer: """
       By default the comparison is exact: any byte difference in a pixel counts and no pixel may change.
       Prints one summary line. Exit status: 0 same or within tolerance, 1 different or unreadable

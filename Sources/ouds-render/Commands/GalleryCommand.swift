@@ -13,13 +13,13 @@ import Workbench
 /// `ouds-render gallery`: every case of the catalogue in each of its variants, on one HTML page.
 enum GalleryCommand {
   /// `-o, --output <dir>`, required: the folder of `index.html` and `images/`.
-  static let output = OptionSpec(
-    names: ["-o", "--output"], value: .text(placeholder: "dir", completion: .directory),
+  static let output = TypedOption.text(
+    names: ["-o", "--output"], placeholder: "dir", completion: .directory,
     help: "the folder to write index.html and images/ into (created when missing)", isRequired: true
   )
   /// `--pdf <file>`.
-  static let pdf = OptionSpec(
-    names: ["--pdf"], value: .text(placeholder: "file", completion: .file(extensions: ["pdf"])),
+  static let pdf = TypedOption.text(
+    names: ["--pdf"], placeholder: "file", completion: .file(extensions: ["pdf"]),
     help: "also write a printable PDF of the same content (A4 landscape, drawn with Cairo)")
 
   /// The command's table.
@@ -42,8 +42,8 @@ enum GalleryCommand {
       Exit 0 when every case rendered; 1 when a case file is broken or a variant failed (the page
       is written and says which).
       """,
-    options: [output, pdf, CompareThemes.option] + SnapshotCommand.common + [
-      SnapshotCommand.jobs, WatchOption.gallery, ListOptions.verbose,
+    options: [output.spec, pdf.spec, CompareThemes.option.spec] + SnapshotCommand.common + [
+      SnapshotCommand.jobs, WatchOption.gallery.spec, ListOptions.verbose.spec,
     ],
     footer: ListOptions.sourcesFooter,
     examples: [

@@ -17,7 +17,7 @@ enum LayoutCommand {
       Under the Android rules the layout depends on --scale: glyph advances are whole pixels
       at that scale (a line can break differently at 1x and 3x).
       """,
-    options: ListOptions.all + [ListOptions.textScale, ListOptions.verbose],
+    options: ListOptions.all + [ListOptions.textScale, ListOptions.verbose.spec],
     footer: ListOptions.sourcesFooter,
     examples: [
       Example(

@@ -85,7 +85,8 @@ struct ListJob {
       // what verify compares.
       let given = [
         ListOptions.theme, ListOptions.mode, ListOptions.scale, ListOptions.width,
-        ListOptions.background, ListOptions.locale, ListOptions.direction, ListOptions.textStyle,
+        ListOptions.background, ListOptions.locale.spec, ListOptions.direction,
+        ListOptions.textStyle,
         ListOptions.platform, ListOptions.fontScale, ListOptions.contentSize,
       ].filter { arguments.isGiven($0) }.map(\.key)
       if !given.isEmpty {

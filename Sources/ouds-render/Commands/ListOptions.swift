@@ -67,8 +67,8 @@ enum ListOptions {
   /// `--background` as the tables list it.
   static let background = backgroundOption.spec
   /// `--locale <tag>`.
-  static let locale = OptionSpec(
-    names: ["--locale"], value: .text(placeholder: "tag", completion: .none),
+  static let locale = TypedOption.text(
+    names: ["--locale"], placeholder: "tag",
     help:
       "spoken text and (iOS rules) the marker alphabet; an Arabic tag (ar, ar-MA) also selects right-to-left",
     defaultDescription: "the list's \"locale\", else en")
@@ -109,32 +109,32 @@ enum ListOptions {
   /// `--content-size` as the tables list it.
   static let contentSize = contentSizeOption.spec
   /// `--accessibility`.
-  static let accessibility = OptionSpec(
-    names: ["--accessibility"], value: .flag,
+  static let accessibility = FlagOption(
+    names: ["--accessibility"],
     help:
       "draw the accessibility snapshot: each spoken element's frame tinted in its own colour and, beside the list, what the screen reader says for each in reading order (VoiceOver under the iOS rules, TalkBack under the Android rules, in the locale's language)",
     defaultDescription: "a case variant's \"accessibility\", else off")
   /// `--shrink`.
-  static let shrink = OptionSpec(
-    names: ["--shrink"], value: .flag,
+  static let shrink = FlagOption(
+    names: ["--shrink"],
     help:
       "make the canvas only as wide as the widest row needs, at most --width, as Paparazzi's RenderingMode.SHRINK: rows wrap as on the full width, a wrapped label takes its whole wrap width, a right-to-left list keeps its right edge on the canvas's",
     defaultDescription: "a case variant's \"shrink\", else off")
   /// `--font-dir <dir>`.
-  static let fontDirectory = OptionSpec(
-    names: ["--font-dir"], value: .text(placeholder: "dir", completion: .directory),
+  static let fontDirectory = TypedOption.text(
+    names: ["--font-dir"], placeholder: "dir", completion: .directory,
     help:
       "a folder of font files, searched first for the manifests' files; its other fonts are licensed brand fonts (Helvetica Neue, Sosh, Shantell Sans) used instead of the open substitutes"
   )
   /// `--verbose`: what was chosen and why, beyond the warnings.
-  static let verbose = OptionSpec(
-    names: ["--verbose"], value: .flag,
+  static let verbose = FlagOption(
+    names: ["--verbose"],
     help:
       "the sources line names every font file and its folder (by default each font set and how many files it has); also say, after the warnings, each installed font file passed over for a same-named file with the manifest's SHA-256 (\"note: …\" lines; ouds-render themes lists them too)"
   )
   /// `--themes <dir>`.
-  static let themesDirectory = OptionSpec(
-    names: ["--themes"], value: .text(placeholder: "dir", completion: .directory),
+  static let themesDirectory = TypedOption.text(
+    names: ["--themes"], placeholder: "dir", completion: .directory,
     help: "a Themes/ folder to read tokens from",
     defaultDescription:
       "$OUDS_THEMES_DIR, else a Themes/ in the current folder or its parents, else the package's copy"
@@ -154,8 +154,10 @@ enum ListOptions {
 
   /// The options of every command that reads a list.
   static let all: [OptionSpec] = [
-    inputFormat, variant, theme, mode, width, background, locale, direction, textStyle, platform,
-    fontScale, contentSize, accessibility, shrink, fontDirectory, themesDirectory,
+    inputFormat, variant, theme, mode, width, background, locale.spec, direction, textStyle,
+    platform,
+    fontScale, contentSize, accessibility.spec, shrink.spec, fontDirectory.spec,
+    themesDirectory.spec,
   ]
 
   /// `--format png|svg|pdf`.
@@ -183,8 +185,8 @@ enum ListOptions {
   )
 
   /// `-o, --output <file>`, required: where the picture goes; `-` is standard output.
-  static let output = OptionSpec(
-    names: ["-o", "--output"], value: .text(placeholder: "file", completion: .file(extensions: [])),
+  static let output = TypedOption.text(
+    names: ["-o", "--output"], placeholder: "file", completion: .file(extensions: []),
     help: "where to write; - writes to standard output", isRequired: true)
 
   /// The paragraph after the options of the commands that render.

@@ -25,8 +25,8 @@ enum PreviewCommand {
   /// `--port` as the table lists it.
   static let port = portOption.spec
   /// `--host <address>`.
-  static let host = OptionSpec(
-    names: ["--host"], value: .text(placeholder: "address", completion: .none),
+  static let host = TypedOption.text(
+    names: ["--host"], placeholder: "address",
     help:
       "listen on this IP address of the machine instead (192.168.1.20, ::1): others who reach it see your lists, so a warning says so; the page answers only to that address, 127.0.0.1 and localhost",
     defaultDescription: "127.0.0.1: this machine alone")
@@ -37,12 +37,13 @@ enum PreviewCommand {
     ListOptions.theme.defaulting(to: Vocabulary.all),
     ListOptions.mode.defaulting(to: Vocabulary.all), ListOptions.platform, ListOptions.width,
     ListOptions.fontScale, ListOptions.contentSize, ListOptions.direction, ListOptions.textStyle,
-    ListOptions.accessibility, ListOptions.shrink, ListOptions.background, ListOptions.locale,
+    ListOptions.accessibility.spec, ListOptions.shrink.spec, ListOptions.background,
+    ListOptions.locale.spec,
   ]
   /// The rows that hold for the whole run.
   static let fixedOptions: [OptionSpec] = [
-    ListOptions.scale, ListOptions.inputFormat, ListOptions.fontDirectory,
-    ListOptions.themesDirectory,
+    ListOptions.scale, ListOptions.inputFormat, ListOptions.fontDirectory.spec,
+    ListOptions.themesDirectory.spec,
   ]
 
   /// The command's table.
@@ -72,7 +73,7 @@ enum PreviewCommand {
       and errors of a file. The options of render set what the page opens with. Ctrl-C (or
       SIGTERM) stops the server, exit 0. See docs/preview.md.
       """,
-    options: [port, host] + stateOptions + fixedOptions,
+    options: [port, host.spec] + stateOptions + fixedOptions,
     examples: [
       Example(command: "preview list.md", explanation: "every theme and mode of list.md"),
       Example(
@@ -156,7 +157,7 @@ enum PreviewCommand {
     let named = stateOptions.map { option in
       let row = PreviewOption(name: option.key, isFlag: option.value == .flag)
       if row.isFlag {
-        if arguments.has(option) { state[row.key] = "1" }
+        if arguments.isGiven(option) { state[row.key] = "1" }
       } else if let text = arguments.givenText(option) {
         state[row.key] = text
       }

@@ -24,9 +24,10 @@ enum RenderCommand {
       """,
     options: [
       ListOptions.output.describing(
-        "file|dir", help: "where to write: a file, a folder with all, or - for standard output"),
+        "file|dir", help: "where to write: a file, a folder with all, or - for standard output"
+      ).spec,
       ListOptions.format, ListOptions.scale,
-    ] + ListOptions.all + [ListOptions.verbose, WatchOption.list],
+    ] + ListOptions.all + [ListOptions.verbose.spec, WatchOption.list.spec],
     footer: ListOptions.sourcesFooter,
     examples: [
       Example(

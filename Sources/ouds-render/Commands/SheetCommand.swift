@@ -13,8 +13,8 @@ import Workbench
 /// `ouds-render sheet`: one list in every theme and mode, side by side, in one picture.
 enum SheetCommand {
   /// `--audit`: each cell's WCAG contrast figures under it.
-  static let audit = OptionSpec(
-    names: ["--audit"], value: .flag,
+  static let audit = FlagOption(
+    names: ["--audit"],
     help: "write each cell's WCAG contrast figures under it (see 'ouds-render audit')")
 
   /// `--page a4|16:9`: the paper of a PDF sheet.
@@ -52,11 +52,11 @@ enum SheetCommand {
       (its changed tokens, before, after and diff), the unchanged ones share the first page.
       PNG and SVG stay one picture.
       """,
-    options: [ListOptions.output, ListOptions.format, ListOptions.scale, page, audit]
+    options: [ListOptions.output.spec, ListOptions.format, ListOptions.scale, page, audit.spec]
       + ListOptions.all.map { option in
         option == ListOptions.theme || option == ListOptions.mode
           ? option.defaulting(to: Vocabulary.all) : option
-      } + [ListOptions.verbose, CompareThemes.option, WatchOption.list],
+      } + [ListOptions.verbose.spec, CompareThemes.option.spec, WatchOption.list.spec],
     footer: ListOptions.sourcesFooter,
     examples: [
       Example(

@@ -19,9 +19,10 @@ enum ThemesCommand {
     abstract: "List the themes, their tokens and fonts",
     overview: "List the themes, their modes and the font files each one uses (file and folder).",
     options: [
-      ListOptions.themesDirectory,
+      ListOptions.themesDirectory.spec,
       ListOptions.fontDirectory.describing(
-        "dir", help: "a folder searched first for the manifests' font files"),
+        "dir", help: "a folder searched first for the manifests' font files"
+      ).spec,
     ],
     examples: [
       Example(command: "themes", explanation: "the themes folder found from the current folder"),

@@ -14,9 +14,9 @@ import Workbench
 /// `--watch` of `render`, `sheet` and `gallery`: what each watches, and the checks before.
 enum WatchOption {
   /// `--watch`, saying what re-renders (`the list, one of its icons`).
-  static func option(on inputs: String) -> OptionSpec {
-    OptionSpec(
-      names: ["--watch"], value: .flag,
+  static func option(on inputs: String) -> FlagOption {
+    FlagOption(
+      names: ["--watch"],
       help:
         "keep running: render again whenever \(inputs) or a file of the themes folder changes, one line on stderr each (errors too, and watching goes on), until Ctrl-C (exit 0)"
     )
@@ -70,7 +70,7 @@ enum WatchOption {
   }
 
   /// The `-o` value; `-` (standard output) is refused: a stream cannot be rewritten on each change.
-  private static func checkedOutput(_ arguments: ParsedArguments, _ option: OptionSpec)
+  private static func checkedOutput(_ arguments: ParsedArguments, _ option: TypedOption<String>)
     throws(UsageError) -> String
   {
     let output = arguments.text(option) ?? ""
@@ -85,7 +85,7 @@ enum WatchOption {
   /// Adds the themes folder the render will use (found as the render finds it; the folder given
   /// when it is not a themes folder yet) and the `--compare-themes` folder.
   static func addThemes(
-    _ arguments: ParsedArguments, explicit option: OptionSpec, snapshots: URL?,
+    _ arguments: ParsedArguments, explicit option: TypedOption<String>, snapshots: URL?,
     to targets: inout WatchTargets
   ) {
     let explicit = arguments.text(option).map { URL(fileURLWithPath: $0) }

@@ -12,8 +12,8 @@ import SnapshotReports
 /// together, so `snapshot merge` refuses a folder left from another run.
 enum RunIDOption {
   /// `--run-id <id>`.
-  static let option = OptionSpec(
-    names: ["--run-id"], value: .text(placeholder: "id", completion: .none),
+  static let option = TypedOption.text(
+    names: ["--run-id"], placeholder: "id",
     help:
       "the id of this CI run, written to results.json: 'snapshot merge' merges only shards with the same id",
     defaultDescription:

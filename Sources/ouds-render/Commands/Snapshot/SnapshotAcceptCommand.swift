@@ -121,7 +121,7 @@ enum SnapshotAcceptCommand {
       )
     }
     guard !changes.isEmpty || merged.tokenDifference != nil else {
-      if let given = arguments.text(SnapshotCommand.filter) {
+      if let given = arguments.givenText(SnapshotCommand.filter) {
         throw SnapshotError.nothingMatches(filter: given)
       }
       throw SnapshotError.cannotAccept(reason: AcceptChecks.nothingToAccept(merged, files: files))

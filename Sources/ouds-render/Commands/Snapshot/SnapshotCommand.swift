@@ -38,8 +38,8 @@ enum SnapshotCommand {
   // MARK: - Options the subcommands share
 
   /// `--snapshots <dir>`.
-  static let snapshots = OptionSpec(
-    names: ["--snapshots"], value: .text(placeholder: "dir", completion: .directory),
+  static let snapshots = TypedOption.text(
+    names: ["--snapshots"], placeholder: "dir", completion: .directory,
     help: "the snapshots folder", defaultDescription: "./Snapshots")
   /// `--themes <dir>`, found from the snapshots folder when not given.
   static let themes = ListOptions.themesDirectory.defaulting(
@@ -80,7 +80,7 @@ enum SnapshotCommand {
   static let jobs = jobsOption.spec
 
   /// The folder, tokens and fonts options of `verify` and `record`.
-  static let common = [snapshots, themes, fontDirectory]
+  static let common = [snapshots.spec, themes.spec, fontDirectory.spec]
   /// The options that choose references.
   static let selection = [filter, shard, jobs]
 
@@ -119,7 +119,7 @@ enum SnapshotCommand {
     if selected.isEmpty && selectedFilter != nil
       && engine.catalogue.selectBroken(filter: selectedFilter, shard: selectedShard).isEmpty
     {
-      throw SnapshotError.nothingMatches(filter: arguments.text(filter) ?? "")
+      throw SnapshotError.nothingMatches(filter: arguments.givenText(filter) ?? "")
     }
     return selected
   }
@@ -153,7 +153,7 @@ enum SnapshotCommand {
   /// The options a follow-up command must repeat (`--snapshots`, `--themes`, `--font-dir`), shell-quoted.
   static func repeatedOptions(_ arguments: ParsedArguments) -> String {
     common.compactMap { option in
-      arguments.text(option).map { "\(option.key) \(shellQuote($0))" }
+      arguments.givenText(option).map { "\(option.key) \(shellQuote($0))" }
     }.joined(separator: " ")
   }
 }

@@ -3,8 +3,8 @@ import CLIKit
 /// `ouds-render snapshot list`: prints the reference ids the catalogue produces.
 enum SnapshotListCommand {
   /// `--paths`.
-  static let paths = OptionSpec(
-    names: ["--paths"], value: .flag, help: "print the PNG and layout JSON paths instead of the ids"
+  static let paths = FlagOption(
+    names: ["--paths"], help: "print the PNG and layout JSON paths instead of the ids"
   )
 
   /// The command's table.
@@ -12,7 +12,9 @@ enum SnapshotListCommand {
     name: "list",
     abstract: "Print the reference ids the catalogue produces (after --filter and --shard)",
     overview: "Print the reference ids the catalogue produces, one per line.",
-    options: [paths, SnapshotCommand.snapshots, SnapshotCommand.filter, SnapshotCommand.shard],
+    options: [
+      paths.spec, SnapshotCommand.snapshots.spec, SnapshotCommand.filter, SnapshotCommand.shard,
+    ],
     examples: [
       Example(
         command: "snapshot list --filter 'demo-*/sosh-*'",

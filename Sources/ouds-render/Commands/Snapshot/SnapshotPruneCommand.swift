@@ -3,8 +3,8 @@ import CLIKit
 /// `ouds-render snapshot prune`: deletes references no case produces any more.
 enum SnapshotPruneCommand {
   /// `--dry-run`.
-  static let dryRun = OptionSpec(
-    names: ["--dry-run"], value: .flag, help: "only list the orphans (exit 1 if there are any)")
+  static let dryRun = FlagOption(
+    names: ["--dry-run"], help: "only list the orphans (exit 1 if there are any)")
 
   /// The command's table.
   ///
@@ -16,7 +16,7 @@ enum SnapshotPruneCommand {
     discussion:
       "Refuses --filter and --shard: a partial catalogue would take live references for orphans.",
     options: [
-      dryRun, SnapshotCommand.snapshots, hidden(SnapshotCommand.filter),
+      dryRun.spec, SnapshotCommand.snapshots.spec, hidden(SnapshotCommand.filter),
       hidden(SnapshotCommand.shard),
     ],
     examples: [

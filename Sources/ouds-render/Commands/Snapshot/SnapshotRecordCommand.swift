@@ -6,13 +6,12 @@ import SnapshotReports
 /// `ouds-render snapshot record`: writes references.
 enum SnapshotRecordCommand {
   /// `--missing`.
-  static let missing = OptionSpec(
-    names: ["--missing"], value: .flag,
+  static let missing = FlagOption(
+    names: ["--missing"],
     help: "only write references that do not exist yet (existing ones are not checked)")
   /// `--failed`.
-  static let failed = OptionSpec(
-    names: ["--failed"], value: .flag,
-    help: "verify, then rewrite only the references that fail or are missing")
+  static let failed = FlagOption(
+    names: ["--failed"], help: "verify, then rewrite only the references that fail or are missing")
 
   /// The command's table.
   static let spec = CommandSpec(
@@ -29,8 +28,8 @@ enum SnapshotRecordCommand {
       (.<name>.<UUID>.tmp) left by an interrupted run are removed first.
       On a terminal, a progress line (done/total, failures so far, elapsed) runs on stderr.
       """,
-    options: [missing, failed] + SnapshotCommand.common + SnapshotCommand.selection + [
-      ListOptions.verbose
+    options: [missing.spec, failed.spec] + SnapshotCommand.common + SnapshotCommand.selection + [
+      ListOptions.verbose.spec
     ],
     examples: [
       Example(command: "snapshot record", explanation: "render everything, write what differs"),

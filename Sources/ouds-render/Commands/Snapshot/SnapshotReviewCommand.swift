@@ -28,8 +28,8 @@ enum SnapshotReviewCommand {
   /// `--port` as the table lists it.
   static let port = portOption.spec
   /// `--host <address>`.
-  static let host = OptionSpec(
-    names: ["--host"], value: .text(placeholder: "address", completion: .none),
+  static let host = TypedOption.text(
+    names: ["--host"], placeholder: "address",
     help:
       "listen on this IP address of the machine instead (192.168.1.20, ::1): whoever reaches it sees the run's pictures, so a warning says so; the page answers only to that address, 127.0.0.1 and localhost",
     defaultDescription: "127.0.0.1: this machine alone")
@@ -59,7 +59,7 @@ enum SnapshotReviewCommand {
       the page's own origin: another site cannot accept for you. Ctrl-C (or SIGTERM) stops the
       server, exit 0. See docs/snapshots.md.
       """,
-    options: [port, host],
+    options: [port, host.spec],
     examples: [
       Example(
         command: "snapshot review out/shard-*",

@@ -15,41 +15,41 @@ import SnapshotReports
 /// `ouds-render snapshot verify`: renders the catalogue and compares it with the references.
 enum SnapshotVerifyCommand {
   /// `--artifacts <dir>`.
-  static let artifacts = OptionSpec(
-    names: ["--artifacts"], value: .text(placeholder: "dir", completion: .directory),
+  static let artifacts = TypedOption.text(
+    names: ["--artifacts"], placeholder: "dir", completion: .directory,
     help: "where failures are written",
     defaultDescription:
       ".build/snapshot-artifacts beside the --snapshots folder, i.e. <snapshots>/../.build/…")
   /// `--results <dir>`.
-  static let results = OptionSpec(
-    names: ["--results"], value: .text(placeholder: "dir", completion: .directory),
+  static let results = TypedOption.text(
+    names: ["--results"], placeholder: "dir", completion: .directory,
     help:
       "write the results as data (results.json) and the artifacts of the failures here, for 'snapshot merge'; replaces --artifacts"
   )
   /// `--report <dir>`.
-  static let report = OptionSpec(
-    names: ["--report"], value: .text(placeholder: "dir", completion: .directory),
+  static let report = TypedOption.text(
+    names: ["--report"], placeholder: "dir", completion: .directory,
     help: "write a self-contained HTML review page (index.html + images)")
   /// `--junit <file>`.
-  static let junit = OptionSpec(
-    names: ["--junit"], value: .text(placeholder: "file", completion: .file(extensions: ["xml"])),
+  static let junit = TypedOption.text(
+    names: ["--junit"], placeholder: "file", completion: .file(extensions: ["xml"]),
     help: "also write JUnit XML here, even when everything passes")
   /// `--summary <file>`.
-  static let summary = OptionSpec(
-    names: ["--summary"], value: .text(placeholder: "file", completion: .file(extensions: ["md"])),
+  static let summary = TypedOption.text(
+    names: ["--summary"], placeholder: "file", completion: .file(extensions: ["md"]),
     help:
       "also write a Markdown summary here (counts; failures with their accept commands), e.g. for $GITHUB_STEP_SUMMARY"
   )
 
   /// `--list`: every failing id after the table.
-  static let list = OptionSpec(
-    names: ["--list"], value: .flag,
+  static let list = FlagOption(
+    names: ["--list"],
     help:
       "after the table, print every failing reference id, one a line (unexplained first; an explained one names its causes)"
   )
 
   /// The outputs `verify` and `merge` share.
-  static let outputs = [report, junit, summary, annotations, list]
+  static let outputs = [report.spec, junit.spec, summary.spec, annotations, list.spec]
 
   /// `--annotations github`: workflow commands for the pull request.
   static let annotationsOption = TypedOption.choice(
@@ -106,7 +106,8 @@ enum SnapshotVerifyCommand {
       table is coloured; never with NO_COLOR set or TERM=dumb, nor when the output is not a terminal.
       """,
     options: SnapshotCommand.common + SnapshotCommand.selection + [
-      maxDiffPixels, maxDiffRatio, artifacts, results, RunIDOption.option, ListOptions.verbose,
+      maxDiffPixels, maxDiffRatio, artifacts.spec, results.spec, RunIDOption.option.spec,
+      ListOptions.verbose.spec,
     ] + outputs,
     examples: [
       Example(
@@ -170,7 +171,7 @@ enum SnapshotVerifyCommand {
     }
     let commands = ReviewReport.Commands.cli(
       extraArguments: SnapshotCommand.repeatedOptions(arguments),
-      filter: arguments.text(SnapshotCommand.filter))
+      filter: arguments.givenText(SnapshotCommand.filter))
     let root = RepositoryRoot.find()
     var elsewhere = "the artifacts in \(folder.path)"
     if let page = arguments.text(report) {

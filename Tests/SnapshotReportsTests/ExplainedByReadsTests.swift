@@ -24,6 +24,14 @@ struct ExplainedByReadsTests {
     try PNGCodec.encode(image).write(to: png)
   }
 
+  /// Paints the references `ids` of `folder` (``paint(_:in:)``) and verifies the whole folder
+  /// with the repository's themes.
+  static func paintAndVerify(_ ids: [String], in folder: URL) throws -> SnapshotRunReport {
+    for id in ids { try paint(id, in: folder) }
+    let verifier = try engine(snapshots: folder)
+    return try verifier.verify(verifier.catalogue.references)
+  }
+
   /// A snapshots folder of `cases` in `variants`, recorded with the repository's themes;
   /// `regular` cases are set in regular text (`"isBold": false`; a list is bold by default).
   static func recorded(_ variants: [String: String], regular: [String] = []) throws -> URL {
@@ -36,6 +44,19 @@ struct ExplainedByReadsTests {
     let recorder = try engine(snapshots: folder)
     #expect(try recorder.record(recorder.catalogue.references, mode: .all).succeeded)
     return folder
+  }
+
+  /// Rewrites the `ENVIRONMENT.json` of the snapshots `folder` through `change`, as references
+  /// recorded on another machine would have it.
+  static func editEnvironment(
+    of folder: URL, _ change: (inout [String: Any]) throws -> Void
+  ) throws {
+    let environment = folder.appendingPathComponent("ENVIRONMENT.json")
+    var json = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: environment)) as? [String: Any])
+    try change(&json)
+    try JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys])
+      .write(to: environment)
   }
 
   /// Each failure's id and explanation.
@@ -195,23 +216,18 @@ struct ExplainedByReadsTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     // The references of Sosh were drawn with another version of its first font file: its
     // recorded SHA-256 differs from the loaded one's.
-    let environment = folder.appendingPathComponent("ENVIRONMENT.json")
-    var json = try #require(
-      try JSONSerialization.jsonObject(with: Data(contentsOf: environment)) as? [String: Any])
-    var fonts = try #require(json["fonts"] as? [String: Any])
-    var sosh = try #require(fonts["sosh"] as? [[String: Any]])
-    let role = try #require(sosh.first?["role"] as? String)
-    sosh[0]["sha256"] = String(repeating: "0", count: 64)
-    fonts["sosh"] = sosh
-    json["fonts"] = fonts
-    try JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys])
-      .write(to: environment)
+    var role = ""
+    try Self.editEnvironment(of: folder) { json in
+      var fonts = try #require(json["fonts"] as? [String: Any])
+      var sosh = try #require(fonts["sosh"] as? [[String: Any]])
+      role = try #require(sosh.first?["role"] as? String)
+      sosh[0]["sha256"] = String(repeating: "0", count: 64)
+      fonts["sosh"] = sosh
+      json["fonts"] = fonts
+    }
     let soshID = "sample-1/sosh-light@2x"
     let orangeID = "sample-1/orange-light@2x"
-    try Self.paint(soshID, in: folder)
-    try Self.paint(orangeID, in: folder)
-    let verifier = try engine(snapshots: folder)
-    let report = try verifier.verify(verifier.catalogue.references)
+    let report = try Self.paintAndVerify([soshID, orangeID], in: folder)
     let cause = "sosh font \(role)"
     #expect(
       report.environmentDifferences.map { $0.hasPrefix(cause + ": ") } == [true],
@@ -274,20 +290,14 @@ struct ExplainedByReadsTests {
       "sample-3": #"{ "themes": ["orange"], "modes": ["light"] }"#,
     ])
     defer { try? FileManager.default.removeItem(at: folder) }
-    let environment = folder.appendingPathComponent("ENVIRONMENT.json")
-    var json = try #require(
-      try JSONSerialization.jsonObject(with: Data(contentsOf: environment)) as? [String: Any])
-    var stack = try #require(json["renderStack"] as? [String: Any])
-    stack["librsvg"] = "0.0.1"
-    json["renderStack"] = stack
-    try JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys])
-      .write(to: environment)
+    try Self.editEnvironment(of: folder) { json in
+      var stack = try #require(json["renderStack"] as? [String: Any])
+      stack["librsvg"] = "0.0.1"
+      json["renderStack"] = stack
+    }
     let bullets = "sample-1/orange-light@2x"
     let ordered = "sample-3/orange-light@2x"
-    try Self.paint(bullets, in: folder)
-    try Self.paint(ordered, in: folder)
-    let verifier = try engine(snapshots: folder)
-    let report = try verifier.verify(verifier.catalogue.references)
+    let report = try Self.paintAndVerify([bullets, ordered], in: folder)
     #expect(
       report.environmentDifferences.map { $0.hasPrefix("librsvg 0.0.1 in the references, ") }
         == [true], "\(report.environmentDifferences)")

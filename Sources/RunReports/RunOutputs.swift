@@ -83,15 +83,15 @@ public struct RunOutputs: Sendable {
           }
         }
       }
-      let document = JUnitXML.document(results) { reference in
-        guard let reportFolder else { return artifacts[reference.id] ?? [] }
-        return ReferenceResult.Image.attachmentOrder.filter { reference.images[$0] != nil }.map {
-          image in
-          JUnitXML.joinPath(reportFolder, ReviewReport.imagePath(reference, image))
-        }
-      }
-      try AtomicFile.write(
-        Data(document.utf8), to: junit.path, createDirectories: true, protecting: inputs)
+      try JUnitXML.write(
+        results,
+        attachments: { reference in
+          guard let reportFolder else { return artifacts[reference.id] ?? [] }
+          return ReferenceResult.Image.attachmentOrder.filter { reference.images[$0] != nil }.map {
+            image in
+            JUnitXML.joinPath(reportFolder, ReviewReport.imagePath(reference, image))
+          }
+        }, to: junit.path, protecting: inputs)
     }
     if let summary {
       try AtomicFile.write(

@@ -48,6 +48,21 @@ public enum AtomicFile {
   public static func write(
     _ data: Data, to path: String, createDirectories: Bool = false, protecting inputs: InputFiles
   ) throws(FileWriteError) {
+    try write(to: path, createDirectories: createDirectories, protecting: inputs) {
+      (stream: Stream) throws(FileWriteError) in
+      try stream.write(data)
+    }
+  }
+
+  /// Writes the text `body` hands to its ``Stream`` piece by piece, with the same checks and the
+  /// same all-or-nothing rename as ``write(_:to:createDirectories:protecting:)``: a large document
+  /// (a run's `results.json` or JUnit file) is never held whole in memory. When `body` throws, the
+  /// temporary file is removed and the target is left as it was.
+  /// - Throws: `FileWriteError` naming the path and the reason.
+  public static func write(
+    to path: String, createDirectories: Bool = false, protecting inputs: InputFiles,
+    body: (Stream) throws(FileWriteError) -> Void
+  ) throws(FileWriteError) {
     let url = URL(fileURLWithPath: path)
     let directory = url.deletingLastPathComponent()
     // A file (or FIFO, device…) where a folder of the path should be is named as such.
@@ -81,12 +96,62 @@ public enum AtomicFile {
     guard descriptor >= 0 else {
       throw FileWriteError(path: path, reason: systemReason(errno))
     }
-    var failure = data.withUnsafeBytes { Descriptor.writeAll($0, to: descriptor) }
+    let stream = Stream(descriptor: descriptor, path: path)
+    var failure: String?
+    do {
+      try body(stream)
+      try stream.flush()
+    } catch {
+      failure = error.reason
+    }
     if close(descriptor) != 0, failure == nil { failure = systemReason(errno) }
     if failure == nil, rename(temporary, url.path) != 0 { failure = systemReason(errno) }
     if let failure {
       unlink(temporary)
       throw FileWriteError(path: path, reason: failure)
+    }
+  }
+
+  /// The open temporary file of a streamed ``write(to:createDirectories:protecting:body:)``:
+  /// text and bytes go through a 256 KiB buffer, so a document is written in large pieces
+  /// without being held whole.
+  public final class Stream {
+    private let descriptor: Int32
+    private let path: String
+    private var buffer: [UInt8] = []
+    private static let capacity = 256 * 1024
+
+    fileprivate init(descriptor: Int32, path: String) {
+      self.descriptor = descriptor
+      self.path = path
+      buffer.reserveCapacity(Self.capacity)
+    }
+
+    /// Appends `text` as UTF-8.
+    public func write(_ text: String) throws(FileWriteError) {
+      buffer.append(contentsOf: text.utf8)
+      if buffer.count >= Self.capacity { try flush() }
+    }
+
+    /// Appends `data`.
+    public func write(_ data: Data) throws(FileWriteError) {
+      if data.count >= Self.capacity {
+        try flush()
+        if let failure = data.withUnsafeBytes({ Descriptor.writeAll($0, to: descriptor) }) {
+          throw FileWriteError(path: path, reason: failure)
+        }
+        return
+      }
+      buffer.append(contentsOf: data)
+      if buffer.count >= Self.capacity { try flush() }
+    }
+
+    /// Writes out what the buffer holds.
+    fileprivate func flush() throws(FileWriteError) {
+      guard !buffer.isEmpty else { return }
+      let failure = buffer.withUnsafeBytes { Descriptor.writeAll($0, to: descriptor) }
+      buffer.removeAll(keepingCapacity: true)
+      if let failure { throw FileWriteError(path: path, reason: failure) }
     }
   }
 

@@ -29,6 +29,30 @@ public enum JUnitXML {
     _ results: SnapshotRunResults, suiteName: String = "ouds-snapshots",
     attachments: (ReferenceResult) -> [String] = { _ in [] }
   ) -> String {
+    var text = ""
+    write(results, suiteName: suiteName, attachments: attachments) { text += $0 }
+    return text
+  }
+
+  /// Writes the document of ``document(_:suiteName:attachments:)-swift.type.method`` to `path`
+  /// atomically, one test case at a time: the text of a run with many failures is never held
+  /// whole.
+  public static func write(
+    _ results: SnapshotRunResults, suiteName: String = "ouds-snapshots",
+    attachments: (ReferenceResult) -> [String] = { _ in [] }, to path: String,
+    protecting inputs: InputFiles
+  ) throws(FileWriteError) {
+    try AtomicFile.write(to: path, createDirectories: true, protecting: inputs) {
+      (stream: AtomicFile.Stream) throws(FileWriteError) in
+      try write(results, suiteName: suiteName, attachments: attachments, emit: stream.write)
+    }
+  }
+
+  /// Hands the document to `emit` in pieces: the suite's head, then each test case.
+  private static func write<Failure: Error>(
+    _ results: SnapshotRunResults, suiteName: String,
+    attachments: (ReferenceResult) -> [String], emit: (String) throws(Failure) -> Void
+  ) throws(Failure) {
     // A token difference fails the run: it is one more failing test case, so CI shows it.
     let tokenCase = results.tokenDifference == nil ? 0 : 1
     let failures = results.count(.changed) + results.count(.missing) + tokenCase
@@ -75,6 +99,9 @@ public enum JUnitXML {
       xml += "    </testcase>\n"
     }
     for reference in results.references {
+      // Each test case is handed on as it is made.
+      try emit(xml)
+      xml = ""
       xml +=
         "    <testcase classname=\"\(escape(reference.caseName))\" name=\"\(escape(reference.variant))\""
       xml += " file=\"\(file(reference.imagePath))\""
@@ -116,7 +143,7 @@ public enum JUnitXML {
       xml += "    </testcase>\n"
     }
     xml += "  </testsuite>\n</testsuites>\n"
-    return xml
+    try emit(xml)
   }
 
   /// `folder/path`, or `path` alone when the folder is `.` or empty.

@@ -23,20 +23,47 @@ extension SnapshotRunResults {
 
   /// The JSON text of the results, ending with a newline.
   public func jsonText() -> String {
-    JSONText.write(jsonValue) + "\n"
+    var text = ""
+    writeJSON { text += $0 }
+    return text
   }
 
   /// Writes `<folder>/results.json` atomically, never over one of `inputs`.
+  ///
+  /// The text is streamed reference by reference: at most one reference's JSON is held at a time,
+  /// whatever the number of references.
   /// - Returns: the file's path.
   @discardableResult
   public func write(to folder: URL, protecting inputs: InputFiles = InputFiles()) throws -> String {
     let path = folder.appendingPathComponent(Self.fileName).path
-    try AtomicFile.write(
-      Data(jsonText().utf8), to: path, createDirectories: true, protecting: inputs)
+    try AtomicFile.write(to: path, createDirectories: true, protecting: inputs) {
+      (stream: AtomicFile.Stream) throws(FileWriteError) in
+      try writeJSON(stream.write)
+    }
     return path
   }
 
-  private var jsonValue: JSONValue {
+  /// Hands the JSON text to `emit` in pieces: the members before `references` at once, then each
+  /// reference. The text is the same as ``JSONText/write(_:indent:)`` of the whole document, as
+  /// `references` is the last member of the root object.
+  private func writeJSON<Failure: Error>(_ emit: (String) throws(Failure) -> Void) throws(Failure) {
+    let head = JSONText.write(.object(rootMembers))
+    // `{ … }` without its closing line, then the last member.
+    try emit(String(head.dropLast(2)) + ",\n  \"references\": ")
+    guard !references.isEmpty else {
+      try emit("[]\n}\n")
+      return
+    }
+    try emit("[\n")
+    for (index, reference) in references.enumerated() {
+      try emit(
+        (index == 0 ? "" : ",\n") + "    " + JSONText.write(reference.jsonValue, indent: "    "))
+    }
+    try emit("\n  ]\n}\n")
+  }
+
+  /// The root object's members but the last, `references`.
+  private var rootMembers: [(key: String, value: JSONValue)] {
     typealias Members = [(key: String, value: JSONValue)]
     func string(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
     func number(_ value: Int) -> JSONValue { .number(Double(value)) }
@@ -104,9 +131,8 @@ extension SnapshotRunResults {
       ("tolerance", tolerance.jsonValue),
       ("seconds", .number(Self.rounded(seconds))),
       ("caseErrors", .array(caseErrorValues)),
-      ("references", .array(references.map(\.jsonValue))),
     ]
-    return .object(members)
+    return members
   }
 
   private static func json(_ stack: RenderStack) -> JSONValue {

@@ -102,17 +102,14 @@ extension SnapshotArtifacts {
       report, root: root, artifacts: byReference, artifactDigests: digests)
     let artifactsFolder = root.relative(directory.path)
     let junit = directory.appendingPathComponent("junit.xml").path
-    try AtomicFile.write(
-      Data(
-        JUnitXML.document(
-          results, suiteName: suiteName,
-          attachments: { reference in
-            ReferenceResult.Image.attachmentOrder.filter { reference.images[$0] != nil }.compactMap
-            { image in
-              reference.artifacts[image.fileName].map { JUnitXML.joinPath(artifactsFolder, $0) }
-            }
-          }
-        ).utf8), to: junit, createDirectories: true, protecting: inputs)
+    try JUnitXML.write(
+      results, suiteName: suiteName,
+      attachments: { reference in
+        ReferenceResult.Image.attachmentOrder.filter { reference.images[$0] != nil }.compactMap {
+          image in
+          reference.artifacts[image.fileName].map { JUnitXML.joinPath(artifactsFolder, $0) }
+        }
+      }, to: junit, protecting: inputs)
     // The table as verify prints it, paths relative to the root.
     let summary = directory.appendingPathComponent("summary.txt").path
     try AtomicFile.write(

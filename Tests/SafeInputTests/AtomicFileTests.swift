@@ -49,4 +49,40 @@ struct AtomicFileTests {
     }
     #expect(try Data(contentsOf: file) == Data("{}".utf8))
   }
+
+  @Test(
+    "a streamed write is the text in its order, over the buffer's size; a failing body leaves the old file and no temporary"
+  )
+  func streamedWrite() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("results.json").path
+    // 3 MB in pieces of every size, text and bytes mixed: several 256 KiB buffers and one piece
+    // larger than the buffer
+    var expected = Data()
+    try AtomicFile.write(to: path, protecting: InputFiles()) { stream throws(FileWriteError) in
+      for index in 0..<3_000 {
+        let piece = String(repeating: "\(index % 10)", count: index % 700)
+        try stream.write(piece)
+        expected.append(contentsOf: piece.utf8)
+      }
+      let large = Data(repeating: 0x2A, count: 600_000)
+      try stream.write(large)
+      expected.append(large)
+      try stream.write("é\n")
+      expected.append(contentsOf: "é\n".utf8)
+    }
+    #expect(expected.count > 1_000_000)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == expected)
+    // a body that fails halfway: the earlier file stays whole, the temporary is gone
+    let failure = FileWriteError(path: path, reason: "the run stopped")
+    #expect(throws: failure) {
+      try AtomicFile.write(to: path, protecting: InputFiles()) { stream throws(FileWriteError) in
+        try stream.write(String(repeating: "x", count: 500_000))
+        throw failure
+      }
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == expected)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["results.json"])
+  }
 }

@@ -417,7 +417,7 @@ extension ReviewReport {
       s +=
         "data-expected=\"\(expectedPath)\" data-actual=\"\(actualPath)\" alt=\"expected\"></div>"
     }
-    if !reference.layoutDiff.isEmpty {
+    if reference.layoutDiffCount > 0 {
       let layoutPath =
         snapshots.map { JUnitXML.joinPath($0, reference.layoutPath) } ?? reference.layoutPath
       s +=

@@ -130,6 +130,8 @@ public struct SnapshotOutcome: Sendable {
 
   /// The unified diff of the layout JSON reference against the render; empty when equal.
   public var layoutDiff: [String] { failure?.layoutDiff ?? [] }
+  /// ``layoutDiff`` as one string (``TextLines``).
+  public var layoutDiffLines: TextLines { failure?.layoutDiffLines ?? TextLines() }
 
   /// The files this run wrote for the reference, relative to the references folder (PNG first).
   public var written: [String] {
@@ -199,7 +201,12 @@ public struct SnapshotFailure: Sendable {
   /// The pixel comparison, when both images existed and the reference PNG decoded.
   public var diff: DiffResult?
   /// The unified diff of the layout JSON reference against the render; empty when equal or absent.
-  public var layoutDiff: [String]
+  public var layoutDiff: [String] {
+    get { layoutDiffLines.lines }
+    set { layoutDiffLines = TextLines(newValue) }
+  }
+  /// ``layoutDiff``, held as one string until the run's end (``TextLines``).
+  public var layoutDiffLines: TextLines
   /// A one-line explanation (always set for `missing` and `error`).
   public var message: String?
   /// The render and the reference, when the render succeeded and they are still in memory.
@@ -215,7 +222,7 @@ public struct SnapshotFailure: Sendable {
   ) {
     self.kind = kind
     self.diff = diff
-    self.layoutDiff = layoutDiff
+    self.layoutDiffLines = TextLines(layoutDiff)
     self.message = message
     self.evidence = evidence
   }

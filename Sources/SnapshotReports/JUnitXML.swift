@@ -173,9 +173,9 @@ public enum JUnitXML {
       lines.append(message)
     }
     lines += reference.layoutDiff.prefix(SnapshotSummary.maxLayoutLines)
-    if reference.layoutDiff.count > SnapshotSummary.maxLayoutLines {
+    if reference.layoutDiffCount > SnapshotSummary.maxLayoutLines {
       lines.append(
-        "… \(reference.layoutDiff.count - SnapshotSummary.maxLayoutLines) more lines in layout.diff"
+        "… \(reference.layoutDiffCount - SnapshotSummary.maxLayoutLines) more lines in layout.diff"
       )
     }
     return lines.joined(separator: "\n")

@@ -109,9 +109,11 @@ extension ReferenceResult {
       layoutCompared: outcome.status == .passed || outcome.status == .changed
         || outcome.evidence?.expectedLayout != nil
         || outcome.failure?.written?.hasExpectedLayout == true,
-      layoutDiff: outcome.layoutDiff, seconds: SnapshotRunResults.rounded(outcome.seconds),
+      seconds: SnapshotRunResults.rounded(outcome.seconds),
       images: images,
       artifacts: artifacts, artifactDigests: artifactDigests, tolerance: outcome.tolerance)
+    // The outcome's string, shared, not a copy.
+    self.layoutDiffLines = outcome.layoutDiffLines
     self.explainedBy = outcome.explainedBy
     self.referenceDigests = outcome.referenceDigests
   }

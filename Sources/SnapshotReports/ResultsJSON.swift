@@ -14,7 +14,7 @@ import StrictJSON
 /// `results.json`: the file form of ``SnapshotRunResults``.
 ///
 /// Written with a fixed member order and two-space indentation. Read as hostile input: through
-/// ``SafeInput/UserFile`` (a regular file of at most 64 MiB), parsed by the strict JSON parser
+/// ``SafeInput/UserFile`` (a regular file of at most 512 MiB), parsed by the strict JSON parser
 /// (duplicate keys refused), and held to the schema: every object has exactly its members, every
 /// value its type and range, ids are whole reference ids, and artifact paths stay inside the
 /// results folder. A problem is one line naming the file and the JSON path.

@@ -400,14 +400,14 @@ public enum SnapshotSummary {
           "        not explained by the environment difference: its list reads no token changed in \(reference.theme)/\(reference.mode), and its fonts and render stack are the references'"
         )
       }
-      if !reference.layoutDiff.isEmpty {
+      if reference.layoutDiffCount > 0 {
         lines.append("        layout JSON (\(reference.layoutPath)):")
         for line in reference.layoutDiff.prefix(maxLayoutLines) {
           lines.append("          " + line)
         }
-        if reference.layoutDiff.count > maxLayoutLines {
+        if reference.layoutDiffCount > maxLayoutLines {
           lines.append(
-            "          … \(reference.layoutDiff.count - maxLayoutLines) more lines in layout.diff")
+            "          … \(reference.layoutDiffCount - maxLayoutLines) more lines in layout.diff")
         }
       }
       let accept = acceptCommand(reference)

@@ -269,7 +269,15 @@ public struct ReferenceResult: Hashable, Sendable {
   /// Whether a layout JSON reference was read and compared.
   public var layoutCompared: Bool
   /// The unified diff of the layout JSON reference against the render; empty when equal.
-  public var layoutDiff: [String]
+  public var layoutDiff: [String] {
+    get { layoutDiffLines.lines }
+    set { layoutDiffLines = TextLines(newValue) }
+  }
+  /// ``layoutDiff``, held as one string (``Snapshot/TextLines``): the results of a run keep
+  /// every failure's diff.
+  public var layoutDiffLines: TextLines
+  /// The number of lines of ``layoutDiff``, without splitting them.
+  public var layoutDiffCount: Int { layoutDiffLines.count }
   /// Seconds spent on it.
   public var seconds: Double
   /// The pictures a reviewer sees for a failure, with their sizes.
@@ -317,7 +325,7 @@ public struct ReferenceResult: Hashable, Sendable {
     self.message = message
     self.pixels = pixels
     self.layoutCompared = layoutCompared
-    self.layoutDiff = layoutDiff
+    self.layoutDiffLines = TextLines(layoutDiff)
     self.seconds = seconds
     self.images = images
     self.artifacts = artifacts
@@ -337,7 +345,7 @@ public struct ReferenceResult: Hashable, Sendable {
   /// The status a person reads: `layout` for a change of the layout JSON alone (the pixels
   /// pass), else the status.
   public var displayStatus: String {
-    if status == .changed, pixels?.passes == true, !layoutDiff.isEmpty { return "layout" }
+    if status == .changed, pixels?.passes == true, layoutDiffCount > 0 { return "layout" }
     return status.rawValue
   }
 

@@ -242,26 +242,26 @@ struct ResultsFileTests {
       ), "\(verdict)")
   }
 
-  @Test("a results.json over 64 MiB is refused before it is read; a folder without one is named")
+  @Test("a results.json over 512 MiB is refused before it is read; a folder without one is named")
   func limits() throws {
     let folder = try temporaryFolder("results")
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("results.json")
     #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
     let handle = try FileHandle(forWritingTo: file)
-    try handle.truncate(atOffset: UInt64(64 << 20) + 1)
+    try handle.truncate(atOffset: UInt64(512 << 20) + 1)
     try handle.close()
     #expect(
       throws: SnapshotError.resultsUnreadable(
         UserFileError(
           path: file.path, kind: .results,
-          problem: .tooLarge(bytes: (64 << 20) + 1, limit: 64 << 20)))
+          problem: .tooLarge(bytes: (512 << 20) + 1, limit: 512 << 20)))
     ) {
       try SnapshotRunResults.read(from: folder)
     }
     #expect(
       errorText { try SnapshotRunResults.read(from: folder) }
-        == "\(file.path): the results file is 64.0 MiB, over the limit of 64 MiB")
+        == "\(file.path): the results file is 512.0 MiB, over the limit of 512 MiB")
     try FileManager.default.removeItem(at: file)
     #expect(errorText { try SnapshotRunResults.read(from: folder) } == "\(file.path): no such file")
   }

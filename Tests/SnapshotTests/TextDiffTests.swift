@@ -151,3 +151,20 @@ struct SeededGenerator: RandomNumberGenerator {
     return state
   }
 }
+
+extension TextDiffTests {
+  @Test("a failure's diff lines held as one string come back line for line, with their count")
+  func linesKeptAsOneString() {
+    let diff = TextDiff.unified(
+      old: "{\n  \"x\" : 8,\n  \"y\" : 0\n}", new: "{\n  \"x\" : 12,\n  \"y\" : 0\n}")
+    #expect(diff.count == 6)
+    for lines in [diff, [], [""], ["", ""], [" a", "", "-b", ""]] {
+      let kept = TextLines(lines)
+      #expect(kept.lines == lines)
+      #expect(kept.count == lines.count)
+    }
+    let failure = SnapshotFailure(kind: .changed, layoutDiff: diff)
+    #expect(failure.layoutDiff == diff)
+    #expect(failure.layoutDiffLines.count == 6)
+  }
+}

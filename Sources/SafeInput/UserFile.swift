@@ -53,9 +53,10 @@ public struct UserFileKind: Hashable, Sendable, CustomStringConvertible {
   /// `ENVIRONMENT.json` of a snapshots folder: 1 MiB.
   public static let environment = UserFileKind(name: "environment file", maximumBytes: 1 << 20)
   /// `results.json` of a verify run's results folder, read by `snapshot merge` and `accept`:
-  /// 512 MiB. A run whose 10,000 references all fail writes about 90 MB (9 KB an entry, most of
-  /// it the layout diff and the pixel regions), so this holds some 55,000 failing references.
-  public static let results = UserFileKind(name: "results file", maximumBytes: 512 << 20)
+  /// 256 MiB. A run whose 10,000 references all fail writes about 90 MB (9 KB an entry, most of
+  /// it the layout diff and the pixel regions), so this holds some 28,000 failing references; the
+  /// reader also bounds the count of JSON values.
+  public static let results = UserFileKind(name: "results file", maximumBytes: 256 << 20)
   /// A picture (expected, actual, diff PNG) of a results folder, read by `snapshot merge`: 64 MiB.
   public static let artifactImage = UserFileKind(name: "artifact PNG", maximumBytes: 64 << 20)
   /// The font hash cache of the user's cache folder: 1 MiB.

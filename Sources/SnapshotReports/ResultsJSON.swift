@@ -14,7 +14,7 @@ import StrictJSON
 /// `results.json`: the file form of ``SnapshotRunResults``.
 ///
 /// Written with a fixed member order and two-space indentation. Read as hostile input: through
-/// ``SafeInput/UserFile`` (a regular file of at most 512 MiB), parsed by the strict JSON parser
+/// ``SafeInput/UserFile`` (a regular file of at most 256 MiB and 8 million values), parsed by the strict JSON parser
 /// (duplicate keys refused), and held to the schema: every object has exactly its members, every
 /// value its type and range, ids are whole reference ids, and artifact paths stay inside the
 /// results folder. A problem is one line naming the file and the JSON path.
@@ -170,6 +170,13 @@ extension SnapshotRunResults {
 
   // MARK: - Reading
 
+  /// The most JSON values `results.json` may hold: an entry of a failure holds about 265 (most of
+  /// them its layout diff lines and pixel regions; 2.64 million for 10,000 failures), so 8 million
+  /// is some 30,000 failing references, about what the 256 MiB file limit lets in. It bounds what
+  /// a file of tiny values (`[0,0,0,…]`) costs: each parsed value takes some 30 bytes, 15 times
+  /// its text.
+  public static let maxValues = 8_000_000
+
   /// Reads `<folder>/results.json`.
   /// - Throws: `SnapshotError` naming the file and, for a schema problem, the JSON path.
   public static func read(from folder: URL) throws(SnapshotError) -> SnapshotRunResults {
@@ -182,7 +189,7 @@ extension SnapshotRunResults {
     }
     let value: JSONValue
     do {
-      value = try JSONParser.parse([UInt8](data))
+      value = try JSONParser.parse([UInt8](data), maxValues: maxValues)
     } catch {
       throw .resultsInvalid(path: path, reason: error.description)
     }

@@ -143,8 +143,17 @@ public struct JSONParser {
   }
 
   /// Parses a complete JSON document given as UTF-8 bytes (a byte order mark is skipped).
-  public static func parse(_ data: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+  ///
+  /// - Parameter maxValues: the most values (objects, arrays, strings, numbers, literals) the
+  ///   document may hold. A parsed value takes some 30 bytes whatever its text, so a large file
+  ///   of tiny values (`[0,0,0,…]`) takes about 15 times its size in memory: a reader of large
+  ///   files bounds the count, not only the size.
+  public static func parse(_ data: [UInt8], maxValues: Int = .max) throws(JSONSyntaxError)
+    -> JSONValue
+  {
     var parser = JSONParser(bytes: data)
+    parser.valueLimit = maxValues
+    parser.valuesLeft = maxValues
     if data.starts(with: byteOrderMark) { parser.index = byteOrderMark.count }
     parser.skipWhitespace()
     let value = try parser.parseValue(depth: 0)
@@ -174,6 +183,10 @@ public struct JSONParser {
   }
 
   private init(bytes: [UInt8]) { self.bytes = bytes }
+
+  /// The most values the document may hold (``parse(_:maxValues:)``), and how many more it may.
+  private var valueLimit = Int.max
+  private var valuesLeft = Int.max
 
   /// With ``parseWithLines(_:)``: the line of each path noted so far, the path of the value being
   /// parsed, and the line and byte offset reached by the line count.
@@ -233,6 +246,10 @@ public struct JSONParser {
 
   private mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONValue {
     guard depth < 512 else { throw error("nesting deeper than 512 levels") }
+    guard valuesLeft > 0 else {
+      throw error("more than \(valueLimit) values, the limit for this file")
+    }
+    valuesLeft -= 1
     guard index < bytes.count else { throw error("unexpected end of file, expected a value") }
     switch bytes[index] {
     case UInt8(ascii: "{"): return try parseObject(depth: depth)

@@ -242,28 +242,43 @@ struct ResultsFileTests {
       ), "\(verdict)")
   }
 
-  @Test("a results.json over 512 MiB is refused before it is read; a folder without one is named")
+  @Test("a results.json over 256 MiB is refused before it is read; a folder without one is named")
   func limits() throws {
     let folder = try temporaryFolder("results")
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("results.json")
     #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
     let handle = try FileHandle(forWritingTo: file)
-    try handle.truncate(atOffset: UInt64(512 << 20) + 1)
+    try handle.truncate(atOffset: UInt64(256 << 20) + 1)
     try handle.close()
     #expect(
       throws: SnapshotError.resultsUnreadable(
         UserFileError(
           path: file.path, kind: .results,
-          problem: .tooLarge(bytes: (512 << 20) + 1, limit: 512 << 20)))
+          problem: .tooLarge(bytes: (256 << 20) + 1, limit: 256 << 20)))
     ) {
       try SnapshotRunResults.read(from: folder)
     }
     #expect(
       errorText { try SnapshotRunResults.read(from: folder) }
-        == "\(file.path): the results file is 512.0 MiB, over the limit of 512 MiB")
+        == "\(file.path): the results file is 256.0 MiB, over the limit of 256 MiB")
     try FileManager.default.removeItem(at: file)
     #expect(errorText { try SnapshotRunResults.read(from: folder) } == "\(file.path): no such file")
+  }
+
+  @Test("a results.json of tiny values is refused at 8 million values, before it takes gigabytes")
+  func valueLimit() throws {
+    let folder = try temporaryFolder("results")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("results.json")
+    // 16 MB: well under the size limit, but a value every 2 bytes; the array is the first value,
+    // so the 8,000,000th zero (column 16,000,000) is one too many
+    let count = SnapshotRunResults.maxValues
+    try Data(("[" + String(repeating: "0,", count: count) + "0]").utf8).write(to: file)
+    #expect(
+      errorText { try SnapshotRunResults.read(from: folder) }
+        == "\(file.path): malformed JSON at line 1, column \(2 * count): more than \(count) values, the limit for this file"
+    )
   }
 
   private func errorText(_ body: () throws -> Any) -> String {

@@ -301,4 +301,17 @@ struct StrictJSONRejectTests {
     let expected = JSONSyntaxError(line: 2, column: 1, reason: "expected ',' or '}', found '\"'")
     #expect(throws: expected) { try JSONParser.parseWithLines("{\"a\": 1\n\"b\": 2}") }
   }
+
+  @Test("a value budget counts every value, containers too, and refuses the first one over it")
+  func valueBudget() throws {
+    // the array, 1, the inner array, 2, 3, the object, 4: seven values
+    let bytes = Array(#"[1, [2, 3], {"a": 4}]"#.utf8)
+    #expect(try JSONParser.parse(bytes, maxValues: 7) == JSONParser.parse(bytes))
+    #expect(
+      throws: JSONSyntaxError(
+        line: 1, column: 19, reason: "more than 6 values, the limit for this file")
+    ) {
+      try JSONParser.parse(bytes, maxValues: 6)
+    }
+  }
 }
